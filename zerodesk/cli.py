@@ -1,0 +1,214 @@
+"""Command line: `zerodesk plan | measure`; with no subcommand the window opens.
+
+Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .core.plan import Architecture, Cluster, ModelSpec, Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.units import UNIT_BYTES, parse_count
+
+ARCH_FLAGS = {  # flag dest -> Architecture field
+    "layers": "layers", "hidden": "hidden", "heads": "heads", "kv_heads": "kv_heads", "head_dim": "head_dim",
+    "ffn": "ffn", "vocab": "vocab", "mlp": "mlp", "bias": "bias", "norm": "norm", "positions": "positions",
+    "max_positions": "max_positions", "tied": "tied_embeddings",
+}
+
+
+class CliError(Exception):
+    """A user-facing error: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, no usage dump
+        raise CliError(f"{self.prog}: {message}")
+
+
+def _count(text: str) -> int:
+    try:
+        return parse_count(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _memory(text: str) -> int:
+    """'80GiB', '80 GB' or a plain number of bytes."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(GB|GiB|B)?\s*", text, re.IGNORECASE)
+    if not m:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a memory size; use e.g. 80GiB or 80GB")
+    unit = (m.group(2) or "B").lower()
+    scale = {"gb": UNIT_BYTES["GB"], "gib": UNIT_BYTES["GiB"], "b": 1}[unit]
+    return round(float(m.group(1)) * scale)
+
+
+def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
+    """The plan flags shared by `plan`, `measure` and the window."""
+    src = parser.add_argument_group("model")
+    src.add_argument("--plan", type=Path, metavar="FILE", help="start from a saved *.zerodesk.json plan")
+    src.add_argument("--preset", metavar="NAME", help="a model preset (see --list-presets)")
+    src.add_argument("--config", type=Path, metavar="FILE", help="a Hugging Face config.json on disk")
+    src.add_argument("--params", type=_count, metavar="P", help="raw parameter count: 2e9, 7B, 350M, 1.5T")
+    arch = parser.add_argument_group("architecture (override or define)")
+    for flag in ("layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "max-positions"):
+        arch.add_argument(f"--{flag}", type=int, metavar="N")
+    arch.add_argument("--mlp", choices=["gated", "plain"])
+    arch.add_argument("--bias", choices=["none", "qkv", "all"])
+    arch.add_argument("--norm", choices=["layernorm", "rmsnorm"])
+    arch.add_argument("--positions", choices=["learned", "rotary"])
+    arch.add_argument("--tied", action=argparse.BooleanOptionalAction, default=None, help="tie the output head to the embedding")
+    arch.add_argument("--seq", type=int, metavar="N", help="sequence length (tokens)")
+    arch.add_argument("--batch", type=int, metavar="N", help="micro-batch (sequences per rank)")
+    cl = parser.add_argument_group("cluster")
+    cl.add_argument("--dp", type=int, metavar="Nd", help="data-parallel degree")
+    cl.add_argument("--nodes", type=int, metavar="N")
+    cl.add_argument("--gpus-per-node", type=int, metavar="N")
+    cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
+    cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
+    cl.add_argument("--bandwidth", type=float, metavar="GB/s", help="per-rank link bandwidth in GB/s")
+    acc = parser.add_argument_group("accounting")
+    acc.add_argument("--profile", choices=[p.value for p in Profile])
+    acc.add_argument("--scheme", choices=[s.value for s in Scheme])
+    acc.add_argument("--units", choices=["GB", "GiB"])
+
+
+def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Plan:
+    """Compose a plan: file, then preset, then config.json, then individual flags. Raises PlanError."""
+    if args.plan is not None:
+        data = load_plan(args.plan).model_dump()
+    elif default is not None:
+        data = default.model_dump()
+    else:
+        data = {}
+    cluster = dict(data.get("cluster") or {})
+    model = dict(data.get("model") or {})
+
+    if args.preset:
+        from .core.catalog import find_model
+
+        preset = find_model(args.preset)
+        model = preset.to_model_spec().model_dump()
+        if preset.seq_len:
+            data["seq_len"] = preset.seq_len
+        if preset.dp:
+            cluster.update(nodes=1, gpus_per_node=preset.dp, dp=None)
+    if args.config is not None:
+        from .core.hf_config import architecture_from_hf_config
+
+        arch, hints = architecture_from_hf_config(args.config)
+        model = {"name": args.config.parent.name or str(args.config), "architecture": arch.model_dump()}
+        if hints.get("seq_len") and args.seq is None:
+            data["seq_len"] = min(int(hints["seq_len"]), data.get("seq_len") or 2048)
+    if args.params is not None:
+        model = {"name": model.get("name") if not model.get("architecture") else None, "params": args.params}
+
+    arch_updates = {field: getattr(args, dest) for dest, field in ARCH_FLAGS.items() if getattr(args, dest) is not None}
+    if arch_updates:
+        arch = dict(model.get("architecture") or {})
+        arch.update(arch_updates)
+        model = {"name": None, "architecture": arch}
+    if not model:
+        raise PlanError("no model given: use --params, --preset, --config, --plan or the architecture flags")
+
+    if args.dp is not None:
+        cluster["dp"] = args.dp
+        if args.nodes is None and args.gpus_per_node is None and args.plan is None:
+            cluster.update(nodes=1, gpus_per_node=args.dp)
+    for dest in ("nodes", "gpus_per_node"):
+        if getattr(args, dest) is not None:
+            cluster[dest] = getattr(args, dest)
+    if args.gpu:
+        from .core.catalog import find_gpu
+
+        gpu = find_gpu(args.gpu)
+        cluster.update(gpu=gpu.name, gpu_memory_bytes=gpu.memory_bytes)
+    if args.gpu_memory is not None:
+        cluster.update(gpu_memory_bytes=args.gpu_memory)
+
+    for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
+                        ("profile", "profile"), ("scheme", "scheme")):
+        if getattr(args, dest) is not None:
+            data[field] = getattr(args, dest)
+    data["model"], data["cluster"] = model, cluster
+    try:
+        return Plan.model_validate(data)
+    except ValidationError as exc:
+        raise PlanError(explain(exc)) from None
+
+
+def _plan_command(argv: list[str]) -> int:
+    parser = _Parser(prog="zerodesk plan", description="Per-rank ZeRO model-state memory for stages 0-3.")
+    add_plan_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+    parser.add_argument("--list-presets", action="store_true", help="list model presets and exit")
+    parser.add_argument("--list-gpus", action="store_true", help="list GPU presets and exit")
+    args = parser.parse_args(argv)
+    from .core import report
+
+    if args.list_presets or args.list_gpus:
+        print(report.preset_listing(models=args.list_presets, gpus=args.list_gpus))
+        return 0
+    plan = plan_from_args(args)
+    from .core.accounting import compute
+
+    breakdown = compute(plan)
+    if args.json:
+        print(json.dumps(report.plan_json(plan, breakdown), indent=2))
+    else:
+        print(report.plan_table(plan, breakdown))
+    return 0
+
+
+def _measure_command(argv: list[str]) -> int:
+    from .measure import command
+
+    parser = _Parser(prog="zerodesk measure", description="Measure one real training step per ZeRO stage.")
+    add_plan_arguments(parser)
+    command.add_arguments(parser)
+    args = parser.parse_args(argv)
+    return command.main(args, plan_from_args(args))
+
+
+def _gui_command(argv: list[str]) -> int:
+    parser = _Parser(prog="zerodesk", description="ZeroDesk: plan the memory of ZeRO data-parallel training. "
+                     "Subcommands: plan, measure (see zerodesk plan --help).")
+    parser.add_argument("plan_file", nargs="?", type=Path, help="a *.zerodesk.json plan to open")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
+    add_plan_arguments(parser)
+    args = parser.parse_args(argv)
+    if args.plan_file is not None and args.plan is None:
+        args.plan = args.plan_file
+    flags_given = any(v is not None for k, v in vars(args).items() if k not in ("plan_file", "screenshot"))
+    plan = plan_from_args(args) if flags_given else None
+    from .gui.app import run_gui
+
+    return run_gui(plan, args.plan, args.screenshot)
+
+
+COMMANDS = {"plan": _plan_command, "measure": _measure_command}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if argv and argv[0] in COMMANDS:
+            return COMMANDS[argv[0]](argv[1:])
+        return _gui_command(argv)
+    except (CliError, PlanError) as exc:
+        print(f"zerodesk: {exc}" if not str(exc).startswith("zerodesk") else str(exc), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

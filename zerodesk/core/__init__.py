@@ -1,0 +1,1 @@
+"""Planning core: pure Python, imports neither Qt nor torch."""

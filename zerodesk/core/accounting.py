@@ -1,0 +1,209 @@
+"""Per-rank model-state memory for ZeRO stages 0-3, by component, under an accounting profile.
+
+The `paper` profile follows ZeRO §3.1/§5 generalised to any scheme of bytes per parameter
+(components are classed as parameter, gradient or optimizer state; stage 1 shards the optimizer
+class, stage 2 also gradients, stage 3 also parameters). The `torch` profile follows what
+PyTorch's own engines keep (zerodesk.core.torch_profile), exactly per rank when the shapes are known.
+These are model states only: activations, temporary buffers and fragmentation come on top (§3.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import ceil
+from typing import Literal
+
+from .plan import Plan, Profile, Scheme
+
+STAGES = (0, 1, 2, 3)
+StateClass = Literal["param", "grad", "optimizer"]
+
+
+@dataclass(frozen=True)
+class ComponentSpec:
+    key: str
+    bytes_per_param: float
+    state_class: StateClass
+    dtype: str
+
+
+@dataclass(frozen=True)
+class SchemeSpec:
+    scheme: Scheme
+    components: tuple[ComponentSpec, ...]
+    comm_bytes_per_element: int  # dtype of the gradients reduced and parameters gathered
+    in_paper: bool  # inside the paper's §3.1 accounting?
+
+    @property
+    def bytes_per_param(self) -> float:
+        return sum(c.bytes_per_param for c in self.components)
+
+    @property
+    def k(self) -> float:
+        """The paper's K: optimizer-state bytes per parameter (12 for mixed-precision Adam)."""
+        return sum(c.bytes_per_param for c in self.components if c.state_class == "optimizer")
+
+
+def _c(key: str, b: float, cls: StateClass, dtype: str) -> ComponentSpec:
+    return ComponentSpec(key, b, cls, dtype)
+
+
+SCHEMES: dict[Scheme, SchemeSpec] = {
+    Scheme.MIXED_ADAM: SchemeSpec(
+        Scheme.MIXED_ADAM,
+        (_c("params", 2, "param", "fp16"), _c("grads", 2, "grad", "fp16"), _c("master", 4, "optimizer", "fp32"),
+         _c("adam_m", 4, "optimizer", "fp32"), _c("adam_v", 4, "optimizer", "fp32")),
+        comm_bytes_per_element=2, in_paper=True),
+    Scheme.FP32_ADAM: SchemeSpec(
+        Scheme.FP32_ADAM,
+        (_c("params", 4, "param", "fp32"), _c("grads", 4, "grad", "fp32"),
+         _c("adam_m", 4, "optimizer", "fp32"), _c("adam_v", 4, "optimizer", "fp32")),
+        comm_bytes_per_element=4, in_paper=False),
+    Scheme.BF16_FP32_GRADS_ADAM: SchemeSpec(
+        Scheme.BF16_FP32_GRADS_ADAM,
+        (_c("params", 2, "param", "bf16"), _c("grads", 2, "grad", "bf16"), _c("grad_accum", 4, "grad", "fp32"),
+         _c("master", 4, "optimizer", "fp32"), _c("adam_m", 4, "optimizer", "fp32"), _c("adam_v", 4, "optimizer", "fp32")),
+        comm_bytes_per_element=4, in_paper=False),
+    Scheme.MIXED_SGD_MOMENTUM: SchemeSpec(
+        Scheme.MIXED_SGD_MOMENTUM,
+        (_c("params", 2, "param", "fp16"), _c("grads", 2, "grad", "fp16"), _c("master", 4, "optimizer", "fp32"),
+         _c("momentum", 4, "optimizer", "fp32")),
+        comm_bytes_per_element=2, in_paper=False),
+    Scheme.MIXED_ADAM_8BIT: SchemeSpec(
+        Scheme.MIXED_ADAM_8BIT,
+        (_c("params", 2, "param", "fp16"), _c("grads", 2, "grad", "fp16"), _c("master", 4, "optimizer", "fp32"),
+         _c("adam_m", 1, "optimizer", "int8"), _c("adam_v", 1, "optimizer", "int8")),
+        comm_bytes_per_element=2, in_paper=False),
+}
+
+# Components of the torch profile (fp32 params/grads, AdamW state with step, DDP buckets).
+TORCH_COMPONENTS = (
+    ComponentSpec("params", 4, "param", "fp32"),
+    ComponentSpec("grads", 4, "grad", "fp32"),
+    ComponentSpec("optimizer", 8, "optimizer", "fp32"),
+    ComponentSpec("comm_buffers", 4, "grad", "fp32"),
+)
+
+
+def sharded(state_class: StateClass, stage: int) -> bool:
+    """Stage 1 shards optimizer states, stage 2 also gradients, stage 3 also parameters."""
+    return {"optimizer": 1, "grad": 2, "param": 3}[state_class] <= stage
+
+
+@dataclass(frozen=True)
+class StageResult:
+    stage: int
+    components: dict[str, int]  # bytes on the largest rank, by component
+    ranks: list[dict[str, int]]  # every rank's components (paper: all ranks equal, listed once)
+    comm_bytes: int  # per rank per step
+    formula: str
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(self.components.values())
+
+    @property
+    def rank_totals(self) -> list[int]:
+        return [sum(r.values()) for r in self.ranks]
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    params: int
+    dp: int
+    profile: Profile
+    scheme: Scheme
+    stages: list[StageResult]
+    exact_shapes: bool  # torch profile computed from real tensor shapes
+    notes: list[str] = field(default_factory=list)
+
+    def stage(self, s: int) -> StageResult:
+        return self.stages[s]
+
+
+def paper_stage(spec: SchemeSpec, params: int, dp: int, stage: int) -> dict[str, int]:
+    """Bytes per rank by component; a sharded state holds ceil(P/Nd) elements per rank."""
+    shard = ceil(params / dp)
+    out: dict[str, int] = {}
+    for c in spec.components:
+        count = shard if sharded(c.state_class, stage) else params
+        out[c.key] = ceil(c.bytes_per_param * count)
+    return out
+
+
+def paper_formula(spec: SchemeSpec, stage: int) -> str:
+    """The stage's formula in bytes, e.g. '4P + 12P/Nd' — the paper's §5 form, general in K."""
+    whole = sum(c.bytes_per_param for c in spec.components if not sharded(c.state_class, stage))
+    split = sum(c.bytes_per_param for c in spec.components if sharded(c.state_class, stage))
+    terms = []
+    if whole:
+        terms.append(f"{whole:g}P")
+    if split:
+        terms.append(f"{split:g}P/Nd")
+    return " + ".join(terms)
+
+
+def paper_comm_bytes(spec: SchemeSpec, params: int, stage: int) -> int:
+    """§7: stages 0-2 move 2P elements per rank per step (reduce-scatter + all-gather), stage 3 moves 3P."""
+    elements = 3 * params if stage == 3 else 2 * params
+    return elements * spec.comm_bytes_per_element
+
+
+# Bytes per parameter moved per rank per step by the torch engines (fp32 grads reduced,
+# bf16 params gathered): DDP all-reduce 8; ZeRO-1 adds a fp32 parameter broadcast 4;
+# FSDP2 reduce-scatter fp32 4 + all-gather bf16 2 (stage 3 gathers again for backward: +2).
+TORCH_COMM_BYTES_PER_PARAM = {0: 8, 1: 12, 2: 6, 3: 8}
+TORCH_FORMULA = {
+    0: "params 4P + grads 4P + AdamW 8P + DDP buckets 4P",
+    1: "params 4P + grads 4P + DDP buckets 4P + AdamW 8P over ranks by whole tensors",
+    2: "(params 4P + grads 4P + AdamW 8P) / Nd, dim 0 padded to Nd",
+    3: "(params 4P + grads 4P + AdamW 8P) / Nd, dim 0 padded to Nd",
+}
+
+
+def compute(plan: Plan) -> Breakdown:
+    """The per-rank state memory of every stage for this plan."""
+    params, dp = plan.params, plan.dp
+    if plan.profile == Profile.TORCH:
+        return _compute_torch(plan, params, dp)
+    spec = SCHEMES[plan.scheme]
+    stages = []
+    for s in STAGES:
+        comps = paper_stage(spec, params, dp, s)
+        stages.append(StageResult(s, comps, [comps], paper_comm_bytes(spec, params, s), paper_formula(spec, s)))
+    notes = [] if spec.in_paper else [f"scheme {plan.scheme.value} is outside the ZeRO paper's §3.1 accounting"]
+    return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
+
+
+def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
+    from . import torch_profile
+    from .architecture import tensor_shapes
+
+    arch = plan.model.architecture
+    shapes = [s for _, s in tensor_shapes(arch)] if arch is not None else None
+    stages = []
+    for s in STAGES:
+        ranks = torch_profile.rank_states(shapes, params, s, dp)
+        largest = max(ranks, key=lambda r: sum(r.values()))
+        stages.append(StageResult(s, dict(largest), ranks, TORCH_COMM_BYTES_PER_PARAM[s] * params, TORCH_FORMULA[s]))
+    notes = [] if plan.scheme == Scheme.MIXED_ADAM else [
+        f"the torch profile models AdamW with bf16 compute and fp32 states; scheme {plan.scheme.value} does not apply"]
+    if shapes is None:
+        notes.append("raw parameter count: tensor shapes unknown, so sharding is taken as even")
+    return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=shapes is not None, notes=notes)
+
+
+def comm_seconds(comm_bytes: int, bandwidth_gbps: float) -> float:
+    """Time to move the step's bytes at a per-rank bandwidth in GB/s (1 GB = 1e9 B)."""
+    return comm_bytes / (bandwidth_gbps * 1e9)
+
+
+def sweep_dp(plan: Plan, dps: list[int]) -> dict[int, list[int]]:
+    """Largest-rank total per stage at each Nd (for the memory-versus-Nd view)."""
+    out: dict[int, list[int]] = {s: [] for s in STAGES}
+    for nd in dps:
+        trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(update={"dp": None, "nodes": 1, "gpus_per_node": nd})})
+        b = compute(trial)
+        for s in STAGES:
+            out[s].append(b.stage(s).total_bytes)
+    return out

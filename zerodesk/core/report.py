@@ -1,0 +1,138 @@
+"""Text and JSON renderings of a breakdown, shared by the CLI and the window's "copy table"."""
+
+from __future__ import annotations
+
+from .accounting import SCHEMES, Breakdown, comm_seconds
+from .plan import Plan, Profile
+from .residuals import activation_estimate
+from .units import UNIT_BYTES, fmt_bytes, fmt_count
+
+STAGE_SHARDS = {
+    0: "nothing (plain DP)",
+    1: "optimizer states",
+    2: "+ gradients",
+    3: "+ parameters",
+}
+PROFILE_SOURCE = {
+    Profile.PAPER: "ZeRO paper §3.1/§5",
+    Profile.TORCH: "PyTorch DDP / ZeroRedundancyOptimizer / FSDP2",
+}
+PEAK_WARNING = (
+    "States fitting in GPU memory is not the peak: activations, temporary buffers and "
+    "fragmentation come on top (ZeRO §3.2). Measure the full step: zerodesk measure."
+)
+
+
+def provenance(plan: Plan) -> str:
+    """Where the figures come from: 'computed, profile paper (ZeRO paper §3.1/§5), scheme mixed-adam'."""
+    return f"computed, profile {plan.profile.value} ({PROFILE_SOURCE[plan.profile]}), scheme {plan.scheme.value}"
+
+
+def unit_note(unit: str) -> str:
+    return "1 GB = 10^9 B" if unit == "GB" else "1 GiB = 2^30 B"
+
+
+def plan_json(plan: Plan, b: Breakdown) -> dict:
+    """Stable keys for scripts: schema, params, dp, profile, stages[stage, total_bytes, components, comm_bytes]."""
+    act = activation_estimate(plan)
+    return {
+        "schema": 1,
+        "kind": "computed",
+        "params": b.params,
+        "dp": b.dp,
+        "profile": b.profile.value,
+        "scheme": b.scheme.value,
+        "units": plan.units,
+        "exact_shapes": b.exact_shapes,
+        "gpu_memory_bytes": plan.cluster.gpu_memory_bytes,
+        "bandwidth_gbps": plan.bandwidth_gbps,
+        "stages": [
+            {
+                "stage": s.stage,
+                "total_bytes": s.total_bytes,
+                "components": dict(s.components),
+                "comm_bytes": s.comm_bytes,
+                "comm_seconds": comm_seconds(s.comm_bytes, plan.bandwidth_gbps),
+                "formula": s.formula,
+                "rank_total_bytes": s.rank_totals,
+            }
+            for s in b.stages
+        ],
+        "activation_estimate_bytes": act.total_bytes if act else None,
+        "notes": list(b.notes),
+    }
+
+
+def _table(rows: list[list[str]], right: set[int]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def plan_table(plan: Plan, b: Breakdown) -> str:
+    unit = plan.units
+    scale = UNIT_BYTES[unit]
+    keys = list(b.stages[0].components)
+    gpu = plan.cluster.gpu_memory_bytes
+    header = ["Stage", "Shards", "Formula (bytes)", *keys, f"Total ({unit})", f"Comm/step ({unit})", "Comm time"]
+    if gpu:
+        header.append("States vs GPU")
+    rows = [header]
+    for s in b.stages:
+        row = [str(s.stage), STAGE_SHARDS[s.stage], s.formula]
+        row += [f"{s.components[k] / scale:,.2f}" for k in keys]
+        row += [f"{s.total_bytes / scale:,.2f}", f"{s.comm_bytes / scale:,.2f}",
+                f"{comm_seconds(s.comm_bytes, plan.bandwidth_gbps) * 1e3:,.1f} ms"]
+        if gpu:
+            row.append(f"{100 * s.total_bytes / gpu:.0f}% ({'fits' if s.total_bytes <= gpu else 'over'})")
+        rows.append(row)
+
+    name = plan.model.name or ("architecture" if plan.model.architecture else "raw count")
+    lines = [
+        f"ZeroDesk plan — {provenance(plan)}",
+        f"Model: {name}, P = {b.params:,} ({fmt_count(b.params)}); Nd = {b.dp}; "
+        f"{plan.cluster.nodes} node(s) x {plan.cluster.gpus_per_node} GPU(s)",
+    ]
+    if gpu:
+        lines.append(f"GPU: {plan.cluster.gpu or 'custom'}, {fmt_bytes(gpu, unit)} per GPU")
+    lines += [f"Per-rank model-state memory, largest rank, {unit} ({unit_note(unit)}):", "", _table(rows, set(range(3, len(header))))]
+    if plan.profile == Profile.TORCH:
+        uneven = [s for s in b.stages if len(set(s.rank_totals)) > 1]
+        for s in uneven:
+            lines.append(f"stage {s.stage} ranks differ: " + ", ".join(fmt_bytes(t, unit) for t in s.rank_totals))
+    else:
+        spec = SCHEMES[plan.scheme]
+        lines.append(f"Scheme bytes per parameter: {spec.bytes_per_param:g} (K = {spec.k:g}); "
+                     f"communication per rank per step: stages 0-2 move 2P elements, stage 3 moves 3P (§7), "
+                     f"at {plan.bandwidth_gbps:g} GB/s")
+    act = activation_estimate(plan)
+    lines.append("")
+    if act:
+        lines.append(f"On top, estimated activations for seq {plan.seq_len} x micro-batch {plan.micro_batch}: "
+                     f"{fmt_bytes(act.total_bytes, unit)} (16-bit, fused attention, no recomputation; an estimate, not a measurement)")
+    else:
+        lines.append("On top: activations (need the architecture to estimate), temporary buffers, fragmentation.")
+    for note in b.notes:
+        lines.append(f"Note: {note}.")
+    lines.append(PEAK_WARNING)
+    return "\n".join(lines)
+
+
+def preset_listing(models: bool, gpus: bool) -> str:
+    from . import catalog
+
+    out = []
+    if models:
+        out.append("Model presets (name, P):")
+        for m in catalog.model_presets():
+            out.append(f"  {m.name:24} {fmt_count(m.to_model_spec().param_count):>9}  {m.label}")
+    if gpus:
+        out.append("GPU presets (name, memory):")
+        for g in catalog.gpu_presets():
+            out.append(f"  {g.name:24} {fmt_bytes(g.memory_bytes, 'GiB', 0):>9}  {g.label}")
+    return "\n".join(out)

@@ -1,0 +1,43 @@
+"""Byte units and parameter-count parsing. GB = 1e9 B and GiB = 2**30 B are never mixed."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Unit = Literal["GB", "GiB"]
+UNIT_BYTES: dict[str, int] = {"GB": 10**9, "GiB": 2**30}
+
+_SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
+_COUNT_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMBGT]?)\s*$", re.IGNORECASE)
+
+
+def parse_count(text: str | int | float) -> int:
+    """Parse a parameter count such as 2e9, 7B, 1.5T, 350M or 124439808."""
+    if isinstance(text, (int, float)):
+        value = float(text)
+    else:
+        match = _COUNT_RE.match(str(text))
+        if not match:
+            raise ValueError(f"'{text}' is not a parameter count; use a number such as 2e9, 7B, 350M or 1.5T")
+        value = float(match.group(1)) * _SUFFIX[match.group(2).upper()]
+    if value < 1 or value != value:
+        raise ValueError(f"'{text}' is not a parameter count; it must be at least 1")
+    return round(value)
+
+
+def to_unit(nbytes: float, unit: str) -> float:
+    return nbytes / UNIT_BYTES[unit]
+
+
+def fmt_bytes(nbytes: float, unit: str, digits: int = 2) -> str:
+    """'14.00 GB' — the unit always travels with the number."""
+    return f"{to_unit(nbytes, unit):,.{digits}f} {unit}"
+
+
+def fmt_count(n: int) -> str:
+    """Human parameter count: 1.50B, 124.4M."""
+    for div, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K")):
+        if abs(n) >= div:
+            return f"{n / div:.2f}{suffix}"
+    return str(n)
