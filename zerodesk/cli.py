@@ -119,7 +119,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
 
     if args.dp is not None:
         cluster["dp"] = args.dp
-        if args.nodes is None and args.gpus_per_node is None and args.plan is None:
+        if args.dp >= 1 and args.nodes is None and args.gpus_per_node is None and args.plan is None:
             cluster.update(nodes=1, gpus_per_node=args.dp)
     for dest in ("nodes", "gpus_per_node"):
         if getattr(args, dest) is not None:

@@ -202,7 +202,7 @@ def sweep_dp(plan: Plan, dps: list[int]) -> dict[int, list[int]]:
     """Largest-rank total per stage at each Nd (for the memory-versus-Nd view)."""
     out: dict[int, list[int]] = {s: [] for s in STAGES}
     for nd in dps:
-        trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(update={"dp": None, "nodes": 1, "gpus_per_node": nd})})
+        trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(update={"dp": None, "nodes": nd, "gpus_per_node": 1})})
         b = compute(trial)
         for s in STAGES:
             out[s].append(b.stage(s).total_bytes)

@@ -9,7 +9,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .units import Unit, parse_count
 
@@ -47,9 +47,9 @@ class Architecture(_Strict):
 
     layers: int = Field(ge=1, le=1024, description="transformer blocks")
     hidden: int = Field(ge=1, le=1_000_000, description="model width")
+    head_dim: int | None = Field(default=None, ge=1, le=65536, description="per-head width; default hidden/heads")
     heads: int = Field(ge=1, le=4096, description="attention heads")
     kv_heads: int | None = Field(default=None, ge=1, le=4096, description="key/value heads (grouped-query)")
-    head_dim: int | None = Field(default=None, ge=1, le=65536, description="per-head width; default hidden/heads")
     ffn: int = Field(ge=1, le=10_000_000, description="MLP inner width")
     mlp: Literal["gated", "plain"] = "gated"
     vocab: int = Field(ge=1, le=10_000_000, description="vocabulary size")
@@ -59,13 +59,22 @@ class Architecture(_Strict):
     positions: Literal["learned", "rotary"] = "rotary"
     max_positions: int = Field(default=2048, ge=1, le=10_000_000, description="learned position table size")
 
-    @model_validator(mode="after")
-    def _heads_fit(self) -> "Architecture":
-        if self.head_dim is None and self.hidden % self.heads:
-            raise ValueError(f"hidden ({self.hidden}) must be a multiple of heads ({self.heads}) unless head_dim is given")
-        if self.kv_heads is not None and self.heads % self.kv_heads:
-            raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
-        return self
+    # Field validators (not a model validator) so each error carries the field's own path.
+    @field_validator("heads")
+    @classmethod
+    def _heads_divide_hidden(cls, heads: int, info: ValidationInfo) -> int:
+        hidden = info.data.get("hidden")
+        if info.data.get("head_dim") is None and hidden and hidden % heads:
+            raise ValueError(f"hidden ({hidden}) must be a multiple of heads ({heads}) unless head_dim is given")
+        return heads
+
+    @field_validator("kv_heads")
+    @classmethod
+    def _kv_heads_divide_heads(cls, kv_heads: int | None, info: ValidationInfo) -> int | None:
+        heads = info.data.get("heads")
+        if kv_heads is not None and heads and heads % kv_heads:
+            raise ValueError(f"heads ({heads}) must be a multiple of kv_heads ({kv_heads})")
+        return kv_heads
 
     @property
     def n_kv_heads(self) -> int:
@@ -113,12 +122,13 @@ class Cluster(_Strict):
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, description="memory of one GPU in bytes")
 
-    @model_validator(mode="after")
-    def _dp_fits(self) -> "Cluster":
-        world = self.nodes * self.gpus_per_node
-        if self.dp is not None and world % self.dp:
-            raise ValueError(f"dp ({self.dp}) must divide nodes x GPUs per node ({world})")
-        return self
+    @field_validator("dp")
+    @classmethod
+    def _dp_divides_world(cls, dp: int | None, info: ValidationInfo) -> int | None:
+        nodes, gpus = info.data.get("nodes"), info.data.get("gpus_per_node")
+        if dp is not None and nodes and gpus and (nodes * gpus) % dp:
+            raise ValueError(f"dp ({dp}) must divide nodes x GPUs per node ({nodes * gpus})")
+        return dp
 
     @property
     def world_size(self) -> int:

@@ -1,0 +1,128 @@
+"""Model and GPU presets read from resources/catalogs (data, not code). No Qt, no torch."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..resources import resource
+from .plan import Architecture, ModelSpec, PlanError, explain
+
+CATALOG_SCHEMA = 1
+
+
+class _Preset(BaseModel):
+    # frozen: the loaded presets are cached and shared, so nobody may edit them in place
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    label: str = Field(min_length=1)
+    source: str = Field(min_length=1, description="where the published figures come from")
+
+
+class ModelPreset(_Preset):
+    """A real model (architecture, exact count) or a raw parameter count (the card's example)."""
+
+    family: str = ""
+    published_params: int | None = Field(default=None, ge=1, description="published total parameter count")
+    tolerance: float = Field(default=0.001, gt=0, lt=1, description="allowed relative gap to published_params")
+    architecture: Architecture | None = None
+    params: int | None = Field(default=None, ge=1, description="raw count when no architecture is given")
+    dp: int | None = Field(default=None, ge=1, description="suggested data-parallel degree Nd")
+    seq_len: int | None = Field(default=None, ge=1, description="suggested tokens per sequence")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "ModelPreset":
+        if (self.architecture is None) == (self.params is None):
+            raise ValueError("give exactly one of architecture or params")
+        return self
+
+    @property
+    def param_count(self) -> int:
+        return self.to_model_spec().param_count
+
+    def to_model_spec(self) -> ModelSpec:
+        # deep copy: the plan may be edited, the cached preset must not change with it
+        arch = self.architecture.model_copy(deep=True) if self.architecture is not None else None
+        return ModelSpec(name=self.name, params=self.params if arch is None else None, architecture=arch)
+
+
+class GpuPreset(_Preset):
+    """One device as a data-parallel rank sees it."""
+
+    vendor: str
+    vendor_gb: int = Field(ge=1, description="the vendor's memory figure per card, in its GB (here: GiB)")
+    devices: int = Field(default=1, ge=1, description="devices the runtime shows per card")
+    memory_bytes: int = Field(ge=1, description="memory of one device in bytes")
+    memory_type: str = ""
+
+
+_P = TypeVar("_P", bound=_Preset)
+
+
+def _load(filename: str, key: str, cls: type[_P]) -> tuple[_P, ...]:
+    """Read and validate one catalog; every failure is a PlanError naming the file."""
+    path: Path = resource("catalogs", filename)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PlanError(f"cannot read catalog {path}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PlanError(f"catalog {path} is not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        raise PlanError(f"catalog {path} must be a JSON object with a '{key}' list")
+    if data.get("schema") != CATALOG_SCHEMA:
+        raise PlanError(f"catalog {path} has schema {data.get('schema')!r}; this ZeroDesk reads schema {CATALOG_SCHEMA}")
+    presets = []
+    for i, item in enumerate(data[key]):
+        try:
+            presets.append(cls.model_validate(item))
+        except ValidationError as exc:
+            raise PlanError(f"catalog {path}, {key}[{i}]: {explain(exc)}") from None
+    names = [p.name.lower() for p in presets]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise PlanError(f"catalog {path} repeats the preset name(s) {', '.join(dupes)}")
+    return tuple(presets)
+
+
+@cache
+def _models() -> tuple[ModelPreset, ...]:
+    return _load("models.json", "models", ModelPreset)
+
+
+@cache
+def _gpus() -> tuple[GpuPreset, ...]:
+    return _load("gpus.json", "gpus", GpuPreset)
+
+
+def model_presets() -> list[ModelPreset]:
+    return list(_models())
+
+
+def gpu_presets() -> list[GpuPreset]:
+    return list(_gpus())
+
+
+def _find(presets: tuple[_P, ...], name: str, what: str) -> _P:
+    wanted = name.strip().lower()
+    for preset in presets:
+        if preset.name.lower() == wanted:
+            return preset
+    names = [p.name for p in presets]
+    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(close)}?" if close else f"known {what}s: {', '.join(names)}."
+    raise PlanError(f"unknown {what} '{name}'; {hint}")
+
+
+def find_model(name: str) -> ModelPreset:
+    return _find(_models(), name, "model preset")
+
+
+def find_gpu(name: str) -> GpuPreset:
+    return _find(_gpus(), name, "GPU preset")

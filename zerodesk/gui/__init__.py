@@ -1,0 +1,1 @@
+"""Qt views over the planning core. Imports PySide6 and pyqtgraph, never torch."""
