@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -208,6 +209,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug of ours: still one line, details on request
+        if os.environ.get("ZERODESK_DEBUG"):
+            raise
+        print(f"zerodesk: internal error ({type(exc).__name__}: {exc}); rerun with ZERODESK_DEBUG=1 for details",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
