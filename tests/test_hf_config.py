@@ -1,0 +1,172 @@
+"""Hugging Face config.json files → Architecture, with exact counts for real shapes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zerodesk.core.architecture import param_count, tensor_shapes
+from zerodesk.core.hf_config import architecture_from_hf_config
+from zerodesk.core.plan import PlanError
+
+LLAMA_2_7B = {
+    "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+    "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32, "vocab_size": 32000,
+    "max_position_embeddings": 4096, "tie_word_embeddings": False, "rms_norm_eps": 1e-05, "hidden_act": "silu",
+    "torch_dtype": "float16",
+}
+LLAMA_3_8B = {**LLAMA_2_7B, "intermediate_size": 14336, "num_key_value_heads": 8, "vocab_size": 128256,
+              "max_position_embeddings": 8192, "rope_theta": 500000.0}
+MISTRAL_7B = {"model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+              "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 32000,
+              "max_position_embeddings": 32768, "sliding_window": 4096, "tie_word_embeddings": False}
+QWEN25_7B = {"model_type": "qwen2", "hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28,
+             "num_hidden_layers": 28, "num_key_value_heads": 4, "vocab_size": 152064,
+             "max_position_embeddings": 131072, "tie_word_embeddings": False}
+QWEN25_05B = {"model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864, "num_attention_heads": 14,
+              "num_hidden_layers": 24, "num_key_value_heads": 2, "vocab_size": 151936,
+              "max_position_embeddings": 32768, "tie_word_embeddings": True}
+GPT2 = {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "n_inner": None, "vocab_size": 50257,
+        "n_positions": 1024, "n_ctx": 1024, "activation_function": "gelu_new"}
+PYTHIA_160M = {"model_type": "gpt_neox", "hidden_size": 768, "intermediate_size": 3072, "num_attention_heads": 12,
+               "num_hidden_layers": 12, "vocab_size": 50304, "max_position_embeddings": 2048, "rotary_pct": 0.25,
+               "use_parallel_residual": True, "tie_word_embeddings": False}
+
+
+def write(tmp_path, data, name="config.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "config, count, seq_len",
+    [
+        (LLAMA_2_7B, 6_738_415_616, 4096),
+        (LLAMA_3_8B, 8_030_261_248, 8192),
+        (MISTRAL_7B, 7_241_732_096, 32768),
+        (QWEN25_7B, 7_615_616_512, 131072),
+        (QWEN25_05B, 494_032_768, 32768),
+        (GPT2, 124_439_808, 1024),
+        (PYTHIA_160M, 162_322_944, 2048),
+    ],
+    ids=["llama-2-7b", "llama-3-8b", "mistral-7b", "qwen2.5-7b", "qwen2.5-0.5b-tied", "gpt2", "pythia-160m"],
+)
+def test_real_configs_give_exact_counts(tmp_path, config, count, seq_len):
+    arch, hints = architecture_from_hf_config(write(tmp_path, config))
+    assert param_count(arch) == count
+    assert hints == {"model_type": config["model_type"], "seq_len": seq_len}
+
+
+def test_family_details(tmp_path):
+    qwen, _ = architecture_from_hf_config(write(tmp_path, QWEN25_7B))
+    assert qwen.bias == "qkv" and not qwen.tied_embeddings and qwen.kv_heads == 4
+    gpt2, _ = architecture_from_hf_config(write(tmp_path, GPT2))
+    assert (gpt2.ffn, gpt2.mlp, gpt2.bias, gpt2.norm, gpt2.positions, gpt2.tied_embeddings) == (
+        3072, "plain", "all", "layernorm", "learned", True)
+    neox, _ = architecture_from_hf_config(write(tmp_path, PYTHIA_160M))
+    assert (neox.positions, neox.bias, neox.tied_embeddings) == ("rotary", "all", False)
+
+
+def test_explicit_head_dim(tmp_path):
+    # Mistral-NeMo-like: 32 heads of 128 on a 5120-wide model, so q projects to 4096
+    config = {**MISTRAL_7B, "hidden_size": 5120, "head_dim": 128, "num_hidden_layers": 2}
+    arch, _ = architecture_from_hf_config(write(tmp_path, config))
+    shapes = dict(tensor_shapes(arch))
+    assert shapes["blocks.0.attn.q.weight"] == (4096, 5120)
+    assert shapes["blocks.0.attn.k.weight"] == (1024, 5120)
+
+
+def test_null_head_dim_and_kv_heads_default(tmp_path):
+    config = {**LLAMA_2_7B, "head_dim": None, "num_key_value_heads": None}
+    arch, _ = architecture_from_hf_config(write(tmp_path, config))
+    assert param_count(arch) == 6_738_415_616
+
+
+def test_gpt2_n_inner_and_untied(tmp_path):
+    arch, _ = architecture_from_hf_config(write(tmp_path, {**GPT2, "n_inner": 1000, "tie_word_embeddings": False}))
+    assert arch.ffn == 1000 and not arch.tied_embeddings
+
+
+def test_folder_path_reads_its_config(tmp_path):
+    write(tmp_path, LLAMA_2_7B)
+    arch, _ = architecture_from_hf_config(tmp_path)
+    assert param_count(arch) == 6_738_415_616
+
+
+def test_no_seq_hint_when_absent(tmp_path):
+    config = {k: v for k, v in LLAMA_2_7B.items() if k != "max_position_embeddings"}
+    _, hints = architecture_from_hf_config(write(tmp_path, config))
+    assert hints == {"model_type": "llama"}
+
+
+def test_missing_fields_named_in_one_sentence(tmp_path):
+    config = {k: v for k, v in LLAMA_2_7B.items() if k not in ("hidden_size", "vocab_size")}
+    path = write(tmp_path, config)
+    with pytest.raises(PlanError) as err:
+        architecture_from_hf_config(path)
+    message = str(err.value)
+    assert str(path) in message and "hidden_size" in message and "vocab_size" in message and "llama" in message
+
+
+def test_missing_gpt2_field(tmp_path):
+    with pytest.raises(PlanError, match="lacks n_positions"):
+        architecture_from_hf_config(write(tmp_path, {k: v for k, v in GPT2.items() if k != "n_positions"}))
+
+
+def test_unknown_model_type_lists_supported(tmp_path):
+    with pytest.raises(PlanError, match="model_type 'bert'.*llama, mistral, qwen2, gpt2, gpt_neox"):
+        architecture_from_hf_config(write(tmp_path, {"model_type": "bert", "hidden_size": 768}))
+    with pytest.raises(PlanError, match="has no model_type; ZeroDesk reads llama"):
+        architecture_from_hf_config(write(tmp_path, {"hidden_size": 768}))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{\"model_type\": \"llama\",", "is not valid JSON"),
+    ("[1, 2]", "must hold a JSON object"),
+])
+def test_bad_json(tmp_path, text, message):
+    with pytest.raises(PlanError, match=message):
+        architecture_from_hf_config(write(tmp_path, text))
+
+
+def test_unreadable_file(tmp_path):
+    with pytest.raises(PlanError, match="cannot read"):
+        architecture_from_hf_config(tmp_path / "nope.json")
+
+
+def test_non_utf8_file(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_bytes(b"\xff\xfe\x00{")
+    with pytest.raises(PlanError, match="not UTF-8"):
+        architecture_from_hf_config(path)
+
+
+def test_malformed_values(tmp_path):
+    with pytest.raises(PlanError, match="hidden_size must be positive integers"):
+        architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "hidden_size": "4096"}))
+    with pytest.raises(PlanError, match="head_dim must be a positive integer"):
+        architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "head_dim": 0}))
+
+
+def test_inconsistent_shape_is_a_plan_error(tmp_path):
+    with pytest.raises(PlanError, match="no valid architecture.*multiple of heads"):
+        architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "num_attention_heads": 30}))
+
+
+@pytest.mark.parametrize("config, key", [
+    ({**LLAMA_2_7B, "attention_bias": True}, "attention_bias"),
+    ({**LLAMA_2_7B, "mlp_bias": True}, "mlp_bias"),
+    ({**PYTHIA_160M, "attention_bias": False}, "attention_bias"),
+])
+def test_biases_we_cannot_express_are_refused(tmp_path, config, key):
+    with pytest.raises(PlanError, match=key):
+        architecture_from_hf_config(write(tmp_path, config))
+
+
+def test_default_biases_are_accepted(tmp_path):
+    arch, _ = architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "attention_bias": False, "mlp_bias": False}))
+    assert arch.bias == "none"
+    arch, _ = architecture_from_hf_config(write(tmp_path, {**PYTHIA_160M, "attention_bias": True}))
+    assert arch.bias == "all"

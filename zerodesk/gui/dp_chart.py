@@ -1,0 +1,162 @@
+"""Per-rank state memory versus the data-parallel degree Nd, one line per stage, log2 x axis.
+
+x is drawn as log2(Nd) with ticks labelled 1, 2, 4, ... so the axis is logarithmic and the tick
+labels are the Nd values themselves. The current Nd is a vertical line; the GPU's memory a
+horizontal one.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QColor, QPalette
+
+from ..core.accounting import STAGES, Breakdown, compute, sweep_dp
+from ..core.plan import Plan
+from ..core.units import UNIT_BYTES
+from . import i18n
+from .stage_chart import GPU_LINE_COLOR
+
+STAGE_COLORS = ("#7F7F7F", "#0072B2", "#E69F00", "#009E73")
+STAGE_SYMBOLS = ("o", "s", "t", "d")
+MIN_MAX_DP = 1024
+
+
+def dp_grid(current: int) -> list[int]:
+    """1, 2, 4, ... up to at least 1024 and at least the current Nd."""
+    top = max(MIN_MAX_DP, 1 << max(0, math.ceil(math.log2(max(current, 1)))))
+    out, n = [], 1
+    while n <= top:
+        out.append(n)
+        n *= 2
+    return out
+
+
+class DpChart(pg.PlotWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dpChart")
+        self._plan: Plan | None = None
+        self._breakdown: Breakdown | None = None
+        self._grid: list[int] = []
+        self._sweep: dict[int, list[int]] = {}
+        self._key: tuple | None = None
+        pi = self.getPlotItem()
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        pi.showGrid(x=True, y=True, alpha=0.25)
+        self.setMouseEnabled(x=False, y=False)
+        for name in ("left", "bottom"):
+            pi.getAxis(name).enableAutoSIPrefix(False)
+        self.setAntialiasing(True)
+        self._curves = []
+        for s in STAGES:
+            c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2), symbol=STAGE_SYMBOLS[s], symbolSize=6,
+                                symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=None)
+            self.addItem(c)
+            self._curves.append(c)
+        self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DotLine),
+                                        label="", labelOpts={"position": 0.95, "anchors": [(0, 0), (0, 0)]})
+        self.addItem(self._nd_line)
+        self._current = pg.ScatterPlotItem(size=11, symbol="o", pen=pg.mkPen("#000000", width=1.5))
+        self._current.setZValue(10)
+        self.addItem(self._current)
+        self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),
+                                         label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
+        self.addItem(self._gpu_line)
+        self._gpu_line.hide()
+        self._apply_palette()
+
+    @property
+    def grid(self) -> list[int]:
+        return list(self._grid)
+
+    def sweep(self) -> dict[int, list[int]]:
+        """{stage: [bytes at each Nd of grid]} as drawn (tests read this)."""
+        return {s: list(v) for s, v in self._sweep.items()}
+
+    def curve_data(self, stage: int) -> tuple[list[float], list[float]]:
+        x, y = self._curves[stage].getData()
+        return ([] if x is None else list(map(float, x))), ([] if y is None else list(map(float, y)))
+
+    def current_nd(self) -> int | None:
+        return None if self._plan is None else self._plan.dp
+
+    def nd_line_x(self) -> float:
+        return float(self._nd_line.value())
+
+    def set_plan(self, plan: Plan, breakdown: Breakdown | None = None) -> None:
+        """Recompute the sweep only when something it depends on changed (not Nd, units or GPU)."""
+        self._plan = plan
+        self._breakdown = breakdown if breakdown is not None else compute(plan)
+        grid = dp_grid(plan.dp)
+        key = (plan.model.model_dump_json(), plan.scheme, plan.profile, tuple(grid))
+        if key != self._key:
+            self._grid = grid
+            self._sweep = sweep_dp(plan, grid)
+            self._key = key
+        self._redraw()
+
+    def _redraw(self) -> None:
+        plan = self._plan
+        if plan is None:
+            return
+        scale = UNIT_BYTES[plan.units]
+        xs = [math.log2(n) for n in self._grid]
+        top = 0.0
+        for s in STAGES:
+            ys = [v / scale for v in self._sweep[s]]
+            self._curves[s].setData(xs, ys)
+            top = max(top, max(ys))
+        # current values at the plan's Nd (exact, even off the power-of-two grid)
+        x_now = math.log2(plan.dp)
+        spots = []
+        for s in STAGES:
+            y = self._breakdown.stage(s).total_bytes / scale
+            spots.append({"pos": (x_now, y), "brush": pg.mkBrush(STAGE_COLORS[s])})
+        self._current.setData(spots=spots)
+        self._nd_line.setValue(x_now)
+        self._nd_line.label.setFormat(self.tr("current Nd = {nd}").format(nd=plan.dp))
+        gpu = plan.cluster.gpu_memory_bytes
+        if gpu:
+            self._gpu_line.setValue(gpu / scale)
+            self._gpu_line.label.setFormat(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, plan.units)))
+            self._gpu_line.show()
+            top = max(top, gpu / scale)
+        else:
+            self._gpu_line.hide()
+        self.setXRange(-0.3, xs[-1] + 0.3, padding=0)
+        self.setYRange(0, top * 1.1 if top else 1, padding=0)
+        pi = self.getPlotItem()
+        pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
+        pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
+        pi.setLabel("left", self.tr("Per-rank model states, {unit}").format(unit=i18n.unit_label(plan.units)))
+
+    def legend_html(self) -> str:
+        parts = [f'<span style="color:{STAGE_COLORS[s]}">━●</span>&nbsp;{i18n.stage_short(s)}' for s in STAGES]
+        return "&nbsp;&nbsp; ".join(parts)
+
+    def _apply_palette(self) -> None:
+        pal = self.palette()
+        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
+        self.setBackground(base)
+        for name in ("left", "bottom"):
+            axis = self.getPlotItem().getAxis(name)
+            axis.setPen(pg.mkPen(text))
+            axis.setTextPen(pg.mkPen(text))
+        self._nd_line.setPen(pg.mkPen(text, width=1.5, style=Qt.PenStyle.DotLine))
+        self._nd_line.label.setColor(text)
+        self._current.setPen(pg.mkPen(text, width=1.5))
+        fill = QColor(base)
+        fill.setAlpha(210)
+        self._gpu_line.label.fill = pg.mkBrush(fill)
+        self._nd_line.label.fill = pg.mkBrush(fill)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+        elif event.type() == QEvent.Type.LanguageChange:
+            self._redraw()
+        super().changeEvent(event)

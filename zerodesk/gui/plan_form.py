@@ -1,0 +1,678 @@
+"""The model/cluster form, bound to the core's Plan.
+
+Every field is free text (or a choice), so nothing the user types is ever rejected or lost.
+Each edit builds a plain dict from the widgets and validates it with the core's Plan; a valid
+plan is emitted (planChanged), an invalid one marks each field with the core's own message
+(zerodesk.core.plan.field_errors) and the window keeps showing the last valid plan.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+from pydantic import ValidationError
+
+from ..core import catalog
+from ..core.plan import Plan, PlanError, Profile, Scheme, field_errors
+from ..core.units import UNIT_BYTES, fmt_count, parse_count
+from . import i18n
+
+CUSTOM = ""  # item data of the "custom" entry in the preset combos
+ERROR_COLOR = "#D62728"
+
+# error keys the core reports at a model level, shown beside the field that most likely causes them
+ERROR_ALIASES = {
+    "model": "model.params",
+    "model.architecture": "model.architecture.heads",
+    "cluster": "cluster.dp",
+}
+ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions")
+ARCH_OPTIONAL = ("kv_heads", "head_dim")
+ARCH_CHOICES = {
+    "mlp": ("gated", "plain"),
+    "norm": ("rmsnorm", "layernorm"),
+    "positions": ("rotary", "learned"),
+    "bias": ("none", "qkv", "all"),
+}
+
+
+def count_text(n: int) -> str:
+    """A parameter count as the user would type it: 2B, 350M, 1.5T; exact digits otherwise."""
+    for div, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K")):
+        if n >= div:
+            text = f"{n / div:g}{suffix}"
+            try:
+                if parse_count(text) == n:
+                    return text
+            except ValueError:
+                pass
+    return str(n)
+
+
+def number_text(value: float) -> str:
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+class FieldEdit(QLineEdit):
+    """A line edit that steps whole numbers with the Up/Down keys (PageUp/PageDown: x2, /2)."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown) and self.property("stepper"):
+            try:
+                value = int(self.text().strip() or 0)
+            except ValueError:
+                return super().keyPressEvent(event)
+            if key == Qt.Key.Key_Up:
+                value += 1
+            elif key == Qt.Key.Key_Down:
+                value = max(1, value - 1)
+            elif key == Qt.Key.Key_PageUp:
+                value *= 2
+            else:
+                value = max(1, value // 2)
+            self.setText(str(value))
+            self.textEdited.emit(self.text())
+            return
+        super().keyPressEvent(event)
+
+
+class PlanForm(QWidget):
+    planChanged = Signal(object)  # a valid Plan
+    errorsChanged = Signal(dict)  # {dotted field: message}; empty when the form is valid
+    edited = Signal()  # the user changed something (for "unsaved changes")
+
+    def __init__(self, plan: Plan | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("planForm")
+        self._plan: Plan | None = None
+        self._errors: dict[str, str] = {}
+        self._loading = False
+        self._model_name: str | None = None
+        self._gpu_shown: tuple[str, int] | None = None  # (text shown, exact bytes) of the GPU memory field
+        self._fields: dict[str, QWidget] = {}
+        self._error_labels: dict[str, QLabel] = {}
+        self._field_labels: dict[str, QLabel] = {}
+        try:
+            self._model_presets = catalog.model_presets()
+            self._gpu_presets = catalog.gpu_presets()
+            self._catalog_error = ""
+        except PlanError as exc:  # a broken catalog must not take the window down
+            self._model_presets, self._gpu_presets, self._catalog_error = [], [], str(exc)
+        self._build()
+        self.retranslate()
+        self.set_plan(plan or Plan(model={"params": 2_000_000_000}))
+
+    # -- construction ---------------------------------------------------------------------------
+    def _edit(self, key: str, stepper: bool = False) -> FieldEdit:
+        w = FieldEdit()
+        w.setObjectName(key)
+        w.setProperty("stepper", stepper)
+        w.setClearButtonEnabled(False)
+        w.textEdited.connect(self._user_edit)
+        self._fields[key] = w
+        return w
+
+    def _combo(self, key: str, items: list[tuple[str, str]]) -> QComboBox:
+        w = QComboBox()
+        w.setObjectName(key)
+        for text, data in items:
+            w.addItem(text, data)
+        w.activated.connect(self._user_edit)
+        self._fields[key] = w
+        return w
+
+    def _error_label(self, key: str) -> QLabel:
+        e = QLabel()
+        e.setObjectName(f"error:{key}")
+        e.setWordWrap(True)
+        e.setStyleSheet(f"color: {ERROR_COLOR};")
+        e.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        e.hide()
+        self._error_labels[key] = e
+        return e
+
+    def _form_row(self, layout: QFormLayout, key: str, widget: QWidget, hint: QLabel | None = None) -> None:
+        box = QWidget()
+        v = QVBoxLayout(box)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(1)
+        v.addWidget(widget)
+        if hint is not None:
+            v.addWidget(hint)
+        v.addWidget(self._error_label(key))
+        label = QLabel()
+        label.setBuddy(widget)
+        self._field_labels[key] = label
+        layout.addRow(label, box)
+
+    def _grid_cell(self, grid: QGridLayout, row: int, col: int, key: str, widget: QWidget) -> None:
+        label = QLabel()
+        label.setBuddy(widget)
+        self._field_labels[key] = label
+        grid.addWidget(label, row * 2, col * 2)
+        grid.addWidget(widget, row * 2, col * 2 + 1)
+        grid.addWidget(self._error_label(key), row * 2 + 1, col * 2, 1, 2)
+
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+
+        self._general_error = QLabel()
+        self._general_error.setObjectName("error:plan")
+        self._general_error.setWordWrap(True)
+        self._general_error.setStyleSheet(f"color: {ERROR_COLOR};")
+        self._general_error.hide()
+        outer.addWidget(self._general_error)
+
+        self._card_button = QPushButton()
+        self._card_button.setObjectName("cardExampleButton")
+        self._card_button.clicked.connect(self.apply_card_example)
+        outer.addWidget(self._card_button)
+
+        # model
+        self._model_box = QGroupBox()
+        mform = QFormLayout(self._model_box)
+        mform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        presets = [("", CUSTOM)] + [(p.label, p.name) for p in self._model_presets]
+        self._model_preset = self._combo("model.preset", presets)
+        self._model_preset.activated.disconnect(self._user_edit)
+        self._model_preset.activated.connect(self._on_model_preset)
+        self._model_preset.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self._model_preset.setMinimumContentsLength(12)
+        self._form_row(mform, "model.preset", self._model_preset)
+
+        src = QWidget()
+        h = QHBoxLayout(src)
+        h.setContentsMargins(0, 0, 0, 0)
+        self._by_params = QRadioButton()
+        self._by_params.setObjectName("model.by_params")
+        self._by_arch = QRadioButton()
+        self._by_arch.setObjectName("model.by_architecture")
+        self._source_group = QButtonGroup(self)
+        self._source_group.addButton(self._by_params)
+        self._source_group.addButton(self._by_arch)
+        self._by_params.setChecked(True)
+        self._by_params.toggled.connect(self._on_source_toggled)
+        h.addWidget(self._by_params)
+        h.addWidget(self._by_arch)
+        h.addStretch(1)
+        self._source_label = QLabel()
+        mform.addRow(self._source_label, src)
+
+        self._params_hint = QLabel()
+        self._params_hint.setObjectName("paramsHint")
+        self._params_hint.setWordWrap(True)
+        self._params = self._edit("model.params")
+        self._form_row(mform, "model.params", self._params, self._params_hint)
+
+        self._arch_box = QWidget()
+        grid = QGridLayout(self._arch_box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(1)
+        cells = [("layers", "hidden"), ("heads", "kv_heads"), ("head_dim", "ffn"), ("vocab", "max_positions"),
+                 ("mlp", "norm"), ("positions", "bias")]
+        for r, pair in enumerate(cells):
+            for c, name in enumerate(pair):
+                key = f"model.architecture.{name}"
+                if name in ARCH_CHOICES:
+                    w = self._combo(key, [(v, v) for v in ARCH_CHOICES[name]])
+                else:
+                    w = self._edit(key, stepper=True)
+                    w.setMinimumWidth(60)
+                self._grid_cell(grid, r, c, key, w)
+        self._tied = QCheckBox()
+        self._tied.setObjectName("model.architecture.tied_embeddings")
+        self._tied.toggled.connect(lambda _=None: self._user_edit())
+        self._fields["model.architecture.tied_embeddings"] = self._tied
+        grid.addWidget(self._tied, len(cells) * 2, 0, 1, 4)
+        grid.addWidget(self._error_label("model.architecture.tied_embeddings"), len(cells) * 2 + 1, 0, 1, 4)
+        self._arch_hint = QLabel()
+        self._arch_hint.setObjectName("archHint")
+        self._arch_hint.setWordWrap(True)
+        grid.addWidget(self._arch_hint, len(cells) * 2 + 2, 0, 1, 4)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        mform.addRow(self._arch_box)
+        outer.addWidget(self._model_box)
+
+        # training
+        self._train_box = QGroupBox()
+        tform = QFormLayout(self._train_box)
+        tform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self._scheme = self._combo("scheme", [("", s.value) for s in Scheme])
+        self._scheme.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self._scheme.setMinimumContentsLength(12)
+        self._form_row(tform, "scheme", self._scheme)
+        self._profile = self._combo("profile", [("", p.value) for p in Profile])
+        self._profile.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self._profile.setMinimumContentsLength(12)
+        self._form_row(tform, "profile", self._profile)
+        self._seq = self._edit("seq_len", stepper=True)
+        self._form_row(tform, "seq_len", self._seq)
+        self._mb = self._edit("micro_batch", stepper=True)
+        self._form_row(tform, "micro_batch", self._mb)
+        outer.addWidget(self._train_box)
+
+        # cluster
+        self._cluster_box = QGroupBox()
+        cform = QFormLayout(self._cluster_box)
+        cform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        gpus = [("", CUSTOM)] + [(g.label, g.name) for g in self._gpu_presets]
+        self._gpu_preset = self._combo("cluster.gpu", gpus)
+        self._gpu_preset.activated.disconnect(self._user_edit)
+        self._gpu_preset.activated.connect(self._on_gpu_preset)
+        self._gpu_preset.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self._gpu_preset.setMinimumContentsLength(12)
+        self._form_row(cform, "cluster.gpu", self._gpu_preset)
+        self._gpu_mem = self._edit("cluster.gpu_memory_bytes")
+        self._form_row(cform, "cluster.gpu_memory_bytes", self._gpu_mem)
+        self._nodes = self._edit("cluster.nodes", stepper=True)
+        self._form_row(cform, "cluster.nodes", self._nodes)
+        self._gpn = self._edit("cluster.gpus_per_node", stepper=True)
+        self._form_row(cform, "cluster.gpus_per_node", self._gpn)
+        self._dp_hint = QLabel()
+        self._dp_hint.setObjectName("dpHint")
+        self._dp_hint.setWordWrap(True)
+        self._dp = self._edit("cluster.dp", stepper=True)
+        self._form_row(cform, "cluster.dp", self._dp, self._dp_hint)
+        self._bw = self._edit("bandwidth_gbps")
+        self._form_row(cform, "bandwidth_gbps", self._bw)
+        self._units = self._combo("units", [("GB", "GB"), ("GiB", "GiB")])
+        self._form_row(cform, "units", self._units)
+        outer.addWidget(self._cluster_box)
+        outer.addStretch(1)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+    # -- texts ----------------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        labels = {
+            "model.preset": self.tr("Model preset"),
+            "model.params": self.tr("Parameters P"),
+            "model.architecture.layers": self.tr("Layers"),
+            "model.architecture.hidden": self.tr("Hidden"),
+            "model.architecture.heads": self.tr("Heads"),
+            "model.architecture.kv_heads": self.tr("KV heads"),
+            "model.architecture.head_dim": self.tr("Head dim"),
+            "model.architecture.ffn": self.tr("FFN"),
+            "model.architecture.vocab": self.tr("Vocabulary"),
+            "model.architecture.max_positions": self.tr("Positions"),
+            "model.architecture.mlp": self.tr("MLP"),
+            "model.architecture.norm": self.tr("Norm"),
+            "model.architecture.positions": self.tr("Pos. enc."),
+            "model.architecture.bias": self.tr("Bias"),
+            "scheme": self.tr("Training scheme"),
+            "profile": self.tr("Accounting profile"),
+            "seq_len": self.tr("Sequence length"),
+            "micro_batch": self.tr("Micro-batch"),
+            "cluster.gpu": self.tr("GPU preset"),
+            "cluster.gpu_memory_bytes": self.tr("GPU memory, {unit}").format(unit=i18n.unit_label(self._unit())),
+            "cluster.nodes": self.tr("Nodes"),
+            "cluster.gpus_per_node": self.tr("GPUs per node"),
+            "cluster.dp": self.tr("Data-parallel Nd"),
+            "bandwidth_gbps": self.tr("Bandwidth, GB/s per rank"),
+            "units": self.tr("Units"),
+        }
+        accessible = {
+            "model.architecture.kv_heads": self.tr("Key/value heads (grouped-query attention)"),
+            "model.architecture.head_dim": self.tr("Head dimension"),
+            "model.architecture.ffn": self.tr("MLP inner width (FFN)"),
+            "model.architecture.max_positions": self.tr("Learned position table size"),
+            "model.architecture.positions": self.tr("Position encoding"),
+            "model.architecture.hidden": self.tr("Hidden size (model width)"),
+        }
+        for key, text in labels.items():
+            self._field_labels[key].setText(text)
+            w = self._fields[key]
+            w.setAccessibleName(accessible.get(key, text))
+        tips = {
+            "model.params": self.tr("Parameter count: 2e9, 7B, 350M, 1.5T or plain digits"),
+            "model.architecture.kv_heads": self.tr("Empty: same as heads"),
+            "model.architecture.head_dim": self.tr("Empty: hidden / heads"),
+            "model.architecture.max_positions": self.tr("Size of the learned position table (learned positions only)"),
+            "cluster.dp": self.tr("Empty: nodes × GPUs per node"),
+            "cluster.gpu_memory_bytes": self.tr("Memory of one GPU; empty: no GPU line"),
+            "bandwidth_gbps": self.tr("Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)"),
+            "seq_len": self.tr("Tokens per sequence (activations estimate)"),
+            "micro_batch": self.tr("Sequences per rank per step (activations estimate)"),
+        }
+        for key, text in tips.items():
+            self._fields[key].setToolTip(text)
+            self._fields[key].setAccessibleDescription(text)
+        self._params.setPlaceholderText("2e9, 7B, 350M")
+        self._dp.setPlaceholderText(self.tr("auto"))
+        self._arch_fields_placeholders()
+        self._gpu_mem.setPlaceholderText(self.tr("none"))
+        self._model_box.setTitle(self.tr("Model"))
+        self._train_box.setTitle(self.tr("Training"))
+        self._cluster_box.setTitle(self.tr("Cluster"))
+        self._source_label.setText(self.tr("Given by"))
+        self._by_params.setText(self.tr("Parameter count"))
+        self._by_params.setAccessibleName(self.tr("Model given by parameter count"))
+        self._by_arch.setText(self.tr("Architecture"))
+        self._by_arch.setAccessibleName(self.tr("Model given by architecture"))
+        self._tied.setText(self.tr("Tied input/output embeddings"))
+        self._tied.setAccessibleName(self._tied.text())
+        self._card_button.setText(self.tr("Card example: P = 2·10⁹, Nd = 4"))
+        self._card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
+        self._card_button.setAccessibleName(self.tr("Load the card example"))
+        self._model_preset.setItemText(0, self.tr("Custom"))
+        self._gpu_preset.setItemText(0, self.tr("Custom / none"))
+        for i in range(self._scheme.count()):
+            self._scheme.setItemText(i, i18n.scheme_label(self._scheme.itemData(i)))
+            self._scheme.setItemData(i, self._scheme.itemText(i), Qt.ItemDataRole.ToolTipRole)
+        for i in range(self._profile.count()):
+            self._profile.setItemText(i, i18n.profile_label(self._profile.itemData(i)))
+            self._profile.setItemData(i, self._profile.itemText(i), Qt.ItemDataRole.ToolTipRole)
+        for i in range(self._units.count()):
+            u = self._units.itemData(i)
+            self._units.setItemText(i, f"{i18n.unit_label(u)} ({i18n.unit_note(u)})")
+        if self._catalog_error:
+            self._general_error.setText(self.tr("Presets unavailable: {error}").format(error=self._catalog_error))
+            self._general_error.show()
+        self._update_hints()
+
+    def _arch_fields_placeholders(self) -> None:
+        self._fields["model.architecture.kv_heads"].setPlaceholderText(self.tr("= heads"))
+        self._fields["model.architecture.head_dim"].setPlaceholderText(self.tr("auto"))
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # -- reading and writing the widgets ----------------------------------------------------------
+    def _unit(self) -> str:
+        return self._units.currentData() or "GB"
+
+    def field(self, key: str) -> QWidget:
+        return self._fields[key]
+
+    def error_label(self, key: str) -> QLabel:
+        return self._error_labels.get(key, self._general_error)
+
+    def error_text(self, key: str) -> str:
+        label = self.error_label(key)
+        return label.text() if not label.isHidden() else ""
+
+    def plan(self) -> Plan | None:
+        """The last valid plan (what the chart shows)."""
+        return self._plan
+
+    def errors(self) -> dict[str, str]:
+        return dict(self._errors)
+
+    def is_valid(self) -> bool:
+        return not self._errors
+
+    def raw(self) -> dict:
+        """The widgets as a plain dict in the Plan's shape; strings are left for the core to judge."""
+        model: dict = {"name": self._model_name}
+        if self._by_arch.isChecked():
+            arch: dict = {}
+            for name in ARCH_INT_FIELDS:
+                text = self._fields[f"model.architecture.{name}"].text().strip()
+                arch[name] = None if (text == "" and name in ARCH_OPTIONAL) else text
+            for name in ARCH_CHOICES:
+                arch[name] = self._fields[f"model.architecture.{name}"].currentData()
+            arch["tied_embeddings"] = self._tied.isChecked()
+            model["architecture"] = arch
+        else:
+            model["params"] = self._params.text().strip()
+        dp_text = self._dp.text().strip()
+        cluster = {
+            "nodes": self._nodes.text().strip(),
+            "gpus_per_node": self._gpn.text().strip(),
+            "dp": dp_text or None,
+            "gpu": self._gpu_preset.currentData() or None,
+            "gpu_memory_bytes": self._gpu_memory_value(),
+        }
+        return {
+            "model": model,
+            "scheme": self._scheme.currentData(),
+            "profile": self._profile.currentData(),
+            "cluster": cluster,
+            "seq_len": self._seq.text().strip(),
+            "micro_batch": self._mb.text().strip(),
+            "units": self._unit(),
+            "bandwidth_gbps": self._bw.text().strip().replace(",", "."),
+        }
+
+    def _gpu_memory_value(self):
+        text = self._gpu_mem.text().strip()
+        if not text:
+            return None
+        if self._gpu_shown is not None and self._gpu_shown[0] == text:
+            return self._gpu_shown[1]
+        try:
+            return round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
+        except ValueError:
+            return text  # let the core say what is wrong with it
+
+    def _show_gpu_memory(self, nbytes: int | None) -> None:
+        if nbytes is None:
+            self._gpu_mem.setText("")
+            self._gpu_shown = None
+            return
+        text = number_text(nbytes / UNIT_BYTES[self._unit()])
+        self._gpu_mem.setText(text)
+        self._gpu_shown = (text, nbytes)
+
+    def set_plan(self, plan: Plan) -> None:
+        """Show a plan in the widgets (presets, file, command line) and emit it."""
+        self._loading = True
+        try:
+            self._model_name = plan.model.name
+            self._select_data(self._model_preset, plan.model.name if self._has_model(plan.model.name) else CUSTOM)
+            arch = plan.model.architecture
+            if arch is not None:
+                self._by_arch.setChecked(True)
+                for name in ARCH_INT_FIELDS:
+                    value = getattr(arch, name)
+                    self._fields[f"model.architecture.{name}"].setText("" if value is None else str(value))
+                for name in ARCH_CHOICES:
+                    self._select_data(self._fields[f"model.architecture.{name}"], getattr(arch, name))
+                self._tied.setChecked(arch.tied_embeddings)
+                self._params.setText(count_text(plan.params))
+            else:
+                self._by_params.setChecked(True)
+                self._params.setText(count_text(plan.model.params))
+            self._select_data(self._scheme, plan.scheme.value)
+            self._select_data(self._profile, plan.profile.value)
+            self._select_data(self._units, plan.units)
+            c = plan.cluster
+            self._select_data(self._gpu_preset, c.gpu if self._has_gpu(c.gpu) else CUSTOM)
+            self._show_gpu_memory(c.gpu_memory_bytes)
+            self._nodes.setText(str(c.nodes))
+            self._gpn.setText(str(c.gpus_per_node))
+            self._dp.setText("" if c.dp is None else str(c.dp))
+            self._seq.setText(str(plan.seq_len))
+            self._mb.setText(str(plan.micro_batch))
+            self._bw.setText(f"{plan.bandwidth_gbps:g}")
+            self._on_source_toggled()
+        finally:
+            self._loading = False
+        self._validate()
+
+    @staticmethod
+    def _select_data(combo: QComboBox, data) -> None:
+        i = combo.findData(data)
+        combo.setCurrentIndex(max(i, 0))
+
+    def _has_model(self, name: str | None) -> bool:
+        return bool(name) and any(p.name == name for p in self._model_presets)
+
+    def _has_gpu(self, name: str | None) -> bool:
+        return bool(name) and any(g.name == name for g in self._gpu_presets)
+
+    # -- reactions ------------------------------------------------------------------------------
+    def _on_source_toggled(self, _checked: bool | None = None) -> None:
+        by_arch = self._by_arch.isChecked()
+        self._arch_box.setVisible(by_arch)
+        self._params.setReadOnly(by_arch)
+        self._params.setFocusPolicy(Qt.FocusPolicy.ClickFocus if by_arch else Qt.FocusPolicy.StrongFocus)
+        if by_arch and not self._fields["model.architecture.layers"].text():
+            # switching to an empty architecture: start from a small GPT-2-like shape
+            for name, value in (("layers", 12), ("hidden", 768), ("heads", 12), ("ffn", 3072), ("vocab", 50257),
+                                ("max_positions", 2048)):
+                self._fields[f"model.architecture.{name}"].setText(str(value))
+        if not self._loading:
+            self._user_edit(model_changed=True)
+
+    def _user_edit(self, *_args, model_changed: bool | None = None) -> None:
+        if self._loading:
+            return
+        sender = self.sender()
+        name = sender.objectName() if sender is not None else ""
+        if model_changed or name.startswith("model.") and name != "model.preset":
+            if self._model_name is not None:
+                self._model_name = None
+                self._select_data(self._model_preset, CUSTOM)
+        if name == "cluster.gpu_memory_bytes" and self._gpu_preset.currentData():
+            self._select_data(self._gpu_preset, CUSTOM)
+        if name == "units":
+            self._units_changed()
+        self._validate()
+        self.edited.emit()
+
+    def _units_changed(self) -> None:
+        nbytes = self._gpu_memory_value()
+        if isinstance(nbytes, int):  # re-show the same bytes in the new unit
+            self._loading = True
+            self._show_gpu_memory(nbytes)
+            self._loading = False
+        self._field_labels["cluster.gpu_memory_bytes"].setText(
+            self.tr("GPU memory, {unit}").format(unit=i18n.unit_label(self._unit())))
+        self._fields["cluster.gpu_memory_bytes"].setAccessibleName(self._field_labels["cluster.gpu_memory_bytes"].text())
+
+    def _on_model_preset(self, _index: int = 0) -> None:
+        name = self._model_preset.currentData()
+        if name:
+            self.apply_model_preset(name)
+        else:
+            self._model_name = None
+            self._validate()
+            self.edited.emit()
+
+    def _on_gpu_preset(self, _index: int = 0) -> None:
+        name = self._gpu_preset.currentData()
+        if name:
+            self.apply_gpu_preset(name)
+        else:
+            self._validate()
+            self.edited.emit()
+
+    def apply_model_preset(self, name: str) -> None:
+        """Fill the model fields (and the preset's suggested seq_len and Nd) from a catalog preset."""
+        preset = catalog.find_model(name)
+        base = self._plan or Plan(model={"params": 1})
+        update: dict = {"model": preset.to_model_spec()}
+        if preset.seq_len:
+            update["seq_len"] = preset.seq_len
+        cluster = base.cluster
+        if preset.dp:
+            gpn = cluster.gpus_per_node if preset.dp % cluster.gpus_per_node == 0 else preset.dp
+            cluster = cluster.model_copy(update={"nodes": preset.dp // gpn, "gpus_per_node": gpn, "dp": None})
+            update["cluster"] = cluster
+        self._apply(base, update)
+
+    def apply_gpu_preset(self, name: str) -> None:
+        gpu = catalog.find_gpu(name)
+        self._loading = True
+        try:
+            self._select_data(self._gpu_preset, gpu.name)
+            self._show_gpu_memory(gpu.memory_bytes)
+        finally:
+            self._loading = False
+        self._validate()
+        self.edited.emit()
+
+    def apply_card_example(self) -> None:
+        """The card's worked example: P = 2e9, Nd = 4, the paper's mixed-precision Adam, GB."""
+        base = self._plan or Plan(model={"params": 1})
+        preset = catalog.find_model("card-example") if self._has_model("card-example") else None
+        model = preset.to_model_spec() if preset else {"name": None, "params": 2_000_000_000}
+        dp = (preset.dp if preset and preset.dp else 4)
+        cluster = base.cluster.model_copy(update={"nodes": 1, "gpus_per_node": dp, "dp": None})
+        self._apply(base, {"model": model, "cluster": cluster, "scheme": Scheme.MIXED_ADAM,
+                           "profile": Profile.PAPER, "units": "GB"})
+
+    def _apply(self, base: Plan, update: dict) -> None:
+        data = base.model_dump()
+        for key, value in update.items():
+            data[key] = value.model_dump() if hasattr(value, "model_dump") else value
+        if self._gpu_preset.currentData() is None and not self._gpu_mem.text().strip():
+            data["cluster"]["gpu_memory_bytes"] = None
+        self.set_plan(Plan.model_validate(data))
+        self.edited.emit()
+
+    # -- validation -----------------------------------------------------------------------------
+    def _validate(self) -> None:
+        try:
+            plan = Plan.model_validate(self.raw())
+        except ValidationError as exc:
+            errors = {ERROR_ALIASES.get(k, k): v for k, v in field_errors(exc).items()}
+            self._show_errors(errors)
+            return
+        self._show_errors({})
+        self._plan = plan
+        self._update_hints()
+        self.planChanged.emit(plan)
+
+    def _show_errors(self, errors: dict[str, str]) -> None:
+        if errors == self._errors:
+            return
+        for key in set(self._errors) | set(errors):
+            label = self._error_labels.get(key)
+            widget = self._fields.get(key)
+            message = errors.get(key)
+            if label is None:
+                continue
+            if message:
+                label.setText("⚠ " + message)
+                label.show()
+            else:
+                label.clear()
+                label.hide()
+            if widget is not None:
+                widget.setProperty("invalid", bool(message))
+                widget.setStyleSheet(f"border: 2px solid {ERROR_COLOR};" if message else "")
+                widget.setAccessibleDescription(message or widget.toolTip())
+        general = [f"{k}: {v}" for k, v in errors.items() if k not in self._error_labels]
+        if general or self._catalog_error:
+            self._general_error.setText("\n".join(["⚠ " + g for g in general] + ([self._catalog_error] if self._catalog_error else [])))
+            self._general_error.show()
+        else:
+            self._general_error.hide()
+        self._errors = dict(errors)
+        self.errorsChanged.emit(dict(errors))
+
+    def _update_hints(self) -> None:
+        plan = self._plan
+        if plan is None:
+            return
+        if plan.model.architecture is not None:
+            self._params_hint.setText(self.tr("= {n} parameters, exact from the architecture").format(n=i18n.fmt_int(plan.params)))
+            self._arch_hint.setText(self.tr("P = {n} ({short})").format(n=i18n.fmt_int(plan.params), short=fmt_count(plan.params)))
+        else:
+            self._params_hint.setText(self.tr("= {n} parameters").format(n=i18n.fmt_int(plan.params)))
+        c = plan.cluster
+        self._dp_hint.setText(self.tr("Nd = {nd} ({nodes} × {gpn} GPUs)").format(nd=plan.dp, nodes=c.nodes, gpn=c.gpus_per_node))

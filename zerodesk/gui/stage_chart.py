@@ -1,0 +1,374 @@
+"""Per-stage stacked bars of per-rank state memory, by component (Orange3-style PlotWidget).
+
+The items are created once and updated in place (BarGraphItem.setOpts, TextItem.setText,
+InfiniteLine.setValue), so an edit costs a few hundred microseconds of Python, not a rebuild.
+Figures are stored in bytes and drawn in the plan's unit. Hover a segment for its bytes and
+formula; click it to ask for the glossary claim it rests on (segmentClicked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QFont, QPalette
+from PySide6.QtWidgets import QToolTip
+
+from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
+from ..core.plan import Plan, Profile
+from ..core.units import UNIT_BYTES
+from . import i18n
+
+BAR_WIDTH = 0.6
+MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
+
+# Okabe-Ito based: distinguishable for colour-blind readers, legible on light and dark bases.
+COMPONENT_COLORS = {
+    "params": "#0072B2",
+    "grads": "#E69F00",
+    "grad_accum": "#F0E442",
+    "master": "#009E73",
+    "adam_m": "#CC79A7",
+    "adam_v": "#D55E00",
+    "momentum": "#CC79A7",
+    "optimizer": "#8E6CC9",
+    "comm_buffers": "#56B4E9",
+}
+FALLBACK_COLORS = ("#999999", "#777777", "#BBBBBB")
+MEASURE_COLORS = ("#E0115F", "#00A3A3", "#B8860B", "#6A5ACD")
+GPU_LINE_COLOR = "#D62728"
+
+
+def component_color(key: str, index: int = 0) -> str:
+    return COMPONENT_COLORS.get(key, FALLBACK_COLORS[index % len(FALLBACK_COLORS)])
+
+
+def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
+    specs = TORCH_COMPONENTS if plan.profile == Profile.TORCH else SCHEMES[plan.scheme].components
+    return {c.key: c for c in specs}
+
+
+def component_formula(spec: ComponentSpec | None, stage: int, profile: Profile) -> str:
+    """'4P/Nd' when this component is sharded at this stage, '4P' when every rank holds it all."""
+    if spec is None:
+        return "?"
+    b = f"{spec.bytes_per_param:g}P"
+    if not sharded(spec.state_class, stage):
+        return b
+    if profile == Profile.TORCH and spec.state_class == "optimizer" and stage == 1:
+        return f"≈{b}/Nd"  # ZeroRedundancyOptimizer assigns whole tensors: ranks are uneven
+    return f"{b}/Nd"
+
+
+@dataclass
+class Measured:
+    label: str
+    stage: int
+    peak_bytes: int
+    states_bytes: int | None
+
+
+class StageChart(pg.PlotWidget):
+    segmentHovered = Signal(int, str)  # stage, component key
+    segmentClicked = Signal(int, str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stageChart")
+        self._plan: Plan | None = None
+        self._breakdown: Breakdown | None = None
+        self._specs: dict[str, ComponentSpec] = {}
+        self._bars: dict[str, pg.BarGraphItem] = {}
+        self._measured: list[Measured] = []
+        self._measure_items: list = []
+        self.hover_text = ""
+        self.hovered: tuple[int, str] | None = None
+
+        pi = self.getPlotItem()
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        pi.showGrid(x=False, y=True, alpha=0.25)
+        self.setMouseEnabled(x=False, y=False)
+        pi.vb.setDefaultPadding(0.0)
+        for name in ("left", "bottom"):
+            pi.getAxis(name).enableAutoSIPrefix(False)
+        self.setAntialiasing(True)
+
+        bold = QFont()
+        bold.setBold(True)
+        self._total_labels = []
+        for s in STAGES:
+            t = pg.TextItem("", anchor=(0.5, 1.0))
+            t.setFont(bold)
+            t.setZValue(10)
+            self.addItem(t)
+            self._total_labels.append(t)
+        self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),
+                                         label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
+        self._gpu_line.setZValue(5)
+        self.addItem(self._gpu_line)
+        self._gpu_line.hide()
+
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self._apply_palette()
+        self._set_x_range()
+
+    # -- data ---------------------------------------------------------------------------------
+    @property
+    def breakdown(self) -> Breakdown | None:
+        return self._breakdown
+
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @property
+    def unit(self) -> str:
+        return self._plan.units if self._plan is not None else "GB"
+
+    def component_keys(self) -> list[str]:
+        return list(self._breakdown.stages[0].components) if self._breakdown else []
+
+    def bar_data(self) -> dict[str, dict[str, list[float]]]:
+        """What is drawn, in the plan's unit: {key: {'y0': [...], 'height': [...]}} (tests read this)."""
+        out = {}
+        for key in self.component_keys():
+            item = self._bars[key]
+            out[key] = {"y0": list(map(float, item.opts["y0"])), "height": list(map(float, item.opts["height"]))}
+        return out
+
+    def total_label_texts(self) -> list[str]:
+        return [t.textItem.toPlainText() for t in self._total_labels]
+
+    def set_breakdown(self, plan: Plan, breakdown: Breakdown) -> None:
+        self._plan, self._breakdown = plan, breakdown
+        self._specs = component_specs(plan)
+        self._redraw()
+
+    def _redraw(self) -> None:
+        b = self._breakdown
+        if b is None:
+            return
+        scale = UNIT_BYTES[self.unit]
+        keys = self.component_keys()
+        bottoms = [0.0] * len(b.stages)
+        xs = [float(s.stage) for s in b.stages]
+        for i, key in enumerate(keys):
+            heights = [s.components.get(key, 0) / scale for s in b.stages]
+            item = self._bars.get(key)
+            if item is None:
+                color = QColor(component_color(key, i))
+                item = pg.BarGraphItem(x=xs, y0=list(bottoms), height=heights, width=BAR_WIDTH,
+                                       brush=pg.mkBrush(color), pen=self._segment_pen())
+                item.setZValue(1)
+                self.addItem(item)
+                self._bars[key] = item
+            else:
+                item.setOpts(x=xs, y0=list(bottoms), height=heights)
+                if not item.isVisible():
+                    item.show()
+            bottoms = [b0 + h for b0, h in zip(bottoms, heights)]
+        for key, item in self._bars.items():
+            if key not in keys and item.isVisible():
+                item.hide()
+        for label, s in zip(self._total_labels, b.stages):
+            label.setText(i18n.fmt_bytes(s.total_bytes, self.unit))
+            label.setPos(s.stage, s.total_bytes / scale)
+        gpu = self._plan.cluster.gpu_memory_bytes
+        top = max(s.total_bytes for s in b.stages)
+        if gpu:
+            self._gpu_line.setValue(gpu / scale)
+            self._gpu_line.label.setFormat(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self.unit)))
+            self._gpu_line.show()
+            top = max(top, gpu)
+        else:
+            self._gpu_line.hide()
+        for m in self._measured:
+            top = max(top, m.peak_bytes, m.states_bytes or 0)
+        self._draw_measured()
+        self.setYRange(0, top / scale * 1.15 if top else 1, padding=0)
+        self._set_axes_text()
+
+    def _set_x_range(self) -> None:
+        right = 3 + MEASURE_X + 0.1 * len(self._measure_labels()) + 0.2 if self._measured else 3.5
+        self.setXRange(-0.5, right, padding=0)
+
+    def _set_axes_text(self) -> None:
+        pi = self.getPlotItem()
+        pi.setLabel("left", self.tr("Per-rank model states, {unit}").format(unit=i18n.unit_label(self.unit)))
+        pi.getAxis("bottom").setTicks([[(s, i18n.stage_label(s)) for s in STAGES]])
+
+    # -- palette ------------------------------------------------------------------------------
+    def _segment_pen(self):
+        return pg.mkPen(self.palette().color(QPalette.ColorRole.Base), width=1)
+
+    def _apply_palette(self) -> None:
+        pal = self.palette()
+        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
+        self.setBackground(base)
+        for name in ("left", "bottom"):
+            axis = self.getPlotItem().getAxis(name)
+            axis.setPen(pg.mkPen(text))
+            axis.setTextPen(pg.mkPen(text))
+        for t in self._total_labels:
+            t.setColor(text)
+        fill = QColor(base)
+        fill.setAlpha(210)
+        self._gpu_line.label.fill = pg.mkBrush(fill)
+        for item in self._bars.values():
+            item.setOpts(pen=self._segment_pen())
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+        elif event.type() == QEvent.Type.LanguageChange:
+            self._redraw()
+        super().changeEvent(event)
+
+    # -- hit testing, hover, click ------------------------------------------------------------
+    def segment_at(self, x: float, y: float) -> tuple[int, str] | None:
+        """The (stage, component) under a point in data coordinates, or None."""
+        b = self._breakdown
+        if b is None:
+            return None
+        stage = round(x)
+        if stage not in STAGES or abs(x - stage) > BAR_WIDTH / 2 or y < 0:
+            return None
+        scale = UNIT_BYTES[self.unit]
+        bottom = 0.0
+        for key, nbytes in b.stage(stage).components.items():
+            top = bottom + nbytes / scale
+            if bottom <= y <= top and nbytes > 0:
+                return stage, key
+            bottom = top
+        return None
+
+    def segment_center(self, stage: int, key: str) -> QPointF:
+        """Data coordinates of a segment's middle (tests click there)."""
+        scale = UNIT_BYTES[self.unit]
+        bottom = 0.0
+        for k, nbytes in self._breakdown.stage(stage).components.items():
+            if k == key:
+                return QPointF(stage, (bottom + nbytes / 2) / scale)
+            bottom += nbytes
+        raise KeyError(key)
+
+    def segment_widget_pos(self, stage: int, key: str):
+        """Widget (viewport) coordinates of a segment's middle."""
+        scene_pos = self.getPlotItem().vb.mapViewToScene(self.segment_center(stage, key))
+        return self.mapFromScene(scene_pos)
+
+    def segment_text(self, stage: int, key: str) -> str:
+        """The hover text: component, bytes in the unit and exactly, its formula, where it comes from."""
+        b, unit = self._breakdown, self.unit
+        nbytes = b.stage(stage).components[key]
+        spec = self._specs.get(key)
+        kind = f"{spec.dtype}, {i18n.state_class_label(spec.state_class)}" if spec else ""
+        formula = component_formula(spec, stage, b.profile)
+        lines = [
+            f"<b>{i18n.stage_short(stage)} · {i18n.component_label(key)}</b>" + (f" ({kind})" if kind else ""),
+            f"{i18n.fmt_bytes(nbytes, unit)} = {i18n.fmt_exact_bytes(nbytes)}",
+            self.tr("Formula: {f} with P = {p}, Nd = {nd}").format(f=formula, p=i18n.fmt_int(b.params), nd=b.dp),
+            self.tr("Stage total: {total} = {formula}").format(
+                total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=b.stage(stage).formula),
+            self.tr("Computed, {profile}. Click for the claim it rests on.").format(profile=i18n.profile_short(b.profile.value)),
+        ]
+        return "<br>".join(lines)
+
+    def _scene_to_segment(self, scene_pos) -> tuple[int, str] | None:
+        vb = self.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = vb.mapSceneToView(scene_pos)
+        return self.segment_at(p.x(), p.y())
+
+    def _on_mouse_moved(self, scene_pos) -> None:
+        hit = self._scene_to_segment(scene_pos)
+        if hit == self.hovered:
+            return
+        self.hovered = hit
+        if hit is None:
+            self.hover_text = ""
+            self.setCursor(Qt.CursorShape.ArrowCursor)
+            QToolTip.hideText()
+            return
+        self.hover_text = self.segment_text(*hit)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        QToolTip.showText(QCursor.pos(), self.hover_text, self)
+        self.segmentHovered.emit(*hit)
+
+    def _on_mouse_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        hit = self._scene_to_segment(event.scenePos())
+        if hit is not None:
+            event.accept()
+            self.segmentClicked.emit(*hit)
+
+    # -- measured overlay (fed by the Measure tab) ---------------------------------------------
+    def _measure_labels(self) -> list[str]:
+        seen: list[str] = []
+        for m in self._measured:
+            if m.label not in seen:
+                seen.append(m.label)
+        return seen
+
+    def overlay_measured(self, stage: int, peak_bytes: int, states_bytes: int | None, label: str) -> None:
+        """Mark a measured (or simulated) step beside a stage's bar: ◆ states, ▲ peak, and % vs computed.
+
+        One call per stage and series; a second call with the same stage and label replaces it.
+        """
+        if stage not in STAGES:
+            raise ValueError(f"stage must be 0-3, not {stage}")
+        self._measured = [m for m in self._measured if not (m.stage == stage and m.label == label)]
+        self._measured.append(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes)))
+        self._set_x_range()
+        self._redraw() if self._breakdown is not None else self._draw_measured()
+
+    def clear_measured(self, label: str | None = None) -> None:
+        self._measured = [m for m in self._measured if label is not None and m.label != label]
+        self._set_x_range()
+        self._redraw() if self._breakdown is not None else self._draw_measured()
+
+    def measured(self) -> list[Measured]:
+        return list(self._measured)
+
+    def _draw_measured(self) -> None:
+        for item in self._measure_items:
+            self.removeItem(item)
+        self._measure_items = []
+        if not self._measured:
+            return
+        scale = UNIT_BYTES[self.unit]
+        labels = self._measure_labels()
+        text_color = self.palette().color(QPalette.ColorRole.Text)
+        for m in self._measured:
+            i = labels.index(m.label)
+            color = MEASURE_COLORS[i % len(MEASURE_COLORS)]
+            x = m.stage + MEASURE_X + 0.1 * i
+            spots = [{"pos": (x, m.peak_bytes / scale), "symbol": "t1", "size": 12, "brush": pg.mkBrush(color),
+                      "pen": pg.mkPen(text_color)}]
+            if m.states_bytes is not None:
+                spots.append({"pos": (x, m.states_bytes / scale), "symbol": "d", "size": 11, "brush": pg.mkBrush(color),
+                              "pen": pg.mkPen(text_color)})
+                line = pg.PlotCurveItem([x, x], [m.states_bytes / scale, m.peak_bytes / scale], pen=pg.mkPen(color, width=2))
+                line.setZValue(6)
+                self.addItem(line)
+                self._measure_items.append(line)
+            scatter = pg.ScatterPlotItem(spots=spots)
+            scatter.setZValue(7)
+            self.addItem(scatter)
+            self._measure_items.append(scatter)
+            text = f"{m.label}: {i18n.fmt_bytes(m.peak_bytes, self.unit)}"
+            if self._breakdown is not None and m.states_bytes is not None:
+                computed = self._breakdown.stage(m.stage).total_bytes
+                if computed:
+                    text += self.tr(" (states {d:+.1f}% vs computed)").format(d=100 * (m.states_bytes - computed) / computed)
+            note = pg.TextItem(text, color=color, anchor=(0, 0.5), angle=90)
+            note.setPos(x, m.peak_bytes / scale)
+            note.setAnchor((-0.05, 0.5))
+            note.setZValue(8)
+            self.addItem(note)
+            self._measure_items.append(note)

@@ -1,0 +1,132 @@
+"""A GPT-style decoder built from an Architecture, tensor for tensor as core.architecture counts it.
+
+build_model() checks named_parameters() against tensor_shapes(arch) (names, shapes and order),
+so the torch profile's sharding arithmetic and the measured engines see the same tensors.
+Blocks live in a ModuleList named `blocks` so FSDP2 can wrap each block, then the root.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ..core.architecture import tensor_shapes
+from ..core.plan import Architecture
+
+
+def _norm(arch: Architecture) -> nn.Module:
+    if arch.norm == "layernorm":
+        return nn.LayerNorm(arch.hidden)
+    return nn.RMSNorm(arch.hidden, eps=1e-6)
+
+
+def rotary(seq: int, head_dim: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos, sin of shape (seq, head_dim // 2), computed per step (no buffers for DDP to broadcast)."""
+    half = head_dim // 2
+    inv_freq = 1.0 / (10000.0 ** (torch.arange(half, device=device, dtype=torch.float32) / max(half, 1)))
+    angles = torch.outer(torch.arange(seq, device=device, dtype=torch.float32), inv_freq)
+    return angles.cos(), angles.sin()
+
+
+def apply_rotary(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """Rotate pairs (first half, second half) of the head dimension; an odd last lane stays as is."""
+    half = cos.shape[-1]
+    x1, x2, rest = x[..., :half], x[..., half : 2 * half], x[..., 2 * half :]
+    cos, sin = cos.to(x.dtype), sin.to(x.dtype)
+    return torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin, rest), dim=-1)
+
+
+class Attention(nn.Module):
+    def __init__(self, arch: Architecture) -> None:
+        super().__init__()
+        hd, qkv_bias = arch.dim_per_head, arch.bias in ("qkv", "all")
+        self.heads, self.kv_heads, self.head_dim = arch.heads, arch.n_kv_heads, hd
+        self.q = nn.Linear(arch.hidden, arch.heads * hd, bias=qkv_bias)
+        self.k = nn.Linear(arch.hidden, arch.n_kv_heads * hd, bias=qkv_bias)
+        self.v = nn.Linear(arch.hidden, arch.n_kv_heads * hd, bias=qkv_bias)
+        self.o = nn.Linear(arch.heads * hd, arch.hidden, bias=arch.bias == "all")
+
+    def forward(self, x: torch.Tensor, rope: tuple[torch.Tensor, torch.Tensor] | None) -> torch.Tensor:
+        b, t, _ = x.shape
+        q = self.q(x).view(b, t, self.heads, self.head_dim).transpose(1, 2)
+        k = self.k(x).view(b, t, self.kv_heads, self.head_dim).transpose(1, 2)
+        v = self.v(x).view(b, t, self.kv_heads, self.head_dim).transpose(1, 2)
+        if rope is not None:
+            q, k = apply_rotary(q, *rope), apply_rotary(k, *rope)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=self.kv_heads != self.heads)
+        return self.o(y.transpose(1, 2).reshape(b, t, self.heads * self.head_dim))
+
+
+class MLP(nn.Module):
+    def __init__(self, arch: Architecture) -> None:
+        super().__init__()
+        bias = arch.bias == "all"
+        self.gated = arch.mlp == "gated"
+        if self.gated:  # registered first: tensor_shapes lists gate before up
+            self.gate = nn.Linear(arch.hidden, arch.ffn, bias=bias)
+        self.up = nn.Linear(arch.hidden, arch.ffn, bias=bias)
+        self.down = nn.Linear(arch.ffn, arch.hidden, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.gated:
+            return self.down(F.silu(self.gate(x)) * self.up(x))
+        return self.down(F.gelu(self.up(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, arch: Architecture) -> None:
+        super().__init__()
+        self.attn_norm = _norm(arch)
+        self.attn = Attention(arch)
+        self.mlp_norm = _norm(arch)
+        self.mlp = MLP(arch)
+
+    def forward(self, x: torch.Tensor, rope: tuple[torch.Tensor, torch.Tensor] | None = None) -> torch.Tensor:
+        x = x + self.attn(self.attn_norm(x), rope)
+        return x + self.mlp(self.mlp_norm(x))
+
+
+class Decoder(nn.Module):
+    def __init__(self, arch: Architecture) -> None:
+        super().__init__()
+        self.arch = arch
+        self.embed = nn.Embedding(arch.vocab, arch.hidden)
+        if arch.positions == "learned":
+            self.pos = nn.Embedding(arch.max_positions, arch.hidden)
+        self.blocks = nn.ModuleList(Block(arch) for _ in range(arch.layers))
+        self.norm = _norm(arch)
+        if not arch.tied_embeddings:
+            self.head = nn.Linear(arch.hidden, arch.vocab, bias=False)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        t = tokens.shape[1]
+        x = self.embed(tokens)
+        rope = None
+        if self.arch.positions == "learned":
+            x = x + self.pos(torch.arange(t, device=tokens.device))
+        else:
+            rope = rotary(t, self.arch.dim_per_head, tokens.device)
+        for block in self.blocks:
+            x = block(x, rope)
+        x = self.norm(x)
+        if self.arch.tied_embeddings:
+            return F.linear(x, self.embed.weight)
+        return self.head(x)
+
+
+def build_model(arch: Architecture, device: torch.device | str = "cpu", seed: int = 0) -> Decoder:
+    """The decoder on `device`, identical on every rank for the same seed."""
+    torch.manual_seed(seed)
+    with torch.device(device):
+        model = Decoder(arch)
+    got = [(name, tuple(p.shape)) for name, p in model.named_parameters()]
+    want = [(name, tuple(shape)) for name, shape in tensor_shapes(arch)]
+    if got != want:
+        diff = next((g, w) for g, w in zip(got + [None] * len(want), want + [None] * len(got)) if g != w)
+        raise AssertionError(f"model tensors differ from tensor_shapes(arch): got {diff[0]}, expected {diff[1]}")
+    return model
+
+
+def loss_fn(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    return F.cross_entropy(logits.float().flatten(0, 1), targets.flatten())

@@ -1,0 +1,170 @@
+"""Messages between a measuring worker and its reader (CLI or GUI): JSON lines, one object each.
+
+Every message has a `kind` discriminator. The worker writes them to stdout and nothing else;
+readers call decode() per line. Torch-free: the GUI imports this module.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..core.plan import Architecture, Plan
+
+PROTOCOL_VERSION = 1
+
+Phase = Literal["setup", "warmup", "forward", "backward", "optimizer"]
+ErrorCode = Literal[
+    "no_gpu", "out_of_memory", "launcher_failed", "worker_crashed", "bad_plan", "tracker_unavailable",
+    "timeout", "cancelled", "internal",
+]
+
+
+class ProtocolError(ValueError):
+    """A line that is not a protocol message; str() is one sentence."""
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Scale(_Msg):
+    """Scale-down of the planned model so a real step fits the machine (1.0 = as planned)."""
+
+    layers: float = Field(default=1.0, gt=0, le=1)
+    hidden: float = Field(default=1.0, gt=0, le=1, description="head width, hence hidden; ffn alike")
+    seq: float = Field(default=1.0, gt=0, le=1)
+    vocab: float = Field(default=1.0, gt=0, le=1)
+
+    @property
+    def identity(self) -> bool:
+        return self.layers == self.hidden == self.seq == self.vocab == 1.0
+
+
+def scale_plan(plan: Plan, scale: Scale) -> Plan:
+    """The plan with its architecture and sequence scaled down (heads and kv heads keep their count)."""
+    arch = plan.model.architecture
+    if arch is None:
+        raise ValueError("measuring needs an architecture (layers, hidden, heads, ffn, vocab), not only a parameter count")
+    if scale.identity:
+        return plan
+    data = arch.model_dump()
+    data["layers"] = max(1, round(arch.layers * scale.layers))
+    if scale.hidden != 1.0:
+        head_dim = max(1, round(arch.dim_per_head * scale.hidden))
+        if arch.head_dim is None:
+            data["hidden"] = arch.heads * head_dim  # hidden stays a multiple of heads
+        else:
+            data["head_dim"] = head_dim
+            data["hidden"] = max(1, round(arch.hidden * scale.hidden))
+        data["ffn"] = max(1, round(arch.ffn * scale.hidden))
+    data["vocab"] = max(1, round(arch.vocab * scale.vocab))
+    seq = max(1, round(plan.seq_len * scale.seq))
+    if arch.positions == "learned":
+        data["max_positions"] = max(seq, round(arch.max_positions * scale.seq))
+    out = plan.model_dump()
+    out["model"] = {"name": plan.model.name, "architecture": data}
+    out["seq_len"] = seq
+    return Plan.model_validate(out)
+
+
+class States(_Msg):
+    """Model-state bytes of one rank at rest (after the optimizer step)."""
+
+    params: int = Field(ge=0)
+    grads: int = Field(ge=0)
+    optimizer: int = Field(ge=0)
+
+    @property
+    def total(self) -> int:
+        return self.params + self.grads + self.optimizer
+
+
+class Started(_Msg):
+    kind: Literal["started"] = "started"
+    protocol: int = PROTOCOL_VERSION
+    torch: str
+    device: Literal["cpu", "cuda"]
+    device_name: str | None = None
+    ranks: int = Field(ge=1)
+    stages: list[int]
+    architecture: Architecture  # as measured, after scale-down
+    params: int = Field(ge=1, description="parameter count of the measured model")
+    seq_len: int = Field(ge=1)
+    micro_batch: int = Field(ge=1)
+    scale: Scale = Scale()
+
+
+class PhaseMsg(_Msg):
+    kind: Literal["phase"] = "phase"
+    stage: int
+    rank: int
+    phase: Phase
+    progress: float = Field(ge=0, le=1)
+
+
+class Sample(_Msg):
+    """Live memory of one rank during the measured step: t seconds since the step began."""
+
+    kind: Literal["sample"] = "sample"
+    stage: int
+    rank: int
+    t: float = Field(ge=0)
+    bytes: int = Field(ge=0)
+
+
+class Result(_Msg):
+    kind: Literal["result"] = "result"
+    stage: int
+    rank: int
+    peak_bytes: int = Field(ge=0, description="tracked peak of the measured step")
+    peak: dict[str, int] = Field(description="the peak moment by category (params, grads, optimizer, activations, ...)")
+    phase_peaks: dict[str, dict[str, int]] = Field(default_factory=dict, description="phase -> category -> bytes at that phase's peak")
+    states: States = Field(description="measured at rest from live tensors and optimizer state, storages deduplicated")
+    predicted_states: States = Field(description="zerodesk.core.torch_profile for the measured shapes")
+    comm_buffers: int | None = Field(default=None, ge=0, description="DDP gradient buckets as DDP reports them")
+    predicted_comm_buffers: int | None = Field(default=None, ge=0)
+    max_allocated_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
+    max_reserved_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
+    step_s: float | None = Field(default=None, ge=0, description="wall time of the measured step")
+
+
+class Error(_Msg):
+    kind: Literal["error"] = "error"
+    code: ErrorCode
+    message: str = Field(description="one human sentence")
+    stage: int | None = None
+    rank: int | None = None
+
+
+class Done(_Msg):
+    kind: Literal["done"] = "done"
+    wall_s: float | None = Field(default=None, ge=0)
+
+
+Message = Annotated[Union[Started, PhaseMsg, Sample, Result, Error, Done], Field(discriminator="kind")]
+_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
+
+
+def encode(msg: BaseModel) -> str:
+    """One JSON line without the trailing newline."""
+    return msg.model_dump_json(exclude_none=True)
+
+
+def decode(line: str | bytes) -> Message:
+    """Parse one line; anything else raises ProtocolError with one sentence."""
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", errors="replace")
+    text = line.strip()
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    if not text:
+        raise ProtocolError("the measurement printed an empty line where a protocol message was expected")
+    try:
+        return _ADAPTER.validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "json_invalid":
+            raise ProtocolError(f"the measurement printed a line that is not JSON: {shown!r}") from None
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise ProtocolError(f"the measurement printed an invalid message ({where}: {first['msg']}): {shown!r}") from None
