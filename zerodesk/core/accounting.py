@@ -154,10 +154,10 @@ def paper_comm_bytes(spec: SchemeSpec, params: int, stage: int) -> int:
 # FSDP2 reduce-scatter fp32 4 + all-gather bf16 2 (stage 3 gathers again for backward: +2).
 TORCH_COMM_BYTES_PER_PARAM = {0: 8, 1: 12, 2: 6, 3: 8}
 TORCH_FORMULA = {
-    0: "params 4P + grads 4P + AdamW 8P + DDP buckets 4P",
-    1: "params 4P + grads 4P + DDP buckets 4P + AdamW 8P over ranks by whole tensors",
-    2: "(params 4P + grads 4P + AdamW 8P) / Nd, dim 0 padded to Nd",
-    3: "(params 4P + grads 4P + AdamW 8P) / Nd, dim 0 padded to Nd",
+    0: "16P + 4P buckets",
+    1: "8P + 4P buckets + 8P/Nd (whole tensors)",
+    2: "16P/Nd (dim 0 padded)",
+    3: "16P/Nd (dim 0 padded)",
 }
 
 
@@ -184,6 +184,7 @@ def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     stages = []
     for s in STAGES:
         ranks = torch_profile.rank_states(shapes, params, s, dp)
+        ranks = [{c.key: r[c.key] for c in TORCH_COMPONENTS} for r in ranks]  # one column order
         largest = max(ranks, key=lambda r: sum(r.values()))
         stages.append(StageResult(s, dict(largest), ranks, TORCH_COMM_BYTES_PER_PARAM[s] * params, TORCH_FORMULA[s]))
     notes = [] if plan.scheme == Scheme.MIXED_ADAM else [

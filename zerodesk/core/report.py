@@ -25,7 +25,15 @@ PEAK_WARNING = (
 
 def provenance(plan: Plan) -> str:
     """Where the figures come from: 'computed, profile paper (ZeRO paper §3.1/§5), scheme mixed-adam'."""
+    if plan.profile == Profile.TORCH:  # the engines fix the scheme
+        return f"computed, profile torch ({PROFILE_SOURCE[Profile.TORCH]}; fp32 params, grads and AdamW states, bf16 compute)"
     return f"computed, profile {plan.profile.value} ({PROFILE_SOURCE[plan.profile]}), scheme {plan.scheme.value}"
+
+
+def rank_spread(totals: list[int], unit: str) -> str:
+    """'ranks differ: 76.02 GiB (rank 46) to 76.28 GiB (rank 0)' — uneven ZeroRedundancyOptimizer shards."""
+    lo, hi = min(range(len(totals)), key=totals.__getitem__), max(range(len(totals)), key=totals.__getitem__)
+    return f"ranks differ: {fmt_bytes(totals[lo], unit)} (rank {lo}) to {fmt_bytes(totals[hi], unit)} (rank {hi})"
 
 
 def unit_note(unit: str) -> str:
@@ -74,14 +82,21 @@ def _table(rows: list[list[str]], right: set[int]) -> str:
     return "\n".join(lines)
 
 
+def _fit(nbytes: int, gpu: int) -> str:
+    return f"{100 * nbytes / gpu:.0f}% ({'fits' if nbytes <= gpu else 'over'})"
+
+
 def plan_table(plan: Plan, b: Breakdown) -> str:
     unit = plan.units
     scale = UNIT_BYTES[unit]
     keys = list(b.stages[0].components)
     gpu = plan.cluster.gpu_memory_bytes
+    act = activation_estimate(plan)
     header = ["Stage", "Shards", "Formula (bytes)", *keys, f"Total ({unit})", f"Comm/step ({unit})", "Comm time"]
     if gpu:
         header.append("States vs GPU")
+        if act:
+            header.append("+ act. est. vs GPU")
     rows = [header]
     for s in b.stages:
         row = [str(s.stage), STAGE_SHARDS[s.stage], s.formula]
@@ -89,7 +104,9 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         row += [f"{s.total_bytes / scale:,.2f}", f"{s.comm_bytes / scale:,.2f}",
                 f"{comm_seconds(s.comm_bytes, plan.bandwidth_gbps) * 1e3:,.1f} ms"]
         if gpu:
-            row.append(f"{100 * s.total_bytes / gpu:.0f}% ({'fits' if s.total_bytes <= gpu else 'over'})")
+            row.append(_fit(s.total_bytes, gpu))
+            if act:
+                row.append(_fit(s.total_bytes + act.total_bytes, gpu))
         rows.append(row)
 
     name = plan.model.name or ("architecture" if plan.model.architecture else "raw count")
@@ -104,13 +121,12 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
     if plan.profile == Profile.TORCH:
         uneven = [s for s in b.stages if len(set(s.rank_totals)) > 1]
         for s in uneven:
-            lines.append(f"stage {s.stage} ranks differ: " + ", ".join(fmt_bytes(t, unit) for t in s.rank_totals))
+            lines.append(f"Stage {s.stage} {rank_spread(s.rank_totals, unit)}; the table shows the largest.")
     else:
         spec = SCHEMES[plan.scheme]
         lines.append(f"Scheme bytes per parameter: {spec.bytes_per_param:g} (K = {spec.k:g}); "
                      f"communication per rank per step: stages 0-2 move 2P elements, stage 3 moves 3P (§7), "
                      f"at {plan.bandwidth_gbps:g} GB/s")
-    act = activation_estimate(plan)
     lines.append("")
     if act:
         lines.append(f"On top, estimated activations for seq {plan.seq_len} x micro-batch {plan.micro_batch}: "
