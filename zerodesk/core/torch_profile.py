@@ -15,6 +15,7 @@ Pure Python: no torch, no Qt.
 
 from __future__ import annotations
 
+import heapq
 from math import ceil, prod
 
 FP32 = 4
@@ -30,12 +31,12 @@ def zero_partition(numels: list[int], dp: int) -> list[list[int]]:
     Mirrors `_partition_parameters`: a stable sort by numel, largest first, then each tensor
     goes whole to the first rank with the smallest running total. Ranks end up uneven.
     """
-    sizes = [0] * dp
+    heap = [(0, r) for r in range(dp)]  # (size so far, rank): the heap's minimum is the first rank with the least
     owned: list[list[int]] = [[] for _ in range(dp)]
     for i in sorted(range(len(numels)), key=lambda j: numels[j], reverse=True):  # sorted() is stable
-        rank = sizes.index(min(sizes))  # first rank with the minimum, like `_get_min_index`
+        size, rank = heap[0]
         owned[rank].append(i)
-        sizes[rank] += numels[i]
+        heapq.heapreplace(heap, (size + numels[i], rank))
     return owned
 
 
@@ -51,15 +52,23 @@ def fsdp2_rows(dim0: int, dp: int) -> tuple[int, list[int]]:
 
 
 def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> list[dict[str, int]]:
-    ranks = [dict.fromkeys(STATE_KEYS, 0) for _ in range(dp)]
+    padded = 0  # fp32 elements every rank stores per state: parameter shard and reduce-scatter output
+    adam = [0] * (dp + 1)  # difference array over ranks of real elements (O(tensors + dp), also at Nd=16384)
     for shape in shapes:
         dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
-        chunk, rows = fsdp2_rows(dim0, dp)
-        for r in range(dp):
-            # Parameter storage and the reduce-scatter output the grad views are both padded.
-            ranks[r]["params"] += FP32 * chunk * rest
-            ranks[r]["grads"] += FP32 * chunk * rest
-            ranks[r]["optimizer"] += ADAM_STATES * FP32 * rows[r] * rest + step_bytes
+        chunk = ceil(dim0 / dp) if dim0 else 0
+        padded += chunk * rest
+        full = min(dp, dim0 // chunk) if chunk else 0  # ranks holding a whole chunk
+        adam[0] += chunk * rest
+        adam[full] -= chunk * rest
+        if full < dp and dim0 - full * chunk > 0:  # the one short chunk
+            adam[full] += (dim0 - full * chunk) * rest
+            adam[full + 1] -= (dim0 - full * chunk) * rest
+    ranks, running = [], 0
+    for r in range(dp):
+        running += adam[r]
+        ranks.append({"params": FP32 * padded, "grads": FP32 * padded,
+                      "optimizer": ADAM_STATES * FP32 * running + step_bytes * len(shapes), "comm_buffers": 0})
     return ranks
 
 
@@ -88,33 +97,56 @@ def rank_states(
     if dp < 1:
         raise ValueError(f"dp must be at least 1, not {dp}")
     step_bytes = STEP_BYTES if device == "cpu" else 0
+    ranks = _raw(params, stage, dp) if shapes is None else _shaped(shapes, stage, dp, step_bytes)
+    return [{key: r[key] for key in STATE_KEYS} for r in ranks]
 
-    if shapes is None:
-        shard = ceil(params / dp)
-        whole = {"params": FP32 * params, "grads": FP32 * params}
-        if stage == 0:
-            return [{**whole, "optimizer": ADAM_STATES * FP32 * params, "comm_buffers": FP32 * params} for _ in range(dp)]
-        if stage == 1:
-            return [{**whole, "optimizer": ADAM_STATES * FP32 * shard, "comm_buffers": FP32 * params} for _ in range(dp)]
-        return [{"params": FP32 * shard, "grads": FP32 * shard, "optimizer": ADAM_STATES * FP32 * shard,
-                 "comm_buffers": 0} for _ in range(dp)]
 
-    numels = [prod(s) for s in shapes]
-    total = sum(numels)
+def _raw(params: int, stage: int, dp: int) -> list[dict[str, int]]:
+    shard = ceil(params / dp)
+    if stage <= 1:  # DDP everywhere; ZeRO-1 splits only the Adam state
+        opt = ADAM_STATES * FP32 * (params if stage == 0 else shard)
+        return [{"params": FP32 * params, "grads": FP32 * params, "optimizer": opt, "comm_buffers": FP32 * params}
+                for _ in range(dp)]
+    return [{"params": FP32 * shard, "grads": FP32 * shard, "optimizer": ADAM_STATES * FP32 * shard, "comm_buffers": 0}
+            for _ in range(dp)]
+
+
+def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int) -> list[dict[str, int]]:
     if stage >= 2:
         return _fsdp2(shapes, dp, step_bytes)
-
+    numels = [prod(s) for s in shapes]
+    total = sum(numels)
     # DDP: every rank holds all params and all grads, plus buckets the size of all grads.
     base = {"params": FP32 * total, "grads": FP32 * total, "comm_buffers": FP32 * total}
     if stage == 0:
-        opt = ADAM_STATES * FP32 * total + step_bytes * len(numels)
-        return [{**base, "optimizer": opt} for _ in range(dp)]
+        return [{**base, "optimizer": ADAM_STATES * FP32 * total + step_bytes * len(numels)} for _ in range(dp)]
     owned = zero_partition(numels, dp)
-    return [
-        {**base, "optimizer": sum(ADAM_STATES * FP32 * numels[i] + step_bytes for i in owned[r])}
-        for r in range(dp)
-    ]
+    return [{**base, "optimizer": sum(ADAM_STATES * FP32 * numels[i] + step_bytes for i in owned[r])}
+            for r in range(dp)]
 
 
 def rank_total(states: dict[str, int]) -> int:
     return sum(states.values())
+
+
+def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int, dp: int) -> dict[str, int]:
+    """Gathered bf16 parameters FSDP2 holds at the end of forward (bytes per rank; 0 for DDP stages).
+
+    named_shapes as from core.architecture.tensor_shapes: `blocks.{i}.*` are one FSDP2 group each,
+    the rest (embeddings, final norm, head) the root group. All-gather outputs are padded like the
+    shards. Stage 2 (reshard_after_forward=False) keeps every group gathered from forward to its
+    backward: 2 bytes x all padded elements. Stage 3 frees each block after its forward; the root
+    stays gathered, plus the block being computed. Measured: the forward phase peak's
+    "unsharded_params" (tests/test_measure.py). Prefetch all-gather buffers come on top.
+    """
+    if stage < 2:
+        return {"gathered_params": 0}
+    groups: dict[str, int] = {}
+    for name, shape in named_shapes:
+        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+        key = ".".join(name.split(".")[:2]) if name.startswith("blocks.") else "root"
+        groups[key] = groups.get(key, 0) + ceil(dim0 / dp) * dp * rest
+    if stage == 2:
+        return {"gathered_params": 2 * sum(groups.values())}
+    blocks = [n for k, n in groups.items() if k != "root"]
+    return {"gathered_params": 2 * (groups.get("root", 0) + max(blocks, default=0))}

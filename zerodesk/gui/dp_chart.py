@@ -24,6 +24,11 @@ STAGE_SYMBOLS = ("o", "s", "t", "d")
 MIN_MAX_DP = 1024
 
 
+def _literal(text: str) -> str:
+    """InfLineLabel formats its text with str.format: keep braces literal."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def dp_grid(current: int) -> list[int]:
     """1, 2, 4, ... up to at least 1024 and at least the current Nd."""
     top = max(MIN_MAX_DP, 1 << max(0, math.ceil(math.log2(max(current, 1)))))
@@ -43,6 +48,12 @@ class DpChart(pg.PlotWidget):
         self._grid: list[int] = []
         self._sweep: dict[int, list[int]] = {}
         self._key: tuple | None = None
+        self._drawn: tuple | None = None
+        self._nd_drawn: tuple | None = None
+        self._gpu_drawn: tuple | None = None
+        self._yrange: tuple | None = None
+        self._top = 0.0
+        self._stage_brushes = [pg.mkBrush(c) for c in STAGE_COLORS]
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
         pi.hideButtons()
@@ -53,12 +64,15 @@ class DpChart(pg.PlotWidget):
         self.setAntialiasing(True)
         self._curves = []
         for s in STAGES:
-            c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2), symbol=STAGE_SYMBOLS[s], symbolSize=6,
-                                symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=None)
+            # stages 2 and 3 coincide in the torch profile: stage 2 is dashed and drawn on top
+            style = Qt.PenStyle.DashLine if s == 2 else Qt.PenStyle.SolidLine
+            c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
+                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=None)
+            c.setZValue(3 if s == 2 else 2)
             self.addItem(c)
             self._curves.append(c)
         self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DotLine),
-                                        label="", labelOpts={"position": 0.95, "anchors": [(0, 0), (0, 0)]})
+                                        label="", labelOpts={"position": 0.6, "anchors": [(0, 0.5), (0, 0.5)]})
         self.addItem(self._nd_line)
         self._current = pg.ScatterPlotItem(size=11, symbol="o", pen=pg.mkPen("#000000", width=1.5))
         self._current.setZValue(10)
@@ -68,6 +82,7 @@ class DpChart(pg.PlotWidget):
         self.addItem(self._gpu_line)
         self._gpu_line.hide()
         self._apply_palette()
+        self._ready = True
 
     @property
     def grid(self) -> list[int]:
@@ -99,43 +114,52 @@ class DpChart(pg.PlotWidget):
             self._key = key
         self._redraw()
 
-    def _redraw(self) -> None:
+    def _redraw(self, force: bool = False) -> None:
         plan = self._plan
         if plan is None:
             return
         scale = UNIT_BYTES[plan.units]
         xs = [math.log2(n) for n in self._grid]
-        top = 0.0
-        for s in STAGES:
-            ys = [v / scale for v in self._sweep[s]]
-            self._curves[s].setData(xs, ys)
-            top = max(top, max(ys))
+        drawn = (self._key, plan.units, i18n.current_language())
+        if force or drawn != self._drawn:  # curves, ticks and labels change only with these
+            self._drawn = drawn
+            self._top = 0.0
+            for s in STAGES:
+                ys = [v / scale for v in self._sweep[s]]
+                self._curves[s].setData(xs, ys)
+                self._top = max(self._top, max(ys))
+            pi = self.getPlotItem()
+            pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
+            pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
+            pi.setLabel("left", self.tr("Per rank, {unit}").format(unit=i18n.unit_label(plan.units)))
+            self.setXRange(-0.3, xs[-1] + 0.3, padding=0)
+        top = self._top
         # current values at the plan's Nd (exact, even off the power-of-two grid)
         x_now = math.log2(plan.dp)
-        spots = []
-        for s in STAGES:
-            y = self._breakdown.stage(s).total_bytes / scale
-            spots.append({"pos": (x_now, y), "brush": pg.mkBrush(STAGE_COLORS[s])})
-        self._current.setData(spots=spots)
-        self._nd_line.setValue(x_now)
-        self._nd_line.label.setFormat(self.tr("current Nd = {nd}").format(nd=plan.dp))
+        self._current.setData(x=[x_now] * len(STAGES), y=[self._breakdown.stage(s).total_bytes / scale for s in STAGES],
+                              brush=self._stage_brushes)
+        if self._nd_line.value() != x_now or force or drawn != self._nd_drawn:
+            self._nd_drawn = drawn
+            self._nd_line.setValue(x_now)
+            self._nd_line.label.setFormat(_literal(self.tr("current Nd = {nd}").format(nd=plan.dp)))
         gpu = plan.cluster.gpu_memory_bytes
         if gpu:
-            self._gpu_line.setValue(gpu / scale)
-            self._gpu_line.label.setFormat(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, plan.units)))
-            self._gpu_line.show()
+            self._gpu_line.show()  # before the text: a hidden label ignores setFormat
+            if (gpu, drawn) != self._gpu_drawn or force:
+                self._gpu_drawn = (gpu, drawn)
+                self._gpu_line.setValue(gpu / scale)
+                self._gpu_line.label.setFormat(_literal(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, plan.units))))
             top = max(top, gpu / scale)
         else:
             self._gpu_line.hide()
-        self.setXRange(-0.3, xs[-1] + 0.3, padding=0)
-        self.setYRange(0, top * 1.1 if top else 1, padding=0)
-        pi = self.getPlotItem()
-        pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
-        pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
-        pi.setLabel("left", self.tr("Per-rank model states, {unit}").format(unit=i18n.unit_label(plan.units)))
+        yrange = (-top * 0.01, top * 1.1 if top else 1)
+        if yrange != self._yrange or force:
+            self._yrange = yrange
+            self.setYRange(*yrange, padding=0)
 
     def legend_html(self) -> str:
-        parts = [f'<span style="color:{STAGE_COLORS[s]}">━●</span>&nbsp;{i18n.stage_short(s)}' for s in STAGES]
+        marks = {2: "╍●"}
+        parts = [f'<span style="color:{STAGE_COLORS[s]}">{marks.get(s, "━●")}</span>&nbsp;{i18n.stage_short(s)}' for s in STAGES]
         return "&nbsp;&nbsp; ".join(parts)
 
     def _apply_palette(self) -> None:
@@ -155,8 +179,10 @@ class DpChart(pg.PlotWidget):
         self._nd_line.label.fill = pg.mkBrush(fill)
 
     def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.PaletteChange:
+        if not getattr(self, "_ready", False):
+            pass
+        elif event.type() == QEvent.Type.PaletteChange:
             self._apply_palette()
         elif event.type() == QEvent.Type.LanguageChange:
-            self._redraw()
+            self._redraw(force=True)
         super().changeEvent(event)

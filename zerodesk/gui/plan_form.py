@@ -8,7 +8,7 @@ plan is emitted (planChanged), an invalid one marks each field with the core's o
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -66,8 +66,19 @@ def count_text(n: int) -> str:
 
 
 def number_text(value: float) -> str:
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
-    return text or "0"
+    """Up to 4 decimals, trailing zeros dropped, with the UI language's decimal point."""
+    text = f"{value:.4f}".rstrip("0").rstrip(".") or "0"
+    return text.replace(".", QLocale().decimalPoint())
+
+
+def default_plan(units: str = "GB") -> Plan:
+    """What a new window shows: the card's worked example (P = 2e9, Nd = 4, the paper's Adam)."""
+    try:
+        preset = catalog.find_model("card-example")
+        model, dp = preset.to_model_spec(), preset.dp or 4
+    except PlanError:
+        model, dp = {"name": None, "params": 2_000_000_000}, 4
+    return Plan(model=model, cluster={"nodes": 1, "gpus_per_node": dp}, units=units)
 
 
 class FieldEdit(QLineEdit):
@@ -118,7 +129,7 @@ class PlanForm(QWidget):
             self._model_presets, self._gpu_presets, self._catalog_error = [], [], str(exc)
         self._build()
         self.retranslate()
-        self.set_plan(plan or Plan(model={"params": 2_000_000_000}))
+        self.set_plan(plan or default_plan())
 
     # -- construction ---------------------------------------------------------------------------
     def _edit(self, key: str, stepper: bool = False) -> FieldEdit:
@@ -191,6 +202,7 @@ class PlanForm(QWidget):
         self._model_box = QGroupBox()
         mform = QFormLayout(self._model_box)
         mform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        mform.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         presets = [("", CUSTOM)] + [(p.label, p.name) for p in self._model_presets]
         self._model_preset = self._combo("model.preset", presets)
         self._model_preset.activated.disconnect(self._user_edit)
@@ -258,6 +270,7 @@ class PlanForm(QWidget):
         self._train_box = QGroupBox()
         tform = QFormLayout(self._train_box)
         tform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        tform.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self._scheme = self._combo("scheme", [("", s.value) for s in Scheme])
         self._scheme.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self._scheme.setMinimumContentsLength(12)
@@ -276,6 +289,7 @@ class PlanForm(QWidget):
         self._cluster_box = QGroupBox()
         cform = QFormLayout(self._cluster_box)
         cform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        cform.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         gpus = [("", CUSTOM)] + [(g.label, g.name) for g in self._gpu_presets]
         self._gpu_preset = self._combo("cluster.gpu", gpus)
         self._gpu_preset.activated.disconnect(self._user_edit)
@@ -385,6 +399,10 @@ class PlanForm(QWidget):
         for i in range(self._units.count()):
             u = self._units.itemData(i)
             self._units.setItemText(i, f"{i18n.unit_label(u)} ({i18n.unit_note(u)})")
+        if self._gpu_shown is not None and self._gpu_mem.text() == self._gpu_shown[0]:
+            was, self._loading = self._loading, True
+            self._show_gpu_memory(self._gpu_shown[1])  # the new language's decimal point
+            self._loading = was
         if self._catalog_error:
             self._general_error.setText(self.tr("Presets unavailable: {error}").format(error=self._catalog_error))
             self._general_error.show()

@@ -8,11 +8,12 @@ formula; click it to ask for the glossary claim it rests on (segmentClicked).
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QFont, QPalette
+from PySide6.QtGui import QColor, QCursor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QToolTip
 
 from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
@@ -72,6 +73,7 @@ class Measured:
 class StageChart(pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
+    measuredChanged = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -84,6 +86,8 @@ class StageChart(pg.PlotWidget):
         self._measure_items: list = []
         self.hover_text = ""
         self.hovered: tuple[int, str] | None = None
+        self._axes_key: tuple | None = None
+        self._yrange: tuple | None = None
 
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
@@ -114,6 +118,7 @@ class StageChart(pg.PlotWidget):
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self._apply_palette()
         self._set_x_range()
+        self._ready = True
 
     # -- data ---------------------------------------------------------------------------------
     @property
@@ -179,26 +184,38 @@ class StageChart(pg.PlotWidget):
         gpu = self._plan.cluster.gpu_memory_bytes
         top = max(s.total_bytes for s in b.stages)
         if gpu:
+            self._gpu_line.show()  # before the text: a hidden label ignores setFormat
             self._gpu_line.setValue(gpu / scale)
-            self._gpu_line.label.setFormat(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self.unit)))
-            self._gpu_line.show()
+            self._gpu_line.label.setFormat(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self.unit)).replace("{", "{{").replace("}", "}}"))
             top = max(top, gpu)
         else:
             self._gpu_line.hide()
         for m in self._measured:
             top = max(top, m.peak_bytes, m.states_bytes or 0)
         self._draw_measured()
-        self.setYRange(0, top / scale * 1.15 if top else 1, padding=0)
+        yrange = (-top / scale * 0.005, top / scale * (1.25 if self._measured else 1.15) if top else 1)
+        if yrange != self._yrange:
+            self._yrange = yrange
+            self.setYRange(*yrange, padding=0)
         self._set_axes_text()
 
     def _set_x_range(self) -> None:
         right = 3 + MEASURE_X + 0.1 * len(self._measure_labels()) + 0.2 if self._measured else 3.5
         self.setXRange(-0.5, right, padding=0)
 
-    def _set_axes_text(self) -> None:
+    def _set_axes_text(self, force: bool = False) -> None:
+        key = (self.unit, i18n.current_language())
+        if key == self._axes_key and not force:
+            return
+        self._axes_key = key
         pi = self.getPlotItem()
         pi.setLabel("left", self.tr("Per-rank model states, {unit}").format(unit=i18n.unit_label(self.unit)))
-        pi.getAxis("bottom").setTicks([[(s, i18n.stage_label(s)) for s in STAGES]])
+        bottom = pi.getAxis("bottom")
+        bottom.setTicks([[(s, i18n.stage_label(s)) for s in STAGES]])
+        lines = max(i18n.stage_label(s).count("\n") + 1 for s in STAGES)
+        height = QFontMetrics(bottom.font() if hasattr(bottom, "font") else self.font()).lineSpacing() * lines + 14
+        if bottom.height() != height:
+            bottom.setHeight(height)
 
     # -- palette ------------------------------------------------------------------------------
     def _segment_pen(self):
@@ -221,9 +238,12 @@ class StageChart(pg.PlotWidget):
             item.setOpts(pen=self._segment_pen())
 
     def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.PaletteChange:
+        if not getattr(self, "_ready", False):
+            pass
+        elif event.type() == QEvent.Type.PaletteChange:
             self._apply_palette()
         elif event.type() == QEvent.Type.LanguageChange:
+            self._axes_key = None
             self._redraw()
         super().changeEvent(event)
 
@@ -285,6 +305,12 @@ class StageChart(pg.PlotWidget):
         return self.segment_at(p.x(), p.y())
 
     def _on_mouse_moved(self, scene_pos) -> None:
+        m = self._measured_at(scene_pos) if self._measured else None
+        if m is not None:
+            self.hovered = None
+            self.hover_text = self.measured_text(m)
+            QToolTip.showText(QCursor.pos(), self.hover_text, self)
+            return
         hit = self._scene_to_segment(scene_pos)
         if hit == self.hovered:
             return
@@ -335,25 +361,84 @@ class StageChart(pg.PlotWidget):
     def measured(self) -> list[Measured]:
         return list(self._measured)
 
+    def _marker_x(self, m: Measured) -> float:
+        return m.stage + MEASURE_X + 0.1 * self._measure_labels().index(m.label)
+
+    def measured_text(self, m: Measured) -> str:
+        """Hover text of a measured marker: peak, states, and the states' difference to the computed total."""
+        unit = self.unit
+        lines = [f"<b>{html.escape(m.label)} · {i18n.stage_short(m.stage)}</b>",
+                 self.tr("Peak of the step: {v}").format(v=i18n.fmt_bytes(m.peak_bytes, unit))]
+        if m.states_bytes is not None:
+            lines.append(self.tr("Model states: {v}").format(v=i18n.fmt_bytes(m.states_bytes, unit)))
+            d = self.measured_difference(m)
+            if d is not None and self._breakdown is not None:
+                lines.append(self.tr("States vs computed {c}: {d:+.1f}%").format(
+                    c=i18n.fmt_bytes(self._breakdown.stage(m.stage).total_bytes, unit), d=d))
+        return "<br>".join(lines)
+
+    def measured_difference(self, m: Measured) -> float | None:
+        """(states - computed) / computed in %, or None."""
+        if self._breakdown is None or m.states_bytes is None:
+            return None
+        computed = self._breakdown.stage(m.stage).total_bytes
+        return 100 * (m.states_bytes - computed) / computed if computed else None
+
+    def measured_legend_html(self) -> str:
+        labels = self._measure_labels()
+        if not labels:
+            return ""
+        series = "&nbsp;&nbsp;".join(
+            f'<span style="color:{MEASURE_COLORS[i % len(MEASURE_COLORS)]}">▲◆</span>&nbsp;{html.escape(label)}'
+            for i, label in enumerate(labels))
+        return html.escape(self.tr("beside each bar: ▲ peak, ◆ model states, % = states vs computed")) + " — " + series
+
+    def _measured_at(self, scene_pos) -> Measured | None:
+        vb = self.getPlotItem().vb
+        scale = UNIT_BYTES[self.unit]
+        for m in self._measured:
+            x = self._marker_x(m)
+            for y in (m.peak_bytes, m.states_bytes):
+                if y is None:
+                    continue
+                p = vb.mapViewToScene(QPointF(x, y / scale))
+                if abs(p.x() - scene_pos.x()) <= 8 and abs(p.y() - scene_pos.y()) <= 8:
+                    return m
+        return None
+
     def _draw_measured(self) -> None:
         for item in self._measure_items:
             self.removeItem(item)
         self._measure_items = []
         if not self._measured:
+            self.measuredChanged.emit()
             return
         scale = UNIT_BYTES[self.unit]
-        labels = self._measure_labels()
         text_color = self.palette().color(QPalette.ColorRole.Text)
-        for m in self._measured:
-            i = labels.index(m.label)
+        outline = pg.mkPen(text_color, width=1)
+        small = QFont()
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        for i, label in enumerate(self._measure_labels()):
             color = MEASURE_COLORS[i % len(MEASURE_COLORS)]
-            x = m.stage + MEASURE_X + 0.1 * i
-            spots = [{"pos": (x, m.peak_bytes / scale), "symbol": "t1", "size": 12, "brush": pg.mkBrush(color),
-                      "pen": pg.mkPen(text_color)}]
-            if m.states_bytes is not None:
-                spots.append({"pos": (x, m.states_bytes / scale), "symbol": "d", "size": 11, "brush": pg.mkBrush(color),
-                              "pen": pg.mkPen(text_color)})
-                line = pg.PlotCurveItem([x, x], [m.states_bytes / scale, m.peak_bytes / scale], pen=pg.mkPen(color, width=2))
+            brush = pg.mkBrush(color)
+            spots, xs, ys = [], [], []
+            for m in (m for m in self._measured if m.label == label):
+                x = self._marker_x(m)
+                spots.append({"pos": (x, m.peak_bytes / scale), "symbol": "t1", "size": 11, "brush": brush, "pen": outline})
+                if m.states_bytes is not None:
+                    spots.append({"pos": (x, m.states_bytes / scale), "symbol": "d", "size": 10, "brush": brush, "pen": outline})
+                    xs += [x, x]
+                    ys += [m.states_bytes / scale, m.peak_bytes / scale]
+                d = self.measured_difference(m)
+                if d is not None:
+                    note = pg.TextItem(f"{d:+.1f}%", color=color, anchor=(-0.1, 0.5), angle=90)
+                    note.setFont(small)
+                    note.setPos(x, max(m.peak_bytes, m.states_bytes or 0) / scale)
+                    note.setZValue(8)
+                    self.addItem(note)
+                    self._measure_items.append(note)
+            if xs:
+                line = pg.PlotCurveItem(xs, ys, pen=pg.mkPen(color, width=2), connect="pairs")
                 line.setZValue(6)
                 self.addItem(line)
                 self._measure_items.append(line)
@@ -361,14 +446,4 @@ class StageChart(pg.PlotWidget):
             scatter.setZValue(7)
             self.addItem(scatter)
             self._measure_items.append(scatter)
-            text = f"{m.label}: {i18n.fmt_bytes(m.peak_bytes, self.unit)}"
-            if self._breakdown is not None and m.states_bytes is not None:
-                computed = self._breakdown.stage(m.stage).total_bytes
-                if computed:
-                    text += self.tr(" (states {d:+.1f}% vs computed)").format(d=100 * (m.states_bytes - computed) / computed)
-            note = pg.TextItem(text, color=color, anchor=(0, 0.5), angle=90)
-            note.setPos(x, m.peak_bytes / scale)
-            note.setAnchor((-0.05, 0.5))
-            note.setZValue(8)
-            self.addItem(note)
-            self._measure_items.append(note)
+        self.measuredChanged.emit()

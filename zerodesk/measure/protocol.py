@@ -46,7 +46,8 @@ def scale_plan(plan: Plan, scale: Scale) -> Plan:
     """The plan with its architecture and sequence scaled down (heads and kv heads keep their count)."""
     arch = plan.model.architecture
     if arch is None:
-        raise ValueError("measuring needs an architecture (layers, hidden, heads, ffn, vocab), not only a parameter count")
+        raise ValueError("measuring needs an architecture (layers, hidden, heads, ffn, vocab), "
+                         "not only a parameter count")
     if scale.identity:
         return plan
     data = arch.model_dump()
@@ -120,7 +121,9 @@ class Result(_Msg):
     rank: int
     peak_bytes: int = Field(ge=0, description="tracked peak of the measured step")
     peak: dict[str, int] = Field(description="the peak moment by category (params, grads, optimizer, activations, ...)")
-    phase_peaks: dict[str, dict[str, int]] = Field(default_factory=dict, description="phase -> category -> bytes at that phase's peak")
+    phase_peaks: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="phase (forward, backward, optimizer) -> category -> bytes at that phase's peak, with 'total'")
     states: States = Field(description="measured at rest from live tensors and optimizer state, storages deduplicated")
     predicted_states: States = Field(description="zerodesk.core.torch_profile for the measured shapes")
     comm_buffers: int | None = Field(default=None, ge=0, description="DDP gradient buckets as DDP reports them")
@@ -167,4 +170,5 @@ def decode(line: str | bytes) -> Message:
         if first["type"] == "json_invalid":
             raise ProtocolError(f"the measurement printed a line that is not JSON: {shown!r}") from None
         where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise ProtocolError(f"the measurement printed an invalid message ({where}: {first['msg']}): {shown!r}") from None
+        raise ProtocolError(
+            f"the measurement printed an invalid message ({where}: {first['msg']}): {shown!r}") from None

@@ -190,17 +190,20 @@ def _categories(snap: dict) -> dict[str, int]:
 def check_tracker(stage: int) -> None:
     """Fail with tracker_unavailable when torch's private memory trackers are missing or changed."""
     try:
+        from torch.distributed._tools.mem_tracker import MemTracker
+
         if stage >= 2:
-            from torch.distributed._tools.fsdp2_mem_tracker import FSDPMemTracker as cls
-        else:
-            from torch.distributed._tools.mem_tracker import MemTracker as cls
-        for attr in ("get_tracker_snapshot", "reset_mod_stats", "__enter__"):
-            getattr(cls, attr)
-        probe = cls.__new__(cls)
-        probe.__init__ if stage < 2 else None
+            from torch.distributed._tools.fsdp2_mem_tracker import FSDPMemTracker
+
+            getattr(FSDPMemTracker, "track_inputs")
+        probe = MemTracker()
+        for attr in ("get_tracker_snapshot", "reset_mod_stats", "track_external", "_peak_mem", "_peak_mem_snap",
+                     "_curr_mem_snap"):
+            getattr(probe, attr)
     except (ImportError, AttributeError) as exc:
         raise WorkerError("tracker_unavailable",
-                          f"this torch has no usable memory tracker for stage {stage} ({exc}); torch 2.6 or newer is needed") from None
+                          f"this torch has no usable memory tracker for stage {stage} ({exc}); "
+                          "torch 2.6 or newer is needed") from None
 
 
 def storage_bytes(tensors: Any, device: Any) -> int:
@@ -296,13 +299,6 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         tracker.track_external(train_model, opt, tokens, targets)
     emit(PhaseMsg(stage=stage, rank=rank, phase="setup", progress=1.0))
 
-    layers = len(model.blocks)
-    hooks = []
-    if rank == 0:  # forward progress per block
-        for i, block in enumerate(model.blocks):
-            hooks.append(block.register_forward_hook(
-                lambda *_, i=i: emit(PhaseMsg(stage=stage, rank=rank, phase="forward", progress=(i + 1) / (layers + 1)))))
-
     def step(peaks: PhasePeaks | None) -> None:
         mark = peaks.start if peaks else (lambda _name: None)
         mark("forward")
@@ -326,6 +322,11 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
         tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
         _fault("stage", rank)
+        layers, hooks = len(model.blocks), []
+        if rank == 0:  # forward progress per block, measured step only
+            for i, block in enumerate(model.blocks):
+                hooks.append(block.register_forward_hook(lambda *_, i=i: emit(
+                    PhaseMsg(stage=stage, rank=rank, phase="forward", progress=(i + 1) / (layers + 1)))))
         if cuda:
             torch.cuda.synchronize(device)
             torch.cuda.reset_peak_memory_stats(device)
@@ -371,8 +372,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     peak_bytes, peak = peaks.overall()
     result = Result(
         stage=stage, rank=rank, peak_bytes=peak_bytes, peak=peak,
-        phase_peaks={name: {k: v for k, v in cats.items() if k != "total"} | {"total": cats["total"]}
-                     for name, cats in peaks.peaks.items()},
+        phase_peaks=peaks.peaks,  # phase -> category -> bytes, with "total"
         states=states,
         predicted_states=States(params=pred["params"], grads=pred["grads"], optimizer=pred["optimizer"]),
         comm_buffers=comm, predicted_comm_buffers=pred["comm_buffers"] if stage <= 1 else None,
@@ -396,7 +396,8 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
         raise WorkerError("bad_plan", str(exc).splitlines()[0]) from None
     arch = plan.model.architecture
     if arch.positions == "learned" and plan.seq_len > arch.max_positions:
-        raise WorkerError("bad_plan", f"sequence length {plan.seq_len} exceeds the learned position table ({arch.max_positions})")
+        raise WorkerError("bad_plan",
+                          f"sequence length {plan.seq_len} exceeds the learned position table ({arch.max_positions})")
 
     import torch
     import torch.distributed as dist
@@ -409,7 +410,8 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
         if not torch.cuda.is_available():
             raise WorkerError("no_gpu", "CUDA was asked for, but this torch build or machine has no usable GPU")
         if local_rank >= torch.cuda.device_count():
-            raise WorkerError("no_gpu", f"local rank {local_rank} needs GPU {local_rank}, but only {torch.cuda.device_count()} are visible")
+            raise WorkerError("no_gpu", f"local rank {local_rank} needs GPU {local_rank}, "
+                                        f"but only {torch.cuda.device_count()} are visible")
         device = torch.device("cuda", local_rank)
         torch.cuda.set_device(device)
         dist.init_process_group("nccl", rank=rank, world_size=world, device_id=device)
@@ -420,7 +422,8 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
         device_name = None
     t0 = time.perf_counter()
     emit(Started(torch=torch.__version__, device=device.type, device_name=device_name, ranks=world, stages=stages,
-                 architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch, scale=scale))
+                 architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
+                 scale=scale))
     mesh = None
     if any(s >= 2 for s in stages):
         from torch.distributed.device_mesh import init_device_mesh
@@ -466,8 +469,11 @@ def main(argv: list[str] | None = None) -> None:
         else:
             # Errors found before any communication are the same on every rank: rank 0 says it once.
             early = isinstance(exc, WorkerError) and exc.code == "bad_plan"
-            emit(Error(code=verdict[0], message=verdict[1], stage=where["stage"], rank=rank), every_rank=not early)
-            code = EXIT_REPORTED
+            try:
+                emit(Error(code=verdict[0], message=verdict[1], stage=where["stage"], rank=rank), every_rank=not early)
+                code = EXIT_REPORTED
+            except OSError:  # the reader is gone (closed pipe): nobody to tell
+                code = 1
     sys.stderr.flush()
     os._exit(code)
 

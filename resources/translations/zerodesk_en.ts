@@ -1,0 +1,956 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="en_US" sourcelanguage="en_US">
+<context>
+    <name>ChartPanel</name>
+    <message>
+        <source>Per-stage memory chart</source>
+        <translation>Per-stage memory chart</translation>
+    </message>
+    <message>
+        <source>Memory versus Nd chart</source>
+        <translation>Memory versus Nd chart</translation>
+    </message>
+    <message>
+        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
+        <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
+    </message>
+    <message>
+        <source>custom architecture</source>
+        <translation>custom architecture</translation>
+    </message>
+    <message>
+        <source>raw parameter count</source>
+        <translation>raw parameter count</translation>
+    </message>
+    <message>
+        <source>Per-rank model-state memory by ZeRO stage</source>
+        <translation>Per-rank model-state memory by ZeRO stage</translation>
+    </message>
+    <message>
+        <source>Per-rank model states versus Nd</source>
+        <translation>Per-rank model states versus Nd</translation>
+    </message>
+    <message>
+        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
+        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).</source>
+        <translation>Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).</translation>
+    </message>
+    <message>
+        <source>Note: {note}.</source>
+        <translation>Note: {note}.</translation>
+    </message>
+    <message>
+        <source>computed, {profile}; {unit}; the dotted line marks the current Nd = {nd}</source>
+        <translation>computed, {profile}; {unit}; the dotted line marks the current Nd = {nd}</translation>
+    </message>
+</context>
+<context>
+    <name>DpChart</name>
+    <message>
+        <source>Data-parallel degree Nd (log scale)</source>
+        <translation>Data-parallel degree Nd (log scale)</translation>
+    </message>
+    <message>
+        <source>Per rank, {unit}</source>
+        <translation>Per rank, {unit}</translation>
+    </message>
+    <message>
+        <source>current Nd = {nd}</source>
+        <translation>current Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>GPU memory {v}</source>
+        <translation>GPU memory {v}</translation>
+    </message>
+</context>
+<context>
+    <name>Files</name>
+    <message>
+        <source>ZeroDesk plans (*{suffix})</source>
+        <translation>ZeroDesk plans (*{suffix})</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>Untitled</translation>
+    </message>
+    <message>
+        <source>Open plan</source>
+        <translation>Open plan</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>All files (*)</translation>
+    </message>
+    <message>
+        <source>Save plan as</source>
+        <translation>Save plan as</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Export chart</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG images (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG images (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryDock</name>
+    <message>
+        <source>Glossary</source>
+        <translation>Glossary</translation>
+    </message>
+    <message>
+        <source>Filter claims…</source>
+        <translation>Filter claims…</translation>
+    </message>
+    <message>
+        <source>Filter glossary claims</source>
+        <translation>Filter glossary claims</translation>
+    </message>
+    <message>
+        <source>Glossary card</source>
+        <translation>Glossary card</translation>
+    </message>
+    <message>
+        <source>What to check</source>
+        <translation>What to check</translation>
+    </message>
+    <message>
+        <source>What to check (checklist)</source>
+        <translation>What to check (checklist)</translation>
+    </message>
+    <message>
+        <source>Boundary</source>
+        <translation>Boundary</translation>
+    </message>
+    <message>
+        <source>Sources</source>
+        <translation>Sources</translation>
+    </message>
+    <message>
+        <source>{shown} of {total}</source>
+        <translation>{shown} of {total}</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} claims shown</source>
+        <translation>{shown} of {total} claims shown</translation>
+    </message>
+    <message>
+        <source>Also known as</source>
+        <translation>Also known as</translation>
+    </message>
+    <message>
+        <source>Definition</source>
+        <translation>Definition</translation>
+    </message>
+    <message>
+        <source>Why it matters</source>
+        <translation>Why it matters</translation>
+    </message>
+    <message>
+        <source>In use in this plan</source>
+        <translation>In use in this plan</translation>
+    </message>
+    <message>
+        <source>What is confirmed</source>
+        <translation>What is confirmed</translation>
+    </message>
+    <message>
+        <source>No claim matches the filter.</source>
+        <translation>No claim matches the filter.</translation>
+    </message>
+    <message>
+        <source>Primary sources</source>
+        <translation>Primary sources</translation>
+    </message>
+    <message>
+        <source>Related concepts</source>
+        <translation>Related concepts</translation>
+    </message>
+    <message>
+        <source>Accounting profile: {name}</source>
+        <translation>Accounting profile: {name}</translation>
+    </message>
+    <message>
+        <source>Scheme: {name}</source>
+        <translation>Scheme: {name}</translation>
+    </message>
+    <message>
+        <source>Filtered by “{q}”: {n} of {total} claims.</source>
+        <translation>Filtered by “{q}”: {n} of {total} claims.</translation>
+    </message>
+</context>
+<context>
+    <name>Labels</name>
+    <message>
+        <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
+        <translation>Mixed-precision Adam (paper §3.1, 16 B/param)</translation>
+    </message>
+    <message>
+        <source>FP32 Adam (16 B/param)</source>
+        <translation>FP32 Adam (16 B/param)</translation>
+    </message>
+    <message>
+        <source>BF16 + FP32 grad accumulation, Adam (20 B/param)</source>
+        <translation>BF16 + FP32 grad accumulation, Adam (20 B/param)</translation>
+    </message>
+    <message>
+        <source>Mixed-precision SGD with momentum (12 B/param)</source>
+        <translation>Mixed-precision SGD with momentum (12 B/param)</translation>
+    </message>
+    <message>
+        <source>Mixed-precision 8-bit Adam (10 B/param)</source>
+        <translation>Mixed-precision 8-bit Adam (10 B/param)</translation>
+    </message>
+    <message>
+        <source>ZeRO paper (§3.1, §5)</source>
+        <translation>ZeRO paper (§3.1, §5)</translation>
+    </message>
+    <message>
+        <source>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</source>
+        <translation>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</translation>
+    </message>
+    <message>
+        <source>paper profile</source>
+        <translation>paper profile</translation>
+    </message>
+    <message>
+        <source>torch profile</source>
+        <translation>torch profile</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameters</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradients</translation>
+    </message>
+    <message>
+        <source>FP32 gradient accumulator</source>
+        <translation>FP32 gradient accumulator</translation>
+    </message>
+    <message>
+        <source>FP32 master weights</source>
+        <translation>FP32 master weights</translation>
+    </message>
+    <message>
+        <source>Adam m (momentum)</source>
+        <translation>Adam m (momentum)</translation>
+    </message>
+    <message>
+        <source>Adam v (variance)</source>
+        <translation>Adam v (variance)</translation>
+    </message>
+    <message>
+        <source>SGD momentum</source>
+        <translation>SGD momentum</translation>
+    </message>
+    <message>
+        <source>AdamW state (m, v, step)</source>
+        <translation>AdamW state (m, v, step)</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets</source>
+        <translation>DDP gradient buckets</translation>
+    </message>
+    <message>
+        <source>parameter</source>
+        <translation>parameter</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>gradient</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>optimizer state</translation>
+    </message>
+    <message>
+        <source>Stage 0
+plain DP</source>
+        <translation>Stage 0
+plain DP</translation>
+    </message>
+    <message>
+        <source>Stage 1
+optimizer sharded</source>
+        <translation>Stage 1
+optimizer sharded</translation>
+    </message>
+    <message>
+        <source>Stage 2
++ gradients</source>
+        <translation>Stage 2
++ gradients</translation>
+    </message>
+    <message>
+        <source>Stage 3
++ parameters</source>
+        <translation>Stage 3
++ parameters</translation>
+    </message>
+    <message>
+        <source>Stage {n}</source>
+        <translation>Stage {n}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>Cannot open the plan</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;New</translation>
+    </message>
+    <message>
+        <source>New plan</source>
+        <translation>New plan</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Open…</translation>
+    </message>
+    <message>
+        <source>Open a plan file (*.zerodesk.json)</source>
+        <translation>Open a plan file (*.zerodesk.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Save</translation>
+    </message>
+    <message>
+        <source>Save the plan</source>
+        <translation>Save the plan</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Save &amp;As…</translation>
+    </message>
+    <message>
+        <source>Save the plan under a new name</source>
+        <translation>Save the plan under a new name</translation>
+    </message>
+    <message>
+        <source>Export Chart as &amp;PNG…</source>
+        <translation>Export Chart as &amp;PNG…</translation>
+    </message>
+    <message>
+        <source>Export both charts with their captions as PNG</source>
+        <translation>Export both charts with their captions as PNG</translation>
+    </message>
+    <message>
+        <source>Export Chart as S&amp;VG…</source>
+        <translation>Export Chart as S&amp;VG…</translation>
+    </message>
+    <message>
+        <source>Export both charts with their captions as SVG</source>
+        <translation>Export both charts with their captions as SVG</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <source>Quit ZeroDesk</source>
+        <translation>Quit ZeroDesk</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Table as Text</source>
+        <translation>&amp;Copy Table as Text</translation>
+    </message>
+    <message>
+        <source>Copy the per-stage table as text</source>
+        <translation>Copy the per-stage table as text</translation>
+    </message>
+    <message>
+        <source>Card &amp;Example</source>
+        <translation>Card &amp;Example</translation>
+    </message>
+    <message>
+        <source>P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB</source>
+        <translation>P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB</translation>
+    </message>
+    <message>
+        <source>&amp;Chart</source>
+        <translation>&amp;Chart</translation>
+    </message>
+    <message>
+        <source>Show the chart tab</source>
+        <translation>Show the chart tab</translation>
+    </message>
+    <message>
+        <source>&amp;Table</source>
+        <translation>&amp;Table</translation>
+    </message>
+    <message>
+        <source>Show the table tab</source>
+        <translation>Show the table tab</translation>
+    </message>
+    <message>
+        <source>&amp;Find Claim…</source>
+        <translation>&amp;Find Claim…</translation>
+    </message>
+    <message>
+        <source>Filter the glossary's claims</source>
+        <translation>Filter the glossary's claims</translation>
+    </message>
+    <message>
+        <source>Switch &amp;Units (GB / GiB)</source>
+        <translation>Switch &amp;Units (GB / GiB)</translation>
+    </message>
+    <message>
+        <source>Switch between GB (10⁹ B) and GiB (2³⁰ B)</source>
+        <translation>Switch between GB (10⁹ B) and GiB (2³⁰ B)</translation>
+    </message>
+    <message>
+        <source>&amp;About ZeroDesk</source>
+        <translation>&amp;About ZeroDesk</translation>
+    </message>
+    <message>
+        <source>Next Language</source>
+        <translation>Next Language</translation>
+    </message>
+    <message>
+        <source>Switch the interface language</source>
+        <translation>Switch the interface language</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Open &amp;Recent</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Edit</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>Main toolbar</translation>
+    </message>
+    <message>
+        <source>Model and cluster</source>
+        <translation>Model and cluster</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>Table</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>Views</translation>
+    </message>
+    <message>
+        <source>Cannot compute this plan: {error}</source>
+        <translation>Cannot compute this plan: {error}</translation>
+    </message>
+    <message>
+        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
+        <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
+    </message>
+    <message>
+        <source>Computed: model states per rank; not the peak (ZeRO §3.2).</source>
+        <translation>Computed: model states per rank; not the peak (ZeRO §3.2).</translation>
+    </message>
+    <message>
+        <source>Glossary: claim {id}</source>
+        <translation>Glossary: claim {id}</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Unsaved changes</translation>
+    </message>
+    <message>
+        <source>The plan “{name}” has unsaved changes. Save them?</source>
+        <translation>The plan “{name}” has unsaved changes. Save them?</translation>
+    </message>
+    <message>
+        <source>Invalid fields</source>
+        <translation>Invalid fields</translation>
+    </message>
+    <message>
+        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
+        <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>Opened {path}</translation>
+    </message>
+    <message>
+        <source>Cannot save the plan</source>
+        <translation>Cannot save the plan</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>Saved {path}</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>Clear List</translation>
+    </message>
+    <message>
+        <source>No recent plans</source>
+        <translation>No recent plans</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Exported {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Cannot export the chart</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Could not write {path}.</translation>
+    </message>
+    <message>
+        <source>Table copied as text</source>
+        <translation>Table copied as text</translation>
+    </message>
+    <message>
+        <source>About ZeroDesk</source>
+        <translation>About ZeroDesk</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper's accounting (§3.1, §5) or PyTorch's engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper's accounting (§3.1, §5) or PyTorch's engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>PlanForm</name>
+    <message>
+        <source>Model preset</source>
+        <translation>Model preset</translation>
+    </message>
+    <message>
+        <source>Parameters P</source>
+        <translation>Parameters P</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Layers</translation>
+    </message>
+    <message>
+        <source>Hidden</source>
+        <translation>Hidden</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>Heads</translation>
+    </message>
+    <message>
+        <source>KV heads</source>
+        <translation>KV heads</translation>
+    </message>
+    <message>
+        <source>Head dim</source>
+        <translation>Head dim</translation>
+    </message>
+    <message>
+        <source>FFN</source>
+        <translation>FFN</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>Vocabulary</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>Positions</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>Norm</translation>
+    </message>
+    <message>
+        <source>Pos. enc.</source>
+        <translation>Pos. enc.</translation>
+    </message>
+    <message>
+        <source>Bias</source>
+        <translation>Bias</translation>
+    </message>
+    <message>
+        <source>Training scheme</source>
+        <translation>Training scheme</translation>
+    </message>
+    <message>
+        <source>Accounting profile</source>
+        <translation>Accounting profile</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>Sequence length</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>Micro-batch</translation>
+    </message>
+    <message>
+        <source>GPU preset</source>
+        <translation>GPU preset</translation>
+    </message>
+    <message>
+        <source>GPU memory, {unit}</source>
+        <translation>GPU memory, {unit}</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nodes</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>GPUs per node</translation>
+    </message>
+    <message>
+        <source>Data-parallel Nd</source>
+        <translation>Data-parallel Nd</translation>
+    </message>
+    <message>
+        <source>Bandwidth, GB/s per rank</source>
+        <translation>Bandwidth, GB/s per rank</translation>
+    </message>
+    <message>
+        <source>Units</source>
+        <translation>Units</translation>
+    </message>
+    <message>
+        <source>Key/value heads (grouped-query attention)</source>
+        <translation>Key/value heads (grouped-query attention)</translation>
+    </message>
+    <message>
+        <source>Head dimension</source>
+        <translation>Head dimension</translation>
+    </message>
+    <message>
+        <source>MLP inner width (FFN)</source>
+        <translation>MLP inner width (FFN)</translation>
+    </message>
+    <message>
+        <source>Learned position table size</source>
+        <translation>Learned position table size</translation>
+    </message>
+    <message>
+        <source>Position encoding</source>
+        <translation>Position encoding</translation>
+    </message>
+    <message>
+        <source>Hidden size (model width)</source>
+        <translation>Hidden size (model width)</translation>
+    </message>
+    <message>
+        <source>Parameter count: 2e9, 7B, 350M, 1.5T or plain digits</source>
+        <translation>Parameter count: 2e9, 7B, 350M, 1.5T or plain digits</translation>
+    </message>
+    <message>
+        <source>Empty: same as heads</source>
+        <translation>Empty: same as heads</translation>
+    </message>
+    <message>
+        <source>Empty: hidden / heads</source>
+        <translation>Empty: hidden / heads</translation>
+    </message>
+    <message>
+        <source>Size of the learned position table (learned positions only)</source>
+        <translation>Size of the learned position table (learned positions only)</translation>
+    </message>
+    <message>
+        <source>Empty: nodes × GPUs per node</source>
+        <translation>Empty: nodes × GPUs per node</translation>
+    </message>
+    <message>
+        <source>Memory of one GPU; empty: no GPU line</source>
+        <translation>Memory of one GPU; empty: no GPU line</translation>
+    </message>
+    <message>
+        <source>Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)</source>
+        <translation>Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence (activations estimate)</source>
+        <translation>Tokens per sequence (activations estimate)</translation>
+    </message>
+    <message>
+        <source>Sequences per rank per step (activations estimate)</source>
+        <translation>Sequences per rank per step (activations estimate)</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Given by</source>
+        <translation>Given by</translation>
+    </message>
+    <message>
+        <source>Parameter count</source>
+        <translation>Parameter count</translation>
+    </message>
+    <message>
+        <source>Model given by parameter count</source>
+        <translation>Model given by parameter count</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>Architecture</translation>
+    </message>
+    <message>
+        <source>Model given by architecture</source>
+        <translation>Model given by architecture</translation>
+    </message>
+    <message>
+        <source>Tied input/output embeddings</source>
+        <translation>Tied input/output embeddings</translation>
+    </message>
+    <message>
+        <source>Card example: P = 2·10⁹, Nd = 4</source>
+        <translation>Card example: P = 2·10⁹, Nd = 4</translation>
+    </message>
+    <message>
+        <source>The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
+        <translation>The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>Load the card example</source>
+        <translation>Load the card example</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Custom</translation>
+    </message>
+    <message>
+        <source>Custom / none</source>
+        <translation>Custom / none</translation>
+    </message>
+    <message>
+        <source>Presets unavailable: {error}</source>
+        <translation>Presets unavailable: {error}</translation>
+    </message>
+    <message>
+        <source>= heads</source>
+        <translation>= heads</translation>
+    </message>
+    <message>
+        <source>= {n} parameters, exact from the architecture</source>
+        <translation>= {n} parameters, exact from the architecture</translation>
+    </message>
+    <message>
+        <source>P = {n} ({short})</source>
+        <translation>P = {n} ({short})</translation>
+    </message>
+    <message>
+        <source>= {n} parameters</source>
+        <translation>= {n} parameters</translation>
+    </message>
+    <message>
+        <source>Nd = {nd} ({nodes} × {gpn} GPUs)</source>
+        <translation>Nd = {nd} ({nodes} × {gpn} GPUs)</translation>
+    </message>
+</context>
+<context>
+    <name>Provenance</name>
+    <message>
+        <source>Computed (closed form), {profile}: {source}; scheme: {scheme}</source>
+        <translation>Computed (closed form), {profile}: {source}; scheme: {scheme}</translation>
+    </message>
+    <message>
+        <source>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</source>
+        <translation>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</translation>
+    </message>
+</context>
+<context>
+    <name>StageChart</name>
+    <message>
+        <source>GPU memory {v}</source>
+        <translation>GPU memory {v}</translation>
+    </message>
+    <message>
+        <source>Per-rank model states, {unit}</source>
+        <translation>Per-rank model states, {unit}</translation>
+    </message>
+    <message>
+        <source>Formula: {f} with P = {p}, Nd = {nd}</source>
+        <translation>Formula: {f} with P = {p}, Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>Stage total: {total} = {formula}</source>
+        <translation>Stage total: {total} = {formula}</translation>
+    </message>
+    <message>
+        <source>Computed, {profile}. Click for the claim it rests on.</source>
+        <translation>Computed, {profile}. Click for the claim it rests on.</translation>
+    </message>
+    <message>
+        <source>Peak of the step: {v}</source>
+        <translation>Peak of the step: {v}</translation>
+    </message>
+    <message>
+        <source>Model states: {v}</source>
+        <translation>Model states: {v}</translation>
+    </message>
+    <message>
+        <source>States vs computed {c}: {d:+.1f}%</source>
+        <translation>States vs computed {c}: {d:+.1f}%</translation>
+    </message>
+    <message>
+        <source>beside each bar: ▲ peak, ◆ model states, % = states vs computed</source>
+        <translation>beside each bar: ▲ peak, ◆ model states, % = states vs computed</translation>
+    </message>
+</context>
+<context>
+    <name>TablePanel</name>
+    <message>
+        <source>Copy table as text</source>
+        <translation>Copy table as text</translation>
+    </message>
+    <message>
+        <source>Copy the table, its caption and notes (Ctrl+Shift+C)</source>
+        <translation>Copy the table, its caption and notes (Ctrl+Shift+C)</translation>
+    </message>
+    <message>
+        <source>Per-stage memory table</source>
+        <translation>Per-stage memory table</translation>
+    </message>
+    <message>
+        <source>Per rank</source>
+        <translation>Per rank</translation>
+    </message>
+    <message>
+        <source>Total model states</source>
+        <translation>Total model states</translation>
+    </message>
+    <message>
+        <source>Formula (bytes)</source>
+        <translation>Formula (bytes)</translation>
+    </message>
+    <message>
+        <source>Ranks: smallest – largest</source>
+        <translation>Ranks: smallest – largest</translation>
+    </message>
+    <message>
+        <source>fits: {pct}% of {gpu}</source>
+        <translation>fits: {pct}% of {gpu}</translation>
+    </message>
+    <message>
+        <source>over by {over} ({pct}%)</source>
+        <translation>over by {over} ({pct}%)</translation>
+    </message>
+    <message>
+        <source>States vs GPU memory</source>
+        <translation>States vs GPU memory</translation>
+    </message>
+    <message>
+        <source>no GPU memory given</source>
+        <translation>no GPU memory given</translation>
+    </message>
+    <message>
+        <source>Communication per step</source>
+        <translation>Communication per step</translation>
+    </message>
+    <message>
+        <source>Communication time at {bw} GB/s</source>
+        <translation>Communication time at {bw} GB/s</translation>
+    </message>
+    <message>
+        <source>Per-rank model-state memory, largest rank</source>
+        <translation>Per-rank model-state memory, largest rank</translation>
+    </message>
+    <message>
+        <source>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</source>
+        <translation>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
+        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</translation>
+    </message>
+    <message>
+        <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
+        <translation>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</translation>
+    </message>
+    <message>
+        <source>Note: {note}.</source>
+        <translation>Note: {note}.</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>1 GB = 10⁹ B</source>
+        <translation>1 GB = 10⁹ B</translation>
+    </message>
+    <message>
+        <source>1 GiB = 2³⁰ B</source>
+        <translation>1 GiB = 2³⁰ B</translation>
+    </message>
+    <message>
+        <source>{n} B</source>
+        <translation>{n} B</translation>
+    </message>
+    <message>
+        <source>{v} ms</source>
+        <translation>{v} ms</translation>
+    </message>
+    <message>
+        <source>{v} s</source>
+        <translation>{v} s</translation>
+    </message>
+</context>
+</TS>

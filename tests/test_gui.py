@@ -1,0 +1,531 @@
+"""The main window, driven through its real widgets (pytest-qt, offscreen)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtWidgets import QMessageBox
+from pydantic import ValidationError
+
+from zerodesk.core import catalog
+from zerodesk.core.accounting import compute, sweep_dp
+from zerodesk.core.glossary import load_glossary
+from zerodesk.core.plan import Plan, field_errors, load_plan, plan_to_json, save_plan
+from zerodesk.core.units import UNIT_BYTES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def type_into(qtbot, widget, text: str) -> None:
+    """Replace a line edit's text by typing, as a user would (one validation per key)."""
+    widget.setFocus()
+    widget.selectAll()
+    if text:
+        qtbot.keyClicks(widget, text)
+    else:
+        qtbot.keyClick(widget, Qt.Key.Key_Backspace)
+
+
+def choose(qtbot, combo, data) -> None:
+    """Pick a combo entry by its data, as a user would (activated is what the form listens to)."""
+    index = combo.findData(data)
+    assert index >= 0, data
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def expected_bars(plan: Plan) -> dict[str, dict[str, list[float]]]:
+    b = compute(plan)
+    scale = UNIT_BYTES[plan.units]
+    out, bottoms = {}, [0.0] * 4
+    for key in b.stages[0].components:
+        heights = [s.components[key] / scale for s in b.stages]
+        out[key] = {"y0": list(bottoms), "height": heights}
+        bottoms = [y + h for y, h in zip(bottoms, heights)]
+    return out
+
+
+def assert_bars(chart, plan: Plan) -> None:
+    got, want = chart.bar_data(), expected_bars(plan)
+    assert list(got) == list(want)
+    for key in want:
+        assert got[key]["height"] == pytest.approx(want[key]["height"], rel=1e-12)
+        assert got[key]["y0"] == pytest.approx(want[key]["y0"], rel=1e-12)
+
+
+# -- the process ----------------------------------------------------------------------------------
+def test_gui_process_never_imports_torch():
+    code = textwrap.dedent("""
+        import os, sys
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from PySide6.QtCore import QSettings
+        import tempfile
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+        import zerodesk.gui.app, zerodesk.gui.main_window
+        from zerodesk.gui.app import create_window
+        w = create_window(headless=True)
+        w.form.apply_model_preset("llama-2-7b")
+        w.tabs.setCurrentIndex(1)
+        assert "torch" not in sys.modules, sorted(m for m in sys.modules if m.startswith("torch"))
+        print("no torch")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "no torch" in out.stdout
+
+
+# -- the card example -------------------------------------------------------------------------------
+def test_card_example_is_one_click_away_and_shows_32_14_11_8_gb(window, qtbot):
+    type_into(qtbot, window.form.field("model.params"), "7B")  # move away from the default first
+    qtbot.mouseClick(window.form._card_button, Qt.MouseButton.LeftButton)
+    assert window.chart.total_label_texts() == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
+    assert [s.total_bytes for s in window.breakdown.stages] == [32 * 10**9, 14 * 10**9, 11 * 10**9, 8 * 10**9]
+    assert window.glossary.selected_claim_id is None or window.glossary.selected_claim_id == "card-example"
+    type_into(qtbot, window.form.field("model.params"), "1B")
+    window.act_card.trigger()  # the toolbar/menu action (Ctrl+K) does the same
+    assert window.chart.total_label_texts() == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
+    assert window.glossary.selected_claim_id == "card-example"
+
+
+def test_new_window_starts_on_the_card_example(window):
+    plan = window.form.plan()
+    assert plan.params == 2 * 10**9 and plan.dp == 4 and plan.units == "GB"
+    assert window.chart.total_label_texts() == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
+
+
+# -- form -> core -> chart ---------------------------------------------------------------------------
+def test_editing_fields_redraws_the_chart_with_the_cores_numbers(window, qtbot):
+    form = window.form
+    type_into(qtbot, form.field("model.params"), "7B")
+    type_into(qtbot, form.field("cluster.nodes"), "2")
+    type_into(qtbot, form.field("cluster.gpus_per_node"), "8")
+    type_into(qtbot, form.field("cluster.dp"), "8")
+    choose(qtbot, form.field("scheme"), "bf16-fp32grad-adam")
+    want = Plan(model={"params": "7B"}, scheme="bf16-fp32grad-adam", cluster={"nodes": 2, "gpus_per_node": 8, "dp": 8})
+    assert window.breakdown.dp == 8 and window.breakdown.params == 7 * 10**9
+    assert_bars(window.chart, want)
+    assert window.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(want).stages]
+    # the Nd view: the core's sweep, 1 ... 1024 on a log2 axis, the current Nd marked
+    dp = window.dp_chart
+    assert dp.grid[0] == 1 and dp.grid[-1] == 1024
+    assert dp.sweep() == sweep_dp(want, dp.grid)
+    xs, ys = dp.curve_data(3)
+    assert xs == pytest.approx([math.log2(n) for n in dp.grid])
+    assert ys == pytest.approx([v / 1e9 for v in sweep_dp(want, dp.grid)[3]])
+    assert dp.nd_line_x() == pytest.approx(3.0)
+
+
+def test_units_switch_to_gib(window, qtbot):
+    choose(qtbot, window.form.field("units"), "GiB")
+    plan = window.form.plan()
+    assert plan.units == "GiB"
+    assert_bars(window.chart, plan)
+    assert window.chart.total_label_texts()[0] == f"{32e9 / 2**30:,.2f} GiB"
+    assert "GiB" in window.chart.getPlotItem().getAxis("left").labelText
+    assert window.settings.units == "GiB"
+
+
+def test_architecture_fields_give_the_exact_count(window, qtbot):
+    form = window.form
+    qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)
+    assert form._arch_box.isVisible()
+    for name, value in (("layers", "24"), ("hidden", "2048"), ("heads", "16"), ("kv_heads", "4"), ("ffn", "5632"),
+                        ("vocab", "32000")):
+        type_into(qtbot, form.field(f"model.architecture.{name}"), value)
+    plan = form.plan()
+    arch = plan.model.architecture
+    assert (arch.layers, arch.hidden, arch.heads, arch.kv_heads, arch.ffn, arch.vocab) == (24, 2048, 16, 4, 5632, 32000)
+    assert window.breakdown.params == plan.model.param_count
+    assert_bars(window.chart, plan)
+    assert f"{plan.params:,}" in form._params_hint.text()
+
+
+def test_model_and_gpu_presets(window, qtbot):
+    form = window.form
+    choose(qtbot, form.field("model.preset"), "llama-2-7b")
+    preset = catalog.find_model("llama-2-7b")
+    assert window.breakdown.params == preset.param_count
+    assert form.plan().model.name == "llama-2-7b"
+    choose(qtbot, form.field("cluster.gpu"), "a100-80gb")
+    gpu = catalog.find_gpu("a100-80gb")
+    assert form.plan().cluster.gpu_memory_bytes == gpu.memory_bytes  # exact, though shown as 85.8993 GB
+    assert window.chart._gpu_line.isVisible()
+    assert window.chart._gpu_line.value() == pytest.approx(gpu.memory_bytes / 1e9)
+    choose(qtbot, form.field("units"), "GiB")
+    assert form.field("cluster.gpu_memory_bytes").text() == "80"
+    assert form.plan().cluster.gpu_memory_bytes == gpu.memory_bytes
+    # editing a model field leaves the preset: the combo says Custom and the name is dropped
+    type_into(qtbot, form.field("model.architecture.layers"), "16")
+    assert form.field("model.preset").currentData() == ""
+    assert form.plan().model.name is None
+
+
+# -- invalid input ---------------------------------------------------------------------------------
+def core_errors(data: dict) -> dict[str, str]:
+    with pytest.raises(ValidationError) as info:
+        Plan.model_validate(data)
+    return field_errors(info.value)
+
+
+def test_invalid_input_is_marked_with_the_cores_message_and_the_chart_keeps_the_last_plan(window, qtbot):
+    form = window.form
+    before = window.chart.bar_data()
+    labels = window.chart.total_label_texts()
+    nodes = form.field("cluster.nodes")
+    type_into(qtbot, nodes, "two")
+    message = core_errors({"model": {"params": 2 * 10**9}, "cluster": {"nodes": "two"}})["cluster.nodes"]
+    assert form.error_text("cluster.nodes") == "⚠ " + message
+    assert form.error_label("cluster.nodes").isVisible()
+    assert nodes.text() == "two"  # nothing typed is lost
+    assert window.chart.bar_data() == before and window.chart.total_label_texts() == labels
+    assert window.chart_panel.stale.isVisible()
+    assert window.is_modified()
+    # a second error elsewhere, then fix both
+    type_into(qtbot, form.field("model.params"), "lots")
+    assert "is not a parameter count" in form.error_text("model.params")
+    type_into(qtbot, nodes, "1")
+    type_into(qtbot, form.field("model.params"), "3B")
+    assert form.errors() == {}
+    assert not form.error_label("cluster.nodes").isVisible()
+    assert not window.chart_panel.stale.isVisible()
+    assert window.breakdown.params == 3 * 10**9
+
+
+def test_nd_that_does_not_divide_the_cluster_is_marked_on_the_nd_field(window, qtbot):
+    form = window.form
+    type_into(qtbot, form.field("cluster.dp"), "3")
+    message = core_errors({"model": {"params": 1}, "cluster": {"nodes": 1, "gpus_per_node": 4, "dp": 3}})["cluster"]
+    assert form.error_text("cluster.dp") == "⚠ " + message
+    assert window.breakdown.dp == 4
+    type_into(qtbot, form.field("cluster.dp"), "2")
+    assert form.errors() == {} and window.breakdown.dp == 2
+
+
+def test_architecture_errors_and_empty_fields_do_not_crash(window, qtbot):
+    form = window.form
+    qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)
+    type_into(qtbot, form.field("model.architecture.heads"), "5")  # 768 is not a multiple of 5
+    assert "multiple of heads" in form.error_text("model.architecture.heads")
+    for key in ("model.architecture.layers", "seq_len", "micro_batch", "bandwidth_gbps", "cluster.gpus_per_node"):
+        type_into(qtbot, form.field(key), "")
+        assert form.error_text(key), key
+    type_into(qtbot, form.field("cluster.gpu_memory_bytes"), "-3")
+    assert "greater than or equal to 1" in form.error_text("cluster.gpu_memory_bytes")
+    assert window.breakdown is not None
+
+
+# -- chart interactions ---------------------------------------------------------------------------------
+def test_hovering_a_segment_shows_its_bytes_and_formula(window, qtbot):
+    chart = window.chart
+    pos = chart.segment_widget_pos(2, "adam_m")
+    qtbot.mouseMove(chart.viewport(), pos)
+    qtbot.waitUntil(lambda: chart.hovered == (2, "adam_m"))
+    assert "2.00 GB" in chart.hover_text and "2,000,000,000 B" in chart.hover_text
+    assert "4P/Nd" in chart.hover_text and "paper profile" in chart.hover_text
+    qtbot.mouseMove(chart.viewport(), chart.segment_widget_pos(0, "params"))
+    qtbot.waitUntil(lambda: chart.hovered == (0, "params"))
+    assert "2P" in chart.hover_text and "/Nd" not in chart.hover_text.split("Stage total")[0]
+
+
+@pytest.mark.parametrize("stage,key,claim", [(2, "adam_m", "component-adam-m"), (3, "params", "component-params"),
+                                             (1, "master", "component-master")])
+def test_clicking_a_segment_selects_its_glossary_claim(window, qtbot, stage, key, claim):
+    chart = window.chart
+    with qtbot.waitSignal(window.glossary.claimSelected, timeout=2000) as sig:
+        qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=chart.segment_widget_pos(stage, key))
+    assert sig.args == [claim]
+    assert window.glossary.selected_claim_id == claim
+    assert window.glossary.isVisible()
+    html = window.glossary.browser.toHtml()
+    assert load_glossary("en").claim(claim).text.split(",")[0][:40] in html
+
+
+def test_clicking_outside_the_bars_selects_nothing(window, qtbot):
+    chart = window.chart
+    vb = chart.getPlotItem().vb
+    empty = chart.mapFromScene(vb.mapViewToScene(chart.segment_center(3, "params").__class__(3.0, 30.0)))
+    qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=empty)
+    assert window.glossary.selected_claim_id is None
+
+
+def test_measured_overlay_draws_markers_and_the_difference(window):
+    chart = window.chart
+    chart.overlay_measured(1, peak_bytes=20 * 10**9, states_bytes=14_280_000_000, label="measured")
+    chart.overlay_measured(3, peak_bytes=9 * 10**9, states_bytes=None, label="measured")
+    chart.overlay_measured(1, peak_bytes=19 * 10**9, states_bytes=14 * 10**9, label="simulated")
+    assert len(chart.measured()) == 3
+    m = next(m for m in chart.measured() if m.label == "measured" and m.stage == 1)
+    assert chart.measured_difference(m) == pytest.approx(2.0)
+    assert "+2.0%" in chart.measured_text(m)
+    assert "measured" in window.chart_panel.legend.text() and "simulated" in window.chart_panel.legend.text()
+    assert chart.viewRange()[1][1] >= 20  # the peak is inside the view
+    chart.overlay_measured(1, peak_bytes=21 * 10**9, states_bytes=None, label="measured")  # replaces
+    assert len(chart.measured()) == 3
+    chart.clear_measured("simulated")
+    assert {m.label for m in chart.measured()} == {"measured"}
+    chart.clear_measured()
+    assert chart.measured() == [] and "measured" not in window.chart_panel.legend.text()
+
+
+# -- table ------------------------------------------------------------------------------------------------
+def test_table_shows_totals_components_comm_fit_and_the_peak_warning(window, qtbot):
+    choose(qtbot, window.form.field("cluster.gpu"), "v100-16gb")
+    window.tabs.setCurrentIndex(1)
+    rows = window.table.rows()
+    by_name = {r[0]: r[1:] for r in rows[1:]}
+    assert by_name["Total model states"] == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
+    assert by_name["Parameters (fp16)"] == ["4.00 GB", "4.00 GB", "4.00 GB", "1.00 GB"]
+    assert by_name["Formula (bytes)"] == ["16P", "4P + 12P/Nd", "2P + 14P/Nd", "16P/Nd"]
+    assert by_name["Communication per step"] == ["8.00 GB", "8.00 GB", "8.00 GB", "12.00 GB"]  # §7: 2P, 2P, 2P, 3P
+    assert by_name["Communication time at 100 GB/s"] == ["80.0 ms", "80.0 ms", "80.0 ms", "120.0 ms"]
+    fit = by_name["States vs GPU memory"]
+    assert fit[0].startswith("over by") and fit[3].startswith("fits")
+    assert "not the peak" in window.table.note.text() and "§3.2" in window.table.note.text()
+    assert "computed" in window.table.caption.text().lower() and "paper profile" in window.table.caption.text()
+    text = window.copy_table()
+    assert QGuiApplication.clipboard().text() == text
+    assert "32.00 GB" in text and "not the peak" in text and "1 GB = 10⁹ B" in text
+
+
+# -- glossary ----------------------------------------------------------------------------------------------
+def test_glossary_shows_the_card_and_filters_claims(window, qtbot):
+    g = window.glossary
+    card = load_glossary("en")
+    html = g.browser.toPlainText()
+    for text in (card.definition[:60], "Boundary:", "What is confirmed", "Primary sources", "§3.1", "§3.2", "§5", "§7",
+                 "Related concepts", card.related[0].title):
+        assert text in html, text
+    assert [t for t, _ in g.checklist_state()] == list(card.checklist)
+    item = g.checklist.item(0)
+    item.setCheckState(Qt.CheckState.Checked)
+    assert g.checklist_state()[0][1] is True
+    type_into(qtbot, g.search, "fragmentation")
+    assert set(g.visible_claim_ids()) == {c.id for c in card.search("fragmentation")}
+    assert 0 < len(g.visible_claim_ids()) < len(card.claims)
+    type_into(qtbot, g.search, "no such words at all")
+    assert g.visible_claim_ids() == [] and "No claim matches" in g.browser.toPlainText()
+    assert g.select_claim("stages")  # selecting a filtered-out claim clears the filter
+    assert g.search.text() == "" and "stages" in g.visible_claim_ids()
+
+
+def test_glossary_shows_the_boundary_of_the_profile_and_scheme_in_use(window, qtbot):
+    g = window.glossary
+    card = load_glossary("en")
+    in_use = g.browser.toPlainText().split("What is confirmed")[0]
+    assert card.claim("profile-paper").boundary[:50] in in_use
+    assert card.claim("mixed-adam-16p").boundary[:50] in in_use
+    choose(qtbot, window.form.field("profile"), "torch")
+    choose(qtbot, window.form.field("scheme"), "fp32-adam")
+    in_use = g.browser.toPlainText().split("What is confirmed")[0]
+    assert card.claim("profile-torch").boundary[:50] in in_use
+    assert card.claim("scheme-fp32-adam").boundary[:50] in in_use
+
+
+# -- files ----------------------------------------------------------------------------------------------------
+def test_save_and_open_round_trip(window, qtbot, tmp_path):
+    form = window.form
+    choose(qtbot, form.field("model.preset"), "gpt2")
+    choose(qtbot, form.field("cluster.gpu"), "l4")
+    type_into(qtbot, form.field("cluster.nodes"), "3")
+    type_into(qtbot, form.field("micro_batch"), "4")
+    choose(qtbot, form.field("profile"), "torch")
+    saved = form.plan()
+    assert window.is_modified() and window.isWindowModified()
+    path = tmp_path / "run.zerodesk.json"
+    assert window.save_to(path)
+    assert path.read_text(encoding="utf-8") == plan_to_json(saved)
+    assert load_plan(path) == saved
+    assert not window.is_modified() and window.windowTitle().startswith("run.zerodesk.json")
+    assert window.settings.recent_files[0] == str(path.resolve())
+    assert not list(tmp_path.glob(".*.tmp"))  # the atomic write left no temporary file
+
+    window.new_plan()
+    assert form.plan().params == 2 * 10**9
+    assert window.open_plan_file(path)
+    assert form.plan() == saved
+    assert form.field("cluster.nodes").text() == "3" and form.field("micro_batch").text() == "4"
+    assert form.field("profile").currentData() == "torch"
+    assert window.breakdown.profile.value == "torch"
+    recent = [a.data() for a in window.menu_recent.actions() if a.data()]
+    assert recent == [str(path.resolve())]
+
+
+def test_open_reports_a_broken_file_and_keeps_the_plan(window, tmp_path):
+    bad = tmp_path / "bad.zerodesk.json"
+    bad.write_text("{ not json", encoding="utf-8")
+    before = window.form.plan()
+    assert not window.open_plan_file(bad, ask=False)
+    assert "not valid JSON" in window.statusBar().currentMessage()
+    assert window.form.plan() == before
+
+
+def test_unsaved_changes_prompt_before_dropping_the_plan(window, qtbot, tmp_path):
+    answers = []
+    window.ask_save_changes = lambda: answers.pop(0)
+    type_into(qtbot, window.form.field("model.params"), "5B")
+    answers.append(QMessageBox.StandardButton.Cancel)
+    assert not window.new_plan()
+    assert window.form.plan().params == 5 * 10**9
+    answers.append(QMessageBox.StandardButton.Discard)
+    assert window.new_plan()
+    assert window.form.plan().params == 2 * 10**9 and not window.is_modified()
+    type_into(qtbot, window.form.field("model.params"), "6B")
+    answers.append(QMessageBox.StandardButton.Save)
+    target = tmp_path / "kept.zerodesk.json"
+    window.save_as = lambda: window.save_to(target)
+    assert window.new_plan()
+    assert load_plan(target).params == 6 * 10**9
+    # closing asks too
+    type_into(qtbot, window.form.field("model.params"), "8B")
+    answers.append(QMessageBox.StandardButton.Cancel)
+    assert not window.close() and window.isVisible()
+
+
+def test_plan_file_and_flags_given_at_start(gui_settings, qtbot, tmp_path):
+    from zerodesk.gui.app import create_window
+
+    path = tmp_path / "start.zerodesk.json"
+    save_plan(Plan(model={"params": "13B"}, cluster={"nodes": 2, "gpus_per_node": 8}), path)
+    w = create_window(None, path)
+    qtbot.addWidget(w)
+    assert w.form.plan().params == 13 * 10**9 and w.document.path == path.resolve() and not w.is_modified()
+    flags = Plan(model={"params": "13B"}, cluster={"nodes": 4, "gpus_per_node": 8})
+    w2 = create_window(flags, path)
+    qtbot.addWidget(w2)
+    assert w2.form.plan().dp == 32 and w2.is_modified()  # the flags win, as an unsaved change of the file
+    for win in (w, w2):
+        win.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+
+
+def test_export_chart_png_and_svg(window, tmp_path):
+    png, svg = tmp_path / "chart.png", tmp_path / "chart.svg"
+    assert window.export_chart(png)
+    image = QImage(str(png))
+    assert image.width() >= window.chart_panel.width() and image.height() >= window.chart_panel.height()
+    assert window.export_chart(svg)
+    text = svg.read_text(encoding="utf-8")
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+
+
+# -- settings, language, keyboard, accessibility ---------------------------------------------------------
+def test_settings_round_trip(gui_settings, tmp_path):
+    s = gui_settings
+    assert s.units == "GB" and s.language is None and s.recent_files == []
+    s.units = "GiB"
+    s.language = "ru"
+    for i in range(12):
+        s.add_recent(tmp_path / f"p{i}.zerodesk.json")
+    s.add_recent(tmp_path / "p3.zerodesk.json")
+    assert s.recent_files[0].endswith("p3.zerodesk.json") and len(s.recent_files) == 8
+    s.sync()
+    from zerodesk.gui.settings import Settings
+
+    again = Settings()
+    assert again.units == "GiB" and again.language == "ru" and again.recent_files == s.recent_files
+    with pytest.raises(ValueError):
+        s.units = "MB"
+
+
+def test_window_geometry_and_dock_layout_persist(gui_settings, qtbot):
+    from zerodesk.gui.main_window import MainWindow
+
+    w = MainWindow(gui_settings)
+    qtbot.addWidget(w)
+    w.resize(1300, 820)
+    w.show()
+    w.glossary.hide()
+    w.save_layout()
+    w2 = MainWindow(gui_settings)
+    qtbot.addWidget(w2)
+    w2.show()
+    assert w2.size().width() == 1300 and w2.size().height() == 820
+    assert not w2.glossary.isVisible()
+    for win in (w, w2):
+        win.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+
+
+def test_language_switches_at_run_time(window, qtbot):
+    assert window.menu_file.title() == "&File" and window.tabs.tabText(0) == "Plan"
+    window.set_language("ru")
+    assert window.menu_file.title() == "&Файл"
+    assert window.tabs.tabText(0) == "План" and window.tabs.tabText(1) == "Таблица"
+    assert window.form_dock.windowTitle() == "Модель и кластер"
+    assert window.chart.total_label_texts() == ["32,00 ГБ", "14,00 ГБ", "11,00 ГБ", "8,00 ГБ"]
+    assert "ГБ" in window.chart.getPlotItem().getAxis("left").labelText
+    assert "Граница применимости" in window.glossary.browser.toPlainText()
+    assert load_glossary("ru").definition[:40] in window.glossary.browser.toPlainText()
+    assert window.settings.language == "ru"
+    window.tabs.setCurrentIndex(1)
+    assert window.table.rows()[1][0].startswith("Параметры")
+    window.act_next_lang.trigger()
+    assert window.menu_file.title() == "&File" and window.settings.language == "en"
+    assert window.chart.total_label_texts()[0] == "32.00 GB"
+
+
+def test_keyboard_shortcuts(window):
+    shortcuts = {a.objectName(): a.shortcut().toString() for a in window.actions() if not a.shortcut().isEmpty()}
+    for name in ("actNew", "actOpen", "actSave", "actSaveAs", "actQuit", "actCopyTable", "actCardExample",
+                 "actExportPng", "actExportSvg", "actFindClaim", "actToggleUnits", "actTabPlan", "actTabTable"):
+        assert name in shortcuts, name
+    assert len(set(shortcuts.values())) == len(shortcuts)  # no clashes
+    window.act_tab_table.trigger()
+    assert window.tabs.currentIndex() == 1
+    window.act_units.trigger()
+    assert window.form.plan().units == "GiB"
+
+
+def test_form_fields_have_accessible_names(window):
+    form = window.form
+    for key, widget in form._fields.items():
+        assert widget.accessibleName(), key
+    assert form.field("cluster.dp").accessibleName() == "Data-parallel Nd"
+
+
+def test_add_tab_leaves_room_for_more_views(window):
+    from PySide6.QtWidgets import QLabel
+
+    index = window.add_tab(QLabel("measure"), "Measure")
+    assert index == 2 and window.tabs.tabText(2) == "Measure"
+
+
+# -- screenshot mode ----------------------------------------------------------------------------------------
+def test_screenshot_mode_writes_a_png(tmp_path):
+    plan = tmp_path / "p.zerodesk.json"
+    save_plan(Plan(model={"params": "70B"}, cluster={"nodes": 8, "gpus_per_node": 8}), plan)
+    shot = tmp_path / "shot.png"
+    code = textwrap.dedent(f"""
+        import sys, tempfile
+        from pathlib import Path
+        from PySide6.QtCore import QSettings
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+        from zerodesk.gui.app import run_gui
+        sys.exit(run_gui(None, Path({str(plan)!r}), Path({str(shot)!r})))
+    """)
+    env = {k: v for k, v in __import__("os").environ.items() if k != "QT_QPA_PLATFORM"}  # it must go offscreen itself
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    image = QImage(str(shot))
+    assert image.width() >= 1280 and image.height() >= 800
+
+
+def test_screenshot_mode_reports_a_bad_plan_file(tmp_path):
+    bad = tmp_path / "bad.zerodesk.json"
+    bad.write_text(json.dumps({"model": {"params": 0}}), encoding="utf-8")
+    code = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        from zerodesk.gui.app import run_gui
+        sys.exit(run_gui(None, Path({str(bad)!r}), Path({str(tmp_path / "x.png")!r})))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert "model.params" in out.stderr and not (tmp_path / "x.png").exists()

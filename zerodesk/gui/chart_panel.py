@@ -1,0 +1,191 @@
+"""The "Plan" tab: captions that say what and whence, the stage bars, and memory versus Nd."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+
+from ..core.accounting import Breakdown
+from ..core.plan import Plan, PlanError
+from ..core.residuals import activation_estimate
+from ..core.units import fmt_count
+from . import i18n
+from .dp_chart import DpChart
+from .stage_chart import StageChart, component_color
+from .table_view import WARN_COLOR, peak_warning, provenance
+
+ERROR_COLOR = "#D62728"
+
+
+def _nowrap(text: str) -> str:
+    return html.escape(text).replace(" ", "&nbsp;")
+
+
+def preset_label(name: str | None) -> str | None:
+    """A catalog preset's label for its name (the name itself when it is not a preset)."""
+    if not name:
+        return None
+    from ..core import catalog
+
+    try:
+        return catalog.find_model(name).label
+    except PlanError:  # an unknown name or a broken catalog: show the name as given
+        return name
+
+
+def _caption_label(name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class ChartPanel(QWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chartPanel")
+        self._plan: Plan | None = None
+        self._breakdown: Breakdown | None = None
+        self._stale = False
+        v = QVBoxLayout(self)
+        v.setContentsMargins(6, 6, 6, 6)
+        v.setSpacing(2)
+        self.caption = _caption_label("stageCaption")
+        v.addWidget(self.caption)
+        self.stale = _caption_label("staleNote")
+        self.stale.setStyleSheet(f"color: {ERROR_COLOR};")
+        self.stale.hide()
+        v.addWidget(self.stale)
+        self.legend = _caption_label("stageLegend")
+        v.addWidget(self.legend)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.setObjectName("chartSplitter")
+        split.setChildrenCollapsible(False)
+        top = QWidget()
+        tv = QVBoxLayout(top)
+        tv.setContentsMargins(0, 0, 0, 0)
+        self.chart = StageChart()
+        self.chart.setMinimumHeight(220)
+        tv.addWidget(self.chart, 1)
+        self.warning = _caption_label("peakWarning")
+        self.warning.setStyleSheet(f"color: {WARN_COLOR};")
+        tv.addWidget(self.warning)
+        split.addWidget(top)
+
+        bottom = QWidget()
+        bv = QVBoxLayout(bottom)
+        bv.setContentsMargins(0, 4, 0, 0)
+        bv.setSpacing(2)
+        self.dp_caption = _caption_label("dpCaption")
+        bv.addWidget(self.dp_caption)
+        self.dp_chart = DpChart()
+        self.dp_chart.setMinimumHeight(170)
+        bv.addWidget(self.dp_chart, 1)
+        split.addWidget(bottom)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        self.splitter = split
+        v.addWidget(split, 1)
+        self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
+        self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
+        self.chart.measuredChanged.connect(self._update_legend)
+
+    def set_breakdown(self, plan: Plan, b: Breakdown) -> None:
+        self._plan, self._breakdown = plan, b
+        self.chart.set_breakdown(plan, b)
+        self.dp_chart.set_plan(plan, b)
+        self._update_texts()
+
+    def set_stale(self, errors: dict[str, str]) -> None:
+        """The form is invalid: say that the chart shows the last valid plan."""
+        self._stale = bool(errors)
+        if errors:
+            self.stale.setText("⚠ " + html.escape(self.tr(
+                "{n} field(s) need attention; the chart shows the last valid plan.").format(n=len(errors))))
+        self.stale.setVisible(bool(errors))
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
+            self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
+            self._update_texts()
+            self.set_stale({"": ""} if self._stale else {})
+        super().changeEvent(event)
+
+    def _update_texts(self) -> None:
+        plan, b = self._plan, self._breakdown
+        if plan is None or b is None:
+            return
+        unit = plan.units
+        name = preset_label(plan.model.name) or (
+            self.tr("custom architecture") if plan.model.architecture else self.tr("raw parameter count"))
+        c = plan.cluster
+        title = html.escape(self.tr("Per-rank model-state memory by ZeRO stage"))
+        dp_title = html.escape(self.tr("Per-rank model states versus Nd"))
+        self.caption.setText(
+            f"<b>{title}</b> — "
+            + html.escape(provenance(plan, b)) + "<br>"
+            + html.escape(self.tr("{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})").format(
+                name=name, p=i18n.fmt_int(b.params), short=fmt_count(b.params), nd=b.dp, nodes=c.nodes, gpn=c.gpus_per_node,
+                unit=i18n.unit_label(unit), note=i18n.unit_note(unit))))
+        self._update_legend()
+        act = activation_estimate(plan)
+        extra = ""
+        if act is not None:
+            extra = " " + self.tr("Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).").format(
+                act=i18n.fmt_bytes(act.total_bytes, unit), seq=plan.seq_len, mb=plan.micro_batch)
+        notes = "".join("<br>" + html.escape(self.tr("Note: {note}.").format(note=n)) for n in b.notes)
+        self.warning.setText("⚠ " + html.escape(peak_warning() + extra) + notes)
+        self.dp_caption.setText(
+            f"<b>{dp_title}</b> — "
+            + html.escape(self.tr("computed, {profile}; {unit}; the dotted line marks the current Nd = {nd}").format(
+                profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
+            + "<br>" + self.dp_chart.legend_html())
+
+    def _update_legend(self) -> None:
+        b = self._breakdown
+        if b is None:
+            return
+        text = "&nbsp;&nbsp; ".join(
+            f'<span style="color:{component_color(k, i)}; font-size:large">■</span>&nbsp;{_nowrap(i18n.component_label(k))}'
+            for i, k in enumerate(b.stages[0].components))
+        measured = self.chart.measured_legend_html()
+        self.legend.setText(text + ("<br>" + measured if measured else ""))
+
+    # -- export ----------------------------------------------------------------------------------
+    def export_png(self, path: Path, scale: float = 2.0) -> bool:
+        """Both charts with their captions, rendered at `scale` x the on-screen size."""
+        from PySide6.QtGui import QImage
+
+        size = self.size()
+        image = QImage(QSize(round(size.width() * scale), round(size.height() * scale)), QImage.Format.Format_ARGB32)
+        image.setDevicePixelRatio(scale)
+        image.fill(self.palette().color(self.backgroundRole()))
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.render(painter)
+        painter.end()
+        return image.save(str(path), "PNG")
+
+    def export_svg(self, path: Path) -> bool:
+        from PySide6.QtSvg import QSvgGenerator
+
+        gen = QSvgGenerator()
+        gen.setFileName(str(path))
+        gen.setSize(self.size())
+        gen.setViewBox(QRect(0, 0, self.width(), self.height()))
+        gen.setTitle("ZeroDesk chart")
+        gen.setDescription(self.caption.text())
+        painter = QPainter()
+        if not painter.begin(gen):
+            return False
+        self.render(painter)
+        painter.end()
+        return Path(path).is_file() and Path(path).stat().st_size > 0

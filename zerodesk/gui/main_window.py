@@ -1,0 +1,494 @@
+"""ZeroDesk's main window: the form (dock), Plan/Table tabs (room for more), the glossary (dock).
+
+Data flows one way: form -> Plan -> core.compute -> Breakdown -> chart, table, glossary
+context. An invalid form leaves the last valid plan on screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QTabWidget,
+    QWidget,
+)
+
+from .. import APP_NAME, __version__
+from ..core.accounting import Breakdown, compute
+from ..core.plan import Plan, PlanError
+from ..resources import resource
+from . import files, i18n
+from .chart_panel import ChartPanel
+from .glossary_dock import (
+    CARD_CLAIM,
+    STAGES_CLAIM,
+    GlossaryDock,
+    component_claim_id,
+    profile_claim_id,
+    scheme_claim_ids,
+)
+from .plan_form import PlanForm, default_plan
+from .settings import Settings
+from .table_view import TablePanel
+
+DEFAULT_SIZE = QSize(1440, 900)
+
+
+def app_icon() -> QIcon:
+    icon = QIcon()
+    for name in ("zerodesk.svg", "zerodesk-256.png", "zerodesk-64.png"):
+        try:
+            path = resource("icons", name)
+        except FileNotFoundError:
+            continue
+        if path.is_file():
+            icon.addFile(str(path))
+    return icon
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: Settings | None = None, plan: Plan | None = None, persist: bool = True) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.settings = settings or Settings()
+        self._persist = persist
+        self.quiet = False  # no modal message boxes (screenshot mode, tests): errors go to the status bar
+        self.open_error = ""  # a plan file given at start that could not be read
+        self.document = files.PlanDocument(self.settings, self)
+        self._breakdown: Breakdown | None = None
+        self._compute_error = ""
+
+        # central: tabs (Plan, Table; the Measure tab is added later with add_tab)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("mainTabs")
+        self.tabs.setDocumentMode(True)
+        self.chart_panel = ChartPanel()
+        self.chart = self.chart_panel.chart
+        self.dp_chart = self.chart_panel.dp_chart
+        self.table = TablePanel()
+        self.tabs.addTab(self.chart_panel, "")
+        self.tabs.addTab(self.table, "")
+        self.setCentralWidget(self.tabs)
+
+        # docks
+        first = plan or default_plan(self.settings.units)
+        self.form = PlanForm(first)
+        self.form_dock = QDockWidget()
+        self.form_dock.setObjectName("planDock")
+        scroll = QScrollArea()
+        scroll.setObjectName("planScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.form)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(340)
+        self.form_dock.setWidget(scroll)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.form_dock)
+        self.glossary = GlossaryDock()
+        self.glossary.setMinimumWidth(300)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.glossary)
+        self.resizeDocks([self.form_dock, self.glossary], [360, 400], Qt.Orientation.Horizontal)
+
+        self._build_actions()
+        self._build_menus()
+        self.retranslate()
+
+        self.form.planChanged.connect(self._on_plan)
+        self.form.errorsChanged.connect(self._on_errors)
+        self.form.edited.connect(self._update_modified)
+        self.chart.segmentClicked.connect(self._on_segment_clicked)
+        self.chart.segmentHovered.connect(self._on_segment_hovered)
+        self.document.pathChanged.connect(lambda _p: self._update_title())
+        self.document.recentChanged.connect(lambda _r: self._rebuild_recent_menu())
+
+        self.setWindowIcon(app_icon())
+        self._on_plan(self.form.plan())
+        self.document.mark_saved(self.form.plan(), None)
+        self._restore_layout()
+        self._update_title()
+
+    # -- actions and menus -------------------------------------------------------------------
+    def _action(self, name: str, slot, shortcut=None, checkable: bool = False) -> QAction:
+        a = QAction(self)
+        a.setObjectName(name)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        self.addAction(a)
+        return a
+
+    def _build_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.act_new = self._action("actNew", lambda: self.new_plan(), K.New)
+        self.act_open = self._action("actOpen", lambda: self.open_dialog(), K.Open)
+        self.act_save = self._action("actSave", lambda: self.save(), K.Save)
+        self.act_save_as = self._action("actSaveAs", lambda: self.save_as(), "Ctrl+Shift+S")
+        self.act_export_png = self._action("actExportPng", lambda: self.export_dialog(".png"), "Ctrl+E")
+        self.act_export_svg = self._action("actExportSvg", lambda: self.export_dialog(".svg"), "Ctrl+Shift+E")
+        self.act_quit = self._action("actQuit", self.close, K.Quit)
+        self.act_copy_table = self._action("actCopyTable", lambda: self.copy_table(), "Ctrl+Shift+C")
+        self.act_card = self._action("actCardExample", lambda: self.show_card_example(), "Ctrl+K")
+        self.act_tab_plan = self._action("actTabPlan", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
+        self.act_tab_table = self._action("actTabTable", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
+        self.act_find = self._action("actFindClaim", self._focus_glossary_search, K.Find)
+        self.act_units = self._action("actToggleUnits", self.toggle_units, "Ctrl+U")
+        self.act_about = self._action("actAbout", self._about)
+        self.act_toggle_form = self.form_dock.toggleViewAction()
+        self.act_toggle_form.setShortcut(QKeySequence("Ctrl+Shift+F"))
+        self.act_toggle_glossary = self.glossary.toggleViewAction()
+        self.act_toggle_glossary.setShortcut(QKeySequence("F1"))
+        self.lang_group = QActionGroup(self)
+        self.lang_actions: dict[str, QAction] = {}
+        for code, name in i18n.LANGUAGES.items():
+            a = QAction(name, self)
+            a.setObjectName(f"actLang_{code}")
+            a.setCheckable(True)
+            a.setChecked(code == i18n.current_language())
+            a.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            self.lang_group.addAction(a)
+            self.lang_actions[code] = a
+        self.act_next_lang = self._action("actNextLanguage", self._next_language, "Ctrl+Shift+L")
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        self.menu_file = mb.addMenu("")
+        self.menu_file.addActions([self.act_new, self.act_open])
+        self.menu_recent = self.menu_file.addMenu("")
+        self.menu_recent.setObjectName("menuRecent")
+        self.menu_file.addActions([self.act_save, self.act_save_as])
+        self.menu_file.addSeparator()
+        self.menu_file.addActions([self.act_export_png, self.act_export_svg])
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_quit)
+        self.menu_edit = mb.addMenu("")
+        self.menu_edit.addActions([self.act_copy_table, self.act_card])
+        self.menu_view = mb.addMenu("")
+        self.menu_view.addActions([self.act_tab_plan, self.act_tab_table])
+        self.menu_view.addSeparator()
+        self.menu_view.addActions([self.act_toggle_form, self.act_toggle_glossary, self.act_find])
+        self.menu_view.addSeparator()
+        self.menu_view.addAction(self.act_units)
+        self.menu_lang = mb.addMenu("")
+        self.menu_lang.addActions(list(self.lang_actions.values()))
+        self.menu_lang.addSeparator()
+        self.menu_lang.addAction(self.act_next_lang)
+        self.menu_help = mb.addMenu("")
+        self.menu_help.addAction(self.act_about)
+
+        self.toolbar = self.addToolBar("")
+        self.toolbar.setObjectName("mainToolbar")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.toolbar.addActions([self.act_new, self.act_open, self.act_save])
+        self.toolbar.addSeparator()
+        self.toolbar.addActions([self.act_card, self.act_copy_table, self.act_export_png])
+        self._rebuild_recent_menu()
+
+    def retranslate(self) -> None:
+        texts = {
+            self.act_new: (self.tr("&New"), self.tr("New plan")),
+            self.act_open: (self.tr("&Open…"), self.tr("Open a plan file (*.zerodesk.json)")),
+            self.act_save: (self.tr("&Save"), self.tr("Save the plan")),
+            self.act_save_as: (self.tr("Save &As…"), self.tr("Save the plan under a new name")),
+            self.act_export_png: (self.tr("Export Chart as &PNG…"), self.tr("Export both charts with their captions as PNG")),
+            self.act_export_svg: (self.tr("Export Chart as S&VG…"), self.tr("Export both charts with their captions as SVG")),
+            self.act_quit: (self.tr("&Quit"), self.tr("Quit ZeroDesk")),
+            self.act_copy_table: (self.tr("&Copy Table as Text"), self.tr("Copy the per-stage table as text")),
+            self.act_card: (self.tr("Card &Example"), self.tr("P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB")),
+            self.act_tab_plan: (self.tr("&Chart"), self.tr("Show the chart tab")),
+            self.act_tab_table: (self.tr("&Table"), self.tr("Show the table tab")),
+            self.act_find: (self.tr("&Find Claim…"), self.tr("Filter the glossary's claims")),
+            self.act_units: (self.tr("Switch &Units (GB / GiB)"), self.tr("Switch between GB (10⁹ B) and GiB (2³⁰ B)")),
+            self.act_about: (self.tr("&About ZeroDesk"), ""),
+            self.act_next_lang: (self.tr("Next Language"), self.tr("Switch the interface language")),
+        }
+        for action, (text, tip) in texts.items():
+            action.setText(text)
+            if tip:
+                shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+                action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
+                action.setStatusTip(tip)
+        self.menu_file.setTitle(self.tr("&File"))
+        self.menu_recent.setTitle(self.tr("Open &Recent"))
+        self.menu_edit.setTitle(self.tr("&Edit"))
+        self.menu_view.setTitle(self.tr("&View"))
+        self.menu_lang.setTitle(self.tr("&Language"))
+        self.menu_help.setTitle(self.tr("&Help"))
+        self.toolbar.setWindowTitle(self.tr("Main toolbar"))
+        self.form_dock.setWindowTitle(self.tr("Model and cluster"))
+        self.tabs.setTabText(0, self.tr("Plan"))
+        self.tabs.setTabText(1, self.tr("Table"))
+        self.tabs.setAccessibleName(self.tr("Views"))
+        self._rebuild_recent_menu()
+        self._update_title()
+        self._on_errors(self.form.errors())
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # -- room for more views ---------------------------------------------------------------------
+    def add_tab(self, widget: QWidget, title: str) -> int:
+        """Add a view to the central tabs (the Measure tab uses this); returns its index."""
+        return self.tabs.addTab(widget, title)
+
+    # -- plan flow -------------------------------------------------------------------------------
+    def current_plan(self) -> Plan | None:
+        return self.form.plan()
+
+    @property
+    def breakdown(self) -> Breakdown | None:
+        return self._breakdown
+
+    def _on_plan(self, plan: Plan | None) -> None:
+        if plan is None:
+            return
+        try:
+            b = compute(plan)
+        except (ValueError, ArithmeticError, PlanError) as exc:  # keep the last chart, say why
+            self._compute_error = str(exc)
+            self.statusBar().showMessage(self.tr("Cannot compute this plan: {error}").format(error=exc))
+            return
+        self._compute_error = ""
+        self._breakdown = b
+        self.chart_panel.set_breakdown(plan, b)
+        self.table.set_breakdown(plan, b)
+        self.glossary.set_context(plan.profile, plan.scheme)
+        if plan.units != self.settings.units and self._persist:
+            self.settings.units = plan.units
+        self._update_modified()
+
+    def _on_errors(self, errors: dict) -> None:
+        self.chart_panel.set_stale(errors)
+        if errors:
+            self.statusBar().showMessage(self.tr("{n} field(s) need attention; the chart shows the last valid plan.").format(n=len(errors)))
+        else:
+            self.statusBar().showMessage(self.tr("Computed: model states per rank; not the peak (ZeRO §3.2)."))
+        self._update_modified()
+
+    def _on_segment_clicked(self, stage: int, key: str) -> None:
+        for claim_id in (component_claim_id(key), *scheme_claim_ids(self.form.plan().scheme),
+                         profile_claim_id(self.form.plan().profile), STAGES_CLAIM):
+            if self.glossary.select_claim(claim_id):
+                self.glossary.show()
+                self.glossary.raise_()
+                self.statusBar().showMessage(self.tr("Glossary: claim {id}").format(id=claim_id), 4000)
+                return
+
+    def _on_segment_hovered(self, stage: int, key: str) -> None:
+        b, plan = self._breakdown, self.chart.plan
+        if b is not None and plan is not None:
+            self.statusBar().showMessage(
+                f"{i18n.stage_short(stage)} · {i18n.component_label(key)}: "
+                f"{i18n.fmt_bytes(b.stage(stage).components[key], plan.units)}", 3000)
+
+    def show_card_example(self) -> None:
+        self.form.apply_card_example()
+        self.tabs.setCurrentIndex(0)
+        self.glossary.select_claim(CARD_CLAIM)
+
+    def toggle_units(self) -> None:
+        combo = self.form.field("units")
+        combo.setCurrentIndex(1 - combo.currentIndex())
+        combo.activated.emit(combo.currentIndex())
+
+    def _focus_glossary_search(self) -> None:
+        self.glossary.show()
+        self.glossary.raise_()
+        self.glossary.search.setFocus()
+        self.glossary.search.selectAll()
+
+    # -- language ---------------------------------------------------------------------------------
+    def set_language(self, lang: str) -> None:
+        i18n.set_language(lang)  # Qt sends LanguageChange to every widget
+        self.glossary.set_language(lang)
+        if self._persist:
+            self.settings.language = lang
+        if lang in self.lang_actions:
+            self.lang_actions[lang].setChecked(True)
+
+    def _next_language(self) -> None:
+        codes = list(i18n.LANGUAGES)
+        self.set_language(codes[(codes.index(i18n.current_language()) + 1) % len(codes)])
+
+    # -- files --------------------------------------------------------------------------------------
+    def is_modified(self) -> bool:
+        return self.document.is_modified(self.form.plan(), self.form.is_valid())
+
+    def _update_modified(self) -> None:
+        self.setWindowModified(self.is_modified())
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{files.display_name(self.document.path)}[*] — {APP_NAME}")
+        self._update_modified()
+
+    def ask_save_changes(self) -> QMessageBox.StandardButton:
+        """Save / Discard / Cancel; tests replace this to answer without a dialog."""
+        return QMessageBox.question(
+            self, self.tr("Unsaved changes"),
+            self.tr("The plan “{name}” has unsaved changes. Save them?").format(name=files.display_name(self.document.path)),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+
+    def ask_save_last_valid(self) -> bool:
+        """Some fields are invalid: save the last valid plan anyway? (tests replace this)."""
+        answer = QMessageBox.question(
+            self, self.tr("Invalid fields"),
+            self.tr("Some fields are invalid. Save the last valid plan (what the chart shows)?"),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Save
+
+    def maybe_save(self) -> bool:
+        """True when it is fine to drop the current plan (saved, discarded, or nothing changed)."""
+        if not self.is_modified():
+            return True
+        answer = self.ask_save_changes()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_plan(self) -> bool:
+        if not self.maybe_save():
+            return False
+        self.form.set_plan(default_plan(self.settings.units))
+        self.document.mark_saved(self.form.plan(), None)
+        self._update_title()
+        return True
+
+    def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None) -> None:
+        """Show a plan; `saved` is what the file holds (differs when command-line flags changed it)."""
+        self.form.set_plan(plan)
+        self.document.mark_saved(saved if saved is not None else self.form.plan(), path)
+        self._update_title()
+
+    def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        try:
+            plan = self.document.open(path)
+        except PlanError as exc:
+            self.show_error(self.tr("Cannot open the plan"), str(exc))
+            self._rebuild_recent_menu()
+            return False
+        self.form.set_plan(plan)
+        self.document.mark_saved(self.form.plan(), Path(path).resolve())
+        self._update_title()
+        self.statusBar().showMessage(self.tr("Opened {path}").format(path=path), 4000)
+        return True
+
+    def open_dialog(self) -> bool:
+        if not self.maybe_save():
+            return False
+        path = files.ask_open_path(self, self.settings)
+        return self.open_plan_file(path, ask=False) if path else False
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        path = files.ask_save_path(self, self.settings, self.document.path)
+        return self.save_to(path) if path else False
+
+    def save_to(self, path: str | Path) -> bool:
+        plan = self.form.plan()
+        if not self.form.is_valid() and not self.ask_save_last_valid():
+            return False
+        try:
+            saved = self.document.save(plan, path)
+        except PlanError as exc:
+            self.show_error(self.tr("Cannot save the plan"), str(exc))
+            return False
+        self._update_title()
+        self.statusBar().showMessage(self.tr("Saved {path}").format(path=saved), 4000)
+        return True
+
+    def show_error(self, title: str, message: str) -> None:
+        self.statusBar().showMessage(message, 8000)
+        if self.quiet:
+            return
+        QMessageBox.warning(self, title, message)
+
+    def _rebuild_recent_menu(self) -> None:
+        menu = getattr(self, "menu_recent", None)
+        if menu is None:
+            return
+        menu.clear()
+        recent = self.settings.recent_files
+        for i, p in enumerate(recent, start=1):
+            a = menu.addAction(f"&{i} {Path(p).name}")
+            a.setToolTip(p)
+            a.setStatusTip(p)
+            a.setData(p)
+            a.triggered.connect(lambda _=False, path=p: self.open_plan_file(path))
+        if recent:
+            menu.addSeparator()
+            menu.addAction(self.tr("Clear List"), self.document.clear_recent)
+        else:
+            empty = menu.addAction(self.tr("No recent plans"))
+            empty.setEnabled(False)
+
+    # -- export and copy -----------------------------------------------------------------------
+    def export_chart(self, path: str | Path) -> bool:
+        """PNG or SVG by suffix: both charts with their captions (what, whence, unit)."""
+        path = Path(path)
+        ok = self.chart_panel.export_svg(path) if path.suffix.lower() == ".svg" else self.chart_panel.export_png(path)
+        if ok:
+            self.statusBar().showMessage(self.tr("Exported {path}").format(path=path), 4000)
+        else:
+            self.show_error(self.tr("Cannot export the chart"), self.tr("Could not write {path}.").format(path=path))
+        return ok
+
+    def export_dialog(self, suffix: str) -> bool:
+        path = files.ask_export_path(self, self.settings, suffix)
+        return self.export_chart(path) if path else False
+
+    def copy_table(self) -> str:
+        text = self.table.copy_to_clipboard()
+        self.statusBar().showMessage(self.tr("Table copied as text"), 3000)
+        return text
+
+    def _about(self) -> None:
+        QMessageBox.about(self, self.tr("About ZeroDesk"), self.tr(
+            "<b>ZeroDesk {version}</b><p>Plans the memory of ZeRO data-parallel training: per-rank model states "
+            "by stage, from the ZeRO paper's accounting (§3.1, §5) or PyTorch's engines.</p>"
+            "<p>Figures are computed model states; the peak of a step adds activations, temporary buffers "
+            "and fragmentation (§3.2).</p>").format(version=__version__))
+
+    # -- window state ------------------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geometry = self.settings.geometry if self._persist else None
+        if geometry is None or not self.restoreGeometry(geometry):
+            screen = QApplication.primaryScreen()
+            size = DEFAULT_SIZE
+            if screen is not None:
+                avail = screen.availableGeometry().size()
+                size = QSize(min(size.width(), avail.width()), min(size.height(), avail.height()))
+            self.resize(size)
+        state = self.settings.window_state if self._persist else None
+        if state is not None:
+            self.restoreState(state)
+
+    def save_layout(self) -> None:
+        if not self._persist:
+            return
+        self.settings.geometry = self.saveGeometry()
+        self.settings.window_state = self.saveState()
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.save_layout()
+        event.accept()
+

@@ -1,0 +1,119 @@
+"""Start N ranks of the measuring worker on this machine: `python -m zerodesk.measure.launcher --ranks N ...`.
+
+Uses torch.multiprocessing (fork on CPU: the ranks inherit the imported torch and start in
+well under a second; spawn on CUDA, which must not be forked) on a free loopback port.
+All other arguments go to the worker unchanged. The ranks share this process's stdout, where
+they write protocol lines; the launcher adds a line only for a rank that died without saying
+why. Runners kill the whole process group (start_new_session) to stop everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import sys
+import time
+
+from .protocol import Error, encode
+
+EXIT_REPORTED, EXIT_COLLATERAL = 3, 4  # as in worker.py (not imported: it would import torch twice in spawn)
+
+
+def _say(code: str, message: str) -> None:
+    sys.stdout.write(encode(Error(code=code, message=message)) + "\n")
+    sys.stdout.flush()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rank_entry(index: int, argv: list[str], world: int, port: int) -> None:
+    os.environ.update(RANK=str(index), LOCAL_RANK=str(index), WORLD_SIZE=str(world), LOCAL_WORLD_SIZE=str(world),
+                      MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    from .worker import main
+
+    main(argv)  # leaves with os._exit
+
+
+def _describe(rank: int, exitcode: int) -> str:
+    if exitcode < 0:
+        sig = -exitcode
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
+        hint = " (perhaps the system ran out of memory)" if sig == signal.SIGKILL else ""
+        return f"rank {rank} was killed by {name}{hint}"
+    return f"rank {rank} exited with status {exitcode} without reporting an error"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m zerodesk.measure.launcher", description=__doc__.splitlines()[0])
+    parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
+    args, worker_argv = parser.parse_known_args(argv)
+    if args.ranks < 1:
+        _say("bad_plan", f"--ranks must be at least 1, not {args.ranks}")
+        return 2
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if os.path.isdir("/sys/class/net/lo"):
+        os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")  # offline machines: keep gloo on loopback
+    try:
+        import torch
+        import torch.multiprocessing as mp
+    except ImportError as exc:
+        _say("launcher_failed", f"this Python ({sys.executable}) cannot import torch: {exc}")
+        return 1
+
+    device = args.device
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda":
+        if not torch.cuda.is_available():
+            _say("no_gpu", "CUDA was asked for, but this torch build or machine has no usable GPU")
+            return 1
+        if args.ranks > torch.cuda.device_count():
+            _say("no_gpu", f"{args.ranks} ranks need {args.ranks} GPUs, but {torch.cuda.device_count()} are visible")
+            return 1
+    worker_argv = [*worker_argv, "--device", device]
+    try:
+        ctx = mp.start_processes(_rank_entry, args=(worker_argv, args.ranks, free_port()), nprocs=args.ranks,
+                                 join=False, start_method="spawn" if device == "cuda" else "fork")
+    except Exception as exc:  # noqa: BLE001
+        _say("launcher_failed", f"could not start {args.ranks} ranks: {exc}")
+        return 1
+    procs = ctx.processes
+
+    from multiprocessing.connection import wait
+
+    failed_at = None
+    while any(p.exitcode is None for p in procs):
+        wait([p.sentinel for p in procs if p.exitcode is None], timeout=1.0)
+        if failed_at is None and any(p.exitcode not in (None, 0) for p in procs):
+            failed_at = time.monotonic()
+        if failed_at is not None and time.monotonic() - failed_at > 2.0:
+            break  # the others are stuck in a collective with a dead peer
+    stopped = set()
+    for r, p in enumerate(procs):
+        if p.exitcode is None:
+            p.kill()
+            stopped.add(r)
+        p.join()
+    codes = [p.exitcode for p in procs]
+    if all(c == 0 for c in codes):
+        return 0
+    if EXIT_REPORTED not in codes:
+        died = [(r, c) for r, c in enumerate(codes) if r not in stopped]
+        unexplained = [(r, c) for r, c in died if c not in (0, EXIT_REPORTED, EXIT_COLLATERAL, -signal.SIGKILL)]
+        killed = [(r, c) for r, c in died if c == -signal.SIGKILL]
+        if unexplained or killed:
+            _say("worker_crashed", _describe(*(unexplained or killed)[0]))
+        else:
+            _say("worker_crashed", "the ranks lost contact with each other before any of them reported why")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
