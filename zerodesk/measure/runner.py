@@ -51,13 +51,18 @@ def measure_env(base: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def signal_group(pgid: int, sig: int = signal.SIGKILL) -> None:
+    """Signal every process of a run started in its own session (pgid = the launcher's pid); for QProcess users."""
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def kill_group(proc: subprocess.Popen, grace_s: float = 1.0) -> None:
     """SIGTERM the process group, then SIGKILL whatever is left; reap the leader."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
+        signal_group(proc.pid, sig)
         if sig == signal.SIGTERM:
             try:
                 proc.wait(timeout=grace_s)
