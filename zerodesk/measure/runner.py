@@ -59,8 +59,30 @@ def signal_group(pgid: int, sig: int = signal.SIGKILL) -> None:
         pass
 
 
-def kill_group(proc: subprocess.Popen, grace_s: float = 1.0) -> None:
-    """SIGTERM the process group, then SIGKILL whatever is left; reap the leader."""
+def group_alive(pgid: int) -> bool:
+    """Whether any non-zombie process of the group is left (read from /proc; elsewhere ask the kernel)."""
+    if not os.path.isdir("/proc/self"):
+        try:
+            os.killpg(pgid, 0)
+            return True
+        except (ProcessLookupError, PermissionError):
+            return False
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # state ppid pgrp ...
+        if int(fields[2]) == pgid and fields[0] not in "ZX":
+            return True
+    return False
+
+
+def kill_group(proc: subprocess.Popen, grace_s: float = 1.0, settle_s: float = 2.0) -> None:
+    """SIGTERM the process group, then SIGKILL whatever is left; reap the leader and wait for the ranks to go."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         signal_group(proc.pid, sig)
         if sig == signal.SIGTERM:
@@ -72,6 +94,9 @@ def kill_group(proc: subprocess.Popen, grace_s: float = 1.0) -> None:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+    deadline = time.monotonic() + settle_s  # a SIGKILLed rank takes a moment to leave
+    while group_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 class MeasureRun:
