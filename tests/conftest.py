@@ -32,11 +32,16 @@ def window(qtbot, gui_settings):
 
     w = MainWindow(gui_settings)
     w.quiet = True
+    w.ask_save_changes = discard  # pytest-qt closes the window before fixtures tear down: no prompt then
     qtbot.addWidget(w)
     w.resize(1440, 900)
     w.show()
     qtbot.waitExposed(w)
     yield w
+
+
+def discard():
+    """An answer to "save the unsaved changes?" that drops them."""
     from PySide6.QtWidgets import QMessageBox
 
-    w.ask_save_changes = lambda: QMessageBox.StandardButton.Discard  # no prompt when the test closes it
+    return QMessageBox.StandardButton.Discard

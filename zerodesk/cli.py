@@ -177,6 +177,17 @@ def _measure_command(argv: list[str]) -> int:
     return command.main(args, plan_from_args(args))
 
 
+def _simulate_command(argv: list[str]) -> int:
+    from .measure import sim_command
+
+    parser = _Parser(prog="zerodesk simulate", description="Simulate one rank's full-size step under fake tensors "
+                     "(ZeRO stages 2 and 3).")
+    add_plan_arguments(parser)
+    sim_command.add_arguments(parser)
+    args = parser.parse_args(argv)
+    return sim_command.main(args, plan_from_args(args))
+
+
 def _gui_command(argv: list[str]) -> int:
     parser = _Parser(prog="zerodesk", description="ZeroDesk: plan the memory of ZeRO data-parallel training. "
                      "Subcommands: plan, measure (see zerodesk plan --help).")
@@ -193,7 +204,7 @@ def _gui_command(argv: list[str]) -> int:
     return run_gui(plan, args.plan, args.screenshot)
 
 
-COMMANDS = {"plan": _plan_command, "measure": _measure_command}
+COMMANDS = {"plan": _plan_command, "measure": _measure_command, "simulate": _simulate_command}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
@@ -170,7 +170,7 @@ class ChartPanel(QWidget):
         image.fill(self.palette().color(self.backgroundRole()))
         painter = QPainter(image)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.render(painter)
+        self.render(painter, QPoint())
         painter.end()
         return image.save(str(path), "PNG")
 
@@ -186,6 +186,6 @@ class ChartPanel(QWidget):
         painter = QPainter()
         if not painter.begin(gen):
             return False
-        self.render(painter)
+        self.render(painter, QPoint())
         painter.end()
         return Path(path).is_file() and Path(path).stat().st_size > 0

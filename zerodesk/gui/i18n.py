@@ -7,7 +7,7 @@ event to every widget; each view re-reads its texts in changeEvent().
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from ..core.units import UNIT_BYTES
 from ..resources import resource
@@ -57,6 +57,8 @@ def set_language(lang: str) -> bool:
     if app is not None:
         for t in _installed:
             app.installTranslator(t)
+        # Qt posts LanguageChange; deliver it now so every widget reads its new texts before we return
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
     return ok
 
 

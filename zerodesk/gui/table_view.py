@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QMimeData, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -214,17 +214,8 @@ class TablePanel(QWidget):
         lines += ["", self.activations.text(), peak_warning()]
         return "\n".join(lines) + "\n"
 
-    def as_html(self) -> str:
-        rows = self.rows()
-        head = "".join(f"<th>{html.escape(c).replace(chr(10), '<br>')}</th>" for c in rows[0])
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
-        return (f"<p>{self.caption.text()}</p><table border='1'><tr>{head}</tr>{body}</table>"
-                f"<p>{html.escape(self.activations.text())}</p><p>{html.escape(peak_warning())}</p>")
-
     def copy_to_clipboard(self) -> str:
+        # plain text only: a QMimeData handed to the clipboard crashes PySide6 6.12 at exit
         text = self.as_text()
-        mime = QMimeData()
-        mime.setText(text)
-        mime.setHtml(self.as_html())
-        QGuiApplication.clipboard().setMimeData(mime)
+        QGuiApplication.clipboard().setText(text)
         return text

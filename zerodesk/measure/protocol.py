@@ -17,8 +17,10 @@ PROTOCOL_VERSION = 1
 Phase = Literal["setup", "warmup", "forward", "backward", "optimizer"]
 ErrorCode = Literal[
     "no_gpu", "out_of_memory", "launcher_failed", "worker_crashed", "bad_plan", "tracker_unavailable",
-    "timeout", "cancelled", "internal",
+    "timeout", "cancelled", "internal", "unsupported",
 ]
+# Where a figure comes from: a real step on real ranks, or one rank of a fake-tensor step (simulate.py).
+Source = Literal["measured", "simulated"]
 
 
 class ProtocolError(ValueError):
@@ -95,6 +97,7 @@ class Started(_Msg):
     seq_len: int = Field(ge=1)
     micro_batch: int = Field(ge=1)
     scale: Scale = Scale()
+    source: Source = "measured"
 
 
 class PhaseMsg(_Msg):
@@ -131,6 +134,7 @@ class Result(_Msg):
     max_allocated_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
     max_reserved_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
     step_s: float | None = Field(default=None, ge=0, description="wall time of the measured step")
+    source: Source = "measured"
 
 
 class Error(_Msg):

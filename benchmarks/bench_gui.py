@@ -1,0 +1,142 @@
+"""Window benchmarks: cold start to a shown window, and edit-to-redraw latency. Prints figures.
+
+    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300]
+
+Cold start: wall time from launching a fresh Python process to the main window shown and
+painted once (offscreen platform, so no compositor; a real display adds its own frame).
+Edit-to-redraw: one user edit of a form field (a key typed into a line edit, a combo choice)
+to the chart's data updated from the core, and then to both charts repainted; target: median
+under 16 ms (one frame at 60 Hz).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import os, sys, time, tempfile
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QSettings
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+t0 = time.perf_counter()
+from zerodesk.gui.app import create_window
+from PySide6.QtWidgets import QApplication
+t1 = time.perf_counter()
+w = create_window(headless=True)
+t2 = time.perf_counter()
+w.resize(1440, 900)
+w.show()
+QApplication.processEvents()
+w.chart.viewport().repaint()
+w.dp_chart.viewport().repaint()
+t3 = time.perf_counter()
+print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} torch={'torch' in sys.modules}", flush=True)
+"""
+
+
+def cold_start(runs: int) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    walls, parts = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", CHILD], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        line = ""
+        for line in proc.stdout:
+            if line.startswith("SHOWN"):
+                break
+        walls.append(time.perf_counter() - start)
+        proc.wait(timeout=60)
+        parts.append(dict(kv.split("=") for kv in line.split()[1:]))
+    print(f"cold start to a shown window: median {statistics.median(walls) * 1e3:.0f} ms "
+          f"(min {min(walls) * 1e3:.0f}, max {max(walls) * 1e3:.0f}, {runs} runs; interpreter start included)")
+    for key in ("imports", "build", "show"):
+        values = [float(p[key]) for p in parts]
+        print(f"  of which {key:8}: median {statistics.median(values) * 1e3:.0f} ms")
+    print(f"  torch imported by the GUI process: {any(p['torch'] == 'True' for p in parts)}")
+
+
+def edit_latency(edits: int) -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.path.insert(0, str(ROOT))
+    import zerodesk.gui  # noqa: F401
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    app = QApplication.instance() or QApplication([])
+    from zerodesk.gui.main_window import MainWindow
+
+    w = MainWindow(persist=False)
+    w.quiet = True
+    w.resize(1440, 900)
+    w.show()
+    app.processEvents()
+    form = w.form
+
+    def type_text(key: str, text: str) -> None:
+        field = form.field(key)
+        field.setText(text)
+        field.textEdited.emit(text)
+
+    def choose(key: str, index: int) -> None:
+        combo = form.field(key)
+        combo.setCurrentIndex(index)
+        combo.activated.emit(index)
+
+    scenarios = [
+        ("Nd", lambda i: type_text("cluster.gpus_per_node", str(1 << (i % 8)))),
+        ("P", lambda i: type_text("model.params", f"{1 + i % 70}B")),
+        ("GPU memory", lambda i: type_text("cluster.gpu_memory_bytes", str(16 + i % 64))),
+        ("scheme", lambda i: choose("scheme", i % form.field("scheme").count())),
+    ]
+    print(f"edit-to-redraw latency, {edits} edits per field (median / p90 / max, ms):")
+    all_updates, all_frames = [], []
+    for name, edit in scenarios:
+        updates, frames = [], []
+        for i in range(edits):
+            t0 = time.perf_counter()
+            edit(i)
+            t1 = time.perf_counter()  # the chart's items hold the core's new numbers
+            w.chart.viewport().repaint()
+            w.dp_chart.viewport().repaint()
+            t2 = time.perf_counter()  # and both charts are painted
+            updates.append(t1 - t0)
+            frames.append(t2 - t0)
+            app.processEvents()
+        all_updates += updates
+        all_frames += frames
+        print(f"  {name:11} data {_stats(updates)}   data + paint {_stats(frames)}")
+    median = statistics.median(all_frames) * 1e3
+    print(f"  all edits  data {_stats(all_updates)}   data + paint {_stats(all_frames)}")
+    print(f"edit -> chart updated and painted: median {median:.1f} ms "
+          f"({'within' if median < 16 else 'OVER'} one 60 Hz frame, 16 ms)")
+    w.close()
+
+
+def _stats(values: list[float]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[int(0.9 * (len(ordered) - 1))]
+    return f"{statistics.median(values) * 1e3:5.1f} / {p90 * 1e3:5.1f} / {max(values) * 1e3:5.1f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--starts", type=int, default=5, help="cold starts to time")
+    parser.add_argument("--edits", type=int, default=300, help="edits per field")
+    args = parser.parse_args()
+    cold_start(args.starts)
+    edit_latency(args.edits)
+
+
+if __name__ == "__main__":
+    main()

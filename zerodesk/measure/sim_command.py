@@ -1,0 +1,113 @@
+"""`zerodesk simulate`: one rank of a full-size training step under fake tensors, for stages 2 and 3 (FSDP2).
+
+Torch-free here: the simulation runs in a subprocess (simulate.py via runner.py), which must find a
+Python with torch. Stages 0 and 1 are computed, not simulated (DDP cannot run under the fake group).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core.plan import Plan
+from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, result_json
+from .protocol import Error, PhaseMsg, Result, Started
+from .runner import MeasureRun, simulate_command
+from .simulate import SIMULATED_STAGES, unsupported_message
+
+PHASES = ("forward", "backward", "optimizer")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("simulation")
+    g.add_argument("--stage", "--stages", dest="stages", type=_stages, default=list(SIMULATED_STAGES), metavar="LIST",
+                   help="ZeRO stages to simulate: 2, 3 or 2,3 (default); 0 and 1 are computed, not simulated")
+    g.add_argument("--timeout", type=float, default=600.0, metavar="S", help="give up after S seconds (default 600)")
+    g.add_argument("--python", default=None, metavar="PATH", help="the Python with torch that runs the simulation")
+    g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+
+
+def table(started: Started | None, results: list[Result], family: str) -> str:
+    largest = max([r.peak_bytes for r in results] + [r.states.total for r in results] + [1])
+    unit = _table_unit(largest, family)
+    lines = []
+    if started is not None:
+        lines.append(f"Simulated rank 0 of {started.ranks} (fake tensors, fake process group), torch {started.torch}; "
+                     f"model {started.params:,} parameters, seq {started.seq_len} x batch {started.micro_batch}.")
+    lines.append(f"Bytes in {unit}" + ("" if unit == "B" else f" (1 {unit} = {_NOTES[unit]})")
+                 + "; states at rest after the optimizer step, simulated / predicted by the torch profile.")
+    head = ["stage", "peak", *PHASES, *STATE_KEYS, "states", "diff"]
+    rows = [head]
+    for r in results:
+        m, p = r.states, r.predicted_states
+        rows.append([str(r.stage), _in(r.peak_bytes, unit)]
+                    + [_in(r.phase_peaks.get(ph, {}).get("total", 0), unit) for ph in PHASES]
+                    + [f"{_in(getattr(m, k), unit)} / {_in(getattr(p, k), unit)}" for k in STATE_KEYS]
+                    + [f"{_in(m.total, unit)} / {_in(p.total, unit)}", _diff(m.total, p.total)])
+    lines += _aligned(rows)
+    # The peak moment of each phase, split by category: what fills memory when.
+    columns = [(r.stage, ph) for r in results for ph in PHASES if ph in r.phase_peaks]
+    by = {(r.stage, ph): r.phase_peaks[ph] for r in results for ph in PHASES if ph in r.phase_peaks}
+    cats = [c for c in dict.fromkeys(k for v in by.values() for k in v)
+            if c != "total" and any(by[k].get(c) for k in by)]
+    if columns:
+        lines.append(f"Each phase's peak by category ({unit}):")
+        rows = [["category", *(f"{s} {ph}" for s, ph in columns)]]
+        rows += [[c, *(_in(by[k].get(c, 0), unit) for k in columns)] for c in [*cats, "total"]]
+        lines += _aligned(rows, left_first=True)
+    lines.append("CPU sizes: a GPU's caching allocator would round each block up to 512 B. "
+                 "Stages 0 and 1 are computed, not simulated.")
+    return "\n".join(lines)
+
+
+def _aligned(rows: list[list[str]], left_first: bool = False) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if left_first and i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
+
+
+def simulated_json(started: Started | None, results: list[Result]) -> dict[str, Any]:
+    """measure --json's object with kind "simulated": the same result keys, so scripts read both alike."""
+    return {**result_json(started, results), "kind": "simulated"}
+
+
+def main(args: argparse.Namespace, plan: Plan) -> int:
+    def fail(message: str, status: int = 1) -> int:
+        print(f"zerodesk simulate: {message}", file=sys.stderr)
+        return status
+
+    refused = [s for s in args.stages if s not in SIMULATED_STAGES]
+    if refused:
+        return fail(unsupported_message(refused[-1]), 2)
+    if plan.model.architecture is None:
+        return fail("simulating needs an architecture (layers, hidden, heads, ffn, vocab), "
+                    "not only a parameter count", 2)
+
+    started: Started | None = None
+    results: list[Result] = []
+    progress = sys.stderr.isatty() and not args.json
+    run = iter(MeasureRun(simulate_command(plan, args.stages, args.python), timeout=args.timeout))
+    try:
+        for msg in run:
+            if isinstance(msg, Started):
+                started = msg
+            elif isinstance(msg, Result):
+                results.append(msg)
+            elif isinstance(msg, Error):
+                return fail(msg.message)
+            elif isinstance(msg, PhaseMsg) and progress and msg.progress == 0.0:
+                print(f"\rstage {msg.stage}: {msg.phase}...      ", end="", file=sys.stderr, flush=True)
+    finally:
+        run.close()  # kills the subprocess if we leave early
+        if progress:
+            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    if not results:
+        return fail("the simulation finished without results")
+    results.sort(key=lambda r: r.stage)
+    if args.json:
+        print(json.dumps(simulated_json(started, results), indent=2))
+    else:
+        print(table(started, results, "GB" if plan.units == "GB" else "GiB"))
+    return 0

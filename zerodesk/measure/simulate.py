@@ -1,0 +1,182 @@
+"""Simulated full-size step of one rank: `python -m zerodesk.measure.simulate --plan-json '<json>' --stage 2,3 --dp N`.
+
+The middle tier of evidence. One process plays rank 0 of a fake world of Nd ranks: a fake
+process group (collectives do nothing), the model built and sharded under FakeTensorMode
+(tensors carry shapes and dtypes, no data), and the worker's own measure_stage() run on
+it unchanged: the same GPT model, the same FSDP2 wrapping and MixedPrecisionPolicy, the
+same AdamW, FSDPMemTracker over a warm-up and a measured step. So a 7B model at Nd = 64
+is simulated on a laptop in seconds, and the figures are the ones a real rank 0 would track.
+
+Only FSDP2 (stages 2, 3) runs under the fake group; DDP (stage 0) and DDP + ZeRO-1 (stage 1)
+do not, so those stages are refused with code "unsupported" rather than faked.
+
+Sizes are CPU sizes (fake CUDA tensors need a CUDA build): a GPU's caching allocator
+would round each block up to 512 B, which these figures leave out.
+
+Writes the worker's protocol lines (Started, PhaseMsg, Result, Error, Done) to stdout with
+source="simulated"; exit status 0 done, 3 an error was reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..core.plan import Plan, PlanError, plan_from_json
+from . import worker
+from .protocol import Done, Error, Started
+
+SIMULATED_STAGES = (2, 3)
+
+
+def unsupported_message(stage: int) -> str:
+    """The one sentence for a stage the fake process group cannot run (torch-free: the CLI says it too)."""
+    engine = "DDP" if stage == 0 else "DDP with ZeroRedundancyOptimizer"
+    return (f"stage {stage} is computed, not simulated: {engine} cannot run under the fake process group, "
+            "so only stages 2 and 3 (FSDP2) are simulated")
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m zerodesk.measure.simulate", description=__doc__.splitlines()[0])
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--plan-json", help="the plan as JSON text")
+    src.add_argument("--plan", help="a *.zerodesk.json plan file")
+    p.add_argument("--stage", "--stages", dest="stages", default="2,3", help="stages to simulate: 2, 3 or 2,3")
+    p.add_argument("--dp", type=int, default=None, help="data-parallel degree Nd (default: the plan's)")
+    p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the simulated one")
+    return p.parse_args(argv)
+
+
+def _load(args: argparse.Namespace) -> tuple[Plan, list[int], int]:
+    try:
+        if args.plan_json is not None:
+            plan = plan_from_json(args.plan_json, source="--plan-json")
+        else:
+            with open(args.plan, encoding="utf-8") as fh:
+                plan = plan_from_json(fh.read(), source=f"plan file {args.plan}")
+        stages = sorted({int(s) for s in str(args.stages).split(",") if s.strip()})
+    except (PlanError, OSError, ValueError) as exc:
+        raise worker.WorkerError("bad_plan", f"{exc}".splitlines()[0]) from None
+    if not stages or any(s not in (0, 1, 2, 3) for s in stages):
+        raise worker.WorkerError("bad_plan", f"stages must be among 2, 3, not {args.stages!r}")
+    refused = [s for s in stages if s not in SIMULATED_STAGES]
+    if refused:
+        raise worker.WorkerError("unsupported", unsupported_message(refused[-1]))
+    dp = plan.dp if args.dp is None else args.dp
+    if dp < 1:
+        raise worker.WorkerError("bad_plan", f"--dp must be at least 1, not {dp}")
+    arch = plan.model.architecture
+    if arch is None:
+        raise worker.WorkerError("bad_plan", "simulating needs an architecture (layers, hidden, heads, ffn, vocab), "
+                                             "not only a parameter count")
+    if arch.positions == "learned" and plan.seq_len > arch.max_positions:
+        raise worker.WorkerError(
+            "bad_plan", f"sequence length {plan.seq_len} exceeds the learned position table ({arch.max_positions})")
+    return plan, stages, dp
+
+
+def fake_storage_bytes(tensors: Any, device: Any) -> int:
+    """worker.storage_bytes for fake tensors: a fake storage's data_ptr() is always 0, so storages are told
+    apart by their StorageImpl (_cdata) instead; views and shards are still counted once."""
+    from torch.distributed.tensor import DTensor
+
+    seen: dict[int, int] = {}
+    for t in tensors:
+        if t is None:
+            continue
+        if isinstance(t, DTensor):
+            t = t._local_tensor
+        if t.device != device:
+            continue
+        st = t.untyped_storage()
+        if st.nbytes():
+            seen[st._cdata] = st.nbytes()
+    return sum(seen.values())
+
+
+@contextmanager
+def _fake_world(world: int) -> Iterator[Any]:
+    """Rank 0 of a fake process group of `world` ranks, a CPU device mesh, and FakeTensorMode; yields the mesh."""
+    try:
+        import torch.distributed as dist
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        from torch.distributed.device_mesh import init_device_mesh
+        from torch.testing._internal.distributed.fake_pg import FakeStore  # registers the "fake" backend
+    except ImportError as exc:
+        raise worker.WorkerError("tracker_unavailable",
+                                 f"this torch has no fake process group or fake tensors ({exc}); "
+                                 "torch 2.6 or newer is needed") from None
+    dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=world)
+    saved = worker.storage_bytes
+    worker.storage_bytes = fake_storage_bytes  # measure_stage counts the resting states with it
+    try:
+        mesh = init_device_mesh("cpu", (world,))
+        with FakeTensorMode():
+            yield mesh
+    finally:
+        worker.storage_bytes = saved
+        dist.destroy_process_group()
+
+
+def run(args: argparse.Namespace, emit: worker.Emitter, where: dict) -> None:
+    plan, stages, world = _load(args)
+    import torch
+
+    torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
+    t0 = time.perf_counter()
+    emit(Started(torch=torch.__version__, device="cpu", ranks=world, stages=stages,
+                 architecture=plan.model.architecture, params=plan.params, seq_len=plan.seq_len,
+                 micro_batch=plan.micro_batch, source="simulated"))
+    device = torch.device("cpu")
+    with _fake_world(world) as mesh:
+        for stage in stages:
+            where["stage"] = stage
+            result = worker.measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False)
+            # step_s would be the time to simulate, not a step's time: leave it out.
+            emit(result.model_copy(update={"source": "simulated", "step_s": None}))
+            where["stage"] = None
+    emit(Done(wall_s=time.perf_counter() - t0))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run and leave with os._exit, as the worker does (torch teardown must not add a line or a crash)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    emit = worker.Emitter(0)
+    where: dict = {"stage": None}
+    code = 0
+    try:
+        run(_parse(argv), emit, where)
+    except SystemExit as exc:  # argparse: usage went to stderr
+        code = exc.code if isinstance(exc.code, int) else 2
+        if code:
+            emit(Error(code="bad_plan", message="the simulation was started with invalid arguments (see its stderr)"))
+            code = worker.EXIT_REPORTED
+    except KeyboardInterrupt:
+        code = 130
+    except BaseException as exc:  # noqa: BLE001 - every failure becomes one protocol line
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        stage = where["stage"]
+        if isinstance(exc, MemoryError):
+            code_msg = ("out_of_memory", "the simulation ran out of host memory"
+                        + (f" in stage {stage}" if stage is not None else ""))
+        else:
+            code_msg = worker._classify(exc, 0, stage) or ("internal", f"the simulation failed: {exc}")
+            if not isinstance(exc, worker.WorkerError):  # the worker's wording names a rank: here it is the simulation
+                code_msg = (code_msg[0], code_msg[1].replace("rank 0", "the simulation", 1))
+        try:
+            emit(Error(code=code_msg[0], message=code_msg[1], stage=stage))
+            code = worker.EXIT_REPORTED
+        except OSError:  # the reader is gone
+            code = 1
+    sys.stderr.flush()
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    main()
