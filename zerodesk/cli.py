@@ -1,4 +1,4 @@
-"""Command line: `zerodesk plan | measure`; with no subcommand the window opens.
+"""Command line: `zerodesk plan | measure | simulate`; with no subcommand the window opens.
 
 Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fraction of a second.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .core.plan import Architecture, Cluster, ModelSpec, Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.plan import Plan, PlanError, Profile, Scheme, explain, load_plan
 from .core.units import UNIT_BYTES, parse_count
 
 ARCH_FLAGS = {  # flag dest -> Architecture field
@@ -190,7 +190,7 @@ def _simulate_command(argv: list[str]) -> int:
 
 def _gui_command(argv: list[str]) -> int:
     parser = _Parser(prog="zerodesk", description="ZeroDesk: plan the memory of ZeRO data-parallel training. "
-                     "Subcommands: plan, measure (see zerodesk plan --help).")
+                     "Subcommands: plan, measure, simulate (see zerodesk plan --help).")
     parser.add_argument("plan_file", nargs="?", type=Path, help="a *.zerodesk.json plan to open")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
     add_plan_arguments(parser)

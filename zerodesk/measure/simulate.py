@@ -79,25 +79,6 @@ def _load(args: argparse.Namespace) -> tuple[Plan, list[int], int]:
     return plan, stages, dp
 
 
-def fake_storage_bytes(tensors: Any, device: Any) -> int:
-    """worker.storage_bytes for fake tensors: a fake storage's data_ptr() is always 0, so storages are told
-    apart by their StorageImpl (_cdata) instead; views and shards are still counted once."""
-    from torch.distributed.tensor import DTensor
-
-    seen: dict[int, int] = {}
-    for t in tensors:
-        if t is None:
-            continue
-        if isinstance(t, DTensor):
-            t = t._local_tensor
-        if t.device != device:
-            continue
-        st = t.untyped_storage()
-        if st.nbytes():
-            seen[st._cdata] = st.nbytes()
-    return sum(seen.values())
-
-
 @contextmanager
 def _fake_world(world: int) -> Iterator[Any]:
     """Rank 0 of a fake process group of `world` ranks, a CPU device mesh, and FakeTensorMode; yields the mesh."""
@@ -111,14 +92,11 @@ def _fake_world(world: int) -> Iterator[Any]:
                                  f"this torch has no fake process group or fake tensors ({exc}); "
                                  "torch 2.6 or newer is needed") from None
     dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=world)
-    saved = worker.storage_bytes
-    worker.storage_bytes = fake_storage_bytes  # measure_stage counts the resting states with it
     try:
         mesh = init_device_mesh("cpu", (world,))
         with FakeTensorMode():
             yield mesh
     finally:
-        worker.storage_bytes = saved
         dist.destroy_process_group()
 
 

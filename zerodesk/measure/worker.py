@@ -220,7 +220,7 @@ def storage_bytes(tensors: Any, device: Any) -> int:
             continue  # e.g. AdamW's step on the host while the states are on the GPU
         st = t.untyped_storage()
         if st.nbytes():
-            seen[st.data_ptr()] = st.nbytes()
+            seen[st._cdata] = st.nbytes()  # the StorageImpl, not data_ptr(): fake tensors all report 0
     return sum(seen.values())
 
 
