@@ -547,6 +547,622 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
+    <name>MeasureProcess</name>
+    <message>
+        <source>the measurement was cancelled</source>
+        <translation>the measurement was cancelled</translation>
+    </message>
+    <message>
+        <source>could not start {program}: {reason}</source>
+        <translation>could not start {program}: {reason}</translation>
+    </message>
+    <message>
+        <source>the measurement stopped before finishing</source>
+        <translation>the measurement stopped before finishing</translation>
+    </message>
+    <message>
+        <source>the measurement could not start</source>
+        <translation>the measurement could not start</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>no output</translation>
+    </message>
+    <message>
+        <source>{what} (exit status {code}): {why}</source>
+        <translation>{what} (exit status {code}): {why}</translation>
+    </message>
+    <message>
+        <source>the measurement did not finish within {s} s and was stopped</source>
+        <translation>the measurement did not finish within {s} s and was stopped</translation>
+    </message>
+    <message>
+        <source>some processes of the run did not stop after SIGKILL (group {pgid})</source>
+        <translation>some processes of the run did not stop after SIGKILL (group {pgid})</translation>
+    </message>
+</context>
+<context>
+    <name>MeasureTab</name>
+    <message>
+        <source>setting up</source>
+        <translation>setting up</translation>
+    </message>
+    <message>
+        <source>warm-up step</source>
+        <translation>warm-up step</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>forward</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>backward</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>optimizer step</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <source>CUDA when this machine has an NVIDIA GPU, else CPU</source>
+        <translation>CUDA when this machine has an NVIDIA GPU, else CPU</translation>
+    </message>
+    <message>
+        <source>CUDA ranks with NCCL, one GPU each</source>
+        <translation>CUDA ranks with NCCL, one GPU each</translation>
+    </message>
+    <message>
+        <source>CPU ranks with gloo on this machine (small or scaled-down models)</source>
+        <translation>CPU ranks with gloo on this machine (small or scaled-down models)</translation>
+    </message>
+    <message>
+        <source>layers ×</source>
+        <translation>layers ×</translation>
+    </message>
+    <message>
+        <source>hidden ×</source>
+        <translation>hidden ×</translation>
+    </message>
+    <message>
+        <source>sequence ×</source>
+        <translation>sequence ×</translation>
+    </message>
+    <message>
+        <source>vocabulary ×</source>
+        <translation>vocabulary ×</translation>
+    </message>
+    <message>
+        <source>Fraction of the transformer blocks to build (0 &lt; f ≤ 1)</source>
+        <translation>Fraction of the transformer blocks to build (0 &lt; f ≤ 1)</translation>
+    </message>
+    <message>
+        <source>Fraction of the head width, hence hidden and FFN (heads keep their count)</source>
+        <translation>Fraction of the head width, hence hidden and FFN (heads keep their count)</translation>
+    </message>
+    <message>
+        <source>Fraction of the sequence length</source>
+        <translation>Fraction of the sequence length</translation>
+    </message>
+    <message>
+        <source>Fraction of the vocabulary</source>
+        <translation>Fraction of the vocabulary</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>kB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>{n} s</source>
+        <translation>{n} s</translation>
+    </message>
+    <message>
+        <source>{n} min</source>
+        <translation>{n} min</translation>
+    </message>
+    <message>
+        <source>{n} h</source>
+        <translation>{n} h</translation>
+    </message>
+    <message>
+        <source>Time since the measured step began, s</source>
+        <translation>Time since the measured step began, s</translation>
+    </message>
+    <message>
+        <source>Rank memory, {unit}</source>
+        <translation>Rank memory, {unit}</translation>
+    </message>
+    <message>
+        <source>No memory samples arrived before the run stopped.</source>
+        <translation>No memory samples arrived before the run stopped.</translation>
+    </message>
+    <message>
+        <source>The memory of each rank through the measured step is drawn here during a run.</source>
+        <translation>The memory of each rank through the measured step is drawn here during a run.</translation>
+    </message>
+    <message>
+        <source>stage {s} · rank {r}</source>
+        <translation>stage {s} · rank {r}</translation>
+    </message>
+    <message>
+        <source>&amp;Device:</source>
+        <translation>&amp;Device:</translation>
+    </message>
+    <message>
+        <source>CUDA ranks use NCCL, one GPU each; CPU ranks use gloo on this machine</source>
+        <translation>CUDA ranks use NCCL, one GPU each; CPU ranks use gloo on this machine</translation>
+    </message>
+    <message>
+        <source>&amp;Ranks:</source>
+        <translation>&amp;Ranks:</translation>
+    </message>
+    <message>
+        <source>Local ranks to start; predictions use this Nd (default: the plan's Nd, at most 2)</source>
+        <translation>Local ranks to start; predictions use this Nd (default: the plan's Nd, at most 2)</translation>
+    </message>
+    <message>
+        <source>Stages:</source>
+        <translation>Stages:</translation>
+    </message>
+    <message>
+        <source>Measure stage {n}</source>
+        <translation>Measure stage {n}</translation>
+    </message>
+    <message>
+        <source>Scale down:</source>
+        <translation>Scale down:</translation>
+    </message>
+    <message>
+        <source>Full size</source>
+        <translation>Full size</translation>
+    </message>
+    <message>
+        <source>Set every scale back to 1 (the model as planned)</source>
+        <translation>Set every scale back to 1 (the model as planned)</translation>
+    </message>
+    <message>
+        <source>&amp;Python with torch:</source>
+        <translation>&amp;Python with torch:</translation>
+    </message>
+    <message>
+        <source>path to a Python interpreter that can import torch</source>
+        <translation>path to a Python interpreter that can import torch</translation>
+    </message>
+    <message>
+        <source>Python interpreter that runs the ranks</source>
+        <translation>Python interpreter that runs the ranks</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Browse…</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Check</translation>
+    </message>
+    <message>
+        <source>Ask this interpreter for its torch version and whether it sees a GPU</source>
+        <translation>Ask this interpreter for its torch version and whether it sees a GPU</translation>
+    </message>
+    <message>
+        <source>&amp;Give up after:</source>
+        <translation>&amp;Give up after:</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Stop the run if it has not finished by then (a hung rank cannot stall it)</source>
+        <translation>Stop the run if it has not finished by then (a hung rank cannot stall it)</translation>
+    </message>
+    <message>
+        <source>a watchdog: a hung rank cannot stall the run</source>
+        <translation>a watchdog: a hung rank cannot stall the run</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Start</translation>
+    </message>
+    <message>
+        <source>Run one real training step per selected stage</source>
+        <translation>Run one real training step per selected stage</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Cancel</translation>
+    </message>
+    <message>
+        <source>Stop every rank of the run now</source>
+        <translation>Stop every rank of the run now</translation>
+    </message>
+    <message>
+        <source>Measurement progress</source>
+        <translation>Measurement progress</translation>
+    </message>
+    <message>
+        <source>Live memory timeline</source>
+        <translation>Live memory timeline</translation>
+    </message>
+    <message>
+        <source>Measured results</source>
+        <translation>Measured results</translation>
+    </message>
+    <message>
+        <source>Measurement log</source>
+        <translation>Measurement log</translation>
+    </message>
+    <message>
+        <source>The command, the ranks' messages (stderr) and errors appear here.</source>
+        <translation>The command, the ranks' messages (stderr) and errors appear here.</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>Measure</translation>
+    </message>
+    <message>
+        <source>There is no valid plan to measure yet.</source>
+        <translation>There is no valid plan to measure yet.</translation>
+    </message>
+    <message>
+        <source>Measuring needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
+        <translation>Measuring needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</translation>
+    </message>
+    <message>
+        <source>This scale-down does not give a valid model; change the fractions.</source>
+        <translation>This scale-down does not give a valid model; change the fractions.</translation>
+    </message>
+    <message>
+        <source>The sequence ({seq}) is longer than the learned position table ({n}); shorten it in the form.</source>
+        <translation>The sequence ({seq}) is longer than the learned position table ({n}); shorten it in the form.</translation>
+    </message>
+    <message>
+        <source>Choose at least one stage to measure.</source>
+        <translation>Choose at least one stage to measure.</translation>
+    </message>
+    <message>
+        <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
+        <translation>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</translation>
+    </message>
+    <message>
+        <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</source>
+        <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</translation>
+    </message>
+    <message>
+        <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
+        <translation>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</translation>
+    </message>
+    <message>
+        <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
+        <translation>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>ZeroDesk itself does not load torch: the ranks run in this interpreter.</source>
+        <translation>ZeroDesk itself does not load torch: the ranks run in this interpreter.</translation>
+    </message>
+    <message>
+        <source>The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.</source>
+        <translation>The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.</translation>
+    </message>
+    <message>
+        <source>The ranks run in this interpreter; it needs torch (press Check to see its version).</source>
+        <translation>The ranks run in this interpreter; it needs torch (press Check to see its version).</translation>
+    </message>
+    <message>
+        <source>Python interpreter that has torch</source>
+        <translation>Python interpreter that has torch</translation>
+    </message>
+    <message>
+        <source>Checking {path}…</source>
+        <translation>Checking {path}…</translation>
+    </message>
+    <message>
+        <source>{n} GPU(s) visible</source>
+        <translation>{n} GPU(s) visible</translation>
+    </message>
+    <message>
+        <source>no GPU visible: CPU ranks only</source>
+        <translation>no GPU visible: CPU ranks only</translation>
+    </message>
+    <message>
+        <source>torch {version}; {where}.</source>
+        <translation>torch {version}; {where}.</translation>
+    </message>
+    <message>
+        <source>Cannot start {path}: {reason}.</source>
+        <translation>Cannot start {path}: {reason}.</translation>
+    </message>
+    <message>
+        <source>This interpreter cannot import torch: {reason}</source>
+        <translation>This interpreter cannot import torch: {reason}</translation>
+    </message>
+    <message>
+        <source>exit status {code}</source>
+        <translation>exit status {code}</translation>
+    </message>
+    <message>
+        <source>Model as measured: {model}.</source>
+        <translation>Model as measured: {model}.</translation>
+    </message>
+    <message>
+        <source>Scaled model as measured: {model}.</source>
+        <translation>Scaled model as measured: {model}.</translation>
+    </message>
+    <message>
+        <source>Predicted model states at rest (torch profile, largest rank): up to {v}.</source>
+        <translation>Predicted model states at rest (torch profile, largest rank): up to {v}.</translation>
+    </message>
+    <message>
+        <source>{stage}: waiting</source>
+        <translation>{stage}: waiting</translation>
+    </message>
+    <message>
+        <source>{stage}: selected</source>
+        <translation>{stage}: selected</translation>
+    </message>
+    <message>
+        <source>{stage}: not measured</source>
+        <translation>{stage}: not measured</translation>
+    </message>
+    <message>
+        <source>{stage}: done ✓</source>
+        <translation>{stage}: done ✓</translation>
+    </message>
+    <message>
+        <source>{stage}: stopped</source>
+        <translation>{stage}: stopped</translation>
+    </message>
+    <message>
+        <source>{stage}: {phase}</source>
+        <translation>{stage}: {phase}</translation>
+    </message>
+    <message>
+        <source>Measure a real training step.</source>
+        <translation>Measure a real training step.</translation>
+    </message>
+    <message>
+        <source>CPU ranks (gloo)</source>
+        <translation>CPU ranks (gloo)</translation>
+    </message>
+    <message>
+        <source>CUDA ranks (NCCL, one GPU each)</source>
+        <translation>CUDA ranks (NCCL, one GPU each)</translation>
+    </message>
+    <message>
+        <source>CUDA ranks if this machine has a GPU, else CPU ranks</source>
+        <translation>CUDA ranks if this machine has a GPU, else CPU ranks</translation>
+    </message>
+    <message>
+        <source>Start runs a warm-up step and one measured training step for stage(s) {stages} on {ranks} local {where}, and compares the model states at rest with the torch profile (DDP for stage 0, ZeroRedundancyOptimizer for 1, FSDP2 for 2 and 3). Expect about {time}, much of it starting the ranks (each imports torch).</source>
+        <translation>Start runs a warm-up step and one measured training step for stage(s) {stages} on {ranks} local {where}, and compares the model states at rest with the torch profile (DDP for stage 0, ZeroRedundancyOptimizer for 1, FSDP2 for 2 and 3). Expect about {time}, much of it starting the ranks (each imports torch).</translation>
+    </message>
+    <message>
+        <source>A scaled run is compared here only; the Plan tab's bars stay those of the full model.</source>
+        <translation>A scaled run is compared here only; the Plan tab's bars stay those of the full model.</translation>
+    </message>
+    <message>
+        <source>The Plan tab's bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
+        <translation>The Plan tab's bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</translation>
+    </message>
+    <message>
+        <source>Results also land on the Plan tab's chart as markers beside each bar.</source>
+        <translation>Results also land on the Plan tab's chart as markers beside each bar.</translation>
+    </message>
+    <message>
+        <source>Starting {ranks} ranks (each imports torch)…</source>
+        <translation>Starting {ranks} ranks (each imports torch)…</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>Measuring…</translation>
+    </message>
+    <message>
+        <source>Measuring stage {n}: {phase}…</source>
+        <translation>Measuring stage {n}: {phase}…</translation>
+    </message>
+    <message>
+        <source>Stopping every process of the run…</source>
+        <translation>Stopping every process of the run…</translation>
+    </message>
+    <message>
+        <source>({s} s so far; Cancel stops every rank)</source>
+        <translation>({s} s so far; Cancel stops every rank)</translation>
+    </message>
+    <message>
+        <source>The measurement was cancelled; every rank was stopped.</source>
+        <translation>The measurement was cancelled; every rank was stopped.</translation>
+    </message>
+    <message>
+        <source>The measurement failed: {reason}.</source>
+        <translation>The measurement failed: {reason}.</translation>
+    </message>
+    <message>
+        <source>Details are in the log below.</source>
+        <translation>Details are in the log below.</translation>
+    </message>
+    <message>
+        <source>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</source>
+        <translation>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</translation>
+    </message>
+    <message>
+        <source>Model states at rest match the torch profile on every rank ({d}).</source>
+        <translation>Model states at rest match the torch profile on every rank ({d}).</translation>
+    </message>
+    <message>
+        <source>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</source>
+        <translation>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</translation>
+    </message>
+    <message>
+        <source>Measured on a scaled model: {model}.</source>
+        <translation>Measured on a scaled model: {model}.</translation>
+    </message>
+    <message>
+        <source>The Plan tab's bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</source>
+        <translation>The Plan tab's bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</translation>
+    </message>
+    <message>
+        <source>The Plan tab's bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
+        <translation>The Plan tab's bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</translation>
+    </message>
+    <message>
+        <source>On the Plan tab's chart, beside each bar: ▲ the peak and ◆ the model states (with DDP's buckets, as the bars count them) of the largest rank.</source>
+        <translation>On the Plan tab's chart, beside each bar: ▲ the peak and ◆ the model states (with DDP's buckets, as the bars count them) of the largest rank.</translation>
+    </message>
+    <message>
+        <source>The plan has changed since this run; its markers were taken off the chart.</source>
+        <translation>The plan has changed since this run; its markers were taken off the chart.</translation>
+    </message>
+    <message>
+        <source>starting ranks…</source>
+        <translation>starting ranks…</translation>
+    </message>
+    <message>
+        <source>Run: {command}</source>
+        <translation>Run: {command}</translation>
+    </message>
+    <message>
+        <source>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</source>
+        <translation>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</translation>
+    </message>
+    <message>
+        <source>Started: torch {torch} on {device}, {ranks} ranks, P = {p}.</source>
+        <translation>Started: torch {torch} on {device}, {ranks} ranks, P = {p}.</translation>
+    </message>
+    <message>
+        <source>Done in {wall}.</source>
+        <translation>Done in {wall}.</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>Error ({code}): {message}</source>
+        <translation>Error ({code}): {message}</translation>
+    </message>
+    <message>
+        <source>Every process of the run stopped {s} after the first signal.</source>
+        <translation>Every process of the run stopped {s} after the first signal.</translation>
+    </message>
+    <message>
+        <source>Every process of the run has exited.</source>
+        <translation>Every process of the run has exited.</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Stage</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Peak
+of the step</source>
+        <translation>Peak
+of the step</translation>
+    </message>
+    <message>
+        <source>States
+measured</source>
+        <translation>States
+measured</translation>
+    </message>
+    <message>
+        <source>States
+predicted</source>
+        <translation>States
+predicted</translation>
+    </message>
+    <message>
+        <source>Difference
+vs torch profile</source>
+        <translation>Difference
+vs torch profile</translation>
+    </message>
+    <message>
+        <source>DDP buckets
+meas. / pred.</source>
+        <translation>DDP buckets
+meas. / pred.</translation>
+    </message>
+    <message>
+        <source>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</source>
+        <translation>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</translation>
+    </message>
+    <message>
+        <source>Rank of the run</source>
+        <translation>Rank of the run</translation>
+    </message>
+    <message>
+        <source>Tracked peak of the measured step: model states, activations, temporaries and buffers</source>
+        <translation>Tracked peak of the measured step: model states, activations, temporaries and buffers</translation>
+    </message>
+    <message>
+        <source>Parameters, gradients and optimizer state at rest after the optimizer step, measured from live tensors</source>
+        <translation>Parameters, gradients and optimizer state at rest after the optimizer step, measured from live tensors</translation>
+    </message>
+    <message>
+        <source>The same, predicted by the torch profile for the measured shapes and ranks</source>
+        <translation>The same, predicted by the torch profile for the measured shapes and ranks</translation>
+    </message>
+    <message>
+        <source>(measured − predicted) / predicted states</source>
+        <translation>(measured − predicted) / predicted states</translation>
+    </message>
+    <message>
+        <source>DDP's gradient buckets (stages 0 and 1), measured / predicted; the Plan tab's bars include them</source>
+        <translation>DDP's gradient buckets (stages 0 and 1), measured / predicted; the Plan tab's bars include them</translation>
+    </message>
+    <message>
+        <source>rank {r}</source>
+        <translation>rank {r}</translation>
+    </message>
+    <message>
+        <source>{what}: measured {m}, predicted {p}</source>
+        <translation>{what}: measured {m}, predicted {p}</translation>
+    </message>
+    <message>
+        <source>Peak of the step: {v} (activations and temporaries included)</source>
+        <translation>Peak of the step: {v} (activations and temporaries included)</translation>
+    </message>
+    <message>
+        <source>Step time: {t}</source>
+        <translation>Step time: {t}</translation>
+    </message>
+    <message>
+        <source>measured ({device}, {ranks} ranks)</source>
+        <translation>measured ({device}, {ranks} ranks)</translation>
+    </message>
+</context>
+<context>
     <name>PlanForm</name>
     <message>
         <source>Model preset</source>

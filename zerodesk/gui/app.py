@@ -41,6 +41,7 @@ def _render_screenshot(window, path: Path) -> int:
 
     window.resize(*SCREENSHOT_SIZE)
     window.show()
+    window.glossary.flush()
     for _ in range(3):
         QApplication.processEvents()
     pixmap = window.grab()

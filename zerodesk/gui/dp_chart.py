@@ -12,6 +12,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QGraphicsItem
 
 from ..core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ..core.plan import Plan
@@ -61,6 +62,8 @@ class DpChart(pg.PlotWidget):
         self.setMouseEnabled(x=False, y=False)
         for name in ("left", "bottom"):
             pi.getAxis(name).enableAutoSIPrefix(False)
+            # an axis (ticks, labels, grid) repaints from a cached pixmap until its range or text changes
+            pi.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAntialiasing(True)
         self._curves = []
         for s in STAGES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -71,6 +71,10 @@ class GlossaryDock(QDockWidget):
         self._profile: Profile = Profile.PAPER
         self._scheme: Scheme = Scheme.MIXED_ADAM
         self._checked: dict[int, bool] = {}
+        self._render_later = QTimer(self)
+        self._render_later.setSingleShot(True)
+        self._render_later.setInterval(40)
+        self._render_later.timeout.connect(self._render)
 
         body = QWidget()
         v = QVBoxLayout(body)
@@ -145,11 +149,24 @@ class GlossaryDock(QDockWidget):
         return True
 
     def set_context(self, profile: Profile, scheme: Scheme) -> None:
-        """The accounting profile and scheme in use; their boundaries are shown at the top."""
+        """The accounting profile and scheme in use; their boundaries are shown at the top.
+
+        The card is re-laid out a moment later (setHtml takes ~10 ms): an edit redraws the chart
+        within its frame, and a burst of edits lays the card out once.
+        """
         if (profile, scheme) == (self._profile, self._scheme):
             return
         self._profile, self._scheme = profile, scheme
-        self._render()
+        self._render_later.start()
+
+    def context(self) -> tuple[Profile, Scheme]:
+        return self._profile, self._scheme
+
+    def flush(self) -> None:
+        """Lay out a pending change now (tests, screenshots)."""
+        if self._render_later.isActive():
+            self._render_later.stop()
+            self._render()
 
     def set_language(self, lang: str) -> None:
         if lang != self._lang:
@@ -258,6 +275,7 @@ class GlossaryDock(QDockWidget):
         )
 
     def _render(self, *_args) -> None:
+        self._render_later.stop()
         c = self._colors()
         g = self._glossary
         if g is None:

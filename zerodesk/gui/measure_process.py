@@ -16,39 +16,15 @@ import signal
 import time
 from collections import deque
 
-from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
 
 from ..measure.protocol import Done, Error, PhaseMsg, ProtocolError, Result, Sample, Started, decode
-from ..measure.runner import measure_env, signal_group
+from ..measure.runner import group_alive, measure_env, signal_group
 
 KILL_AFTER_S = 1.0  # SIGTERM first; SIGKILL this long after
 DONE_GRACE_S = 1.0  # after Done the launcher leaves by itself; stop it only if it lingers
 GIVE_UP_S = 6.0  # a process that survives SIGKILL this long (uninterruptible sleep): stop waiting
 POLL_MS = 50
-
-
-def group_alive(pgid: int) -> bool:
-    """Whether any live (non-zombie) process is still in the session/group `pgid`."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    if not os.path.isdir("/proc"):
-        return True
-    for entry in os.listdir("/proc"):  # zombies answer killpg too; they are already dead
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()  # state ppid pgrp session ...
-        if int(fields[2]) == pgid and fields[0] not in "ZX":
-            return True
-    return False
 
 
 def last_stderr(lines) -> str:
@@ -97,6 +73,7 @@ class MeasureProcess(QObject):
         self._signal_at = 0.0
         self._watchdog = QTimer(self)
         self._watchdog.setSingleShot(True)
+        self._watchdog.setTimerType(Qt.TimerType.PreciseTimer)  # "within N s" must not fire early
         self._watchdog.timeout.connect(self._on_watchdog)
         self._timeout_s = 0.0
         self._poll = QTimer(self)

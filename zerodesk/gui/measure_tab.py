@@ -70,9 +70,10 @@ PHASE_LABELS = {
     "backward": QT_TRANSLATE_NOOP("MeasureTab", "backward"),
     "optimizer": QT_TRANSLATE_NOOP("MeasureTab", "optimizer step"),
 }
-DEVICES = (("auto", QT_TRANSLATE_NOOP("MeasureTab", "auto (CUDA if present, else CPU)")),
-           ("cuda", QT_TRANSLATE_NOOP("MeasureTab", "CUDA (NCCL)")),
-           ("cpu", QT_TRANSLATE_NOOP("MeasureTab", "CPU (gloo)")))
+DEVICES = (("auto", QT_TRANSLATE_NOOP("MeasureTab", "auto")), ("cuda", "CUDA"), ("cpu", "CPU"))
+DEVICE_TIPS = {"auto": QT_TRANSLATE_NOOP("MeasureTab", "CUDA when this machine has an NVIDIA GPU, else CPU"),
+               "cuda": QT_TRANSLATE_NOOP("MeasureTab", "CUDA ranks with NCCL, one GPU each"),
+               "cpu": QT_TRANSLATE_NOOP("MeasureTab", "CPU ranks with gloo on this machine (small or scaled-down models)")}
 SCALE_LABELS = {"layers": QT_TRANSLATE_NOOP("MeasureTab", "layers ×"), "hidden": QT_TRANSLATE_NOOP("MeasureTab", "hidden ×"),
                 "seq": QT_TRANSLATE_NOOP("MeasureTab", "sequence ×"), "vocab": QT_TRANSLATE_NOOP("MeasureTab", "vocabulary ×")}
 SCALE_TIPS = {
@@ -139,10 +140,10 @@ def difference(measured: int, predicted: int) -> float | None:
 
 def fmt_duration(seconds: float) -> str:
     if seconds < 90:
-        return _t("{n} s").format(n=max(1, round(seconds)))
+        return QCoreApplication.translate("MeasureTab", "{n} s").format(n=max(1, round(seconds)))
     if seconds < 5400:
-        return _t("{n} min").format(n=round(seconds / 60))
-    return _t("{n} h").format(n=i18n.fmt_number(seconds / 3600, 1))
+        return QCoreApplication.translate("MeasureTab", "{n} min").format(n=round(seconds / 60))
+    return QCoreApplication.translate("MeasureTab", "{n} h").format(n=i18n.fmt_number(seconds / 3600, 1))
 
 
 def resolved_device(device: str) -> str:
@@ -269,6 +270,44 @@ class MeasureSettings:
         self._set("timeout_s", int(value))
 
 
+class FractionSpin(QDoubleSpinBox):
+    """A scale in (0, 1]: shows 0.03125 or 1 without trailing zeros, and accepts a typed fraction such as 1/32."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setDecimals(8)
+        self.setRange(0.0001, 1.0)
+        self.setSingleStep(0.05)
+
+    def textFromValue(self, value: float) -> str:
+        return f"{value:.6g}".replace(".", self.locale().decimalPoint())
+
+    def _parse(self, text: str) -> float | None:
+        text = text.strip().replace(self.locale().decimalPoint(), ".").replace(",", ".")
+        try:
+            if "/" in text:
+                num, den = text.split("/", 1)
+                return float(num) / float(den)
+            return float(text)
+        except (ValueError, ZeroDivisionError):
+            return None
+
+    def valueFromText(self, text: str) -> float:
+        value = self._parse(text)
+        return self.value() if value is None else value
+
+    def validate(self, text: str, pos: int):
+        from PySide6.QtGui import QValidator
+
+        value = self._parse(text)
+        if value is not None and 0 < value <= 1:
+            return QValidator.State.Acceptable, text, pos
+        stripped = text.strip()
+        if all(c in "0123456789./," + self.locale().decimalPoint() for c in stripped):
+            return QValidator.State.Intermediate, text, pos
+        return QValidator.State.Invalid, text, pos
+
+
 class TimelineChart(pg.PlotWidget):
     """Live memory of each rank through the measured step: one curve per (stage, rank), bytes vs seconds."""
 
@@ -277,6 +316,7 @@ class TimelineChart(pg.PlotWidget):
         self.setObjectName("measureTimeline")
         self.family = "GB"
         self.unit = "B"
+        self.stopped_empty = False  # a run ended before any sample: say so instead of the invitation
         self.data: dict[tuple[int, int], tuple[list[float], list[int]]] = {}
         self._curves: dict[tuple[int, int], pg.PlotDataItem] = {}
         self._dirty = False
@@ -315,16 +355,17 @@ class TimelineChart(pg.PlotWidget):
 
     def retranslate(self) -> None:
         pi = self.getPlotItem()
-        pi.setLabel("bottom", _t("Time since the measured step began, s"))
-        pi.setLabel("left", _t("Tracked memory of the rank, {unit}").format(unit=unit_text(self.unit)))
-        self.empty.setText(_t("The memory of each rank through the measured step is drawn here during a run."))
+        pi.setLabel("bottom", QCoreApplication.translate("MeasureTab", "Time since the measured step began, s"))
+        pi.setLabel("left", QCoreApplication.translate("MeasureTab", "Rank memory, {unit}").format(unit=unit_text(self.unit)))
+        self.empty.setText(QCoreApplication.translate("MeasureTab", "No memory samples arrived before the run stopped.") if self.stopped_empty else
+                           QCoreApplication.translate("MeasureTab", "The memory of each rank through the measured step is drawn here during a run."))
         for (stage, rank), curve in self._curves.items():
             self.legend.removeItem(curve)
             self.legend.addItem(curve, self._curve_name(stage, rank))
 
     @staticmethod
     def _curve_name(stage: int, rank: int) -> str:
-        return _t("stage {s} · rank {r}").format(s=stage, r=rank)
+        return QCoreApplication.translate("MeasureTab", "stage {s} · rank {r}").format(s=stage, r=rank)
 
     def clear_data(self) -> None:
         for curve in self._curves.values():
@@ -332,7 +373,8 @@ class TimelineChart(pg.PlotWidget):
         self.legend.clear()
         self._curves.clear()
         self.data.clear()
-        self.unit = "B"
+        self.unit = self.family  # until samples arrive: the plan's unit
+        self.stopped_empty = False
         self.empty.show()
         self.empty.setPos(0.5, 0.5)
         self.getPlotItem().vb.disableAutoRange()
@@ -357,6 +399,9 @@ class TimelineChart(pg.PlotWidget):
     def stop(self) -> None:
         self._timer.stop()
         self.flush()
+        if not self.data and not self.stopped_empty:
+            self.stopped_empty = True
+            self.retranslate()
 
     def _redraw(self) -> None:
         if not self._dirty or not self.data:
@@ -451,82 +496,84 @@ class MeasureTab(QWidget):
         self.ranks.setRange(1, 64)
         self.ranks_label.setBuddy(self.ranks)
         self.stages_label = QLabel()
-        stage_row = QHBoxLayout()
-        stage_row.setSpacing(10)
         self.stage_boxes: dict[int, QCheckBox] = {}
+        top = QHBoxLayout()
+        top.setSpacing(6)
+        top.addWidget(self.device)
+        top.addSpacing(10)
+        top.addWidget(self.ranks_label)
+        top.addWidget(self.ranks)
+        top.addSpacing(10)
+        top.addWidget(self.stages_label)
         for s in STAGES:
             box = QCheckBox(str(s))
             box.setObjectName(f"measureStage{s}")
             self.stage_boxes[s] = box
-            stage_row.addWidget(box)
-        stage_row.addStretch(1)
-        top = QHBoxLayout()
-        top.setSpacing(8)
-        top.addWidget(self.device_label)
-        top.addWidget(self.device)
-        top.addSpacing(8)
-        top.addWidget(self.ranks_label)
-        top.addWidget(self.ranks)
-        top.addSpacing(8)
-        top.addWidget(self.stages_label)
-        top.addLayout(stage_row)
+            top.addWidget(box)
         top.addStretch(1)
-        grid.addLayout(top, 0, 0, 1, 2)
+        grid.addWidget(self.device_label, 0, 0)
+        grid.addLayout(top, 0, 1)
 
         self.scale_label = QLabel()
-        scale_row = QHBoxLayout()
-        scale_row.setSpacing(6)
+        scales = QGridLayout()
+        scales.setHorizontalSpacing(6)
+        scales.setVerticalSpacing(4)
         self.scale_names: dict[str, QLabel] = {}
-        self.scale_fields: dict[str, QDoubleSpinBox] = {}
-        for key in SCALE_KEYS:
+        self.scale_fields: dict[str, FractionSpin] = {}
+        for i, key in enumerate(SCALE_KEYS):
             name = QLabel()
-            field = QDoubleSpinBox()
+            name.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            field = FractionSpin()
             field.setObjectName(f"measureScale_{key}")
-            field.setDecimals(4)
-            field.setRange(0.0001, 1.0)
-            field.setSingleStep(0.05)
             field.setValue(1.0)
             field.setKeyboardTracking(False)
             name.setBuddy(field)
             self.scale_names[key] = name
             self.scale_fields[key] = field
-            scale_row.addWidget(name)
-            scale_row.addWidget(field)
+            scales.addWidget(name, i // 2, 2 * (i % 2))
+            scales.addWidget(field, i // 2, 2 * (i % 2) + 1)
         self.reset_scale = QPushButton()
         self.reset_scale.setObjectName("measureScaleReset")
-        scale_row.addWidget(self.reset_scale)
-        scale_row.addStretch(1)
+        scales.addWidget(self.reset_scale, 0, 4)
+        scales.setColumnStretch(5, 1)
         grid.addWidget(self.scale_label, 1, 0)
-        grid.addLayout(scale_row, 1, 1)
+        grid.addLayout(scales, 1, 1)
 
         self.python_label = QLabel()
         py_row = QHBoxLayout()
         py_row.setSpacing(6)
         self.python = QLineEdit()
         self.python.setObjectName("measurePython")
+        self.python.setMinimumWidth(120)
         self.python_label.setBuddy(self.python)
         self.browse = QPushButton()
         self.browse.setObjectName("measureBrowse")
         self.check_python = QPushButton()
         self.check_python.setObjectName("measureCheckPython")
-        self.timeout_label = QLabel()
-        self.timeout = QSpinBox()
-        self.timeout.setObjectName("measureTimeout")
-        self.timeout.setRange(5, 24 * 3600)
-        self.timeout.setSingleStep(30)
-        self.timeout_label.setBuddy(self.timeout)
         py_row.addWidget(self.python, 1)
         py_row.addWidget(self.browse)
         py_row.addWidget(self.check_python)
-        py_row.addSpacing(8)
-        py_row.addWidget(self.timeout_label)
-        py_row.addWidget(self.timeout)
         grid.addWidget(self.python_label, 2, 0)
         grid.addLayout(py_row, 2, 1)
         self.python_note = QLabel()
         self.python_note.setObjectName("measurePythonNote")
         self.python_note.setWordWrap(True)
         grid.addWidget(self.python_note, 3, 1)
+
+        self.timeout_label = QLabel()
+        self.timeout = QSpinBox()
+        self.timeout.setObjectName("measureTimeout")
+        self.timeout.setRange(5, 24 * 3600)
+        self.timeout.setSingleStep(30)
+        self.timeout_label.setBuddy(self.timeout)
+        self.timeout_note = QLabel()
+        self.timeout_note.setWordWrap(True)
+        t_row = QHBoxLayout()
+        t_row.setSpacing(6)
+        t_row.addWidget(self.timeout)
+        t_row.addWidget(self.timeout_note, 1)
+        grid.addWidget(self.timeout_label, 4, 0)
+        grid.addLayout(t_row, 4, 1)
         grid.setColumnStretch(1, 1)
         v.addLayout(grid)
 
@@ -554,6 +601,7 @@ class MeasureTab(QWidget):
             label = QLabel()
             label.setObjectName(f"measurePhase{s}")
             label.setMinimumWidth(10)
+            label.setWordWrap(True)
             self.phase_labels[s] = label
             phases.addWidget(label, 1)
         v.addLayout(phases)
@@ -641,6 +689,7 @@ class MeasureTab(QWidget):
         self.timeout_label.setText(self.tr("&Give up after:"))
         self.timeout.setSuffix(self.tr(" s"))
         self.timeout.setToolTip(self.tr("Stop the run if it has not finished by then (a hung rank cannot stall it)"))
+        self.timeout_note.setText(self.tr("a watchdog: a hung rank cannot stall the run"))
         self.start_button.setText(self.tr("&Start"))
         self.start_button.setToolTip(self.tr("Run one real training step per selected stage"))
         self.cancel_button.setText(self.tr("&Cancel"))
@@ -651,7 +700,7 @@ class MeasureTab(QWidget):
         self.log.setAccessibleName(self.tr("Measurement log"))
         self.log.setPlaceholderText(self.tr("The command, the ranks' messages (stderr) and errors appear here."))
         self.timeline.retranslate()
-        self.table.setHorizontalHeaderLabels(self.headers())
+        self._set_headers()
         if self.tab_widget is not None:
             index = self.tab_widget.indexOf(self)
             if index >= 0:
@@ -706,7 +755,7 @@ class MeasureTab(QWidget):
         return [s for s, box in self.stage_boxes.items() if box.isChecked()]
 
     def scale(self) -> Scale:
-        return Scale(**{key: round(self.scale_fields[key].value(), 6) for key in SCALE_KEYS})
+        return Scale(**{key: float(f"{self.scale_fields[key].value():.6g}") for key in SCALE_KEYS})
 
     def interpreter(self) -> str:
         return self.python.text().strip()
@@ -722,6 +771,9 @@ class MeasureTab(QWidget):
             self.ranks.setValue(max(1, min(plan.dp, 2)))
             self._loading = False
         self.timeline.family = "GB" if plan.units == "GB" else "GiB"
+        if not self.timeline.data and self.timeline.unit != self.timeline.family:
+            self.timeline.unit = self.timeline.family
+            self.timeline.retranslate()
         if self._overlay_key is not None and self._overlay_key != run_key(plan) and self.chart is not None:
             self.chart.clear_measured(self._overlay_label)  # markers of another model/Nd would mislead
             self._overlay_label = self._overlay_key = None
@@ -891,8 +943,10 @@ class MeasureTab(QWidget):
         state = self._phase.get(stage)
         name = i18n.stage_short(stage)
         if state is None:
-            if stage in (self._run_stages if self._showing_run() else self.selected_stages()):
+            if self._showing_run() and stage in self._run_stages:
                 return self.tr("{stage}: waiting").format(stage=name)
+            if not self._showing_run() and stage in self.selected_stages():
+                return self.tr("{stage}: selected").format(stage=name)
             return self.tr("{stage}: not measured").format(stage=name)
         if state == "done":
             return self.tr("{stage}: done ✓").format(stage=name)
@@ -925,7 +979,7 @@ class MeasureTab(QWidget):
             self.status.setText(self._idle_html())
 
     def _idle_html(self) -> str:
-        title = f"<b>{html.escape(self.tr('Measure a real training step.'))}</b> "
+        title = "<b>" + html.escape(self.tr("Measure a real training step.")) + "</b> "
         if self._problem:
             return title + f'<span style="color:{ERROR_COLOR}">{html.escape(self._problem)}</span>'
         scaled = self.measured_plan()
@@ -1038,8 +1092,8 @@ class MeasureTab(QWidget):
         self.results.clear()
         self._phase.clear()
         self.table.setRowCount(0)
-        self.timeline.clear_data()
         self.timeline.family = self._family()
+        self.timeline.clear_data()
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("starting ranks…"))
         if self.chart is not None and self._overlay_label:
@@ -1156,9 +1210,23 @@ class MeasureTab(QWidget):
 
     # -- results ----------------------------------------------------------------------------------
     def headers(self) -> list[str]:
-        return [self.tr("Stage"), self.tr("Rank"), self.tr("Peak of the step"), self.tr("States measured"),
-                self.tr("States predicted\n(torch profile)"), self.tr("Difference\nvs torch profile"),
-                self.tr("DDP buckets\nmeasured / predicted")]
+        return [self.tr("Stage"), self.tr("Rank"), self.tr("Peak\nof the step"), self.tr("States\nmeasured"),
+                self.tr("States\npredicted"), self.tr("Difference\nvs torch profile"), self.tr("DDP buckets\nmeas. / pred.")]
+
+    def header_tips(self) -> list[str]:
+        return [self.tr("ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)"), self.tr("Rank of the run"),
+                self.tr("Tracked peak of the measured step: model states, activations, temporaries and buffers"),
+                self.tr("Parameters, gradients and optimizer state at rest after the optimizer step, measured from live "
+                        "tensors"),
+                self.tr("The same, predicted by the torch profile for the measured shapes and ranks"),
+                self.tr("(measured − predicted) / predicted states"),
+                self.tr("DDP's gradient buckets (stages 0 and 1), measured / predicted; the Plan tab's bars include them")]
+
+    def _set_headers(self) -> None:
+        for col, (text, tip) in enumerate(zip(self.headers(), self.header_tips())):
+            item = QTableWidgetItem(text)
+            item.setToolTip(tip)
+            self.table.setHorizontalHeaderItem(col, item)
 
     def rows(self) -> list[list[str]]:
         """The results table as text, header first (tests read this)."""
@@ -1169,7 +1237,7 @@ class MeasureTab(QWidget):
 
     def _fill_table(self) -> None:
         results = [self.results[k] for k in sorted(self.results)]
-        self.table.setHorizontalHeaderLabels(self.headers())
+        self._set_headers()
         self.table.setRowCount(len(results))
         if not results:
             return
@@ -1178,13 +1246,14 @@ class MeasureTab(QWidget):
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         for row, r in enumerate(results):
             d = difference(r.states.total, r.predicted_states.total)
-            buckets = "—" if r.comm_buffers is None else (
-                f"{fmt_in(r.comm_buffers, unit)} / {fmt_in(r.predicted_comm_buffers, unit)}"
-                if r.predicted_comm_buffers is not None else fmt_in(r.comm_buffers, unit))
+            buckets = "—" if r.comm_buffers is None else fmt_in(r.comm_buffers, unit)
+            if r.comm_buffers is not None and r.predicted_comm_buffers is not None:
+                number = fmt_in(r.comm_buffers, unit).rsplit(" ", 1)[0]
+                buckets = f"{number} / {fmt_in(r.predicted_comm_buffers, unit)}"  # one unit for the pair
             cells = [str(r.stage), str(r.rank), fmt_in(r.peak_bytes, unit), fmt_in(r.states.total, unit),
                      fmt_in(r.predicted_states.total, unit), fmt_percent(d), buckets]
             tip = "<br>".join([
-                f"<b>{html.escape(i18n.stage_short(r.stage))} · {html.escape(self.tr('rank {r}').format(r=r.rank))}</b>",
+                "<b>" + html.escape(i18n.stage_short(r.stage) + " · " + self.tr("rank {r}").format(r=r.rank)) + "</b>",
                 *(html.escape(self.tr("{what}: measured {m}, predicted {p}").format(
                     what=i18n.component_label(k), m=i18n.fmt_exact_bytes(getattr(r.states, k)),
                     p=i18n.fmt_exact_bytes(getattr(r.predicted_states, k)))) for k in ("params", "grads", "optimizer")),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont, QFontMetrics, QPalette
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QGraphicsItem, QToolTip
 
 from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
 from ..core.plan import Plan, Profile
@@ -97,6 +97,8 @@ class StageChart(pg.PlotWidget):
         pi.vb.setDefaultPadding(0.0)
         for name in ("left", "bottom"):
             pi.getAxis(name).enableAutoSIPrefix(False)
+            # an axis (ticks, labels, grid) repaints from a cached pixmap until its range or text changes
+            pi.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAntialiasing(True)
 
         bold = QFont()
