@@ -237,11 +237,22 @@ def test_cancel_stops_every_rank_within_2_s_and_leaves_no_process(tab, qtbot):
     assert tab.start_button.isEnabled() and not tab.cancel_button.isEnabled()
 
 
+def test_closing_the_window_during_a_run_leaves_no_process(window, tab, qtbot):
+    _needs_torch()
+    watch = TreeWatch(tab)
+    qtbot.mouseClick(tab.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: tab._started is not None and len(watch.pids) >= 3, timeout=RUN_TIMEOUT_MS)
+    window.close()
+    qtbot.waitUntil(lambda: not tab.is_running(), timeout=2_000)
+    watch.stop()
+    assert watch.survivors() == []
+
+
 # -- failures ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("fault, timeout_s, expect", [
-    ("crash:1", 600, ("rank 1", "SIGKILL")),
-    ("hang:1", 5, ("did not finish within 5 s",)),
-    ("garbage:0", 600, ("not JSON", "this is not a protocol line")),
+    ("crash:1", 600, ("The measurement failed: rank 1 was killed by SIGKILL",)),
+    ("hang:1", 5, ("The measurement did not finish within 5 s and was stopped.",)),
+    ("garbage:0", 600, ("The measurement printed a line that is not JSON: 'this is not a protocol line'.",)),
 ])
 def test_a_failing_worker_gives_one_clear_sentence_and_no_process(tab, qtbot, fault, timeout_s, expect):
     _needs_torch()
@@ -253,7 +264,7 @@ def test_a_failing_worker_gives_one_clear_sentence_and_no_process(tab, qtbot, fa
     assert run_to_end(qtbot, tab) is False
     watch.stop()
     text = tab.error_text()
-    assert text.startswith("The measurement failed: ") and text.endswith(".") and "\n" not in text
+    assert text.startswith("The measurement ") and text.endswith(".") and "\n" not in text
     assert text.count(". ") == 0  # one sentence
     for part in expect:
         assert part in text
@@ -272,8 +283,12 @@ def test_a_python_without_torch_is_a_clear_error(tab, qtbot, tmp_path):
     tab.python.editingFinished.emit()
     assert run_to_end(qtbot, tab) is False
     text = tab.error_text()
-    assert text.startswith("The measurement failed: the measurement could not start (exit status 1)")
-    assert "No module named torch" in text
+    assert text == "The measurement could not start (exit status 1): ModuleNotFoundError: No module named torch."
+    # the Check button asks the same interpreter, asynchronously, and says what it found
+    with qtbot.waitSignal(tab.check_python.clicked, timeout=1000):
+        qtbot.mouseClick(tab.check_python, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "cannot import torch" in tab.python_note.text(), timeout=10_000)
+    assert "No module named torch" in tab.python_note.text()
 
 
 # -- before a run, settings, language -------------------------------------------------------------------------

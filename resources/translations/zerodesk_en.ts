@@ -1000,6 +1000,10 @@ optimizer sharded</translation>
         <translation>The measurement was cancelled; every rank was stopped.</translation>
     </message>
     <message>
+        <source>the measurement </source>
+        <translation>the measurement </translation>
+    </message>
+    <message>
         <source>The measurement failed: {reason}.</source>
         <translation>The measurement failed: {reason}.</translation>
     </message>

@@ -1000,6 +1000,10 @@ optimizer sharded</source>
         <translation>Измерение отменено; все участники остановлены.</translation>
     </message>
     <message>
+        <source>the measurement </source>
+        <translation>измерение </translation>
+    </message>
+    <message>
         <source>The measurement failed: {reason}.</source>
         <translation>Измерение не удалось: {reason}.</translation>
     </message>

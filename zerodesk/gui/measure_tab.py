@@ -1024,6 +1024,9 @@ class MeasureTab(QWidget):
         if self._error.code == "cancelled":
             return self.tr("The measurement was cancelled; every rank was stopped.")
         reason = " ".join(self._error.message.split()).rstrip(".")
+        for prefix in ("the measurement ", self.tr("the measurement ")):  # already a sentence about the run
+            if reason.lower().startswith(prefix.lower()) and prefix.strip():
+                return reason[:1].upper() + reason[1:] + "."
         return self.tr("The measurement failed: {reason}.").format(reason=reason)
 
     def _error_html(self) -> str:
@@ -1101,6 +1104,8 @@ class MeasureTab(QWidget):
         self._overlay_label = self._overlay_key = None
         self.log.clear()
         self._log(self.tr("Run: {command}").format(command=self._shown_command(argv)))
+        if self.process is not None:
+            self.process.deleteLater()  # the previous run's, finished
         proc = MeasureProcess(self)
         proc.startedMsg.connect(self._on_started)
         proc.phase.connect(self._on_phase)
