@@ -18,6 +18,7 @@ from ..core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ..core.plan import Plan
 from ..core.units import UNIT_BYTES
 from . import i18n
+from .chart_grid import GridLines
 from .stage_chart import GPU_LINE_COLOR
 
 STAGE_COLORS = ("#7F7F7F", "#0072B2", "#E69F00", "#009E73")
@@ -58,7 +59,6 @@ class DpChart(pg.PlotWidget):
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
         pi.hideButtons()
-        pi.showGrid(x=True, y=True, alpha=0.25)
         self.setMouseEnabled(x=False, y=False)
         for name in ("left", "bottom"):
             pi.getAxis(name).enableAutoSIPrefix(False)
@@ -84,6 +84,7 @@ class DpChart(pg.PlotWidget):
                                          label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
         self.addItem(self._gpu_line)
         self._gpu_line.hide()
+        self.grid_lines = GridLines(self, vertical=True)
         self._apply_palette()
         self._ready = True
 
@@ -133,6 +134,7 @@ class DpChart(pg.PlotWidget):
                 self._top = max(self._top, max(ys))
             pi = self.getPlotItem()
             pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
+            self.grid_lines.set_vertical(xs)
             pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
             pi.setLabel("left", self.tr("Per rank, {unit}").format(unit=i18n.unit_label(plan.units)))
             self.setXRange(-0.3, xs[-1] + 0.3, padding=0)
@@ -180,6 +182,8 @@ class DpChart(pg.PlotWidget):
         fill.setAlpha(210)
         self._gpu_line.label.fill = pg.mkBrush(fill)
         self._nd_line.label.fill = pg.mkBrush(fill)
+        if hasattr(self, "grid_lines"):
+            self.grid_lines.apply_palette()
 
     def changeEvent(self, event) -> None:
         if not getattr(self, "_ready", False):

@@ -20,6 +20,7 @@ from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, Comp
 from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
 from . import i18n
+from .chart_grid import GridLines
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
@@ -92,7 +93,6 @@ class StageChart(pg.PlotWidget):
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
         pi.hideButtons()
-        pi.showGrid(x=False, y=True, alpha=0.25)
         self.setMouseEnabled(x=False, y=False)
         pi.vb.setDefaultPadding(0.0)
         for name in ("left", "bottom"):
@@ -118,6 +118,7 @@ class StageChart(pg.PlotWidget):
 
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self.grid_lines = GridLines(self)
         self._apply_palette()
         self._set_x_range()
         self._ready = True
@@ -238,6 +239,8 @@ class StageChart(pg.PlotWidget):
         self._gpu_line.label.fill = pg.mkBrush(fill)
         for item in self._bars.values():
             item.setOpts(pen=self._segment_pen())
+        if hasattr(self, "grid_lines"):
+            self.grid_lines.apply_palette()
 
     def changeEvent(self, event) -> None:
         if not getattr(self, "_ready", False):
