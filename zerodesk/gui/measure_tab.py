@@ -48,7 +48,7 @@ from ..core.plan import Plan
 from ..core.torch_profile import rank_states
 from ..core.units import fmt_count
 from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
-from ..measure.runner import measure_command
+from ..measure.runner import host_available_bytes, measure_command
 from . import i18n
 from .measure_process import MeasureProcess
 
@@ -159,17 +159,6 @@ def estimate_seconds(plan: Plan, stages: int, ranks: int, device: str) -> float:
     flops = 6 * plan.params * plan.seq_len * plan.micro_batch * 2 * TRACKER_SLOWDOWN
     share = max(1.0, ranks / (os.cpu_count() or 1)) if dev == "cpu" else 1.0
     return START_S[dev] + stages * (STAGE_OVERHEAD_S[dev] + flops / FLOPS_PER_RANK[dev] * share)
-
-
-def host_available_bytes() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        return None
-    return None
 
 
 def predicted_states(plan: Plan, stages, ranks: int) -> dict[int, list[int]]:

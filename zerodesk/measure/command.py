@@ -13,7 +13,7 @@ from typing import Any
 
 from ..core.plan import Plan
 from .protocol import Error, PhaseMsg, Result, Scale, Started, scale_plan
-from .runner import run_measure
+from .runner import host_available_bytes, run_measure
 
 STATE_KEYS = ("params", "grads", "optimizer")
 
@@ -118,17 +118,6 @@ def result_json(started: Started | None, results: list[Result]) -> dict[str, Any
     return out
 
 
-def _host_memory() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        return None
-    return None
-
-
 def _fits_host(plan: Plan, ranks: int, stages: list[int]) -> str | None:
     """On CPU ranks, refuse a model whose states alone would not fit the host's free memory."""
     from ..core.architecture import tensor_shapes
@@ -136,12 +125,35 @@ def _fits_host(plan: Plan, ranks: int, stages: list[int]) -> str | None:
 
     shapes = [s for _, s in tensor_shapes(plan.model.architecture)]
     need = max(sum(sum(r.values()) for r in rank_states(shapes, plan.params, s, ranks)) for s in stages)
-    free = _host_memory()
+    free = host_available_bytes()
     if free is not None and need > 0.7 * free:
         return (f"the model states of {ranks} CPU ranks need about {need / 1e9:.1f} GB, "
                 f"more than this machine can spare "
                 f"({free / 1e9:.1f} GB free); scale the model down with --layers-scale/--hidden-scale")
     return None
+
+
+def collect(messages, progress: bool) -> tuple[Started | None, list[Result], str | None]:
+    """Read a run to its end: (started, results, error sentence or None); progress goes to stderr.
+
+    Closing the message stream on the way out kills the subprocess if we leave early."""
+    started: Started | None = None
+    results: list[Result] = []
+    try:
+        for msg in messages:
+            if isinstance(msg, Started):
+                started = msg
+            elif isinstance(msg, Result):
+                results.append(msg)
+            elif isinstance(msg, Error):
+                return started, results, msg.message
+            elif isinstance(msg, PhaseMsg) and progress and msg.rank == 0 and msg.progress == 0.0:
+                print(f"\rstage {msg.stage}: {msg.phase}...      ", end="", file=sys.stderr, flush=True)
+    finally:
+        messages.close()
+        if progress:
+            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    return started, results, None
 
 
 def main(args: argparse.Namespace, plan: Plan) -> int:
@@ -162,25 +174,11 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         if problem:
             return fail(problem, 2)
 
-    started: Started | None = None
-    results: list[Result] = []
-    progress = sys.stderr.isatty() and not args.json
     messages = run_measure(plan, args.stages, ranks, args.device, scale, timeout=args.timeout, python=args.python,
                            samples=False)
-    try:
-        for msg in messages:
-            if isinstance(msg, Started):
-                started = msg
-            elif isinstance(msg, Result):
-                results.append(msg)
-            elif isinstance(msg, Error):
-                return fail(msg.message)
-            elif isinstance(msg, PhaseMsg) and progress and msg.rank == 0 and msg.progress == 0.0:
-                print(f"\rstage {msg.stage}: {msg.phase}...      ", end="", file=sys.stderr, flush=True)
-    finally:
-        messages.close()
-        if progress:
-            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    started, results, error = collect(messages, progress=sys.stderr.isatty() and not args.json)
+    if error:
+        return fail(error)
     if not results:
         return fail("the measurement finished without results")
     results.sort(key=lambda r: (r.stage, r.rank))

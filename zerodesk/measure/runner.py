@@ -59,6 +59,18 @@ def measure_env(base: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def host_available_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo (None where unknown): CPU ranks must not exhaust the host."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
 def signal_group(pgid: int, sig: int = signal.SIGKILL) -> None:
     """Signal every process of a run started in its own session (pgid = the launcher's pid); for QProcess users."""
     try:

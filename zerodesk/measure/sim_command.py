@@ -12,8 +12,8 @@ import sys
 from typing import Any
 
 from ..core.plan import Plan
-from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, result_json
-from .protocol import Error, PhaseMsg, Result, Started
+from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, collect, result_json
+from .protocol import Result, Started
 from .runner import MeasureRun, simulate_command
 from .simulate import SIMULATED_STAGES, unsupported_message
 
@@ -85,24 +85,10 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         return fail("simulating needs an architecture (layers, hidden, heads, ffn, vocab), "
                     "not only a parameter count", 2)
 
-    started: Started | None = None
-    results: list[Result] = []
-    progress = sys.stderr.isatty() and not args.json
     run = iter(MeasureRun(simulate_command(plan, args.stages, args.python), timeout=args.timeout))
-    try:
-        for msg in run:
-            if isinstance(msg, Started):
-                started = msg
-            elif isinstance(msg, Result):
-                results.append(msg)
-            elif isinstance(msg, Error):
-                return fail(msg.message)
-            elif isinstance(msg, PhaseMsg) and progress and msg.progress == 0.0:
-                print(f"\rstage {msg.stage}: {msg.phase}...      ", end="", file=sys.stderr, flush=True)
-    finally:
-        run.close()  # kills the subprocess if we leave early
-        if progress:
-            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    started, results, error = collect(run, progress=sys.stderr.isatty() and not args.json)
+    if error:
+        return fail(error)
     if not results:
         return fail("the simulation finished without results")
     results.sort(key=lambda r: r.stage)
