@@ -68,9 +68,10 @@ def cold_start(runs: int) -> None:
 def edit_latency(edits: int) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(ROOT))
-    import zerodesk.gui  # noqa: F401
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
+
+    import zerodesk.gui  # noqa: F401
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
     app = QApplication.instance() or QApplication([])

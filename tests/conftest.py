@@ -8,7 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 
-import zerodesk.gui  # noqa: F401,E402  (guards PySide6 6.12 on CPython 3.11 before any Qt call)
+import zerodesk.gui  # noqa: F401  (guards PySide6 6.12 on CPython 3.11 before any Qt call)
 
 
 @pytest.fixture

@@ -17,10 +17,6 @@ from zerodesk.resources import resource
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "resources" / "translations"
 LANGS = ("en", "ru")
-# The window's modules whose strings the .ts files must carry. The Measure tab's modules join
-# this list once their strings are extracted and translated (pyside6-lupdate, then Linguist).
-TRANSLATED_MODULES = ("app", "chart_panel", "dp_chart", "files", "glossary_dock", "i18n", "main_window", "plan_form",
-                      "settings", "stage_chart", "table_view")
 
 
 def test_many_qt_calls_do_not_exhaust_none_or_true():
@@ -42,7 +38,7 @@ def test_many_qt_calls_do_not_exhaust_none_or_true():
             o.flag.emit(True)
         print("alive")
     """)
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "alive" in out.stdout
 
@@ -92,7 +88,7 @@ def test_ts_sources_cover_every_string_in_the_code(tmp_path):
     if lupdate is None:
         pytest.skip("pyside6-lupdate is not installed")
     fresh = tmp_path / "fresh.ts"
-    sources = [str(ROOT / "zerodesk" / "gui" / f"{name}.py") for name in TRANSLATED_MODULES]
+    sources = sorted(str(p) for p in (ROOT / "zerodesk" / "gui").glob("*.py"))
     subprocess.run([lupdate, "-locations", "none", *sources, "-ts", str(fresh)], check=True, capture_output=True, timeout=300)
     wanted = {(c, s) for c, s, _ in _messages(fresh)}
     for lang in LANGS:

@@ -43,8 +43,8 @@
         <translation>Note: {note}.</translation>
     </message>
     <message>
-        <source>computed, {profile}; {unit}; the dotted line marks the current Nd = {nd}</source>
-        <translation>computed, {profile}; {unit}; the dotted line marks the current Nd = {nd}</translation>
+        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
+        <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
     </message>
 </context>
 <context>

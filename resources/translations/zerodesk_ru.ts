@@ -43,8 +43,8 @@
         <translation>Примечание: {note}.</translation>
     </message>
     <message>
-        <source>computed, {profile}; {unit}; the dotted line marks the current Nd = {nd}</source>
-        <translation>расчёт, {profile}; {unit}; пунктир отмечает текущее Nd = {nd}</translation>
+        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
+        <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
     </message>
 </context>
 <context>

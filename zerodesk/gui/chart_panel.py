@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
@@ -145,7 +146,7 @@ class ChartPanel(QWidget):
         self.warning.setText("⚠ " + html.escape(peak_warning() + extra) + notes)
         self.dp_caption.setText(
             f"<b>{dp_title}</b> — "
-            + html.escape(self.tr("computed, {profile}; {unit}; the dotted line marks the current Nd = {nd}").format(
+            + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
                 profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
             + "<br>" + self.dp_chart.legend_html())
 
@@ -159,6 +160,34 @@ class ChartPanel(QWidget):
         measured = self.chart.measured_legend_html()
         self.legend.setText(text + ("<br>" + measured if measured else ""))
 
+    @contextmanager
+    def _exporting(self):
+        """Draw for a file: vector symbols (no pixmap atlas) and no cached axis pixmaps."""
+        from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
+
+        axes, items, views = [], [], []
+        for plot in (self.chart, self.dp_chart):
+            views.append((plot, plot.cacheMode()))
+            plot.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)  # the background as a rectangle, not a bitmap
+            pi = plot.getPlotItem()
+            for name in ("left", "bottom"):
+                axis = pi.getAxis(name)
+                axes.append((axis, axis.cacheMode()))
+                axis.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            for item in plot.scene().items():
+                if hasattr(item, "setExportMode"):
+                    item.setExportMode(True, {"antialias": True})
+                    items.append(item)
+        try:
+            yield
+        finally:
+            for item in items:
+                item.setExportMode(False)
+            for axis, mode in axes:
+                axis.setCacheMode(mode)
+            for plot, mode in views:
+                plot.setCacheMode(mode)
+
     # -- export ----------------------------------------------------------------------------------
     def export_png(self, path: Path, scale: float = 2.0) -> bool:
         """Both charts with their captions, rendered at `scale` x the on-screen size."""
@@ -170,7 +199,8 @@ class ChartPanel(QWidget):
         image.fill(self.palette().color(self.backgroundRole()))
         painter = QPainter(image)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.render(painter, QPoint())
+        with self._exporting():
+            self.render(painter, QPoint())
         painter.end()
         return image.save(str(path), "PNG")
 
@@ -186,6 +216,7 @@ class ChartPanel(QWidget):
         painter = QPainter()
         if not painter.begin(gen):
             return False
-        self.render(painter, QPoint())
+        with self._exporting():
+            self.render(painter, QPoint())
         painter.end()
         return Path(path).is_file() and Path(path).stat().st_size > 0

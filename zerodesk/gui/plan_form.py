@@ -8,6 +8,7 @@ plan is emitted (planChanged), an invalid one marks each field with the core's o
 
 from __future__ import annotations
 
+from pydantic import ValidationError
 from PySide6.QtCore import QEvent, QLocale, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -26,7 +27,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from pydantic import ValidationError
 
 from ..core import catalog
 from ..core.plan import Plan, PlanError, Profile, Scheme, field_errors
@@ -482,7 +482,7 @@ class PlanForm(QWidget):
             return self._gpu_shown[1]
         try:
             return round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
-        except ValueError:
+        except (ValueError, OverflowError):  # not a number, nan, inf
             return text  # let the core say what is wrong with it
 
     def _show_gpu_memory(self, nbytes: int | None) -> None:
@@ -560,10 +560,10 @@ class PlanForm(QWidget):
             return
         sender = self.sender()
         name = sender.objectName() if sender is not None else ""
-        if model_changed or name.startswith("model.") and name != "model.preset":
-            if self._model_name is not None:
-                self._model_name = None
-                self._select_data(self._model_preset, CUSTOM)
+        leaves_preset = model_changed or (name.startswith("model.") and name != "model.preset")
+        if leaves_preset and self._model_name is not None:
+            self._model_name = None
+            self._select_data(self._model_preset, CUSTOM)
         if name == "cluster.gpu_memory_bytes" and self._gpu_preset.currentData():
             self._select_data(self._gpu_preset, CUSTOM)
         if name == "units":
@@ -649,6 +649,9 @@ class PlanForm(QWidget):
         except ValidationError as exc:
             errors = {ERROR_ALIASES.get(k, k): v for k, v in field_errors(exc).items()}
             self._show_errors(errors)
+            return
+        except (ValueError, ArithmeticError, TypeError) as exc:  # the core raised instead of reporting a field
+            self._show_errors({"plan": str(exc) or type(exc).__name__})
             return
         self._show_errors({})
         self._plan = plan

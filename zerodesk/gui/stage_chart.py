@@ -232,8 +232,12 @@ class StageChart(pg.PlotWidget):
             axis = self.getPlotItem().getAxis(name)
             axis.setPen(pg.mkPen(text))
             axis.setTextPen(pg.mkPen(text))
-        for t in self._total_labels:
+        fill = QColor(base)
+        fill.setAlpha(200)
+        for t in self._total_labels:  # a translucent backing keeps a total legible across the GPU line
             t.setColor(text)
+            t.fill = pg.mkBrush(fill)
+            t.update()
         fill = QColor(base)
         fill.setAlpha(210)
         self._gpu_line.label.fill = pg.mkBrush(fill)
