@@ -93,11 +93,12 @@ def test_simulated_peaks_match_real_gloo_ranks(sim_and_real2):
     for stage in (2, 3):
         s, r = sim[stage], real[stage]
         assert s.states == r.states == s.predicted_states
-        for phase in ("forward", "optimizer"):  # byte-identical, category by category
-            assert s.phase_peaks[phase] == r.phase_peaks[phase], (stage, phase)
-        # Backward: gloo's full-size copy of a reduce-scatter input (see the module docstring) comes on top.
-        extra = r.phase_peaks["backward"]["total"] - s.phase_peaks["backward"]["total"]
-        assert 0 <= extra <= gloo_copy, (stage, extra, gloo_copy)
+        assert s.phase_peaks["forward"] == r.phase_peaks["forward"], stage  # byte-identical, category by category
+        # Backward: gloo's full-size copy of a reduce-scatter input (see the module docstring) comes on top;
+        # gloo's worker thread frees it when it likes, so it can still be alive as the optimizer phase begins.
+        for phase in ("backward", "optimizer"):
+            extra = r.phase_peaks[phase]["total"] - s.phase_peaks[phase]["total"]
+            assert 0 <= extra <= gloo_copy, (stage, phase, extra, gloo_copy)
         assert 0 <= r.peak_bytes - s.peak_bytes <= gloo_copy
 
 
