@@ -576,7 +576,7 @@ def test_add_tab_leaves_room_for_more_views(window):
     from PySide6.QtWidgets import QLabel
 
     index = window.add_tab(QLabel("measure"), "Measure")
-    assert index == 2 and window.tabs.tabText(2) == "Measure"
+    assert index == 3 and window.tabs.tabText(3) == "Measure"  # after Plan, Table and the Measure tab
 
 
 # -- screenshot mode ----------------------------------------------------------------------------------------

@@ -119,11 +119,9 @@ class Ticker:
 # -- fixtures -----------------------------------------------------------------------------------------
 @pytest.fixture
 def tab(window, qtbot, monkeypatch):
-    from zerodesk.gui.measure_tab import install_measure_tab
-
     monkeypatch.delenv(FAULT_ENV, raising=False)
     window.load_plan(TINY)
-    t = install_measure_tab(window)
+    t = window.measure_tab  # the window installs its Measure tab itself
     window.tabs.setCurrentWidget(t)
     t.device.setCurrentIndex(t.device.findData("cpu"))
     for s, box in t.stage_boxes.items():
@@ -293,9 +291,7 @@ def test_a_python_without_torch_is_a_clear_error(tab, qtbot, tmp_path):
 
 # -- before a run, settings, language -------------------------------------------------------------------------
 def test_before_a_run_the_tab_says_what_it_will_do(window, qtbot):
-    from zerodesk.gui.measure_tab import install_measure_tab
-
-    tab = install_measure_tab(window)  # the default plan: a bare parameter count, nothing to build
+    tab = window.measure_tab  # the default plan: a bare parameter count, nothing to build
     assert window.tabs.tabText(window.tabs.indexOf(tab)) == "Measure"
     assert not tab.start_button.isEnabled() and "needs the model's architecture" in shown(tab.status)
     window.load_plan(TINY)
@@ -340,10 +336,8 @@ def test_choices_are_remembered(gui_settings, qtbot, tmp_path):
 
 
 def test_the_tab_speaks_russian(window):
-    from zerodesk.gui.measure_tab import install_measure_tab
-
     window.load_plan(TINY)
-    tab = install_measure_tab(window)
+    tab = window.measure_tab
     window.set_language("ru")
     index = window.tabs.indexOf(tab)
     assert window.tabs.tabText(index) == "Измерение"

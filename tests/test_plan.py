@@ -21,7 +21,7 @@ def test_parse_count_suffixes():
     assert parse_count("1.5T") == 1_500_000_000_000
     assert parse_count("350m") == 350_000_000
     assert parse_count("124439808") == 124_439_808
-    for bad in ("", "x", "-5", "0", "7 billion"):
+    for bad in ("", "x", "-5", "0", "7 billion", "1e400", "nan"):
         with pytest.raises(ValueError):
             parse_count(bad)
 
@@ -40,6 +40,12 @@ def test_validation_names_the_field():
     with pytest.raises(ValidationError) as err:
         Plan.model_validate({"model": {"params": 10}, "seq_len": 0})
     assert "seq_len" in field_errors(err.value)
+
+
+def test_world_size_is_bounded():
+    with pytest.raises(ValidationError) as err:
+        Plan.model_validate({"model": {"params": 10}, "cluster": {"nodes": 1000, "gpus_per_node": 100}})
+    assert explain(err.value) == "cluster.gpus_per_node: nodes x GPUs per node (100,000) must be at most 65,536"
 
 
 def test_architecture_head_checks():

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="en_US" sourcelanguage="en_US">
 <context>
     <name>ChartPanel</name>
@@ -378,8 +379,8 @@ optimizer sharded</translation>
         <translation>Card &amp;Example</translation>
     </message>
     <message>
-        <source>P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB</source>
-        <translation>P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB</translation>
+        <source>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</source>
+        <translation>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</translation>
     </message>
     <message>
         <source>&amp;Chart</source>
@@ -398,12 +399,20 @@ optimizer sharded</translation>
         <translation>Show the table tab</translation>
     </message>
     <message>
+        <source>&amp;Measure</source>
+        <translation>&amp;Measure</translation>
+    </message>
+    <message>
+        <source>Show the measure tab: run a real training step</source>
+        <translation>Show the measure tab: run a real training step</translation>
+    </message>
+    <message>
         <source>&amp;Find Claim…</source>
         <translation>&amp;Find Claim…</translation>
     </message>
     <message>
-        <source>Filter the glossary's claims</source>
-        <translation>Filter the glossary's claims</translation>
+        <source>Filter the glossary&apos;s claims</source>
+        <translation>Filter the glossary&apos;s claims</translation>
     </message>
     <message>
         <source>Switch &amp;Units (GB / GiB)</source>
@@ -542,8 +551,8 @@ optimizer sharded</translation>
         <translation>About ZeroDesk</translation>
     </message>
     <message>
-        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper's accounting (§3.1, §5) or PyTorch's engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
-        <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper's accounting (§3.1, §5) or PyTorch's engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</translation>
+        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -716,8 +725,8 @@ optimizer sharded</translation>
         <translation>&amp;Ranks:</translation>
     </message>
     <message>
-        <source>Local ranks to start; predictions use this Nd (default: the plan's Nd, at most 2)</source>
-        <translation>Local ranks to start; predictions use this Nd (default: the plan's Nd, at most 2)</translation>
+        <source>Local ranks to start; predictions use this Nd (default: the plan&apos;s Nd, at most 2)</source>
+        <translation>Local ranks to start; predictions use this Nd (default: the plan&apos;s Nd, at most 2)</translation>
     </message>
     <message>
         <source>Stages:</source>
@@ -812,8 +821,8 @@ optimizer sharded</translation>
         <translation>Measurement log</translation>
     </message>
     <message>
-        <source>The command, the ranks' messages (stderr) and errors appear here.</source>
-        <translation>The command, the ranks' messages (stderr) and errors appear here.</translation>
+        <source>The command, the ranks&apos; messages (stderr) and errors appear here.</source>
+        <translation>The command, the ranks&apos; messages (stderr) and errors appear here.</translation>
     </message>
     <message>
         <source>Measure</source>
@@ -824,8 +833,8 @@ optimizer sharded</translation>
         <translation>There is no valid plan to measure yet.</translation>
     </message>
     <message>
-        <source>Measuring needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
-        <translation>Measuring needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</translation>
+        <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
+        <translation>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</translation>
     </message>
     <message>
         <source>This scale-down does not give a valid model; change the fractions.</source>
@@ -868,8 +877,8 @@ optimizer sharded</translation>
         <translation>ZeroDesk itself does not load torch: the ranks run in this interpreter.</translation>
     </message>
     <message>
-        <source>The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.</source>
-        <translation>The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.</translation>
+        <source>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</source>
+        <translation>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</translation>
     </message>
     <message>
         <source>The ranks run in this interpreter; it needs torch (press Check to see its version).</source>
@@ -964,16 +973,16 @@ optimizer sharded</translation>
         <translation>Start runs a warm-up step and one measured training step for stage(s) {stages} on {ranks} local {where}, and compares the model states at rest with the torch profile (DDP for stage 0, ZeroRedundancyOptimizer for 1, FSDP2 for 2 and 3). Expect about {time}, much of it starting the ranks (each imports torch).</translation>
     </message>
     <message>
-        <source>A scaled run is compared here only; the Plan tab's bars stay those of the full model.</source>
-        <translation>A scaled run is compared here only; the Plan tab's bars stay those of the full model.</translation>
+        <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
+        <translation>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</translation>
     </message>
     <message>
-        <source>The Plan tab's bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
-        <translation>The Plan tab's bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</translation>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
+        <translation>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</translation>
     </message>
     <message>
-        <source>Results also land on the Plan tab's chart as markers beside each bar.</source>
-        <translation>Results also land on the Plan tab's chart as markers beside each bar.</translation>
+        <source>Results also land on the Plan tab&apos;s chart as markers beside each bar.</source>
+        <translation>Results also land on the Plan tab&apos;s chart as markers beside each bar.</translation>
     </message>
     <message>
         <source>Starting {ranks} ranks (each imports torch)…</source>
@@ -1028,16 +1037,16 @@ optimizer sharded</translation>
         <translation>Measured on a scaled model: {model}.</translation>
     </message>
     <message>
-        <source>The Plan tab's bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</source>
-        <translation>The Plan tab's bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</translation>
+        <source>The Plan tab&apos;s bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</source>
+        <translation>The Plan tab&apos;s bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</translation>
     </message>
     <message>
-        <source>The Plan tab's bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
-        <translation>The Plan tab's bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</translation>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
+        <translation>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</translation>
     </message>
     <message>
-        <source>On the Plan tab's chart, beside each bar: ▲ the peak and ◆ the model states (with DDP's buckets, as the bars count them) of the largest rank.</source>
-        <translation>On the Plan tab's chart, beside each bar: ▲ the peak and ◆ the model states (with DDP's buckets, as the bars count them) of the largest rank.</translation>
+        <source>On the Plan tab&apos;s chart, beside each bar: ▲ the peak and ◆ the model states (with DDP&apos;s buckets, as the bars count them) of the largest rank.</source>
+        <translation>On the Plan tab&apos;s chart, beside each bar: ▲ the peak and ◆ the model states (with DDP&apos;s buckets, as the bars count them) of the largest rank.</translation>
     </message>
     <message>
         <source>The plan has changed since this run; its markers were taken off the chart.</source>
@@ -1142,8 +1151,8 @@ meas. / pred.</translation>
         <translation>(measured − predicted) / predicted states</translation>
     </message>
     <message>
-        <source>DDP's gradient buckets (stages 0 and 1), measured / predicted; the Plan tab's bars include them</source>
-        <translation>DDP's gradient buckets (stages 0 and 1), measured / predicted; the Plan tab's bars include them</translation>
+        <source>DDP&apos;s gradient buckets (stages 0 and 1), measured / predicted; the Plan tab&apos;s bars include them</source>
+        <translation>DDP&apos;s gradient buckets (stages 0 and 1), measured / predicted; the Plan tab&apos;s bars include them</translation>
     </message>
     <message>
         <source>rank {r}</source>
@@ -1377,8 +1386,8 @@ meas. / pred.</translation>
         <translation>Card example: P = 2·10⁹, Nd = 4</translation>
     </message>
     <message>
-        <source>The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
-        <translation>The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</translation>
+        <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
+        <translation>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</translation>
     </message>
     <message>
         <source>Load the card example</source>

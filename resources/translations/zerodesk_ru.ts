@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="ru_RU" sourcelanguage="en_US">
 <context>
     <name>ChartPanel</name>
@@ -378,7 +379,7 @@ optimizer sharded</source>
         <translation>&amp;Пример из карточки</translation>
     </message>
     <message>
-        <source>P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB</source>
+        <source>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</source>
         <translation>P = 2·10⁹, Nd = 4, Adam из статьи: 32 / 14 / 11 / 8 ГБ</translation>
     </message>
     <message>
@@ -398,11 +399,19 @@ optimizer sharded</source>
         <translation>Показать вкладку с таблицей</translation>
     </message>
     <message>
+        <source>&amp;Measure</source>
+        <translation>&amp;Измерение</translation>
+    </message>
+    <message>
+        <source>Show the measure tab: run a real training step</source>
+        <translation>Показать вкладку измерения: запуск реального шага обучения</translation>
+    </message>
+    <message>
         <source>&amp;Find Claim…</source>
         <translation>&amp;Найти утверждение…</translation>
     </message>
     <message>
-        <source>Filter the glossary's claims</source>
+        <source>Filter the glossary&apos;s claims</source>
         <translation>Отфильтровать утверждения глоссария</translation>
     </message>
     <message>
@@ -542,7 +551,7 @@ optimizer sharded</source>
         <translation>О программе ZeroDesk</translation>
     </message>
     <message>
-        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper's accounting (§3.1, §5) or PyTorch's engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
+        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
         <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Планирует память обучения с параллелизмом по данным ZeRO: состояния модели на участника по стадиям — по учёту статьи ZeRO (§3.1, §5) или движков PyTorch.&lt;/p&gt;&lt;p&gt;Значения — расчётные состояния модели; к пику шага добавляются активации, временные буферы и фрагментация (§3.2).&lt;/p&gt;</translation>
     </message>
 </context>
@@ -716,7 +725,7 @@ optimizer sharded</source>
         <translation>&amp;Участники:</translation>
     </message>
     <message>
-        <source>Local ranks to start; predictions use this Nd (default: the plan's Nd, at most 2)</source>
+        <source>Local ranks to start; predictions use this Nd (default: the plan&apos;s Nd, at most 2)</source>
         <translation>Сколько локальных участников запустить; прогноз считается для этого Nd (по умолчанию Nd плана, не больше 2)</translation>
     </message>
     <message>
@@ -812,7 +821,7 @@ optimizer sharded</source>
         <translation>Журнал измерения</translation>
     </message>
     <message>
-        <source>The command, the ranks' messages (stderr) and errors appear here.</source>
+        <source>The command, the ranks&apos; messages (stderr) and errors appear here.</source>
         <translation>Здесь появятся команда, сообщения участников (stderr) и ошибки.</translation>
     </message>
     <message>
@@ -824,7 +833,7 @@ optimizer sharded</source>
         <translation>Пока нет корректного плана для измерения.</translation>
     </message>
     <message>
-        <source>Measuring needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
+        <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
         <translation>Для измерения нужна архитектура модели (слои, hidden, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
     </message>
     <message>
@@ -868,7 +877,7 @@ optimizer sharded</source>
         <translation>Сам ZeroDesk не загружает torch: участники работают в этом интерпретаторе.</translation>
     </message>
     <message>
-        <source>The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.</source>
+        <source>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</source>
         <translation>Текущий интерпретатор (тот, в котором работает ZeroDesk); собранному пакету нужен другой Python с torch.</translation>
     </message>
     <message>
@@ -964,15 +973,15 @@ optimizer sharded</source>
         <translation>«Старт» выполняет разогревочный и один измеряемый шаг обучения для стадий {stages} на {ranks} локальных {where} и сравнивает состояния модели в покое с профилем «torch» (DDP для стадии 0, ZeroRedundancyOptimizer для 1, FSDP2 для 2 и 3). Это займёт около {time}, во многом на запуск участников (каждый импортирует torch).</translation>
     </message>
     <message>
-        <source>A scaled run is compared here only; the Plan tab's bars stay those of the full model.</source>
+        <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
         <translation>Уменьшенная модель сравнивается только здесь; столбцы на вкладке «План» остаются для полной модели.</translation>
     </message>
     <message>
-        <source>The Plan tab's bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
         <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}; с {ranks} участниками сравнение остаётся на этой вкладке (укажите участников: {nd}, чтобы отметки появились на той диаграмме).</translation>
     </message>
     <message>
-        <source>Results also land on the Plan tab's chart as markers beside each bar.</source>
+        <source>Results also land on the Plan tab&apos;s chart as markers beside each bar.</source>
         <translation>Результаты появятся и на диаграмме вкладки «План» — отметками рядом с каждым столбцом.</translation>
     </message>
     <message>
@@ -1028,15 +1037,15 @@ optimizer sharded</source>
         <translation>Измерено на уменьшенной модели: {model}.</translation>
     </message>
     <message>
-        <source>The Plan tab's bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</source>
+        <source>The Plan tab&apos;s bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</source>
         <translation>Столбцы на вкладке «План» — для полной модели, поэтому отметки туда не ставятся; здесь сравнение идёт с профилем «torch» для измеренных размеров.</translation>
     </message>
     <message>
-        <source>The Plan tab's bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
         <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}, а в этом запуске было участников: {ranks}, поэтому отметки туда не ставятся.</translation>
     </message>
     <message>
-        <source>On the Plan tab's chart, beside each bar: ▲ the peak and ◆ the model states (with DDP's buckets, as the bars count them) of the largest rank.</source>
+        <source>On the Plan tab&apos;s chart, beside each bar: ▲ the peak and ◆ the model states (with DDP&apos;s buckets, as the bars count them) of the largest rank.</source>
         <translation>На диаграмме вкладки «План» рядом с каждым столбцом: ▲ пик и ◆ состояния модели (с корзинами DDP, как их считают столбцы) самого нагруженного участника.</translation>
     </message>
     <message>
@@ -1142,7 +1151,7 @@ meas. / pred.</source>
         <translation>(измерено − прогноз) / прогноз состояний</translation>
     </message>
     <message>
-        <source>DDP's gradient buckets (stages 0 and 1), measured / predicted; the Plan tab's bars include them</source>
+        <source>DDP&apos;s gradient buckets (stages 0 and 1), measured / predicted; the Plan tab&apos;s bars include them</source>
         <translation>Корзины градиентов DDP (стадии 0 и 1), измерено / прогноз; столбцы вкладки «План» их учитывают</translation>
     </message>
     <message>
@@ -1377,7 +1386,7 @@ meas. / pred.</source>
         <translation>Пример из карточки: P = 2·10⁹, Nd = 4</translation>
     </message>
     <message>
-        <source>The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
+        <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
         <translation>Учебный расчёт из карточки: 32 / 14 / 11 / 8 ГБ на участника (Ctrl+K)</translation>
     </message>
     <message>

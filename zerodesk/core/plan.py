@@ -115,12 +115,23 @@ class ModelSpec(_Strict):
         return self.params
 
 
+MAX_RANKS = 65_536  # the torch profile lists every rank; beyond this the per-rank view stops being useful
+
+
 class Cluster(_Strict):
     nodes: int = Field(default=1, ge=1, le=100_000, description="machines")
     gpus_per_node: int = Field(default=8, ge=1, le=1024, description="GPUs per machine")
-    dp: int | None = Field(default=None, ge=1, le=1_000_000, description="data-parallel degree Nd; default nodes x GPUs")
+    dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, description="memory of one GPU in bytes")
+
+    @field_validator("gpus_per_node")
+    @classmethod
+    def _world_in_reach(cls, gpus: int, info: ValidationInfo) -> int:
+        nodes = info.data.get("nodes")
+        if nodes and nodes * gpus > MAX_RANKS:
+            raise ValueError(f"nodes x GPUs per node ({nodes * gpus:,}) must be at most {MAX_RANKS:,}")
+        return gpus
 
     @field_validator("dp")
     @classmethod

@@ -21,8 +21,8 @@ def parse_count(text: str | int | float) -> int:
         if not match:
             raise ValueError(f"'{text}' is not a parameter count; use a number such as 2e9, 7B, 350M or 1.5T")
         value = float(match.group(1)) * _SUFFIX[match.group(2).upper()]
-    if value < 1 or value != value:
-        raise ValueError(f"'{text}' is not a parameter count; it must be at least 1")
+    if not 1 <= value <= 1e18:  # also refuses inf and nan
+        raise ValueError(f"'{text}' is not a parameter count; it must be between 1 and 1e18")
     return round(value)
 
 

@@ -36,6 +36,7 @@ from .glossary_dock import (
 )
 from .plan_form import PlanForm, default_plan
 from .settings import Settings
+from .measure_tab import install_measure_tab
 from .table_view import TablePanel
 
 DEFAULT_SIZE = QSize(1440, 900)
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
 
         self.setWindowIcon(app_icon())
         self._on_plan(self.form.plan())
+        self.measure_tab = install_measure_tab(self)
         self.document.mark_saved(self.form.plan(), None)
         self._restore_layout()
         self._update_title()
@@ -138,6 +140,7 @@ class MainWindow(QMainWindow):
         self.act_card = self._action("actCardExample", lambda: self.show_card_example(), "Ctrl+K")
         self.act_tab_plan = self._action("actTabPlan", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
         self.act_tab_table = self._action("actTabTable", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
+        self.act_tab_measure = self._action("actTabMeasure", lambda: self.tabs.setCurrentWidget(self.measure_tab), "Ctrl+3")
         self.act_find = self._action("actFindClaim", self._focus_glossary_search, K.Find)
         self.act_units = self._action("actToggleUnits", self.toggle_units, "Ctrl+U")
         self.act_about = self._action("actAbout", self._about)
@@ -171,7 +174,7 @@ class MainWindow(QMainWindow):
         self.menu_edit = mb.addMenu("")
         self.menu_edit.addActions([self.act_copy_table, self.act_card])
         self.menu_view = mb.addMenu("")
-        self.menu_view.addActions([self.act_tab_plan, self.act_tab_table])
+        self.menu_view.addActions([self.act_tab_plan, self.act_tab_table, self.act_tab_measure])
         self.menu_view.addSeparator()
         self.menu_view.addActions([self.act_toggle_form, self.act_toggle_glossary, self.act_find])
         self.menu_view.addSeparator()
@@ -204,6 +207,7 @@ class MainWindow(QMainWindow):
             self.act_card: (self.tr("Card &Example"), self.tr("P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB")),
             self.act_tab_plan: (self.tr("&Chart"), self.tr("Show the chart tab")),
             self.act_tab_table: (self.tr("&Table"), self.tr("Show the table tab")),
+            self.act_tab_measure: (self.tr("&Measure"), self.tr("Show the measure tab: run a real training step")),
             self.act_find: (self.tr("&Find Claim…"), self.tr("Filter the glossary's claims")),
             self.act_units: (self.tr("Switch &Units (GB / GiB)"), self.tr("Switch between GB (10⁹ B) and GiB (2³⁰ B)")),
             self.act_about: (self.tr("&About ZeroDesk"), ""),

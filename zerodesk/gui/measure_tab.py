@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFileDialog,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QSplitter,
@@ -458,7 +460,17 @@ class MeasureTab(QWidget):
     def _build(self) -> None:
         self._python_check: QProcess | None = None
         self._python_check_text = ""
-        v = QVBoxLayout(self)
+        # The controls scroll rather than force the whole window's minimum size up.
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea()
+        scroll.setObjectName("measureScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget()
+        scroll.setWidget(body)
+        outer.addWidget(scroll)
+        v = QVBoxLayout(body)
         v.setContentsMargins(6, 6, 6, 6)
         v.setSpacing(4)
 
@@ -1287,7 +1299,7 @@ class MeasureTab(QWidget):
 
 def install_measure_tab(window) -> MeasureTab:
     """Add the Measure tab to a MainWindow and wire it: the plan, the Plan tab's chart, settings, shutdown."""
-    store = getattr(window.settings, "_s", None)
+    store = window.settings.store
     persist = getattr(window, "_persist", True)
     tab = MeasureTab(MeasureSettings(store, persist=persist))
     tab.chart = window.chart

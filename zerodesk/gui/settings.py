@@ -25,6 +25,11 @@ class Settings:
         self._s = store if store is not None else QSettings(
             QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APP_NAME)
 
+    @property
+    def store(self) -> QSettings:
+        """The underlying QSettings, for features that keep their own keys (the Measure tab)."""
+        return self._s
+
     # -- raw helpers -------------------------------------------------------------------------
     def _str(self, key: str, default: str) -> str:
         value = self._s.value(key, default)
