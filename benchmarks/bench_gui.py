@@ -121,6 +121,9 @@ def edit_latency(edits: int) -> None:
     print(f"  all edits  data {_stats(all_updates)}   data + paint {_stats(all_frames)}")
     print(f"edit -> chart updated and painted: median {median:.1f} ms "
           f"({'within' if median < 16 else 'OVER'} one 60 Hz frame, 16 ms)")
+    from PySide6.QtWidgets import QMessageBox
+
+    w.ask_save_changes = lambda: QMessageBox.StandardButton.Discard  # the edits are throwaway
     w.close()
 
 

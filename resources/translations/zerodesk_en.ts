@@ -1410,6 +1410,10 @@ meas. / pred.</translation>
         <translation>= heads</translation>
     </message>
     <message>
+        <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
+        <translation>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</translation>
+    </message>
+    <message>
         <source>= {n} parameters, exact from the architecture</source>
         <translation>= {n} parameters, exact from the architecture</translation>
     </message>

@@ -1410,6 +1410,10 @@ meas. / pred.</source>
         <translation>= головы</translation>
     </message>
     <message>
+        <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
+        <translation>Профиль torch учитывает то, что хранят движки PyTorch: параметры, градиенты и состояния AdamW в fp32, вычисления в bf16.</translation>
+    </message>
+    <message>
         <source>= {n} parameters, exact from the architecture</source>
         <translation>= {n} параметров, точно по архитектуре</translation>
     </message>

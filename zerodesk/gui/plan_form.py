@@ -279,6 +279,7 @@ class PlanForm(QWidget):
         self._profile.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self._profile.setMinimumContentsLength(12)
         self._form_row(tform, "profile", self._profile)
+        self._profile.currentIndexChanged.connect(self._sync_scheme_enabled)
         self._seq = self._edit("seq_len", stepper=True)
         self._form_row(tform, "seq_len", self._seq)
         self._mb = self._edit("micro_batch", stepper=True)
@@ -474,6 +475,13 @@ class PlanForm(QWidget):
             "bandwidth_gbps": self._bw.text().strip().replace(",", "."),
         }
 
+    def _sync_scheme_enabled(self) -> None:
+        """The torch profile models the engines' own scheme (fp32 states, bf16 compute): the choice is idle."""
+        idle = self._profile.currentData() == Profile.TORCH.value
+        self._scheme.setEnabled(not idle)
+        self._scheme.setToolTip(self.tr("The torch profile counts what PyTorch's engines keep: fp32 parameters, "
+                                        "gradients and AdamW states, bf16 compute.") if idle else "")
+
     def _gpu_memory_value(self):
         text = self._gpu_mem.text().strip()
         if not text:
@@ -515,6 +523,7 @@ class PlanForm(QWidget):
                 self._params.setText(count_text(plan.model.params))
             self._select_data(self._scheme, plan.scheme.value)
             self._select_data(self._profile, plan.profile.value)
+            self._sync_scheme_enabled()
             self._select_data(self._units, plan.units)
             c = plan.cluster
             self._select_data(self._gpu_preset, c.gpu if self._has_gpu(c.gpu) else CUSTOM)
