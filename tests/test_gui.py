@@ -611,3 +611,10 @@ def test_screenshot_mode_reports_a_bad_plan_file(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert out.returncode == 2
     assert "model.params" in out.stderr and not (tmp_path / "x.png").exists()
+
+
+def test_small_figures_keep_their_digits(qapp):
+    from zerodesk.gui.i18n import fmt_bytes
+
+    assert fmt_bytes(1_840_000, "GB") == "0.00184 GB"  # a tiny model's states, not "0.00 GB"
+    assert fmt_bytes(14 * 10**9, "GB") == "14.00 GB" and fmt_bytes(0, "GiB") == "0.00 GiB"

@@ -7,6 +7,8 @@ event to every widget; each view re-reads its texts in changeEvent().
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from ..core.units import UNIT_BYTES
@@ -89,8 +91,13 @@ def fmt_int(value: int) -> str:
 
 
 def fmt_bytes(nbytes: float, unit: str, digits: int = 2) -> str:
-    """'14.00 GB' (English) or '14,00 ГБ' (Russian): the unit always travels with the figure."""
-    return f"{fmt_number(nbytes / UNIT_BYTES[unit], digits)} {unit_label(unit)}"
+    """'14.00 GB' (English) or '14,00 ГБ' (Russian): the unit always travels with the figure.
+
+    A figure too small for `digits` keeps three significant digits (0.00184 GB, not 0.00 GB)."""
+    value = nbytes / UNIT_BYTES[unit]
+    if 0 < abs(value) < 10 ** -digits:
+        digits = min(12, 2 - math.floor(math.log10(abs(value))))
+    return f"{fmt_number(value, digits)} {unit_label(unit)}"
 
 
 def fmt_exact_bytes(nbytes: int) -> str:
