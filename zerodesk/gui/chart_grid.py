@@ -60,3 +60,15 @@ class GridLines:
                 px += [x, x]
                 py += [y0, y1]
         self.curve.setData(px, py, connect="pairs")
+
+
+def apply_axis_palette(plot: pg.PlotWidget) -> tuple[QColor, QColor]:
+    """Paint a plot's background and its left/bottom axes in the widget's palette; returns (base, text)."""
+    pal = plot.palette()
+    base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
+    plot.setBackground(base)
+    for name in ("left", "bottom"):
+        axis = plot.getPlotItem().getAxis(name)
+        axis.setPen(pg.mkPen(text))
+        axis.setTextPen(pg.mkPen(text))
+    return base, text

@@ -11,14 +11,14 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
 from ..core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ..core.plan import Plan
 from ..core.units import UNIT_BYTES
 from . import i18n
-from .chart_grid import GridLines
+from .chart_grid import GridLines, apply_axis_palette
 from .stage_chart import GPU_LINE_COLOR
 
 STAGE_COLORS = ("#7F7F7F", "#0072B2", "#E69F00", "#009E73")
@@ -168,13 +168,7 @@ class DpChart(pg.PlotWidget):
         return "&nbsp;&nbsp; ".join(parts)
 
     def _apply_palette(self) -> None:
-        pal = self.palette()
-        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
-        self.setBackground(base)
-        for name in ("left", "bottom"):
-            axis = self.getPlotItem().getAxis(name)
-            axis.setPen(pg.mkPen(text))
-            axis.setTextPen(pg.mkPen(text))
+        base, text = apply_axis_palette(self)
         self._nd_line.setPen(pg.mkPen(text, width=1.5, style=Qt.PenStyle.DotLine))
         self._nd_line.label.setColor(text)
         self._current.setPen(pg.mkPen(text, width=1.5))

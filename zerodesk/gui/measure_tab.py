@@ -18,7 +18,7 @@ import time
 
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QProcess, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QPalette
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -52,6 +52,7 @@ from ..core.units import fmt_count
 from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
 from ..measure.runner import host_available_bytes, measure_command
 from . import i18n
+from .chart_grid import apply_axis_palette
 from .measure_process import MeasureProcess
 
 STAGES = (0, 1, 2, 3)
@@ -329,13 +330,7 @@ class TimelineChart(pg.PlotWidget):
         self.retranslate()
 
     def _apply_palette(self) -> None:
-        pal = self.palette()
-        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
-        self.setBackground(base)
-        for name in ("left", "bottom"):
-            axis = self.getPlotItem().getAxis(name)
-            axis.setPen(pg.mkPen(text))
-            axis.setTextPen(pg.mkPen(text))
+        base, text = apply_axis_palette(self)
         self.empty.setColor(text)
         self.legend.setLabelTextColor(text)
 

@@ -20,7 +20,7 @@ from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, Comp
 from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
 from . import i18n
-from .chart_grid import GridLines
+from .chart_grid import GridLines, apply_axis_palette
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
@@ -225,13 +225,7 @@ class StageChart(pg.PlotWidget):
         return pg.mkPen(self.palette().color(QPalette.ColorRole.Base), width=1)
 
     def _apply_palette(self) -> None:
-        pal = self.palette()
-        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
-        self.setBackground(base)
-        for name in ("left", "bottom"):
-            axis = self.getPlotItem().getAxis(name)
-            axis.setPen(pg.mkPen(text))
-            axis.setTextPen(pg.mkPen(text))
+        base, text = apply_axis_palette(self)
         fill = QColor(base)
         fill.setAlpha(200)
         for t in self._total_labels:  # a translucent backing keeps a total legible across the GPU line
