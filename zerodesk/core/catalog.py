@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import json
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
@@ -11,7 +10,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..resources import resource
-from .plan import Architecture, ModelSpec, PlanError, explain
+from .plan import Architecture, ModelSpec, PlanError, explain, read_json
 
 CATALOG_SCHEMA = 1
 
@@ -68,12 +67,7 @@ _P = TypeVar("_P", bound=_Preset)
 def _load(filename: str, key: str, cls: type[_P]) -> tuple[_P, ...]:
     """Read and validate one catalog; every failure is a PlanError naming the file."""
     path: Path = resource("catalogs", filename)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PlanError(f"cannot read catalog {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PlanError(f"catalog {path} is not valid JSON ({exc})") from None
+    data = read_json(path, "catalog")
     if not isinstance(data, dict) or not isinstance(data.get(key), list):
         raise PlanError(f"catalog {path} must be a JSON object with a '{key}' list")
     if data.get("schema") != CATALOG_SCHEMA:

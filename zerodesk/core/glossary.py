@@ -6,13 +6,12 @@ a chart component (e.g. `component-adam-m`) to its claim whatever the language.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..resources import resource
-from .plan import PlanError, explain
+from .plan import PlanError, explain, read_json
 
 LANGUAGES = ("en", "ru")
 DEFAULT_LANGUAGE = "en"
@@ -99,12 +98,7 @@ class Glossary(_Frozen):
 @cache
 def _load(lang: str) -> Glossary:
     path = resource("glossary", f"{lang}.json")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PlanError(f"cannot read glossary {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PlanError(f"glossary {path} is not valid JSON ({exc})") from None
+    data = read_json(path, "glossary")
     try:
         return Glossary.model_validate(data)
     except ValidationError as exc:

@@ -13,21 +13,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .plan import Architecture, PlanError, explain
+from .plan import Architecture, PlanError, explain, read_json
 
 LLAMA_LIKE = ("llama", "mistral", "qwen2")
 SUPPORTED = (*LLAMA_LIKE, "gpt2", "gpt_neox")
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PlanError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise PlanError(f"{path} is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise PlanError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    data = read_json(path, "config")
     if not isinstance(data, dict):
         raise PlanError(f"{path} must hold a JSON object, not {type(data).__name__}")
     return data

@@ -7,7 +7,7 @@ import os
 import tempfile
 from enum import Enum
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
@@ -196,11 +196,31 @@ def field_errors(error: ValidationError) -> dict[str, str]:
     return out
 
 
-def plan_from_json(text: str, source: str = "plan") -> Plan:
+def parse_json(text: str, source: str) -> Any:
+    """JSON text to data; a syntax error is one PlanError naming the source and the place."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise PlanError(f"{source} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def read_json(path: str | os.PathLike, what: str) -> Any:
+    """Read a UTF-8 JSON file; every failure is one PlanError naming what it is and where ('catalog /x.json')."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PlanError(f"{what} {path} is not UTF-8 text") from None
+    return parse_json(text, f"{what} {path}")
+
+
+def plan_from_json(text: str, source: str = "plan") -> Plan:
+    return _plan_from_data(parse_json(text, source), source)
+
+
+def _plan_from_data(data: Any, source: str) -> Plan:
     if not isinstance(data, dict):
         raise PlanError(f"{source} must hold a JSON object, not {type(data).__name__}")
     try:
@@ -210,14 +230,7 @@ def plan_from_json(text: str, source: str = "plan") -> Plan:
 
 
 def load_plan(path: str | os.PathLike) -> Plan:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PlanError(f"cannot read plan file {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise PlanError(f"plan file {path} is not UTF-8 text") from None
-    return plan_from_json(text, source=f"plan file {path}")
+    return _plan_from_data(read_json(path, "plan file"), f"plan file {path}")
 
 
 def plan_to_json(plan: Plan) -> str:
