@@ -290,11 +290,11 @@ class GlossaryDock(QDockWidget):
         if not rows:
             return ""
         head, *body = rows
-        cells = "".join(f"<th align='left'>{html.escape(x)}</th>" for x in head)
+        cells = "".join(f"<th align='left'><small>{html.escape(x)}</small></th>" for x in head)
         out = [f"<table cellspacing='0' cellpadding='3' border='1' style='margin-top:4px; border-color:{c['claim_bar']};"
                f" border-collapse:collapse'><tr>{cells}</tr>"]
         for row in body:
-            out.append("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in row) + "</tr>")
+            out.append("<tr>" + "".join(f"<td><small>{html.escape(x)}</small></td>" for x in row) + "</tr>")
         return "".join(out) + "</table>"
 
     def _claim_html(self, claim, c: dict[str, str], compact: bool = False) -> str:
