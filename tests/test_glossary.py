@@ -119,25 +119,32 @@ def test_claim_lookup_and_fallback():
         load_glossary("en").claim("nope")
 
 
-def test_malformed_glossary_is_a_plan_error(tmp_path, monkeypatch):
+@pytest.fixture
+def english_glossary_file(tmp_path, monkeypatch):
+    """Load the English glossary from a file the test writes: call it with JSON text or data, then load."""
     (tmp_path / "glossary").mkdir()
     monkeypatch.setattr(glossary_module, "resource", lambda *parts: tmp_path.joinpath(*parts))
+
+    def write(content) -> None:
+        text = content if isinstance(content, str) else json.dumps(content)
+        (tmp_path / "glossary" / "en.json").write_text(text, encoding="utf-8")
+        glossary_module._load.cache_clear()
+
+    yield write
     glossary_module._load.cache_clear()
-    try:
-        (tmp_path / "glossary" / "en.json").write_text("{", encoding="utf-8")
-        with pytest.raises(PlanError, match="glossary .*en.json is not valid JSON"):
-            load_glossary("en")
-        bad_ref = {
-            "schema": 1, "lang": "en", "title": "t", "definition": "d", "why": "w",
-            "claims": [{"id": "x", "text": "t", "boundary": "b", "sources": ["ghost"], "origin": {"kind": "zerodesk"}}],
-            "sources": [{"id": "real", "title": "R"}],
-        }
-        (tmp_path / "glossary" / "en.json").write_text(json.dumps(bad_ref), encoding="utf-8")
-        glossary_module._load.cache_clear()
-        with pytest.raises(PlanError, match="unknown source 'ghost'"):
-            load_glossary("en")
-    finally:
-        glossary_module._load.cache_clear()
+
+
+def test_malformed_glossary_is_a_plan_error(english_glossary_file):
+    english_glossary_file("{")
+    with pytest.raises(PlanError, match="glossary .*en.json is not valid JSON"):
+        load_glossary("en")
+    english_glossary_file({
+        "schema": 1, "lang": "en", "title": "t", "definition": "d", "why": "w",
+        "claims": [{"id": "x", "text": "t", "boundary": "b", "sources": ["ghost"], "origin": {"kind": "zerodesk"}}],
+        "sources": [{"id": "real", "title": "R"}],
+    })
+    with pytest.raises(PlanError, match="unknown source 'ghost'"):
+        load_glossary("en")
 
 
 # -- origins ------------------------------------------------------------------------------------------------
@@ -166,27 +173,20 @@ def test_every_claim_and_checklist_item_says_where_it_comes_from(glossary):
     ({"kind": "pytorch", "refs": ["Horovod"]}, "'Horovod' is not a section of source 'pytorch'"),
     ({"kind": "folklore"}, "origin.kind"),
 ])
-def test_a_claim_with_a_bad_origin_is_refused_with_one_sentence(tmp_path, monkeypatch, origin, message):
-    (tmp_path / "glossary").mkdir()
-    monkeypatch.setattr(glossary_module, "resource", lambda *parts: tmp_path.joinpath(*parts))
-    glossary_module._load.cache_clear()
-    try:
-        data = {
-            "schema": 1, "lang": "en", "title": "t", "definition": "d", "why": "w",
-            "claims": [{"id": "x", "text": "t", "boundary": "b", "sources": ["zero-paper"], "origin": origin}],
-            "sources": [{"id": "zero-paper", "title": "Z", "sections": {"§3.1": "s"}},
-                        {"id": "pytorch", "title": "T", "sections": {"DDP": "d"}}],
-        }
-        (tmp_path / "glossary" / "en.json").write_text(json.dumps(data), encoding="utf-8")
-        with pytest.raises(PlanError, match=re.escape(message)):
-            load_glossary("en")
-        del data["claims"][0]["origin"]
-        (tmp_path / "glossary" / "en.json").write_text(json.dumps(data), encoding="utf-8")
-        glossary_module._load.cache_clear()
-        with pytest.raises(PlanError, match="origin"):
-            load_glossary("en")
-    finally:
-        glossary_module._load.cache_clear()
+def test_a_claim_with_a_bad_origin_is_refused_with_one_sentence(english_glossary_file, origin, message):
+    data = {
+        "schema": 1, "lang": "en", "title": "t", "definition": "d", "why": "w",
+        "claims": [{"id": "x", "text": "t", "boundary": "b", "sources": ["zero-paper"], "origin": origin}],
+        "sources": [{"id": "zero-paper", "title": "Z", "sections": {"§3.1": "s"}},
+                    {"id": "pytorch", "title": "T", "sections": {"DDP": "d"}}],
+    }
+    english_glossary_file(data)
+    with pytest.raises(PlanError, match=re.escape(message)):
+        load_glossary("en")
+    del data["claims"][0]["origin"]
+    english_glossary_file(data)
+    with pytest.raises(PlanError, match="origin"):
+        load_glossary("en")
 
 
 # -- figures: the text cannot drift from zerodesk.core ----------------------------------------------------------
