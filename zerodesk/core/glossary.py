@@ -11,7 +11,7 @@ Russian terms follow resources/glossary/README.md.
 from __future__ import annotations
 
 from functools import cache
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -27,15 +27,16 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-# Origin kinds, and the source whose sections their refs must name.
-ORIGIN_KINDS = ("card", "paper", "pytorch", "zerodesk")
+OriginKind = Literal["card", "paper", "pytorch", "zerodesk"]
+ORIGIN_KINDS = get_args(OriginKind)
+# The source whose sections a paper or PyTorch origin's refs must name.
 _REF_SOURCE = {"paper": "zero-paper", "pytorch": "pytorch"}
 
 
 class Origin(_Frozen):
     """Who says so: the card, the ZeRO paper (refs = its sections), PyTorch (refs = the APIs), or ZeroDesk's own modelling."""
 
-    kind: Literal["card", "paper", "pytorch", "zerodesk"]
+    kind: OriginKind
     refs: tuple[str, ...] = ()
 
     @model_validator(mode="after")
@@ -79,7 +80,7 @@ class Claim(_Frozen):
     @property
     def summary(self) -> str:
         """The text's first sentence, clipped: how a status line names the claim (ids stay internal)."""
-        first = self.text.split(". ")[0].split(": ")[0].rstrip(".")
+        first = self.text.split(". ")[0].rstrip(".")
         return first if len(first) <= 70 else first[:69].rstrip() + "…"
 
     def searchable(self) -> str:
