@@ -53,10 +53,12 @@ class LessonFigures:
     class_bytes_per_param: dict[str, float]  # param / grad / optimizer -> bytes per parameter (2 / 2 / 12)
     stage_totals: dict[int, Number]  # per-rank model states at each stage
     stage_classes: dict[int, dict[str, int]]  # per-rank bytes by state class at each stage
+    stage_components: dict[int, dict[str, int]]  # per-rank bytes by component at each stage
     comm: dict[int, Number]  # bytes moved per rank per step (§7)
     comm_ratio: Number  # stage 3 over stage 0
     on_top: OnTop
     numbers: dict[str, Number] = field(default_factory=dict)  # every number by key
+    symbols: dict[str, int] = field(default_factory=dict)  # values of the formulas' symbols (P, Nd, L, tokens, vocab)
 
     def number(self, key: str) -> Number:
         return self.numbers[key]
@@ -90,8 +92,8 @@ def on_top_figures(plan: Plan) -> OnTop:
     estimate = activation_estimate(plan)
     if estimate is None:
         return OnTop("none")
-    layers = Number("act_layers", "L × tokens × (per-block saved tensors) × 2 B", bytes=estimate.per_layer_bytes * estimate.layers,
-                    terms=("L", "tokens"), source="estimated")
+    layers = Number("act_layers", "L × tokens × (tensors one block saves) × 2 B",
+                    bytes=estimate.per_layer_bytes * estimate.layers, terms=("L", "tokens"), source="estimated")
     logits = Number("act_logits", "tokens × vocab × (4 + 2) B", bytes=estimate.logits_bytes, terms=("tokens", "vocab"),
                     source="estimated")
     return OnTop("estimate", (layers, logits))
@@ -115,11 +117,12 @@ def lesson_figures(plan: Plan) -> LessonFigures:
             breakdown.stage(0).components[c.key] for c in spec.components if c.state_class == cls))
     numbers["K"] = Number("K", "K = 4 + 4 + 4", ratio=spec.k, terms=())
 
-    stage_totals, stage_classes, comm = {}, {}, {}
+    stage_totals, stage_classes, stage_components, comm = {}, {}, {}, {}
     for s in STAGES:
         result = breakdown.stage(s)
         stage_totals[s] = numbers[f"stage{s}"] = Number(f"stage{s}", _stage_formula(s), bytes=result.total_bytes,
                                                          terms=("P", "Nd") if s else ("P",))
+        stage_components[s] = dict(result.components)
         stage_classes[s] = {cls: sum(result.components[c.key] for c in spec.components if c.state_class == cls)
                             for cls in STATE_CLASSES}
         for cls in STATE_CLASSES:
@@ -141,5 +144,9 @@ def lesson_figures(plan: Plan) -> LessonFigures:
                 n.bytes or 0 for n in on_top.numbers), terms=("P", "Nd", "tokens"), source="estimated")
     numbers["P"] = Number("P", "P", ratio=float(p), terms=("P",))
     numbers["Nd"] = Number("Nd", "Nd", ratio=float(nd), terms=("Nd",))
+    symbols = {"P": p, "Nd": nd, "tokens": plan.seq_len * plan.micro_batch}
+    arch = plan.model.architecture
+    if arch is not None:
+        symbols.update(L=arch.layers, vocab=arch.vocab)
     return LessonFigures(p, nd, plan.seq_len, plan.micro_batch, plan.model.name or "", components, class_bpp,
-                         stage_totals, stage_classes, comm, numbers["comm_ratio"], on_top, numbers)
+                         stage_totals, stage_classes, stage_components, comm, numbers["comm_ratio"], on_top, numbers, symbols)
