@@ -93,7 +93,8 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     return window
 
 
-def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None) -> int:
+def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None,
+            lang: str | None = None) -> int:
     """Open the main window; returns the exit code.
 
     plan: built from command-line flags (shown as given); plan_path: a plan file (opened; when
@@ -107,6 +108,8 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     except PlanError as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
+    if lang:
+        window.set_language(lang)
     if headless:
         return _render_screenshot(window, Path(screenshot))
     from PySide6.QtCore import QCoreApplication
@@ -115,6 +118,30 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     window.show()
     if window.open_error:
         window.show_error(QCoreApplication.translate("MainWindow", "Cannot open the plan"), window.open_error)
+    return QApplication.instance().exec()
+
+
+def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = None, lang: str | None = None) -> int:
+    """`zerodesk --lesson [N]`: the lesson window at step N (1-based); with a screenshot path,
+    render that step offscreen at 1280x800 and return. `plan` (flags) replaces the Figure 1 preset."""
+    _application(offscreen=screenshot is not None)
+    from . import i18n
+    from .lesson import render
+    from .settings import Settings
+
+    i18n.set_language(lang or Settings().language or i18n.system_language())
+    if screenshot is not None:
+        return render.screenshot(Path(screenshot), step, plan)
+    from PySide6.QtWidgets import QApplication
+
+    from .lesson import LessonWindow
+
+    window = LessonWindow(plan)
+    if not 1 <= step <= window.count:
+        print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
+        return 2
+    window.go(step - 1, animate=False)
+    window.show()
     return QApplication.instance().exec()
 
 

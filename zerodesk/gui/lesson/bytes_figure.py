@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPen
 
-from ...core.lesson import LessonFigures
+from ...core.accounting import SCHEMES
+from ...core.lesson import LESSON_SCHEME, LessonFigures
 from .. import i18n
 from . import numbers as fmt
 from .figure import LessonFigure
@@ -39,7 +40,7 @@ class BytesFigure(LessonFigure):
         total = f.stage_totals[0]
         total_text = f"16P = {fmt.fmt_short_bytes(total.bytes, self.unit)}"
         total_w = self.text_width(total_text, 13, True) + 2 * m
-        bar = QRectF(m, m + 2.2 * self.line_height(10), self.width() - 2 * m - total_w, 56 * s.scale)
+        bar = QRectF(m, m + 2.2 * self.line_height(10), self.width() - 2 * m - total_w, max(56 * s.scale, self.height() * 0.22))
         self.number(p, QRectF(bar.right() + m, bar.top(), total_w - m, bar.height()), total_text, total, ALIGN_LEFT, 13)
 
         build = self.value("build", 1.0) * len(comps)
@@ -55,7 +56,7 @@ class BytesFigure(LessonFigure):
             p.drawRect(seg)
             label = f"{bpp:g}P"
             if width > self.text_width(label, 12, True) + 8:
-                self.text(p, seg, label, ALIGN_CENTER, 12, True, color="background")
+                self.text(p, seg, label, ALIGN_CENTER, 12, True, color=self.ink_on(s.color(key)))
             if key in ("master", "adam_m", "adam_v"):
                 opt_left = x if opt_left is None else opt_left
                 opt_right = x + full
@@ -80,9 +81,10 @@ class BytesFigure(LessonFigure):
         f, s = self.figures, self.style_
         rows = list(f.components.items())
         pts = 11
-        row_h = min(area.height() / len(rows), 2.1 * self.line_height(pts))
+        pts = min(14, max(9, pts * area.height() / (len(rows) * 2.2 * self.line_height(pts))))
+        row_h = min(area.height() / len(rows), 2.2 * self.line_height(pts))
         names = [i18n.component_label(k) for k, _ in rows]
-        classes = {"params": "param", "grads": "grad"}
+        classes = {c.key: c.state_class for c in SCHEMES[LESSON_SCHEME].components}
         name_w = max(self.text_width(n, pts) for n in names) + 16 * s.scale
         formula_w = self.text_width("16P", pts, True) + 24 * s.scale
         value_w = max(self.text_width(fmt.fmt_short_bytes(n.bytes, self.unit), pts, True) for _, n in rows) + 24 * s.scale
@@ -98,6 +100,6 @@ class BytesFigure(LessonFigure):
             x += formula_w
             self.number(p, QRectF(x, y, value_w, row_h), fmt.fmt_short_bytes(number.bytes, self.unit), number, ALIGN_LEFT, pts)
             x += value_w
-            cls = fmt.class_name(classes.get(key, "optimizer"))
+            cls = i18n.state_class_label(classes[key])
             self.text(p, QRectF(x, y, area.right() - x, row_h), cls, ALIGN_LEFT, pts, color="muted")
             y += row_h

@@ -28,7 +28,7 @@ class ChecklistFigure(LessonFigure):
         n = len(self.items)
         if not n:
             return
-        pts = 12
+        pts = 16
         while pts > 8 and self._height(pts) > self.height() - 2 * m:
             pts -= 0.5
         reveal = self.value("reveal", 1.0) * n

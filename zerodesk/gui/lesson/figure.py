@@ -9,7 +9,7 @@ Every text it draws is checked against the room it was given; `clipped` lists wh
 from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QFontMetricsF, QMouseEvent, QPainter
+from PySide6.QtGui import QColor, QFontMetricsF, QMouseEvent, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...core.lesson import Number
@@ -93,7 +93,7 @@ class LessonFigure(QWidget):
         """Draw text in rect; note it in `clipped` when it does not fit. Returns the text's bounding box."""
         font = self.style_.font(self.font(), points, bold)
         p.setFont(font)
-        p.setPen(self.style_.qcolor(color) if color in ("text", "muted", "frame", "highlight") else self.style_.color(color))
+        p.setPen(self.style_.qcolor(color) if color in ("text", "muted", "frame", "highlight", "background") else QColor(color))
         flags = int(align) | (int(Qt.TextFlag.TextWordWrap) if wrap else 0)
         need = QFontMetricsF(font).boundingRect(rect, flags, text)
         if need.width() > rect.width() + 0.5 or need.height() > rect.height() + 0.5 or not self._inside(rect):
@@ -108,6 +108,11 @@ class LessonFigure(QWidget):
         box = self.text(p, rect, text, align, points, bold, color="highlight")
         self._hits.append((box.adjusted(-3, -3, 3, 3), number))
         return box
+
+    @staticmethod
+    def ink_on(fill: QColor) -> str:
+        """Black or white, whichever reads better on `fill`."""
+        return "#000000" if 0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue() > 140 else "#FFFFFF"
 
     def text_width(self, text: str, points: float, bold: bool = False) -> float:
         return QFontMetricsF(self.style_.font(self.font(), points, bold)).horizontalAdvance(text)

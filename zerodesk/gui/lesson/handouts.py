@@ -91,16 +91,15 @@ def export_slides(window, folder: str | Path, size: QSize = SLIDE) -> list[Path]
 
 
 def export_dialog(window, kind: str) -> None:
-    tr = QCoreApplication.translate
     try:
         if kind == "pdf":
-            path, _ = QFileDialog.getSaveFileName(window, tr("Handouts", "Export the lesson as PDF"), "zerodesk-lesson.pdf",
-                                                  tr("Handouts", "PDF files (*.pdf)"))
+            path, _ = QFileDialog.getSaveFileName(window, QCoreApplication.translate("Handouts", "Export the lesson as PDF"), "zerodesk-lesson.pdf",
+                                                  QCoreApplication.translate("Handouts", "PDF files (*.pdf)"))
             if path:
                 export_pdf(window, path if path.lower().endswith(".pdf") else path + ".pdf")
         else:
-            folder = QFileDialog.getExistingDirectory(window, tr("Handouts", "Choose a folder for the PNG slides"))
+            folder = QFileDialog.getExistingDirectory(window, QCoreApplication.translate("Handouts", "Choose a folder for the PNG slides"))
             if folder:
                 export_slides(window, folder)
     except OSError as exc:
-        QMessageBox.warning(window, tr("Handouts", "Cannot export the lesson"), str(exc))
+        QMessageBox.warning(window, QCoreApplication.translate("Handouts", "Cannot export the lesson"), str(exc))

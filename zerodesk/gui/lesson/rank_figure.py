@@ -149,7 +149,7 @@ class RankFigure(LessonFigure):
         self.text(p, QRectF(area.left(), area.top(), area.width(), head_h),
                   self.tr("One rank at stage {n}").format(n=stage), ALIGN_LEFT, 11, True)
         comm_h = 4.2 * self.line_height(9.5) if stage == 3 else 0
-        chips_h = 2.6 * self.line_height(9.5)
+        chips_h = 2.6 * self.line_height(9.5) + 12 * s.scale
         body = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - chips_h - comm_h)
         bar_w = min(90 * s.scale, body.width() * 0.22)
         bar = QRectF(body.left(), body.top() + 0.3 * head_h, bar_w, body.height() - 0.6 * head_h)
