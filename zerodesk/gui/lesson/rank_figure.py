@@ -77,7 +77,7 @@ class RankFigure(LessonFigure):
         head_h = 1.6 * self.line_height(11, True)
         self.text(p, QRectF(area.left(), area.top(), area.width(), head_h),
                   self.tr("Nd = {nd} ranks, one box each").format(nd=i18n.fmt_int(f.dp)), ALIGN_LEFT, 11, True)
-        legend_h = 2.4 * self.line_height(9)
+        legend_h = self._legend_height(area.width())
         grid = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - legend_h)
         drawn = min(f.dp, MAX_BOXES)
         cols, rows = grid_shape(drawn, grid.width(), grid.height())
@@ -96,7 +96,7 @@ class RankFigure(LessonFigure):
                     self.text(p, box, text, ALIGN_CENTER, 7)
                 continue
             self._box(p, box, i, f.dp)
-        self._legend(p, QRectF(area.left(), grid.bottom() + 0.4 * legend_h / 2.4, area.width(), legend_h))
+        self._legend(p, QRectF(area.left(), grid.bottom() + 4 * s.scale, area.width(), legend_h - 4 * s.scale))
 
     def _box(self, p, box: QRectF, rank: int, nd: int) -> None:
         s = self.style_
@@ -123,23 +123,35 @@ class RankFigure(LessonFigure):
         p.drawRect(box)
 
     def _legend(self, p, area: QRectF) -> None:
+        """Swatches flow onto as many rows as the width needs; the grey note goes last."""
         s = self.style_
         pts = 9
-        lh = area.height() / 2
-        x = area.left()
-        sw = 0.55 * lh
+        lh = self.line_height(pts) * 1.15
+        sw = 0.6 * lh
+        x, y = area.left(), area.top()
         for key, _bpp, _cls in COMPONENTS:
             label = i18n.component_label(key)
-            w = sw + 6 * s.scale + self.text_width(label, pts) + 4
-            if x + w > area.right():
-                break
-            p.fillRect(QRectF(x, area.top() + (lh - sw) / 2, sw, sw), s.color(key))
-            self.text(p, QRectF(x + sw + 4 * s.scale, area.top(), w - sw - 4 * s.scale, lh), label, ALIGN_LEFT, pts)
+            w = sw + 4 * s.scale + self.text_width(label, pts) + 2
+            if x + w > area.right() and x > area.left():
+                x, y = area.left(), y + lh
+            p.fillRect(QRectF(x, y + (lh - sw) / 2, sw, sw), s.color(key))
+            self.text(p, QRectF(x + sw + 4 * s.scale, y, w - sw - 4 * s.scale, lh), label, ALIGN_LEFT, pts)
             x += w + 10 * s.scale
-        y = area.top() + lh
+        y += lh
         p.fillRect(QRectF(area.left(), y + (lh - sw) / 2, sw, sw), s.qcolor("empty"))
         self.text(p, QRectF(area.left() + sw + 6 * s.scale, y, area.width() - sw - 6 * s.scale, lh),
                   self.tr("grey: the part of a split state that the other ranks keep"), ALIGN_LEFT, pts, color="muted")
+
+    def _legend_height(self, width: float) -> float:
+        s, pts = self.style_, 9
+        lh = self.line_height(pts) * 1.15
+        rows, x = 1, 0.0
+        for key, _bpp, _cls in COMPONENTS:
+            w = 0.6 * lh + 4 * s.scale + self.text_width(i18n.component_label(key), pts) + 2
+            if x + w > width and x > 0:
+                rows, x = rows + 1, 0.0
+            x += w + 10 * s.scale
+        return (rows + 1) * lh + 4 * s.scale
 
     # -- one rank --------------------------------------------------------------------------------------
     def _one_rank(self, p, area: QRectF) -> None:

@@ -159,7 +159,8 @@ class StepView(QWidget):
 
     def _rich(self, sentence: str) -> str:
         """The sentence with each {key} replaced by its live figure, a link that shows the formula."""
-        sentence = sentence.replace(" = ", "\u00a0=\u00a0")  # 'P = 7.5×10⁹' never breaks at the sign
+        # a formula ('P = 7.5×10⁹', '4P + 12P/Nd') never breaks at its signs
+        sentence = sentence.replace(" = ", "\u00a0=\u00a0").replace(" + ", "\u00a0+\u00a0")
         out, last = [], 0
         color = self.style_.highlight
         for m in PLACEHOLDER.finditer(sentence):
