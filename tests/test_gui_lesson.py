@@ -193,3 +193,28 @@ def test_cli_renders_a_step_offscreen(tmp_path):
     assert bad.returncode == 2 and "from 1 to 7" in bad.stderr and "Traceback" not in bad.stderr
 
 
+
+
+def test_transitions_are_animated(lesson, qtbot):
+    lesson.animate = True
+    lesson.go(2, animate=False)  # stage 1: the optimizer states are split
+    fig = lesson.view.rank_figure
+    assert fig.value("split_master") == 1.0 and fig.value("split_grads") == 0.0
+    lesson.next()  # stage 2: the gradient strips shrink into their slices
+    assert fig.animating and fig.value("split_grads") < 0.5
+    qtbot.waitUntil(lambda: 0.0 < fig.value("split_grads") < 1.0, timeout=2000)  # caught in between
+    qtbot.waitUntil(lambda: not fig.animating, timeout=3000)
+    assert fig.value("split_grads") == 1.0
+    assert fig.value("bytes_grads") == lesson.figures.stage_components[2]["grads"]
+
+
+def test_the_main_windows_plan_is_a_choice(window):
+    window.form.apply_card_example()
+    window.act_lesson.trigger()
+    lesson = window.lesson_window
+    assert lesson.model_combo.itemText(0).startswith("The plan in the window")
+    lesson.model_combo.setCurrentIndex(0)
+    lesson.model_combo.activated.emit(0)
+    assert lesson.plan.params == 2_000_000_000 and lesson.plan.dp == 4
+    assert lesson.figures.stage_totals[1].bytes == 14_000_000_000
+    lesson.close()

@@ -117,6 +117,12 @@ class LessonFigure(QWidget):
     def text_width(self, text: str, points: float, bold: bool = False) -> float:
         return QFontMetricsF(self.style_.font(self.font(), points, bold)).horizontalAdvance(text)
 
+    def _fit(self, text: str, points: float, width: float, bold: bool = False, smallest: float = 6) -> float:
+        """The largest size up to `points` at which `text` fits `width` on one line."""
+        while points > smallest and self.text_width(text, points, bold) > width:
+            points -= 0.5
+        return points
+
     def text_height(self, text: str, points: float, width: float, bold: bool = False) -> float:
         """Height of `text` wrapped to `width`."""
         metrics = QFontMetricsF(self.style_.font(self.font(), points, bold))

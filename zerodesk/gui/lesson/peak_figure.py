@@ -44,13 +44,19 @@ class PeakFigure(LessonFigure):
         extra = sum(n.bytes for n in on_top)
         top = max(f.stage_totals[st].bytes + extra for st in range(4))
         legend_w = self.width() * 0.34
-        plot = QRectF(m, m + 2.4 * lh, self.width() - legend_w - 2 * m, self.height() - 2 * m - 6.2 * lh)
+        plot = QRectF(m, m + 2.4 * lh, self.width() - legend_w - 2 * m, self.height() - 2 * m - 7.6 * lh)
         scale_top = top / (1 - UNKNOWN_SHARE)  # leave room for the open box of buffers and fragmentation
         grow = self.value("grow", 1.0)
         col_w = plot.width() / 4 * 0.5
         base = plot.bottom()
         p.setPen(QPen(s.qcolor("frame"), s.line(1.5)))
         p.drawLine(int(plot.left()), int(base), int(plot.right()), int(base))
+        cell = plot.width() / 4
+        labels = [self.tr("states {v}").format(v=fmt.fmt_short_bytes(f.stage_totals[st].bytes, self.unit)) for st in range(4)]
+        if on_top:
+            labels += [self.tr("with activations")]
+            labels += ["≈ " + fmt.fmt_short_bytes(f.numbers[f"peak{st}"].bytes, self.unit) for st in range(4)]
+        pts = min(self._fit(t, pts, cell * 0.94) for t in labels)
         for st in range(4):
             cx = plot.left() + (st + 0.5) * plot.width() / 4
             x = cx - col_w / 2
@@ -71,17 +77,14 @@ class PeakFigure(LessonFigure):
             p.drawRect(QRectF(x, y - unknown_h, col_w, unknown_h))
             self.text(p, QRectF(x, y - unknown_h, col_w, unknown_h), "?", ALIGN_CENTER, 12, True, color="muted")
             # labels under the axis: stage, states, and the peak estimate when there is one
-            cell = plot.width() / 4
             lx = cx - cell / 2
             self.text(p, QRectF(lx, base + 0.3 * lh, cell, lh * 1.2), i18n.stage_short(st), ALIGN_CENTER, pts, True)
             states = f.stage_totals[st]
-            self.number(p, QRectF(lx, base + 1.5 * lh, cell, lh * 1.2),
-                        self.tr("states {v}").format(v=fmt.fmt_short_bytes(states.bytes, self.unit)), states, ALIGN_CENTER, pts)
+            self.number(p, QRectF(lx, base + 1.5 * lh, cell, lh * 1.2), labels[st], states, ALIGN_CENTER, pts)
             if on_top:
                 peak = f.numbers[f"peak{st}"]
-                self.number(p, QRectF(lx, base + 2.7 * lh, cell, lh * 1.2),
-                            self.tr("≈ {v} with activations").format(v=fmt.fmt_short_bytes(peak.bytes, self.unit)), peak,
-                            ALIGN_CENTER, pts)
+                self.text(p, QRectF(lx, base + 2.7 * lh, cell, lh * 1.2), labels[4], ALIGN_CENTER, pts, color="muted")
+                self.number(p, QRectF(lx, base + 3.9 * lh, cell, lh * 1.2), labels[5 + st], peak, ALIGN_CENTER, pts)
         self.text(p, QRectF(m, m, plot.width(), 2 * lh), self.tr("Per rank, {model}, Nd = {nd}").format(
             model=f.model_name or fmt.fmt_power(f.params), nd=i18n.fmt_int(f.dp)), ALIGN_LEFT, 11, True)
         self._legend(p, QRectF(self.width() - legend_w, m, legend_w - m, self.height() - 2 * m))

@@ -75,8 +75,12 @@ class RankFigure(LessonFigure):
     def _grid(self, p, area: QRectF) -> None:
         f, s = self.figures, self.style_
         head_h = 1.6 * self.line_height(11, True)
-        self.text(p, QRectF(area.left(), area.top(), area.width(), head_h),
-                  self.tr("Nd = {nd} ranks, one box each").format(nd=i18n.fmt_int(f.dp)), ALIGN_LEFT, 11, True)
+        if f.dp > MAX_BOXES:
+            head = self.tr("Nd = {nd} ranks: {shown} boxes, the last stands for the rest").format(
+                nd=i18n.fmt_int(f.dp), shown=i18n.fmt_int(MAX_BOXES))
+        else:
+            head = self.tr("Nd = {nd} ranks, one box each").format(nd=i18n.fmt_int(f.dp))
+        self.text(p, QRectF(area.left(), area.top(), area.width(), head_h), head, ALIGN_LEFT, self._fit(head, 11, area.width(), True), True)
         legend_h = self._legend_height(area.width())
         grid = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - legend_h)
         drawn = min(f.dp, MAX_BOXES)
@@ -92,8 +96,9 @@ class RankFigure(LessonFigure):
                 p.setPen(QPen(s.qcolor("frame"), s.line(1), Qt.PenStyle.DashLine))
                 p.drawRect(box)
                 text = self.tr("+{n} more").format(n=i18n.fmt_int(more))
-                if self.text_width(text, 7) < bw - 2:
-                    self.text(p, box, text, ALIGN_CENTER, 7)
+                if self.text_width(text, 6) > bw - 2 or self.line_height(6) > bh:
+                    text = "…"
+                self.text(p, box, text, ALIGN_CENTER, self._fit(text, 8, bw - 2))
                 continue
             self._box(p, box, i, f.dp)
         self._legend(p, QRectF(area.left(), grid.bottom() + 4 * s.scale, area.width(), legend_h - 4 * s.scale))
@@ -102,10 +107,11 @@ class RankFigure(LessonFigure):
         s = self.style_
         pad = max(1.0, min(4 * s.scale, box.width() * 0.06))
         inner = box.adjusted(pad, pad, -pad, -pad)
-        label_pts = 7
-        if inner.height() > 5 * self.line_height(label_pts) and inner.width() > self.text_width("000", label_pts) * 2:
+        label_pts = 8.5
+        label = self.tr("rank {i}").format(i=rank)
+        if inner.height() > 5 * self.line_height(label_pts) and inner.width() > self.text_width(label, label_pts) + 4:
             label_h = self.line_height(label_pts)
-            self.text(p, QRectF(inner.left(), inner.top(), inner.width(), label_h), str(rank), ALIGN_LEFT, label_pts, color="muted")
+            self.text(p, QRectF(inner.left(), inner.top(), inner.width(), label_h), label, ALIGN_LEFT, label_pts, color="muted")
             inner.setTop(inner.top() + label_h)
         y = inner.bottom()
         for key, bpp, _cls in COMPONENTS:  # bottom-up: parameters at the bottom, as in the bar
@@ -176,29 +182,42 @@ class RankFigure(LessonFigure):
             y -= h
         # the table beside the bar: what one rank keeps, by state
         tx = bar.right() + 14 * s.scale
-        tw = area.right() - tx
-        lh = 1.35 * self.line_height(10.5)
-        ty = body.top() + 0.3 * head_h
-        total_text = f"{total.formula} = {fmt.fmt_short_bytes(total.bytes, self.unit)}"
-        pts_total = 13
-        while pts_total > 9 and self.text_width(total_text, pts_total, True) > tw:
-            pts_total -= 0.5
-        self.text(p, QRectF(tx, ty, tw, lh), self.tr("Per rank:"), ALIGN_LEFT, 10.5, color="muted")
-        ty += lh
-        self.number(p, QRectF(tx, ty, tw, 1.3 * self.line_height(pts_total, True)), total_text, total, ALIGN_LEFT, pts_total)
-        ty += 1.3 * self.line_height(pts_total, True) + 0.4 * lh
-        for cls in reversed(STATE_CLASSES):  # optimizer states on top, as in the bar
-            number = f.numbers[f"stage{stage}_{cls}"]
-            split = sharded(cls, stage)
-            name = fmt.class_name(cls)
-            self.text(p, QRectF(tx, ty, tw, lh), name + (self.tr(" (split)") if split else self.tr(" (whole)")), ALIGN_LEFT, 10.5)
-            ty += lh
-            self.number(p, QRectF(tx, ty, tw, lh), f"{number.formula} = {fmt.fmt_short_bytes(number.bytes, self.unit)}", number,
-                        ALIGN_LEFT, 10.5)
-            ty += 1.25 * lh
+        self._rank_table(p, QRectF(tx, bar.top(), area.right() - tx, bar.height()))
         self._chips(p, QRectF(area.left(), body.bottom(), area.width(), chips_h))
         if stage == 3:
             self._comm(p, QRectF(area.left(), body.bottom() + chips_h, area.width(), comm_h))
+
+    def _rank_table(self, p, area: QRectF) -> None:
+        """Total, then each class: name (split or whole) and formula = value; type shrinks to fit."""
+        f, stage = self.figures, self.stage
+        total = f.stage_totals[stage]
+        total_text = f"{total.formula} = {fmt.fmt_short_bytes(total.bytes, self.unit)}"
+        rows = []
+        for cls in reversed(STATE_CLASSES):  # optimizer states on top, as in the bar
+            number = f.numbers[f"stage{stage}_{cls}"]
+            state = self.tr(" (split)") if sharded(cls, stage) else self.tr(" (whole)")
+            rows.append((fmt.class_name(cls) + state, f"{number.formula} = {fmt.fmt_short_bytes(number.bytes, self.unit)}", number))
+        pts = 10.5
+        while pts > 6:
+            lh = 1.3 * self.line_height(pts)
+            big = 1.25 * pts
+            height = lh + 1.3 * self.line_height(big, True) + 0.4 * lh + len(rows) * 2.2 * lh
+            wide = max([self.text_width(total_text, big, True)] + [self.text_width(t, pts, b) for r in rows
+                                                                    for t, b in ((r[0], False), (r[1], True))])
+            if height <= area.height() and wide <= area.width():
+                break
+            pts -= 0.5
+        y = area.top()
+        self.text(p, QRectF(area.left(), y, area.width(), lh), self.tr("Per rank:"), ALIGN_LEFT, pts, color="muted")
+        y += lh
+        self.number(p, QRectF(area.left(), y, area.width(), 1.3 * self.line_height(big, True)), total_text, total, ALIGN_LEFT, big)
+        y += 1.3 * self.line_height(big, True) + 0.4 * lh
+        for name, text, number in rows:
+            self.text(p, QRectF(area.left(), y, area.width(), lh), name, ALIGN_LEFT, pts)
+            self.number(p, QRectF(area.left(), y + lh, area.width(), lh), text, number, ALIGN_LEFT, pts)
+            y += 2.2 * lh
+        if y > area.bottom() + 1:
+            self.clipped.append(total_text)
 
     def _chips(self, p, area: QRectF) -> None:
         """The four stage totals side by side: the paper's Figure 1 row; the current one framed."""

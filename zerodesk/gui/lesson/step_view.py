@@ -84,7 +84,7 @@ class StepView(QWidget):
         layout.addLayout(middle)
         layout.addWidget(self.figure_stack, 1)
         layout.addWidget(self.formula)
-        self.setAutoFillBackground(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.apply_style(DESK)
 
     def all_figures(self):
@@ -105,9 +105,12 @@ class StepView(QWidget):
         self.boundary.setFont(style.font(base, 10))
         self.formula.setFont(style.font(base, 10))
         line = max(1, round(style.line(1.5)))
-        self.boundary_box.setStyleSheet(
-            f"#lessonBoundaryBox {{ border: {line}px solid {style.frame}; border-radius: {round(6 * style.scale)}px; }}")
-        self.formula.setStyleSheet(f"#lessonFormula {{ border-top: {line}px solid {style.muted}; padding-top: 4px; }}")
+        # one sheet for the view: style sheets do not take colours from the palette, so name them
+        self.setStyleSheet(
+            f"#lessonStepView {{ background: {style.background}; }}"
+            f"#lessonStepView QLabel {{ color: {style.text}; background: transparent; }}"
+            f"#lessonBoundaryBox {{ border: {line}px solid {style.frame}; border-radius: {round(6 * style.scale)}px; }}"
+            f"#lessonFormula {{ border-top: {line}px solid {style.muted}; padding-top: 4px; }}")
         for fig in self.all_figures():
             fig.set_style(style)
         self._refresh_texts()
@@ -160,7 +163,7 @@ class StepView(QWidget):
     def _rich(self, sentence: str) -> str:
         """The sentence with each {key} replaced by its live figure, a link that shows the formula."""
         # a formula ('P = 7.5×10⁹', '4P + 12P/Nd') never breaks at its signs
-        sentence = sentence.replace(" = ", "\u00a0=\u00a0").replace(" + ", "\u00a0+\u00a0")
+        sentence = sentence.replace(" = ", "\u00a0=\u00a0").replace(" + ", "\u00a0+\u00a0").replace("/", "/\u2060")
         out, last = [], 0
         color = self.style_.highlight
         for m in PLACEHOLDER.finditer(sentence):

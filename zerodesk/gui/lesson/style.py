@@ -32,6 +32,7 @@ class LessonStyle:
     empty: str  # the part of a split state that lives on other ranks
     highlight: str
     on_top: str
+    button: str = "#EFEFEF"
     colors: dict[str, str] = field(default_factory=dict)
 
     def color(self, key: str) -> QColor:
@@ -55,6 +56,9 @@ class LessonStyle:
             p.setColor(role, QColor(self.background))
         for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
             p.setColor(role, QColor(self.text))
+        p.setColor(QPalette.ColorRole.Button, QColor(self.button))
+        p.setColor(QPalette.ColorRole.Highlight, QColor(self.highlight))
+        p.setColor(QPalette.ColorRole.HighlightedText, QColor(self.background))
         p.setColor(QPalette.ColorRole.Link, QColor(self.highlight))
         p.setColor(QPalette.ColorRole.LinkVisited, QColor(self.highlight))
         return p
@@ -68,4 +72,5 @@ def presenter(width: int, height: int) -> LessonStyle:
     """White on black, fonts and lines scaled to the screen: 1.3x at 1280x800, more on larger screens."""
     scale = 1.3 * max(1.0, min(width / 1280, height / 800))
     return LessonStyle("presenter", round(scale, 2), background="#000000", text="#FFFFFF", muted="#E0E0E0",
-                       frame="#FFFFFF", empty="#3A3A3A", highlight="#FFE500", on_top="#BDBDBD", colors=PRESENTER_COLORS)
+                       frame="#FFFFFF", empty="#3A3A3A", highlight="#FFE500", on_top="#BDBDBD", button="#262626",
+                       colors=PRESENTER_COLORS)

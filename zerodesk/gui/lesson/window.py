@@ -83,7 +83,7 @@ class LessonWindow(QWidget):
         self.model_combo = QComboBox()
         self.model_combo.setObjectName("lessonModel")
         self._fill_models()
-        self.model_combo.activated.connect(lambda _i: self.set_model(self.model_combo.currentData()))
+        self.model_combo.activated.connect(lambda _i: self._on_model_chosen())
         self.dp_label = QLabel()
         self.dp_spin = QSpinBox()
         self.dp_spin.setObjectName("lessonDp")
@@ -221,6 +221,18 @@ class LessonWindow(QWidget):
             self.dp_spin.setValue(self.plan.dp)
             self.dp_spin.blockSignals(False)
         self.refresh()
+
+    def _on_model_chosen(self) -> None:
+        data = self.model_combo.currentData()
+        if isinstance(data, Plan):
+            self.set_plan(data)
+        else:
+            self.set_model(data)
+
+    def add_plan_choice(self, plan: Plan, label: str) -> None:
+        """Offer a plan that is not a preset (the main window's) as the first model choice."""
+        self.model_combo.insertItem(0, label, lesson_plan(plan))
+        self.model_combo.insertSeparator(1)
 
     def set_model(self, name: str | None) -> None:
         """A preset by name: its own Nd when it suggests one, else the Nd on screen."""
