@@ -333,6 +333,10 @@ optimizer sharded</translation>
 <context>
     <name>Lesson</name>
     <message>
+        <source>The plan in the window: {name}, Nd = {nd}</source>
+        <translation>The plan in the window: {name}, Nd = {nd}</translation>
+    </message>
+    <message>
         <source>&amp;Lesson: ZeRO Stage by Stage</source>
         <translation>&amp;Lesson: ZeRO Stage by Stage</translation>
     </message>
@@ -1362,8 +1366,8 @@ meas. / pred.</translation>
         <translation>states {v}</translation>
     </message>
     <message>
-        <source>≈ {v} with activations</source>
-        <translation>≈ {v} with activations</translation>
+        <source>with activations</source>
+        <translation>with activations</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
@@ -1681,6 +1685,14 @@ meas. / pred.</translation>
     <message>
         <source> (split)</source>
         <translation> (split)</translation>
+    </message>
+    <message>
+        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
+        <translation>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</translation>
+    </message>
+    <message>
+        <source>rank {i}</source>
+        <translation>rank {i}</translation>
     </message>
     <message>
         <source> (whole)</source>

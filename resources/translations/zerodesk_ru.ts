@@ -333,6 +333,10 @@ optimizer sharded</source>
 <context>
     <name>Lesson</name>
     <message>
+        <source>The plan in the window: {name}, Nd = {nd}</source>
+        <translation>План в окне: {name}, Nd = {nd}</translation>
+    </message>
+    <message>
         <source>&amp;Lesson: ZeRO Stage by Stage</source>
         <translation>&amp;Урок: ZeRO по стадиям</translation>
     </message>
@@ -1362,8 +1366,8 @@ meas. / pred.</source>
         <translation>состояния {v}</translation>
     </message>
     <message>
-        <source>≈ {v} with activations</source>
-        <translation>≈ {v} с активациями</translation>
+        <source>with activations</source>
+        <translation>с активациями</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
@@ -1681,6 +1685,14 @@ meas. / pred.</source>
     <message>
         <source> (split)</source>
         <translation> (разделены)</translation>
+    </message>
+    <message>
+        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
+        <translation>Nd = {nd} участников: {shown} прямоугольников, последний — за всех остальных</translation>
+    </message>
+    <message>
+        <source>rank {i}</source>
+        <translation>участник {i}</translation>
     </message>
     <message>
         <source> (whole)</source>
