@@ -13,7 +13,7 @@ from functools import cache
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..resources import resource
-from .glossary import DEFAULT_LANGUAGE, LANGUAGES
+from .glossary import DEFAULT_LANGUAGE, language_code
 from .lesson import STEP_KINDS
 from .plan import PlanError, explain, read_json
 
@@ -69,5 +69,4 @@ def _load(lang: str) -> LessonText:
 
 def load_lesson(lang: str = DEFAULT_LANGUAGE) -> LessonText:
     """The lesson in `lang` ('en' or 'ru', region suffix accepted); other languages fall back to English."""
-    code = (lang or "").replace("-", "_").split("_")[0].lower()
-    return _load(code if code in LANGUAGES else DEFAULT_LANGUAGE)
+    return _load(language_code(lang))

@@ -47,14 +47,18 @@ def _render_screenshot(window, path: Path) -> int:
     pixmap = window.grab()
     if pixmap.width() < MIN_SCREENSHOT[0] or pixmap.height() < MIN_SCREENSHOT[1]:
         pixmap = pixmap.scaled(max(pixmap.width(), MIN_SCREENSHOT[0]), max(pixmap.height(), MIN_SCREENSHOT[1]))
-    path = Path(path)
+    return save_screenshot(pixmap, Path(path))
+
+
+def save_screenshot(pixmap, path: Path, what: str = "") -> int:
+    """Write a PNG; 0, or 1 with one sentence on stderr when it cannot be written."""
     if path.parent and not path.parent.exists():
         print(f"zerodesk: cannot write screenshot {path}: folder {path.parent} does not exist", file=sys.stderr)
         return 1
     if not pixmap.save(str(path), "PNG"):
         print(f"zerodesk: cannot write screenshot {path}", file=sys.stderr)
         return 1
-    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()})")
+    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()}{what})")
     return 0
 
 

@@ -6,27 +6,21 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPen
 
 from ...core.accounting import SCHEMES
-from ...core.lesson import LESSON_SCHEME, LessonFigures
+from ...core.lesson import LESSON_SCHEME
 from .. import i18n
 from . import numbers as fmt
-from .figure import LessonFigure
+from .figure import GrowingFigure
 
 ALIGN_CENTER = Qt.AlignmentFlag.AlignCenter
 ALIGN_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 ALIGN_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
-class BytesFigure(LessonFigure):
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.figures: LessonFigures | None = None
-        self.unit = "GB"
-        self.setObjectName("lessonBytesFigure")
+class BytesFigure(GrowingFigure):
+    GROW = "build"  # entering the step builds the bar from nothing, one state after another
 
-    def show_figures(self, figures: LessonFigures, unit: str, animate: bool, entering: bool) -> None:
-        self.figures, self.unit = figures, unit
-        # entering the step builds the bar from nothing, one state after another
-        self.animate_to({"build": 1.0}, animate, start={"build": 0.0} if entering and animate else None)
+    def __init__(self, parent=None) -> None:
+        super().__init__("lessonBytesFigure", parent)
 
     def paintEvent(self, _event) -> None:
         p = self.begin_paint()
@@ -100,6 +94,7 @@ class BytesFigure(LessonFigure):
             x += formula_w
             self.number(p, QRectF(x, y, value_w, row_h), fmt.fmt_short_bytes(number.bytes, self.unit), number, ALIGN_LEFT, pts)
             x += value_w
-            cls = i18n.state_class_label(classes[key])
-            self.text(p, QRectF(x, y, area.right() - x, row_h), cls, ALIGN_LEFT, pts, color="muted")
+            if classes[key] == "optimizer":  # parameters and gradients name their class already
+                cls = i18n.state_class_label(classes[key])
+                self.text(p, QRectF(x, y, area.right() - x, row_h), cls, ALIGN_LEFT, pts, color="muted")
             y += row_h

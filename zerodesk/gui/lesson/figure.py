@@ -12,7 +12,7 @@ from PySide6.QtCore import QEasingCurve, QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QFontMetricsF, QMouseEvent, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from ...core.lesson import Number
+from ...core.lesson import LessonFigures, Number
 from .style import DESK, LessonStyle
 
 ANIMATION_MS = 650
@@ -162,3 +162,19 @@ class LessonFigure(QWidget):
             event.accept()
             return
         super().mousePressEvent(event)
+
+
+class GrowingFigure(LessonFigure):
+    """A figure of the plan's LessonFigures that grows in from nothing (key GROW) on entering its step."""
+
+    GROW = "grow"
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.figures: LessonFigures | None = None
+        self.unit = "GB"
+        self.setObjectName(name)
+
+    def show_figures(self, figures: LessonFigures, unit: str, animate: bool, entering: bool) -> None:
+        self.figures, self.unit = figures, unit
+        self.animate_to({self.GROW: 1.0}, animate, start={self.GROW: 0.0} if entering and animate else None)

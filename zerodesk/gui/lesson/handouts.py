@@ -24,6 +24,7 @@ SLIDE = QSize(1920, 1080)
 
 def _view(window, style: LessonStyle, size: QSize) -> StepView:
     view = StepView()
+    view.formula.hide()  # "click a number" means nothing on paper
     view.apply_style(style)
     view.resize(size)
     return view

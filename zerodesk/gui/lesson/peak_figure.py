@@ -9,10 +9,10 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPen
 
-from ...core.lesson import STATE_CLASSES, LessonFigures
+from ...core.lesson import STATE_CLASSES
 from .. import i18n
 from . import numbers as fmt
-from .figure import LessonFigure
+from .figure import GrowingFigure
 
 ALIGN_CENTER = Qt.AlignmentFlag.AlignCenter
 ALIGN_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -20,16 +20,9 @@ CLASS_COLOR_KEY = {"param": "params", "grad": "grads", "optimizer": "master"}
 UNKNOWN_SHARE = 0.18  # height of the "not computed" boxes, as a share of the tallest column
 
 
-class PeakFigure(LessonFigure):
+class PeakFigure(GrowingFigure):
     def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.figures: LessonFigures | None = None
-        self.unit = "GB"
-        self.setObjectName("lessonPeakFigure")
-
-    def show_figures(self, figures: LessonFigures, unit: str, animate: bool, entering: bool) -> None:
-        self.figures, self.unit = figures, unit
-        self.animate_to({"grow": 1.0}, animate, start={"grow": 0.0} if entering and animate else None)
+        super().__init__("lessonPeakFigure", parent)
 
     def paintEvent(self, _event) -> None:
         p = self.begin_paint()

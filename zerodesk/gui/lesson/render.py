@@ -33,13 +33,6 @@ def screenshot(path: Path, step: int, plan: Plan | None = None, size: tuple[int,
     if not 1 <= step <= window.count:
         print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
         return 2
-    pixmap = render_step(window, step, size)
-    path = Path(path)
-    if not path.parent.exists():
-        print(f"zerodesk: cannot write screenshot {path}: folder {path.parent} does not exist", file=sys.stderr)
-        return 1
-    if not pixmap.save(str(path), "PNG"):
-        print(f"zerodesk: cannot write screenshot {path}", file=sys.stderr)
-        return 1
-    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()}, lesson step {step})")
-    return 0
+    from ..app import save_screenshot
+
+    return save_screenshot(render_step(window, step, size), Path(path), f", lesson step {step}")
