@@ -9,7 +9,7 @@ Every text it draws is checked against the room it was given; `clipped` lists wh
 from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QMouseEvent, QPainter
+from PySide6.QtGui import QColor, QFontMetricsF, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ...core.lesson import LessonFigures, Number
@@ -29,6 +29,7 @@ class LessonFigure(QWidget):
         self._t = 1.0
         self._hits: list[tuple[QRectF, Number]] = []
         self.clipped: list[str] = []
+        self.selected: str | None = None  # the number whose formula is on screen: framed
         self.drawn_texts: list[str] = []
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -107,7 +108,15 @@ class LessonFigure(QWidget):
         """A clickable figure: drawn in the highlight colour, remembered for hit-testing."""
         box = self.text(p, rect, text, align, points, bold, color="highlight")
         self._hits.append((box.adjusted(-3, -3, 3, 3), number))
+        if number.key == self.selected:
+            p.setPen(QPen(self.style_.qcolor("highlight"), self.style_.line(1.5)))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(box.adjusted(-3, -1, 3, 1), 3, 3)
         return box
+
+    def set_selected(self, key: str | None) -> None:
+        self.selected = key
+        self.update()
 
     @staticmethod
     def ink_on(fill: QColor) -> str:

@@ -111,17 +111,21 @@ def substituted(number: Number, figures: LessonFigures) -> str:
     return text
 
 
-def formula_line(number: Number, figures: LessonFigures, unit: str) -> str:
-    """One line for the formula bar: name = formula, the values used, the result and its source."""
-    parts = [f"{name(number)} = {number.formula}"]
+def formula_lines(number: Number, figures: LessonFigures, unit: str) -> tuple[str, str]:
+    """Two lines for the formula bar: 'name = formula (P = …, Nd = …)' and '= values = exact bytes = value (source)'."""
     given = ", ".join(f"{t} = {i18n.fmt_int(figures.symbols[t])}" for t in number.terms if t in figures.symbols)
-    if given:
-        parts.append(given)
+    first = f"{name(number)} = {number.formula}" + (f"   ({given})" if given else "")
     sub = substituted(number, figures)
     if number.bytes is not None:
-        exact = i18n.fmt_exact_bytes(number.bytes)
-        result = f"{exact} = {i18n.fmt_bytes(number.bytes, unit, 3)}"
-        parts.append(f"{sub} = {result}" if sub and sub != number.formula else result)
+        result = f"{i18n.fmt_exact_bytes(number.bytes)} = {i18n.fmt_bytes(number.bytes, unit, 3)}"
+        second = f"= {sub} = {result}" if sub and sub != number.formula else f"= {result}"
     elif number.ratio is not None and number.key not in ("P", "Nd"):
-        parts.append(fmt_ratio(number.ratio))
-    return " · ".join(parts) + f"  ({tr(SOURCES[number.source])}; {i18n.unit_note(unit)})"
+        second = f"= {fmt_ratio(number.ratio)}"
+    else:
+        second = ""
+    note = f"{tr(SOURCES[number.source])}; {i18n.unit_note(unit)}"
+    return first, f"{second}   ({note})" if second else f"({note})"
+
+
+def formula_line(number: Number, figures: LessonFigures, unit: str) -> str:
+    return " ".join(formula_lines(number, figures, unit))

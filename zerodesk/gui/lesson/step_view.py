@@ -138,6 +138,8 @@ class StepView(QWidget):
         self.figure_stack.setCurrentWidget(fig)
         if entering or (self.shown_number is not None and self.shown_number.key not in figures.numbers):
             self.shown_number = None
+            for f in self.all_figures():
+                f.set_selected(None)
         elif self.shown_number is not None:
             self.shown_number = figures.numbers[self.shown_number.key]  # the same number, new value
         self._refresh_texts()
@@ -156,7 +158,8 @@ class StepView(QWidget):
         self.boundary_head.setText(self.tr("Where this holds (claim “{id}”)").format(id=step.claim))
         self.boundary.setText(boundary)
         if self.shown_number is not None:
-            self.formula.setText(html.escape(fmt.formula_line(self.shown_number, self.figures, self.unit)))
+            first, second = fmt.formula_lines(self.shown_number, self.figures, self.unit)
+            self.formula.setText(f"<b>{html.escape(first)}</b><br>{html.escape(second)}")
         else:
             self.formula.setText(html.escape(self.tr("Click any highlighted number to see its formula.")))
 
@@ -186,6 +189,8 @@ class StepView(QWidget):
     def show_formula(self, number: Number) -> None:
         self.shown_number = number
         self._refresh_texts()
+        for fig in self.all_figures():
+            fig.set_selected(number.key)
         self.numberShown.emit(number)
 
     def changeEvent(self, event) -> None:
