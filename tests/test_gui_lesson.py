@@ -137,9 +137,13 @@ def test_keys_clicker_presenter_and_escape(lesson, qtbot):
     assert not lesson.presenting and lesson.view.style_.name == "desk" and lesson.isVisible()
 
 
-def test_presenter_mode_fits_at_projector_sizes(lesson):
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_presenter_mode_fits_at_projector_sizes(lesson, lang):
+    from zerodesk.gui import i18n
     from zerodesk.gui.lesson.render import render_step
 
+    i18n.set_language(lang)
+    lesson.set_model("llama-2-7b")  # with the activation estimate, the fullest step 6
     lesson.set_presenter(True)
     for size in ((1280, 800), (1920, 1080)):
         for n in range(1, lesson.count + 1):
@@ -147,6 +151,7 @@ def test_presenter_mode_fits_at_projector_sizes(lesson):
             lesson._apply_style()
             render_step(lesson, n, size)
             assert lesson.view.current_figure().clipped == [], (size, n)
+            assert _labels_fit(lesson) == [], (size, n)
 
 
 def test_language_switches_at_run_time(lesson):
@@ -218,3 +223,11 @@ def test_the_main_windows_plan_is_a_choice(window):
     assert lesson.plan.params == 2_000_000_000 and lesson.plan.dp == 4
     assert lesson.figures.stage_totals[1].bytes == 14_000_000_000
     lesson.close()
+
+
+def test_f11_and_escape_keys(lesson, qtbot):
+    lesson.activateWindow()
+    qtbot.keyClick(lesson.view, Qt.Key.Key_F11)
+    assert lesson.presenting and lesson.presenter_button.isChecked()
+    qtbot.keyClick(lesson.view, Qt.Key.Key_Escape)
+    assert not lesson.presenting and lesson.isVisible()
