@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel
 
 from zerodesk.core.accounting import compute
 from zerodesk.core.glossary import load_glossary
+from zerodesk.core.plan import Cluster, Plan
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -231,3 +232,18 @@ def test_f11_and_escape_keys(lesson, qtbot):
     assert lesson.presenting and lesson.presenter_button.isChecked()
     qtbot.keyClick(lesson.view, Qt.Key.Key_Escape)
     assert not lesson.presenting and lesson.isVisible()
+
+
+def test_a_plan_from_flags_teaches_with_its_own_model(qtbot, gui_settings):
+    from zerodesk.core.plan import ModelSpec
+    from zerodesk.gui.lesson import LessonWindow
+
+    plan = Plan(model=ModelSpec(params=3_000_000_000), cluster=Cluster(nodes=1, gpus_per_node=6))
+    w = LessonWindow(plan)
+    qtbot.addWidget(w)
+    assert w.model_combo.currentIndex() == 0 and w.model_combo.currentText() == "P = 3,000,000,000"
+    assert w.figures.stage_totals[3].bytes == 16 * 3_000_000_000 // 6
+    w.set_model("gpt2")  # back and forth through the list keeps the plan's own entry
+    w.model_combo.setCurrentIndex(0)
+    w.model_combo.activated.emit(0)
+    assert w.plan.params == 3_000_000_000 and w.plan.dp == 6

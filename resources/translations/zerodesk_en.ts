@@ -422,11 +422,7 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
-    <name>LessonWindow</name>
-    <message>
-        <source>ZeroDesk lesson: {title}</source>
-        <translation>ZeroDesk lesson: {title}</translation>
-    </message>
+    <name>LessonControls</name>
     <message>
         <source>Model:</source>
         <translation>Model:</translation>
@@ -471,6 +467,9 @@ optimizer sharded</translation>
         <source>Export every step as a PNG slide</source>
         <translation>Export every step as a PNG slide</translation>
     </message>
+</context>
+<context>
+    <name>LessonNav</name>
     <message>
         <source>◀ Previous</source>
         <translation>◀ Previous</translation>
@@ -486,6 +485,13 @@ optimizer sharded</translation>
     <message>
         <source>Next step (Page Down, →, Space)</source>
         <translation>Next step (Page Down, →, Space)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonWindow</name>
+    <message>
+        <source>ZeroDesk lesson: {title}</source>
+        <translation>ZeroDesk lesson: {title}</translation>
     </message>
 </context>
 <context>

@@ -422,11 +422,7 @@ optimizer sharded</source>
     </message>
 </context>
 <context>
-    <name>LessonWindow</name>
-    <message>
-        <source>ZeroDesk lesson: {title}</source>
-        <translation>Урок ZeroDesk: {title}</translation>
-    </message>
+    <name>LessonControls</name>
     <message>
         <source>Model:</source>
         <translation>Модель:</translation>
@@ -471,6 +467,9 @@ optimizer sharded</source>
         <source>Export every step as a PNG slide</source>
         <translation>Экспорт каждого шага слайдом PNG</translation>
     </message>
+</context>
+<context>
+    <name>LessonNav</name>
     <message>
         <source>◀ Previous</source>
         <translation>◀ Назад</translation>
@@ -486,6 +485,13 @@ optimizer sharded</source>
     <message>
         <source>Next step (Page Down, →, Space)</source>
         <translation>Следующий шаг (Page Down, →, пробел)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonWindow</name>
+    <message>
+        <source>ZeroDesk lesson: {title}</source>
+        <translation>Урок ZeroDesk: {title}</translation>
     </message>
 </context>
 <context>

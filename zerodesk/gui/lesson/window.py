@@ -11,23 +11,14 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSpinBox,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ...core.catalog import model_presets
 from ...core.glossary import load_glossary
 from ...core.lesson import LessonFigures, lesson_figures, lesson_plan
 from ...core.lesson_text import LessonText, load_lesson
 from ...core.plan import MAX_RANKS, Cluster, Plan
 from .. import i18n
+from .controls import LessonControls, LessonNav
 from .step_view import StepView
 from .style import DESK, presenter
 
@@ -75,83 +66,28 @@ class LessonWindow(QWidget):
 
     # -- building ----------------------------------------------------------------------------------
     def _build_controls(self) -> None:
-        self.controls = QWidget()
-        self.controls.setObjectName("lessonControls")
-        row = QHBoxLayout(self.controls)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.model_label = QLabel()
-        self.model_combo = QComboBox()
-        self.model_combo.setObjectName("lessonModel")
-        self._fill_models()
-        self.model_combo.activated.connect(lambda _i: self._on_model_chosen())
-        self.dp_label = QLabel()
-        self.dp_spin = QSpinBox()
-        self.dp_spin.setObjectName("lessonDp")
-        self.dp_spin.setRange(1, MAX_RANKS)
-        self.dp_spin.setKeyboardTracking(False)
-        self.dp_spin.setValue(self.plan.dp)
-        self.dp_spin.valueChanged.connect(self.set_dp)
-        self.dp_spin.editingFinished.connect(self.view.setFocus)
-        self.lang_combo = QComboBox()
-        self.lang_combo.setObjectName("lessonLanguage")
-        for code, name in i18n.LANGUAGES.items():
-            self.lang_combo.addItem(name, code)
-        self.lang_combo.activated.connect(lambda _i: self._set_language(self.lang_combo.currentData()))
-        self.presenter_button = QPushButton()
-        self.presenter_button.setObjectName("lessonPresenter")
-        self.presenter_button.setCheckable(True)
-        self.presenter_button.toggled.connect(self.set_presenter)
-        self.pdf_button = QPushButton()
-        self.pdf_button.setObjectName("lessonExportPdf")
-        self.pdf_button.clicked.connect(self._export_pdf_dialog)
-        self.png_button = QPushButton()
-        self.png_button.setObjectName("lessonExportPng")
-        self.png_button.clicked.connect(self._export_png_dialog)
-        for w in (self.model_label, self.model_combo, self.dp_label, self.dp_spin):
-            row.addWidget(w)
-        row.addStretch(1)
-        for w in (self.lang_combo, self.presenter_button, self.pdf_button, self.png_button):
-            row.addWidget(w)
-        for w in (self.model_combo, self.lang_combo, self.presenter_button, self.pdf_button, self.png_button, self.dp_spin):
+        c = self.controls = LessonControls()
+        self.model_combo, self.dp_spin, self.lang_combo = c.model_combo, c.dp_spin, c.lang_combo
+        self.presenter_button = c.presenter_button
+        c.fill_models(self.plan)
+        c.model_combo.activated.connect(lambda _i: self._on_model_chosen())
+        c.dp_spin.setValue(self.plan.dp)
+        c.dp_spin.valueChanged.connect(self.set_dp)
+        c.dp_spin.editingFinished.connect(self.view.setFocus)
+        c.lang_combo.activated.connect(lambda _i: self._set_language(c.lang_combo.currentData()))
+        c.presenter_button.toggled.connect(self.set_presenter)
+        c.pdf_button.clicked.connect(lambda: self._export_dialog("pdf"))
+        c.png_button.clicked.connect(lambda: self._export_dialog("png"))
+        for w in c.inputs():
             w.installEventFilter(self)
 
-    def _fill_models(self) -> None:
-        self.model_combo.clear()
-        for preset in model_presets():
-            self.model_combo.addItem(preset.label, preset.name)
-        name = self.plan.model.name
-        at = self.model_combo.findData(name)
-        if at < 0:  # a model that is not a preset (e.g. the main window's plan)
-            self.model_combo.insertItem(0, name or i18n.fmt_int(self.plan.params), None)
-            at = 0
-        self.model_combo.setCurrentIndex(at)
-
     def _build_nav(self) -> None:
-        self.nav = QWidget()
-        self.nav.setObjectName("lessonNav")
-        row = QHBoxLayout(self.nav)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.prev_button = QPushButton()
-        self.prev_button.setObjectName("lessonPrev")
-        self.prev_button.clicked.connect(self.previous)
-        self.next_button = QPushButton()
-        self.next_button.setObjectName("lessonNext")
-        self.next_button.clicked.connect(self.next)
-        row.addWidget(self.prev_button)
-        row.addStretch(1)
-        self.step_buttons: list[QToolButton] = []
-        for i in range(len(self.lesson.steps)):
-            b = QToolButton()
-            b.setText(str(i + 1))
-            b.setCheckable(True)
-            b.setAutoRaise(True)
-            b.clicked.connect(lambda _=False, n=i: self.go(n))
-            row.addWidget(b)
-            self.step_buttons.append(b)
-        row.addStretch(1)
-        row.addWidget(self.next_button)
-        for w in (self.prev_button, self.next_button, *self.step_buttons):
-            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        n = self.nav = LessonNav(len(self.lesson.steps))
+        self.prev_button, self.next_button, self.step_buttons = n.prev_button, n.next_button, n.step_buttons
+        n.prev_button.clicked.connect(self.previous)
+        n.next_button.clicked.connect(self.next)
+        for i, b in enumerate(n.step_buttons):
+            b.clicked.connect(lambda _=False, k=i: self.go(k))
 
     def _shortcuts(self) -> None:
         self._sc_presenter = QShortcut(QKeySequence(Qt.Key.Key_F11), self, self.toggle_presenter)
@@ -162,24 +98,6 @@ class LessonWindow(QWidget):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("ZeroDesk lesson: {title}").format(title=self.lesson.title))
-        self.model_label.setText(self.tr("Model:"))
-        self.dp_label.setText(self.tr("Nd:"))
-        self.dp_spin.setToolTip(self.tr("Data-parallel ranks Nd: every figure follows"))
-        self.model_combo.setToolTip(self.tr("The model of the lesson: every figure follows"))
-        self.lang_combo.setToolTip(self.tr("Language of the lesson and the window"))
-        self.presenter_button.setText(self.tr("Presenter (F11)"))
-        self.presenter_button.setToolTip(self.tr("Full screen, large type, high contrast; Esc leaves"))
-        self.pdf_button.setText(self.tr("Handout PDF…"))
-        self.pdf_button.setToolTip(self.tr("Export the lesson as a PDF, one step a page"))
-        self.png_button.setText(self.tr("PNG Slides…"))
-        self.png_button.setToolTip(self.tr("Export every step as a PNG slide"))
-        self.prev_button.setText(self.tr("◀ Previous"))
-        self.next_button.setText(self.tr("Next ▶"))
-        self.prev_button.setToolTip(self.tr("Previous step (Page Up, ←)"))
-        self.next_button.setToolTip(self.tr("Next step (Page Down, →, Space)"))
-        at = self.lang_combo.findData(i18n.current_language())
-        if at >= 0:
-            self.lang_combo.setCurrentIndex(at)
 
     # -- state ---------------------------------------------------------------------------------------
     @property
@@ -327,12 +245,7 @@ class LessonWindow(QWidget):
         super().changeEvent(event)
 
     # -- handouts --------------------------------------------------------------------------------------
-    def _export_pdf_dialog(self) -> None:
+    def _export_dialog(self, kind: str) -> None:
         from . import handouts
 
-        handouts.export_dialog(self, "pdf")
-
-    def _export_png_dialog(self) -> None:
-        from . import handouts
-
-        handouts.export_dialog(self, "png")
+        handouts.export_dialog(self, kind)
