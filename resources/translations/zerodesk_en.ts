@@ -1807,12 +1807,12 @@ meas. / pred.</translation>
         <translation>Step {i} of {n}</translation>
     </message>
     <message>
-        <source>The glossary has no claim &apos;{id}&apos;.</source>
-        <translation>The glossary has no claim &apos;{id}&apos;.</translation>
+        <source>The glossary has no claim for this step.</source>
+        <translation>The glossary has no claim for this step.</translation>
     </message>
     <message>
-        <source>Where this holds (claim “{id}”)</source>
-        <translation>Where this holds (claim “{id}”)</translation>
+        <source>Where this holds</source>
+        <translation>Where this holds</translation>
     </message>
     <message>
         <source>Click any highlighted number to see its formula.</source>

@@ -1807,12 +1807,12 @@ meas. / pred.</source>
         <translation>Шаг {i} из {n}</translation>
     </message>
     <message>
-        <source>The glossary has no claim &apos;{id}&apos;.</source>
-        <translation>В глоссарии нет утверждения «{id}».</translation>
+        <source>The glossary has no claim for this step.</source>
+        <translation>В глоссарии нет утверждения для этого шага.</translation>
     </message>
     <message>
-        <source>Where this holds (claim “{id}”)</source>
-        <translation>Граница применимости (утверждение «{id}»)</translation>
+        <source>Where this holds</source>
+        <translation>Где это верно</translation>
     </message>
     <message>
         <source>Click any highlighted number to see its formula.</source>

@@ -11,6 +11,11 @@ ALIGN_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
 ALIGN_CENTER = Qt.AlignmentFlag.AlignCenter
 
 
+def card_checklist(glossary) -> tuple[str, ...]:
+    """The card's own checklist items (the glossary also carries ZeroDesk's advice, tagged apart)."""
+    return tuple(item.text for item in glossary.checklist if item.origin.kind == "card")
+
+
 class ChecklistFigure(LessonFigure):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)

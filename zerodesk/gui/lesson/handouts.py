@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from ...core.glossary import load_glossary
 from .. import i18n
+from .checklist_figure import card_checklist
 from .step_view import StepView
 from .style import DESK, LessonStyle, presenter
 
@@ -34,7 +35,7 @@ def _steps(window, view: StepView):
     """Show every step in `view`, settled, and yield its index."""
     glossary = load_glossary(i18n.current_language())
     for i, step in enumerate(window.lesson.steps):
-        view.show_step(step, i, window.count, window.figures, glossary, glossary.checklist, window.plan.units, animate=False)
+        view.show_step(step, i, window.count, window.figures, glossary, card_checklist(glossary), window.plan.units, animate=False)
         view.ensurePolished()
         view.layout().activate()
         QApplication.processEvents()

@@ -154,8 +154,10 @@ class StepView(QWidget):
         try:
             boundary = self.glossary.claim(step.claim).boundary
         except KeyError:
-            boundary = self.tr("The glossary has no claim '{id}'.").format(id=step.claim)
-        self.boundary_head.setText(self.tr("Where this holds (claim “{id}”)").format(id=step.claim))
+            boundary = self.tr("The glossary has no claim for this step.")
+        self.boundary_head.setText(self.tr("Where this holds"))
+        # a long boundary gets a smaller type, so the figure keeps its room (ids stay internal)
+        self.boundary.setFont(self.style_.font(self.font(), 10 if len(boundary) < 300 else 8))
         self.boundary.setText(boundary)
         if self.shown_number is not None:
             first, second = fmt.formula_lines(self.shown_number, self.figures, self.unit)

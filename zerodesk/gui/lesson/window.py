@@ -19,6 +19,7 @@ from ...core.lesson_text import LessonText, load_lesson
 from ...core.plan import MAX_RANKS, Cluster, Plan
 from .. import i18n
 from .controls import LessonControls, LessonNav
+from .checklist_figure import card_checklist
 from .step_view import StepView
 from .style import DESK, presenter
 
@@ -109,7 +110,7 @@ class LessonWindow(QWidget):
         lang = i18n.current_language()
         glossary = load_glossary(lang)
         self.view.show_step(self.lesson.steps[self.index], self.index, self.count, self.figures, glossary,
-                            glossary.checklist, self.plan.units, animate)
+                            card_checklist(glossary), self.plan.units, animate)
         for i, b in enumerate(self.step_buttons):
             b.setChecked(i == self.index)
             b.setToolTip(self.lesson.steps[i].title)
