@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from zerodesk.core.architecture import param_count, tensor_shapes
-from zerodesk.core.hf_config import SUPPORTED, architecture_from_hf_config
+from zerodesk.core.hf_config import (
+    SUPPORTED, architecture_from_config_dict, architecture_from_hf_config, hf_config_from_architecture,
+)
 
 CONFIGS = Path(__file__).parent / "hf_configs"
 PUBLISHED = json.loads((CONFIGS / "published.json").read_text())["models"]
@@ -45,3 +47,30 @@ def test_config_tensors_equal_transformers(path):
     assert ours == theirs
     if path.stem in PUBLISHED:
         assert param_count(arch) == PUBLISHED[path.stem]["params"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_architecture_back_to_config_builds_the_same_model(path):
+    """The worker builds transformers' model from hf_config_from_architecture: it must be the same model."""
+    arch, _ = architecture_from_hf_config(path)
+    config = hf_config_from_architecture(arch)
+    assert architecture_from_config_dict(config, path) == arch
+    assert hf_named_shapes(config) == tensor_shapes(arch)
+
+
+def test_every_preset_equals_transformers():
+    from zerodesk.core.catalog import model_presets
+
+    presets = [p for p in model_presets() if p.architecture is not None and p.architecture.family != "custom"]
+    assert {p.architecture.family for p in presets} == set(SUPPORTED)
+    for preset in presets:
+        theirs = hf_named_shapes(hf_config_from_architecture(preset.architecture))
+        assert theirs == tensor_shapes(preset.architecture), preset.name
+        assert sum(_numel(s) for _, s in theirs) == preset.published_params, preset.name
+
+
+def _numel(shape):
+    out = 1
+    for d in shape:
+        out *= d
+    return out
