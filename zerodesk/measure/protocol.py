@@ -63,6 +63,13 @@ def scale_plan(plan: Plan, scale: Scale) -> Plan:
             data["hidden"] = max(1, round(arch.hidden * scale.hidden))
         data["ffn"] = max(1, round(arch.ffn * scale.hidden))
     data["vocab"] = max(1, round(arch.vocab * scale.vocab))
+    if arch.family == "bloom":  # BLOOM's MLP is always 4 x hidden
+        data["ffn"] = 4 * data["hidden"]
+    if arch.rotary_dim is not None:  # the same fraction of the (scaled) head, an even number of lanes
+        data["rotary_dim"] = max(2, 2 * round(arch.rotary_dim / arch.dim_per_head * (data["head_dim"] or
+                                 data["hidden"] // arch.heads) / 2))
+    if arch.embed_dim is not None:
+        data["embed_dim"] = max(1, round(arch.embed_dim * scale.hidden))
     seq = max(1, round(plan.seq_len * scale.seq))
     if arch.positions == "learned":
         data["max_positions"] = max(seq, round(arch.max_positions * scale.seq))
