@@ -80,6 +80,11 @@ class ModelSpec(_Strict):
         return [(n, tuple(s)) for n, s in self.tensors] if self.tensors else None
 
     @property
+    def buildable(self) -> bool:
+        """A measured or simulated step can build it: an architecture, or a tensor list with its config."""
+        return self.architecture is not None or bool(self.tensors and self.hf_config)
+
+    @property
     def param_count(self) -> int:
         if self.architecture is not None:
             return param_count(self.architecture)

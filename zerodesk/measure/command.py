@@ -113,7 +113,7 @@ def result_json(started: Started | None, results: list[Result]) -> dict[str, Any
                            "ranks": started.ranks if started else None, "torch": started.torch if started else None}
     if started is not None:
         out.update(params=started.params, seq_len=started.seq_len, micro_batch=started.micro_batch,
-                   scale=started.scale.model_dump(), architecture=started.architecture.model_dump(exclude_none=True))
+                   scale=started.scale.model_dump(), architecture=started.architecture.model_dump(exclude_none=True) if started.architecture else None)
     out["results"] = [r.model_dump(exclude_none=True, exclude={"kind"}) for r in results]
     return out
 

@@ -33,10 +33,13 @@ def build_hf_model(config: dict[str, Any], device: Any = "cpu"):
     cfg = {k: v for k, v in config.items() if k not in ("model_type", "torch_dtype", "dtype", "architectures",
                                                         "quantization_config", "auto_map")}
     cfg["use_cache"] = False
+    model_type = config.get("model_type")
+    if model_type not in transformers.CONFIG_MAPPING:
+        raise ValueError(f"transformers {transformers.__version__} does not know model_type '{model_type}'")
     try:
-        conf = transformers.AutoConfig.for_model(config["model_type"], **cfg)
-    except (KeyError, ValueError) as exc:
-        raise ValueError(f"transformers cannot read this config: {str(exc).splitlines()[0]}") from None
+        conf = transformers.AutoConfig.for_model(model_type, **cfg)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ValueError(f"transformers cannot read this config: {str(exc).splitlines()[0][:200]}") from None
     with torch.device(device):
         model = transformers.AutoModelForCausalLM.from_config(conf, dtype=torch.float32)
     for module in model.modules():  # dropout would add random masks to what the step keeps

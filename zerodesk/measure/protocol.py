@@ -47,6 +47,11 @@ class Scale(_Msg):
 def scale_plan(plan: Plan, scale: Scale) -> Plan:
     """The plan with its architecture and sequence scaled down (heads and kv heads keep their count)."""
     arch = plan.model.architecture
+    if arch is None and plan.model.buildable and scale.identity:
+        return plan  # read by transformers: measured as it is
+    if arch is None and plan.model.buildable:
+        raise ValueError("a model read by transformers (a tensor list) is measured at full size; "
+                         "scaling it down needs an architecture")
     if arch is None:
         raise ValueError("measuring needs an architecture (layers, hidden, heads, ffn, vocab), "
                          "not only a parameter count")
@@ -99,7 +104,7 @@ class Started(_Msg):
     device_name: str | None = None
     ranks: int = Field(ge=1)
     stages: list[int]
-    architecture: Architecture  # as measured, after scale-down
+    architecture: Architecture | None = None  # as measured, after scale-down; None: a tensor list from transformers
     params: int = Field(ge=1, description="parameter count of the measured model")
     seq_len: int = Field(ge=1)
     micro_batch: int = Field(ge=1)

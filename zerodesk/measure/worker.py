@@ -400,7 +400,7 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
     except ValueError as exc:
         raise WorkerError("bad_plan", str(exc).splitlines()[0]) from None
     arch = plan.model.architecture
-    if arch.positions == "learned" and plan.seq_len > arch.max_positions:
+    if arch is not None and arch.positions == "learned" and plan.seq_len > arch.max_positions:
         raise WorkerError("bad_plan",
                           f"sequence length {plan.seq_len} exceeds the learned position table ({arch.max_positions})")
 
