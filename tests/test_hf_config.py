@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -183,3 +184,18 @@ def test_default_biases_are_accepted(tmp_path):
     assert arch.bias == "none"
     arch, _ = architecture_from_hf_config(write(tmp_path, {**PYTHIA_160M, "attention_bias": True}))
     assert arch.bias == "all"
+
+
+def test_cli_names_the_model_from_the_config_and_keeps_its_context(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "checkpoint-1000"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent / "hf_configs" / "llama-2-7b-hf.json", folder / "config.json")
+    out = subprocess.run([sys.executable, "-m", "zerodesk", "plan", "--config", str(folder), "--profile", "torch"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "Model: meta-llama/Llama-2-7b-hf, P = 6,738,415,616" in out.stdout and "checkpoint-1000" not in out.stdout
+    assert "for seq 4096 x micro-batch 1" in out.stdout  # Llama 2's context, not a 2048 default

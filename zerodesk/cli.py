@@ -105,7 +105,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
 
         model, hints = model_from_hf_config(args.config)  # named from the config itself, not its folder
         if hints.get("seq_len") and args.seq is None:
-            data["seq_len"] = min(int(hints["seq_len"]), data.get("seq_len") or 2048)
+            data["seq_len"] = int(hints["seq_len"])  # the model's context length (--seq overrides)
     if args.params is not None:
         model = {"name": model.get("name") if not model.get("architecture") else None, "params": args.params}
 
