@@ -230,6 +230,14 @@ def _custom(arch: Architecture, t: _Tensors) -> None:
         t.add("head.weight", arch.vocab, h)
 
 
+def _head(arch: Architecture, t: _Tensors, width: int) -> None:
+    """lm_head: a tied weight is the embedding's (listed once, there); a head bias stays its own tensor."""
+    if not arch.tied_embeddings:
+        t.add("lm_head.weight", arch.vocab, width)
+    if arch.head_bias:
+        t.add("lm_head.bias", arch.vocab)
+
+
 def _llama_style(arch: Architecture, t: _Tensors) -> None:
     """LlamaForCausalLM and its relatives: model.layers.N.{self_attn, mlp, norms}, lm_head."""
     f = arch.family
@@ -274,8 +282,7 @@ def _llama_style(arch: Architecture, t: _Tensors) -> None:
             t.norm(f"{p}.pre_feedforward_layernorm", h, arch.norm)
             t.norm(f"{p}.post_feedforward_layernorm", h, arch.norm)
     t.norm("model.norm", h, arch.norm)
-    if not arch.tied_embeddings:
-        t.linear("lm_head", arch.vocab, h, arch.head_bias)
+    _head(arch, t, h)
 
 
 def _phi(arch: Architecture, t: _Tensors) -> None:
@@ -294,8 +301,7 @@ def _phi(arch: Architecture, t: _Tensors) -> None:
         t.linear(f"model.layers.{i}.mlp.fc2", h, ffn, True)
         t.norm(f"model.layers.{i}.input_layernorm", h, "layernorm")
     t.norm("model.final_layernorm", h, "layernorm")
-    if not arch.tied_embeddings:
-        t.linear("lm_head", arch.vocab, h, True)
+    _head(arch, t, h)
 
 
 def _gpt_neox(arch: Architecture, t: _Tensors) -> None:
@@ -389,8 +395,7 @@ def _gptj(arch: Architecture, t: _Tensors) -> None:
         t.linear(f"{p}.mlp.fc_in", ffn, h, True)
         t.linear(f"{p}.mlp.fc_out", h, ffn, True)
     t.norm("transformer.ln_f", h, "layernorm")
-    if not arch.tied_embeddings:
-        t.linear("lm_head", arch.vocab, h, True)
+    _head(arch, t, h)
 
 
 def _gpt2(arch: Architecture, t: _Tensors) -> None:

@@ -174,7 +174,7 @@ def _stablelm(c: _Config) -> dict[str, Any]:
 
 
 def _falcon(c: _Config) -> dict[str, Any]:
-    hidden, heads = c.int("hidden_size", "n_embed"), c.int("num_attention_heads", "n_head")
+    hidden, heads = c.int("n_embed", "hidden_size"), c.int("num_attention_heads")  # FalconConfig: n_embed wins
     new_arch = c.bool("new_decoder_architecture", False)
     if new_arch:
         kv = c.int("num_kv_heads", default=heads)
@@ -184,7 +184,7 @@ def _falcon(c: _Config) -> dict[str, Any]:
     norms = c.int("num_ln_in_parallel_attn", default=2 if new_arch else 1)
     if norms not in (1, 2):
         raise PlanError(f"{c.path}: num_ln_in_parallel_attn must be 1 or 2, not {norms}")
-    return dict(layers=c.int("num_hidden_layers", "n_layer"), hidden=hidden, heads=heads, kv_heads=kv,
+    return dict(layers=c.int("num_hidden_layers"), hidden=hidden, heads=heads, kv_heads=kv,
                 ffn=c.int("ffn_hidden_size", default=4 * hidden), vocab=c.int("vocab_size"), mlp="plain",
                 activation=c.activation("activation"), norm="layernorm",
                 bias="all" if c.bool("bias", False) else "none",
