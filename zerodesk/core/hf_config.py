@@ -193,7 +193,7 @@ def _falcon(c: _Config) -> dict[str, Any]:
 
 
 def _bloom(c: _Config) -> dict[str, Any]:
-    hidden = c.int("hidden_size", "n_embed")
+    hidden = c.int("n_embed", "hidden_size")  # BloomConfig: n_embed wins
     return dict(layers=c.int("n_layer", "num_hidden_layers"), hidden=hidden, heads=c.int("n_head", "num_attention_heads"),
                 ffn=4 * hidden, vocab=c.int("vocab_size"), mlp="plain", norm="layernorm", bias="all",
                 positions="alibi", embed_norm=True, max_positions=c.int("seq_length", default=2048))
