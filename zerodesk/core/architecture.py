@@ -207,8 +207,7 @@ def _biases(arch: Architecture) -> tuple[bool, bool, bool]:
 
 
 def _custom(arch: Architecture, t: _Tensors) -> None:
-    h, hd, ffn, q_out, kv_out = arch.hidden, arch.dim_per_head, arch.ffn, arch.heads * arch.dim_per_head, \
-        arch.n_kv_heads * arch.dim_per_head
+    h, ffn, q_out, kv_out = arch.hidden, arch.ffn, arch.heads * arch.dim_per_head, arch.n_kv_heads * arch.dim_per_head
     qkv_b, o_b, mlp_b = _biases(arch)
     t.add("embed.weight", arch.vocab, h)
     if arch.positions == "learned":

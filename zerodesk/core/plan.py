@@ -8,7 +8,7 @@ import tempfile
 from enum import Enum
 from math import prod
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
