@@ -16,8 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.core.architecture import FAMILIES, Architecture
+from zerodesk.core import catalog
+from zerodesk.core.architecture import FAMILIES, Architecture, tensor_shapes
 from zerodesk.core.hf_config import hf_config_from_architecture
+from zerodesk.core.plan import Plan
+from zerodesk.measure.protocol import Error, Result, Scale, scale_plan
+from zerodesk.measure.runner import MeasureRun, simulate_command
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = dict(layers=2, hidden=24, heads=4, ffn=40, vocab=37, max_positions=16)
@@ -96,3 +100,27 @@ def test_measured_states_equal_the_torch_profile(measured, family):
             assert got == predicted, (family, stage, rank)
     # FSDP2 shards: each rank holds about half of DDP's full copy (plus dim-0 padding)
     assert stages["3"][0][0]["params"] < stages["0"][0][0]["params"]
+
+
+@pytest.mark.parametrize("preset", [p for p in catalog.model_presets() if p.architecture is not None
+                                    and p.architecture.family != "custom"], ids=lambda p: p.name)
+def test_scaled_down_presets_stay_buildable(preset):
+    """Measure scales big models down: every family's scaled shape must still be transformers' model."""
+    from tests.test_hf_families import hf_named_shapes
+
+    plan = Plan.model_validate({"model": preset.to_model_spec().model_dump(), "seq_len": 64})
+    small = scale_plan(plan, Scale(layers=0.05, hidden=0.05, vocab=0.001, seq=0.5)).model.architecture
+    assert small.family == preset.architecture.family and small.layers <= 4
+    assert hf_named_shapes(hf_config_from_architecture(small)) == tensor_shapes(small)
+
+
+def test_simulated_moe_states_equal_the_profile():
+    """Mixtral under fake tensors at Nd = 4: the simulated rank's states equal the torch profile too."""
+    pytest.importorskip("transformers")
+    plan = Plan.model_validate({"model": {"architecture": small_arch("mixtral").model_dump()}, "seq_len": 8,
+                                "cluster": {"dp": 4}})
+    messages = list(MeasureRun(simulate_command(plan, [2, 3]), timeout=300))
+    assert not [m for m in messages if isinstance(m, Error)]
+    results = [m for m in messages if isinstance(m, Result)]
+    assert sorted(r.stage for r in results) == [2, 3]
+    assert all(r.states == r.predicted_states and r.source == "simulated" for r in results)

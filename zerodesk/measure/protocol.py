@@ -61,11 +61,14 @@ def scale_plan(plan: Plan, scale: Scale) -> Plan:
     data["layers"] = max(1, round(arch.layers * scale.layers))
     if scale.hidden != 1.0:
         head_dim = max(1, round(arch.dim_per_head * scale.hidden))
+        if arch.positions == "rotary" and arch.dim_per_head % 2 == 0:  # rotary pairs lanes: keep it even
+            head_dim = max(2, 2 * round(arch.dim_per_head * scale.hidden / 2))
         if arch.head_dim is None:
             data["hidden"] = arch.heads * head_dim  # hidden stays a multiple of heads
         else:
             data["head_dim"] = head_dim
-            data["hidden"] = max(1, round(arch.hidden * scale.hidden))
+            # still a multiple of heads: transformers checks it even when head_dim is given (Gemma)
+            data["hidden"] = arch.heads * max(1, round(arch.hidden * scale.hidden / arch.heads))
         data["ffn"] = max(1, round(arch.ffn * scale.hidden))
     data["vocab"] = max(1, round(arch.vocab * scale.vocab))
     if arch.family == "bloom":  # BLOOM's MLP is always 4 x hidden
