@@ -101,3 +101,37 @@ def test_bad_config_is_one_sentence(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: "tie_word_embeddings" in window.statusBar().currentMessage(), timeout=30_000)
     message = window.statusBar().currentMessage()
     assert "true or false" in message and "\n" not in message
+
+
+def test_unknown_type_imports_as_a_tensor_list_and_survives_a_save(window, qtbot, tmp_path):
+    """GPT-Neo has no ZeroDesk layout: transformers reads it in a subprocess, the plan keeps the tensors."""
+    import pytest
+
+    pytest.importorskip("transformers")
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"model_type": "gpt_neo", "_name_or_path": "EleutherAI/gpt-neo-tiny", "hidden_size": 24,
+                                "num_layers": 2, "num_heads": 4, "vocab_size": 37, "max_position_embeddings": 16,
+                                "attention_types": [[["global", "local"], 1]]}))
+    with qtbot.waitSignal(window.hf_import.imported, timeout=120_000) as blocker:
+        window.hf_import.read(path)
+    plan = blocker.args[0]
+    assert plan.model.tensors and plan.model.architecture is None and plan.seq_len == 16
+    assert window.form.plan() == plan  # the form keeps the tensor list while the count is untouched
+    assert "exact from transformers" in window.form.findChild(QLabel, "paramsHint").text()
+    saved = tmp_path / "neo.zerodesk.json"
+    assert window.save_to(saved)
+    assert load_plan(saved).model.tensors == plan.model.tensors
+
+
+def test_family_fields_follow_the_layout(window, qtbot):
+    from zerodesk.core.catalog import find_model
+
+    form = window.form
+    form.apply_model_preset("mixtral-8x7b")
+    assert form.field("model.architecture.experts").isVisibleTo(form)
+    assert form.plan().params == find_model("mixtral-8x7b").published_params
+    form.apply_model_preset("llama-2-7b")
+    assert not form.field("model.architecture.experts").isVisibleTo(form)
+    assert form.field("model.architecture.max_positions").text() == "4096"  # Llama 2's context
+    form.apply_model_preset("phi-2")
+    assert form.plan().model.architecture.parallel  # knobs the form does not show are kept

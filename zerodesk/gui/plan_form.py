@@ -552,7 +552,7 @@ class PlanForm(QWidget):
                 self._params.setText(count_text(plan.params))
             else:
                 self._by_params.setChecked(True)
-                self._params.setText(count_text(plan.model.params))
+                self._params.setText(count_text(plan.params))  # a raw count, or a tensor list's total
             self._select_data(self._scheme, plan.scheme.value)
             self._select_data(self._profile, plan.profile.value)
             self._sync_scheme_enabled()
