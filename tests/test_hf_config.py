@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -56,7 +57,8 @@ def write(tmp_path, data, name="config.json"):
 def test_real_configs_give_exact_counts(tmp_path, config, count, seq_len):
     arch, hints = architecture_from_hf_config(write(tmp_path, config))
     assert param_count(arch) == count
-    assert hints == {"model_type": config["model_type"], "seq_len": seq_len}
+    assert hints == {"model_type": config["model_type"], "seq_len": seq_len, "name": config.get("architectures", [config["model_type"]])[0]}
+    assert arch.max_positions == seq_len  # the context length is kept on the architecture too
 
 
 def test_family_details(tmp_path):
@@ -74,8 +76,8 @@ def test_explicit_head_dim(tmp_path):
     config = {**MISTRAL_7B, "hidden_size": 5120, "head_dim": 128, "num_hidden_layers": 2}
     arch, _ = architecture_from_hf_config(write(tmp_path, config))
     shapes = dict(tensor_shapes(arch))
-    assert shapes["blocks.0.attn.q.weight"] == (4096, 5120)
-    assert shapes["blocks.0.attn.k.weight"] == (1024, 5120)
+    assert shapes["model.layers.0.self_attn.q_proj.weight"] == (4096, 5120)
+    assert shapes["model.layers.0.self_attn.k_proj.weight"] == (1024, 5120)
 
 
 def test_null_head_dim_and_kv_heads_default(tmp_path):
@@ -95,28 +97,27 @@ def test_folder_path_reads_its_config(tmp_path):
     assert param_count(arch) == 6_738_415_616
 
 
-def test_no_seq_hint_when_absent(tmp_path):
+def test_missing_keys_take_the_transformers_defaults(tmp_path):
     config = {k: v for k, v in LLAMA_2_7B.items() if k != "max_position_embeddings"}
-    _, hints = architecture_from_hf_config(write(tmp_path, config))
-    assert hints == {"model_type": "llama"}
+    arch, hints = architecture_from_hf_config(write(tmp_path, config))
+    assert hints["seq_len"] == arch.max_positions == 2048  # LlamaConfig's default
+    bare, _ = architecture_from_hf_config(write(tmp_path, {"model_type": "llama"}))
+    assert param_count(bare) == 6_738_415_616  # LlamaConfig() is Llama 2 7B's shape
+    gpt2, hints = architecture_from_hf_config(write(tmp_path, {k: v for k, v in GPT2.items() if k != "n_positions"}))
+    assert gpt2.max_positions == hints["seq_len"] == 1024 and param_count(gpt2) == 124_439_808
 
 
-def test_missing_fields_named_in_one_sentence(tmp_path):
-    config = {k: v for k, v in LLAMA_2_7B.items() if k not in ("hidden_size", "vocab_size")}
-    path = write(tmp_path, config)
-    with pytest.raises(PlanError) as err:
-        architecture_from_hf_config(path)
-    message = str(err.value)
-    assert str(path) in message and "hidden_size" in message and "vocab_size" in message and "llama" in message
-
-
-def test_missing_gpt2_field(tmp_path):
-    with pytest.raises(PlanError, match="lacks n_positions"):
-        architecture_from_hf_config(write(tmp_path, {k: v for k, v in GPT2.items() if k != "n_positions"}))
+def test_model_named_from_name_or_path(tmp_path):
+    _, hints = architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "_name_or_path": "meta-llama/Llama-2-7b-hf"}))
+    assert hints["name"] == "meta-llama/Llama-2-7b-hf"
+    _, hints = architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "_name_or_path": "/home/me/ckpt/llama-7b"}))
+    assert hints["name"] == "ckpt/llama-7b"
+    _, hints = architecture_from_hf_config(write(tmp_path, {"model_type": "gpt2"}))
+    assert hints["name"] == "gpt2"
 
 
 def test_unknown_model_type_lists_supported(tmp_path):
-    with pytest.raises(PlanError, match="model_type 'bert'.*llama, mistral, qwen2, gpt2, gpt_neox"):
+    with pytest.raises(PlanError, match="model_type 'bert'.*llama, mistral, qwen2, qwen3.*gpt_neox.*transformers"):
         architecture_from_hf_config(write(tmp_path, {"model_type": "bert", "hidden_size": 768}))
     with pytest.raises(PlanError, match="has no model_type; ZeroDesk reads llama"):
         architecture_from_hf_config(write(tmp_path, {"hidden_size": 768}))
@@ -144,7 +145,7 @@ def test_non_utf8_file(tmp_path):
 
 
 def test_malformed_values(tmp_path):
-    with pytest.raises(PlanError, match="hidden_size must be positive integers"):
+    with pytest.raises(PlanError, match="hidden_size must be a positive integer"):
         architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "hidden_size": "4096"}))
     with pytest.raises(PlanError, match="head_dim must be a positive integer"):
         architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "head_dim": 0}))
@@ -155,14 +156,27 @@ def test_inconsistent_shape_is_a_plan_error(tmp_path):
         architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "num_attention_heads": 30}))
 
 
-@pytest.mark.parametrize("config, key", [
-    ({**LLAMA_2_7B, "attention_bias": True}, "attention_bias"),
-    ({**LLAMA_2_7B, "mlp_bias": True}, "mlp_bias"),
-    ({**PYTHIA_160M, "attention_bias": False}, "attention_bias"),
+@pytest.mark.parametrize("config, bias, extra", [
+    ({**LLAMA_2_7B, "attention_bias": True}, "attention", 32 * (3 * 4096 + 4096)),
+    ({**LLAMA_2_7B, "mlp_bias": True}, "mlp", 32 * (2 * 11008 + 4096)),
+    ({**LLAMA_2_7B, "attention_bias": True, "mlp_bias": True}, "all", 32 * (4 * 4096 + 2 * 11008 + 4096)),
 ])
-def test_biases_we_cannot_express_are_refused(tmp_path, config, key):
+def test_llama_biases_per_projection(tmp_path, config, bias, extra):
+    arch, _ = architecture_from_hf_config(write(tmp_path, config))
+    assert arch.bias == bias and param_count(arch) == 6_738_415_616 + extra
+
+
+def test_gpt_neox_without_attention_bias(tmp_path):
+    arch, _ = architecture_from_hf_config(write(tmp_path, {**PYTHIA_160M, "attention_bias": False}))
+    assert arch.bias == "mlp" and param_count(arch) == 162_322_944 - 12 * (3 * 768 + 768)
+
+
+@pytest.mark.parametrize("key, value", [
+    ("tie_word_embeddings", "false"), ("attention_bias", "true"), ("attention_bias", 1), ("num_key_value_heads", 8.0),
+])
+def test_strict_types(tmp_path, key, value):
     with pytest.raises(PlanError, match=key):
-        architecture_from_hf_config(write(tmp_path, config))
+        architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, key: value}))
 
 
 def test_default_biases_are_accepted(tmp_path):
@@ -170,3 +184,18 @@ def test_default_biases_are_accepted(tmp_path):
     assert arch.bias == "none"
     arch, _ = architecture_from_hf_config(write(tmp_path, {**PYTHIA_160M, "attention_bias": True}))
     assert arch.bias == "all"
+
+
+def test_cli_names_the_model_from_the_config_and_keeps_its_context(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "checkpoint-1000"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent / "hf_configs" / "llama-2-7b-hf.json", folder / "config.json")
+    out = subprocess.run([sys.executable, "-m", "zerodesk", "plan", "--config", str(folder), "--profile", "torch"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "Model: meta-llama/Llama-2-7b-hf, P = 6,738,415,616" in out.stdout and "checkpoint-1000" not in out.stdout
+    assert "for seq 4096 x micro-batch 1" in out.stdout  # Llama 2's context, not a 2048 default

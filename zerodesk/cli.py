@@ -101,12 +101,11 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         if preset.dp:
             cluster.update(nodes=1, gpus_per_node=preset.dp, dp=None)
     if args.config is not None:
-        from .core.hf_config import architecture_from_hf_config
+        from .measure.hf_tensors import model_from_hf_config
 
-        arch, hints = architecture_from_hf_config(args.config)
-        model = {"name": args.config.parent.name or str(args.config), "architecture": arch.model_dump()}
+        model, hints = model_from_hf_config(args.config)  # named from the config itself, not its folder
         if hints.get("seq_len") and args.seq is None:
-            data["seq_len"] = min(int(hints["seq_len"]), data.get("seq_len") or 2048)
+            data["seq_len"] = int(hints["seq_len"])  # the model's context length (--seq overrides)
     if args.params is not None:
         model = {"name": model.get("name") if not model.get("architecture") else None, "params": args.params}
 

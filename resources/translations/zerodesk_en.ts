@@ -256,6 +256,41 @@
     </message>
 </context>
 <context>
+    <name>HfImport</name>
+    <message>
+        <source>Import &amp;Hugging Face config…</source>
+        <translation>Import &amp;Hugging Face config…</translation>
+    </message>
+    <message>
+        <source>Read a model&apos;s config.json (the model is named from the file, its context length kept)</source>
+        <translation>Read a model&apos;s config.json (the model is named from the file, its context length kept)</translation>
+    </message>
+    <message>
+        <source>Import Hugging Face config</source>
+        <translation>Import Hugging Face config</translation>
+    </message>
+    <message>
+        <source>Model config (config.json *.json);;All files (*)</source>
+        <translation>Model config (config.json *.json);;All files (*)</translation>
+    </message>
+    <message>
+        <source>Still reading the previous config…</source>
+        <translation>Still reading the previous config…</translation>
+    </message>
+    <message>
+        <source>Reading {path}…</source>
+        <translation>Reading {path}…</translation>
+    </message>
+    <message>
+        <source>Imported {name}: {n} parameters, context {seq} tokens</source>
+        <translation>Imported {name}: {n} parameters, context {seq} tokens</translation>
+    </message>
+    <message>
+        <source>Cannot import the config</source>
+        <translation>Cannot import the config</translation>
+    </message>
+</context>
+<context>
     <name>Labels</name>
     <message>
         <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
@@ -1499,6 +1534,18 @@ meas. / pred.</translation>
         <translation>Bias</translation>
     </message>
     <message>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <source>Experts</source>
+        <translation>Experts</translation>
+    </message>
+    <message>
+        <source>Routed (top-k)</source>
+        <translation>Routed (top-k)</translation>
+    </message>
+    <message>
         <source>Training scheme</source>
         <translation>Training scheme</translation>
     </message>
@@ -1555,8 +1602,36 @@ meas. / pred.</translation>
         <translation>MLP inner width (FFN)</translation>
     </message>
     <message>
-        <source>Learned position table size</source>
-        <translation>Learned position table size</translation>
+        <source>Context length (positions)</source>
+        <translation>Context length (positions)</translation>
+    </message>
+    <message>
+        <source>Module layout (Hugging Face model type)</source>
+        <translation>Module layout (Hugging Face model type)</translation>
+    </message>
+    <message>
+        <source>Experts per layer (mixture of experts)</source>
+        <translation>Experts per layer (mixture of experts)</translation>
+    </message>
+    <message>
+        <source>Experts routed per token</source>
+        <translation>Experts routed per token</translation>
+    </message>
+    <message>
+        <source>Context length (max_position_embeddings); the size of a learned position table</source>
+        <translation>Context length (max_position_embeddings); the size of a learned position table</translation>
+    </message>
+    <message>
+        <source>Whose module layout the tensors follow: ZeroDesk&apos;s own, or the Hugging Face model type (names, shapes, fusion), which the torch profile shards exactly</source>
+        <translation>Whose module layout the tensors follow: ZeroDesk&apos;s own, or the Hugging Face model type (names, shapes, fusion), which the torch profile shards exactly</translation>
+    </message>
+    <message>
+        <source>Every expert counts in P and in the states</source>
+        <translation>Every expert counts in P and in the states</translation>
+    </message>
+    <message>
+        <source>Only the routed experts count in activations</source>
+        <translation>Only the routed experts count in activations</translation>
     </message>
     <message>
         <source>Position encoding</source>
@@ -1577,10 +1652,6 @@ meas. / pred.</translation>
     <message>
         <source>Empty: hidden / heads</source>
         <translation>Empty: hidden / heads</translation>
-    </message>
-    <message>
-        <source>Size of the learned position table (learned positions only)</source>
-        <translation>Size of the learned position table (learned positions only)</translation>
     </message>
     <message>
         <source>Empty: nodes × GPUs per node</source>
@@ -1663,6 +1734,10 @@ meas. / pred.</translation>
         <translation>Custom</translation>
     </message>
     <message>
+        <source>ZeroDesk&apos;s own</source>
+        <translation>ZeroDesk&apos;s own</translation>
+    </message>
+    <message>
         <source>Custom / none</source>
         <translation>Custom / none</translation>
     </message>
@@ -1679,12 +1754,60 @@ meas. / pred.</translation>
         <translation>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</translation>
     </message>
     <message>
+        <source>q/k norms</source>
+        <translation>q/k norms</translation>
+    </message>
+    <message>
+        <source>parallel attention + MLP</source>
+        <translation>parallel attention + MLP</translation>
+    </message>
+    <message>
+        <source>embedding LayerNorm</source>
+        <translation>embedding LayerNorm</translation>
+    </message>
+    <message>
+        <source>head bias</source>
+        <translation>head bias</translation>
+    </message>
+    <message>
+        <source>no final norm</source>
+        <translation>no final norm</translation>
+    </message>
+    <message>
+        <source>rotary on {n} lanes per head</source>
+        <translation>rotary on {n} lanes per head</translation>
+    </message>
+    <message>
+        <source>{n} extra position rows</source>
+        <translation>{n} extra position rows</translation>
+    </message>
+    <message>
+        <source>{n}-wide embeddings projected</source>
+        <translation>{n}-wide embeddings projected</translation>
+    </message>
+    <message>
+        <source>two norms per block</source>
+        <translation>two norms per block</translation>
+    </message>
+    <message>
+        <source>activation {name}</source>
+        <translation>activation {name}</translation>
+    </message>
+    <message>
         <source>= {n} parameters, exact from the architecture</source>
         <translation>= {n} parameters, exact from the architecture</translation>
     </message>
     <message>
         <source>P = {n} ({short})</source>
         <translation>P = {n} ({short})</translation>
+    </message>
+    <message>
+        <source>Layout also has: {list}</source>
+        <translation>Layout also has: {list}</translation>
+    </message>
+    <message>
+        <source>= {n} parameters in {t} tensors, exact from transformers</source>
+        <translation>= {n} parameters in {t} tensors, exact from transformers</translation>
     </message>
     <message>
         <source>= {n} parameters</source>

@@ -256,6 +256,41 @@
     </message>
 </context>
 <context>
+    <name>HfImport</name>
+    <message>
+        <source>Import &amp;Hugging Face config…</source>
+        <translation>Импорт конфигурации &amp;Hugging Face…</translation>
+    </message>
+    <message>
+        <source>Read a model&apos;s config.json (the model is named from the file, its context length kept)</source>
+        <translation>Прочитать config.json модели (имя модели берётся из файла, длина контекста сохраняется)</translation>
+    </message>
+    <message>
+        <source>Import Hugging Face config</source>
+        <translation>Импорт конфигурации Hugging Face</translation>
+    </message>
+    <message>
+        <source>Model config (config.json *.json);;All files (*)</source>
+        <translation>Конфигурация модели (config.json *.json);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Still reading the previous config…</source>
+        <translation>Предыдущая конфигурация ещё читается…</translation>
+    </message>
+    <message>
+        <source>Reading {path}…</source>
+        <translation>Чтение {path}…</translation>
+    </message>
+    <message>
+        <source>Imported {name}: {n} parameters, context {seq} tokens</source>
+        <translation>Импортирована {name}: параметров {n}, контекст {seq} токенов</translation>
+    </message>
+    <message>
+        <source>Cannot import the config</source>
+        <translation>Не удаётся импортировать конфигурацию</translation>
+    </message>
+</context>
+<context>
     <name>Labels</name>
     <message>
         <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
@@ -1499,6 +1534,18 @@ meas. / pred.</source>
         <translation>Смещения</translation>
     </message>
     <message>
+        <source>Layout</source>
+        <translation>Компоновка</translation>
+    </message>
+    <message>
+        <source>Experts</source>
+        <translation>Эксперты</translation>
+    </message>
+    <message>
+        <source>Routed (top-k)</source>
+        <translation>Маршрутизируемые (top-k)</translation>
+    </message>
+    <message>
         <source>Training scheme</source>
         <translation>Схема обучения</translation>
     </message>
@@ -1555,8 +1602,36 @@ meas. / pred.</source>
         <translation>Внутренняя ширина MLP (FFN)</translation>
     </message>
     <message>
-        <source>Learned position table size</source>
-        <translation>Размер обучаемой таблицы позиций</translation>
+        <source>Context length (positions)</source>
+        <translation>Длина контекста (позиции)</translation>
+    </message>
+    <message>
+        <source>Module layout (Hugging Face model type)</source>
+        <translation>Компоновка модулей (тип модели Hugging Face)</translation>
+    </message>
+    <message>
+        <source>Experts per layer (mixture of experts)</source>
+        <translation>Экспертов в слое (смесь экспертов)</translation>
+    </message>
+    <message>
+        <source>Experts routed per token</source>
+        <translation>Экспертов на токен</translation>
+    </message>
+    <message>
+        <source>Context length (max_position_embeddings); the size of a learned position table</source>
+        <translation>Длина контекста (max_position_embeddings); размер обучаемой таблицы позиций</translation>
+    </message>
+    <message>
+        <source>Whose module layout the tensors follow: ZeroDesk&apos;s own, or the Hugging Face model type (names, shapes, fusion), which the torch profile shards exactly</source>
+        <translation>Чьей компоновке модулей следуют тензоры: собственной ZeroDesk или типу модели Hugging Face (имена, формы, слияние); профиль torch распределяет их между участниками точно</translation>
+    </message>
+    <message>
+        <source>Every expert counts in P and in the states</source>
+        <translation>Каждый эксперт входит в P и в состояния</translation>
+    </message>
+    <message>
+        <source>Only the routed experts count in activations</source>
+        <translation>В активациях учитываются только выбранные маршрутизатором эксперты</translation>
     </message>
     <message>
         <source>Position encoding</source>
@@ -1577,10 +1652,6 @@ meas. / pred.</source>
     <message>
         <source>Empty: hidden / heads</source>
         <translation>Пусто: ширина / число голов</translation>
-    </message>
-    <message>
-        <source>Size of the learned position table (learned positions only)</source>
-        <translation>Размер обучаемой таблицы позиций (только для обучаемых позиций)</translation>
     </message>
     <message>
         <source>Empty: nodes × GPUs per node</source>
@@ -1663,6 +1734,10 @@ meas. / pred.</source>
         <translation>Своя</translation>
     </message>
     <message>
+        <source>ZeroDesk&apos;s own</source>
+        <translation>Собственная ZeroDesk</translation>
+    </message>
+    <message>
         <source>Custom / none</source>
         <translation>Свой / не задан</translation>
     </message>
@@ -1679,12 +1754,60 @@ meas. / pred.</source>
         <translation>Профиль «torch» учитывает то, что хранят движки PyTorch: параметры, градиенты и состояния AdamW в FP32, вычисления в BF16.</translation>
     </message>
     <message>
+        <source>q/k norms</source>
+        <translation>нормы q/k</translation>
+    </message>
+    <message>
+        <source>parallel attention + MLP</source>
+        <translation>параллельные внимание и MLP</translation>
+    </message>
+    <message>
+        <source>embedding LayerNorm</source>
+        <translation>LayerNorm после эмбеддинга</translation>
+    </message>
+    <message>
+        <source>head bias</source>
+        <translation>смещение выходного слоя</translation>
+    </message>
+    <message>
+        <source>no final norm</source>
+        <translation>без финальной нормы</translation>
+    </message>
+    <message>
+        <source>rotary on {n} lanes per head</source>
+        <translation>вращение на {n} компонентах головы</translation>
+    </message>
+    <message>
+        <source>{n} extra position rows</source>
+        <translation>дополнительных строк позиций: {n}</translation>
+    </message>
+    <message>
+        <source>{n}-wide embeddings projected</source>
+        <translation>эмбеддинги ширины {n} с проекцией</translation>
+    </message>
+    <message>
+        <source>two norms per block</source>
+        <translation>две нормы в блоке</translation>
+    </message>
+    <message>
+        <source>activation {name}</source>
+        <translation>активация {name}</translation>
+    </message>
+    <message>
         <source>= {n} parameters, exact from the architecture</source>
         <translation>= {n} параметров, точно по архитектуре</translation>
     </message>
     <message>
         <source>P = {n} ({short})</source>
         <translation>P = {n} ({short})</translation>
+    </message>
+    <message>
+        <source>Layout also has: {list}</source>
+        <translation>В компоновке также: {list}</translation>
+    </message>
+    <message>
+        <source>= {n} parameters in {t} tensors, exact from transformers</source>
+        <translation>= {n} параметров в {t} тензорах, точно по transformers</translation>
     </message>
     <message>
         <source>= {n} parameters</source>

@@ -187,10 +187,9 @@ def compute(plan: Plan) -> Breakdown:
 
 def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     from . import torch_profile
-    from .architecture import tensor_shapes
 
-    arch = plan.model.architecture
-    shapes = [s for _, s in tensor_shapes(arch)] if arch is not None else None
+    named = plan.model.named_shapes
+    shapes = [s for _, s in named] if named is not None else None
     stages = []
     for s in STAGES:
         ranks = torch_profile.rank_states(shapes, params, s, dp)

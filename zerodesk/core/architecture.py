@@ -1,55 +1,430 @@
-"""Tensor shapes of a GPT-style decoder, named as the measure worker's module names them.
+"""The model's architecture and its exact tensor list, named and ordered as the model people load.
 
-The worker builds its nn.Module from the same Architecture and checks its named parameters
-against this list, so the `torch` profile's exact sharding arithmetic sees the real shapes.
+`family` picks a module layout: "custom" is ZeroDesk's own decoder (measure/model.py builds it
+without transformers); every other family follows the Hugging Face transformers (v5) module of
+the same model_type, tensor for tensor: names, shapes (Conv1D's (in, out) included), order,
+fusion (GPT-2's c_attn, Falcon's and BLOOM's query_key_value, Phi-3's qkv_proj and gate_up_proj,
+Mixtral's stacked experts). The torch profile shards and counts AdamW `step` tensors from this
+list, so it must be the real one (tests/test_hf_families.py compares it with transformers).
+Pure Python: no torch.
 """
 
 from __future__ import annotations
 
 from math import prod
+from typing import Any, Literal
 
-from .plan import Architecture
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 Shape = tuple[int, ...]
 
+Family = Literal[
+    "custom", "llama", "mistral", "qwen2", "qwen3", "mixtral", "gemma", "gemma2", "olmo", "phi", "phi3",
+    "stablelm", "falcon", "bloom", "opt", "gptj", "gpt2", "gpt_neox",
+]
+FAMILIES: tuple[str, ...] = Family.__args__  # type: ignore[attr-defined]
 
-def tensor_shapes(arch: Architecture) -> list[tuple[str, Shape]]:
-    """(name, shape) for every trainable tensor, in module registration order."""
-    h, hd, ffn = arch.hidden, arch.dim_per_head, arch.ffn
-    q_out, kv_out = arch.heads * hd, arch.n_kv_heads * hd
-    all_bias = arch.bias == "all"
-    qkv_bias = arch.bias in ("qkv", "all")
+# The knobs beyond the common shape (layers, hidden, heads, kv_heads, ffn, vocab, tied_embeddings,
+# max_positions). A family may set a knob only to the values listed for it; an unlisted knob keeps
+# its default, so no setting is ever silently ignored by a layout.
+_ROTARY = {"positions": ("rotary",), "rotary_dim": None}
+_LLAMA = {"mlp": ("gated",), "norm": ("rmsnorm",), "head_dim": None, "activation": None, **_ROTARY}
+FAMILY_KNOBS: dict[str, dict[str, tuple | None]] = {  # None: any valid value
+    "custom": {"mlp": None, "bias": ("none", "qkv", "all"), "norm": ("layernorm", "rmsnorm"),
+               "positions": ("learned", "rotary"), "head_dim": None},
+    "llama": {**_LLAMA, "bias": ("none", "attention", "mlp", "all")},
+    "mistral": _LLAMA,
+    "qwen2": {**_LLAMA, "bias": ("qkv",)},
+    "qwen3": {**_LLAMA, "bias": ("none", "attention"), "qk_norm": (True,)},
+    "mixtral": {**_LLAMA, "experts": None, "top_k": None},
+    "gemma": {**_LLAMA, "bias": ("none", "attention")},
+    "gemma2": {**_LLAMA, "bias": ("none", "attention")},
+    "olmo": {**_LLAMA, "bias": ("none", "attention"), "norm": ("nonparametric",)},
+    "phi": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("all",), "head_bias": (True,), "parallel": (True,),
+            "qk_norm": None, "activation": None, **_ROTARY},
+    "phi3": {"mlp": ("gated",), "norm": ("rmsnorm",), "activation": None, **_ROTARY},
+    "stablelm": {"mlp": ("gated",), "norm": ("layernorm",), "bias": ("none", "qkv"), "qk_norm": None,
+                 "parallel": None, "activation": None, **_ROTARY},
+    "falcon": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("none", "all"), "positions": ("rotary", "alibi"),
+               "parallel": None, "parallel_norms": None, "activation": None},
+    "bloom": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("all",), "positions": ("alibi",),
+              "embed_norm": (True,)},
+    "opt": {"mlp": ("plain",), "norm": ("layernorm", "nonparametric"), "bias": ("none", "all"),
+            "positions": ("learned",), "position_offset": None, "embed_dim": None, "final_norm": None,
+            "activation": None},
+    "gptj": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("mlp",), "head_bias": (True,), "parallel": (True,),
+             "activation": None, **_ROTARY},
+    "gpt2": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("all",), "positions": ("learned",),
+             "activation": None},
+    "gpt_neox": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("all", "mlp"), "parallel": None,
+                 "activation": None, **_ROTARY},
+}
 
-    shapes: list[tuple[str, Shape]] = [("embed.weight", (arch.vocab, h))]
-    if arch.positions == "learned":
-        shapes.append(("pos.weight", (arch.max_positions, h)))
 
-    def norm(prefix: str) -> None:
-        shapes.append((f"{prefix}.weight", (h,)))
-        if arch.norm == "layernorm":
-            shapes.append((f"{prefix}.bias", (h,)))
+class Architecture(BaseModel):
+    """A decoder-only transformer: the common shape plus the knobs its family's layout reads."""
 
-    def linear(prefix: str, out_features: int, in_features: int, bias: bool) -> None:
-        shapes.append((f"{prefix}.weight", (out_features, in_features)))
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    family: Family = Field(default="custom", description="module layout: ZeroDesk's own, or a Hugging Face model_type")
+    layers: int = Field(ge=1, le=1024, description="transformer blocks")
+    hidden: int = Field(ge=1, le=1_000_000, description="model width")
+    head_dim: int | None = Field(default=None, ge=1, le=65536, description="per-head width; default hidden/heads")
+    heads: int = Field(ge=1, le=4096, description="attention heads")
+    kv_heads: int | None = Field(default=None, ge=1, le=4096, description="key/value heads (grouped-query)")
+    ffn: int = Field(ge=1, le=10_000_000, description="MLP inner width (per expert for mixture-of-experts)")
+    mlp: Literal["gated", "plain"] = "gated"
+    activation: Literal["silu", "gelu", "gelu_tanh", "relu"] | None = Field(
+        default=None, description="MLP activation; default SiLU when gated, GELU when plain")
+    vocab: int = Field(ge=1, le=10_000_000, description="vocabulary size")
+    tied_embeddings: bool = False
+    bias: Literal["none", "qkv", "attention", "mlp", "all"] = Field(
+        default="none", description="biases: none, q/k/v only, q/k/v/o, MLP only, or all projections")
+    head_bias: bool = Field(default=False, description="the output head has a bias")
+    norm: Literal["layernorm", "rmsnorm", "nonparametric"] = "rmsnorm"
+    positions: Literal["learned", "rotary", "alibi"] = "rotary"
+    max_positions: int = Field(default=2048, ge=1, le=10_000_000, description="context length; learned table size")
+    position_offset: int = Field(default=0, ge=0, le=1024, description="extra rows of a learned table (OPT: 2)")
+    rotary_dim: int | None = Field(default=None, ge=1, le=65536, description="rotated lanes per head (partial rotary)")
+    embed_norm: bool = Field(default=False, description="LayerNorm right after the embedding (BLOOM)")
+    embed_dim: int | None = Field(default=None, ge=1, le=1_000_000, description="embedding width projected to hidden (OPT)")
+    qk_norm: bool = Field(default=False, description="norms on queries and keys")
+    parallel: bool = Field(default=False, description="attention and MLP read the same input (parallel block)")
+    parallel_norms: Literal[1, 2] = Field(default=1, description="norms per parallel block (Falcon-40B/180B: 2)")
+    final_norm: bool = Field(default=True, description="a norm after the last block")
+    experts: int | None = Field(default=None, ge=2, le=4096, description="mixture-of-experts: experts per layer")
+    top_k: int | None = Field(default=None, ge=1, le=4096, description="experts routed per token")
+
+    # Field validators (not a model validator) so each error carries the field's own path.
+    @field_validator("heads")
+    @classmethod
+    def _heads_divide_hidden(cls, heads: int, info: ValidationInfo) -> int:
+        hidden = info.data.get("hidden")
+        if info.data.get("head_dim") is None and hidden and hidden % heads:
+            raise ValueError(f"hidden ({hidden}) must be a multiple of heads ({heads}) unless head_dim is given")
+        return heads
+
+    @field_validator("kv_heads")
+    @classmethod
+    def _kv_heads_divide_heads(cls, kv_heads: int | None, info: ValidationInfo) -> int | None:
+        heads = info.data.get("heads")
+        if kv_heads is not None and heads and heads % kv_heads:
+            raise ValueError(f"heads ({heads}) must be a multiple of kv_heads ({kv_heads})")
+        return kv_heads
+
+    @field_validator("top_k")
+    @classmethod
+    def _top_k_within_experts(cls, top_k: int | None, info: ValidationInfo) -> int | None:
+        experts = info.data.get("experts")
+        if top_k is not None and (experts is None or top_k > experts):
+            raise ValueError(f"top_k ({top_k}) needs experts and must be at most experts ({experts})")
+        return top_k
+
+    @model_validator(mode="after")
+    def _family_knobs(self) -> "Architecture":
+        allowed = FAMILY_KNOBS[self.family]
+        for name, field in type(self).model_fields.items():
+            if name in _COMMON:
+                continue
+            value = getattr(self, name)
+            if name in allowed:
+                values = allowed[name]
+                if values is not None and value not in values:
+                    shown = " or ".join(_show(v) for v in values)
+                    raise ValueError(f"family {self.family} has {name} {shown}, not {_show(value)}")
+            elif value != field.default:
+                raise ValueError(f"family {self.family} has no {name} setting (leave it at {_show(field.default)})")
+        if self.family == "mixtral" and self.experts is None:
+            raise ValueError("family mixtral needs experts (num_local_experts)")
+        if self.family == "bloom" and self.ffn != 4 * self.hidden:
+            raise ValueError(f"family bloom has ffn = 4 x hidden ({4 * self.hidden}), not {self.ffn}")
+        return self
+
+    @property
+    def n_kv_heads(self) -> int:
+        return self.kv_heads or self.heads
+
+    @property
+    def dim_per_head(self) -> int:
+        return self.head_dim or self.hidden // self.heads
+
+    @property
+    def routed_experts(self) -> int:
+        """Experts each token passes through: top_k for mixture-of-experts, else the one MLP."""
+        return (self.top_k or 2) if self.experts else 1
+
+    @property
+    def active_ffn(self) -> int:
+        """MLP inner width a token's activations see: only the routed experts (all count in P)."""
+        return self.ffn * self.routed_experts
+
+    @property
+    def act(self) -> str:
+        return self.activation or ("silu" if self.mlp == "gated" else "gelu")
+
+
+_COMMON = {"family", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "tied_embeddings", "max_positions"}
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# ---------------------------------------------------------------- tensor lists per layout
+
+
+class _Tensors:
+    """Collects (name, shape) in registration order."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, Shape]] = []
+
+    def add(self, name: str, *shape: int) -> None:
+        self.items.append((name, tuple(shape)))
+
+    def linear(self, name: str, out_features: int, in_features: int, bias: bool) -> None:
+        self.add(f"{name}.weight", out_features, in_features)
         if bias:
-            shapes.append((f"{prefix}.bias", (out_features,)))
+            self.add(f"{name}.bias", out_features)
 
+    def conv1d(self, name: str, in_features: int, out_features: int) -> None:
+        """GPT-2's Conv1D stores its weight as (in, out) and always has a bias."""
+        self.add(f"{name}.weight", in_features, out_features)
+        self.add(f"{name}.bias", out_features)
+
+    def norm(self, name: str, dim: int, kind: str) -> None:
+        if kind == "nonparametric":
+            return
+        self.add(f"{name}.weight", dim)
+        if kind == "layernorm":
+            self.add(f"{name}.bias", dim)
+
+
+def _biases(arch: Architecture) -> tuple[bool, bool, bool]:
+    """(q/k/v, output projection, MLP) have biases."""
+    b = arch.bias
+    return b in ("qkv", "attention", "all"), b in ("attention", "all"), b in ("mlp", "all")
+
+
+def _custom(arch: Architecture, t: _Tensors) -> None:
+    h, ffn, q_out, kv_out = arch.hidden, arch.ffn, arch.heads * arch.dim_per_head, arch.n_kv_heads * arch.dim_per_head
+    qkv_b, o_b, mlp_b = _biases(arch)
+    t.add("embed.weight", arch.vocab, h)
+    if arch.positions == "learned":
+        t.add("pos.weight", arch.max_positions, h)
     for i in range(arch.layers):
         b = f"blocks.{i}"
-        norm(f"{b}.attn_norm")
-        linear(f"{b}.attn.q", q_out, h, qkv_bias)
-        linear(f"{b}.attn.k", kv_out, h, qkv_bias)
-        linear(f"{b}.attn.v", kv_out, h, qkv_bias)
-        linear(f"{b}.attn.o", h, q_out, all_bias)
-        norm(f"{b}.mlp_norm")
+        t.norm(f"{b}.attn_norm", h, arch.norm)
+        t.linear(f"{b}.attn.q", q_out, h, qkv_b)
+        t.linear(f"{b}.attn.k", kv_out, h, qkv_b)
+        t.linear(f"{b}.attn.v", kv_out, h, qkv_b)
+        t.linear(f"{b}.attn.o", h, q_out, o_b)
+        t.norm(f"{b}.mlp_norm", h, arch.norm)
         if arch.mlp == "gated":
-            linear(f"{b}.mlp.gate", ffn, h, all_bias)
-        linear(f"{b}.mlp.up", ffn, h, all_bias)
-        linear(f"{b}.mlp.down", h, ffn, all_bias)
-    norm("norm")
+            t.linear(f"{b}.mlp.gate", ffn, h, mlp_b)
+        t.linear(f"{b}.mlp.up", ffn, h, mlp_b)
+        t.linear(f"{b}.mlp.down", h, ffn, mlp_b)
+    t.norm("norm", h, arch.norm)
     if not arch.tied_embeddings:
-        shapes.append(("head.weight", (arch.vocab, h)))
-    return shapes
+        t.add("head.weight", arch.vocab, h)
+
+
+def _head(arch: Architecture, t: _Tensors, width: int) -> None:
+    """lm_head: a tied weight is the embedding's (listed once, there); a head bias stays its own tensor."""
+    if not arch.tied_embeddings:
+        t.add("lm_head.weight", arch.vocab, width)
+    if arch.head_bias:
+        t.add("lm_head.bias", arch.vocab)
+
+
+def _llama_style(arch: Architecture, t: _Tensors) -> None:
+    """LlamaForCausalLM and its relatives: model.layers.N.{self_attn, mlp, norms}, lm_head."""
+    f = arch.family
+    h, hd, ffn = arch.hidden, arch.dim_per_head, arch.ffn
+    q_out, kv_out = arch.heads * hd, arch.n_kv_heads * hd
+    qkv_b, o_b, mlp_b = _biases(arch)
+    t.add("model.embed_tokens.weight", arch.vocab, h)
+    for i in range(arch.layers):
+        p = f"model.layers.{i}"
+        if f == "phi3":  # o_proj is registered before the fused qkv_proj
+            t.linear(f"{p}.self_attn.o_proj", h, q_out, False)
+            t.linear(f"{p}.self_attn.qkv_proj", q_out + 2 * kv_out, h, False)
+        else:
+            t.linear(f"{p}.self_attn.q_proj", q_out, h, qkv_b)
+            t.linear(f"{p}.self_attn.k_proj", kv_out, h, qkv_b)
+            t.linear(f"{p}.self_attn.v_proj", kv_out, h, qkv_b)
+            t.linear(f"{p}.self_attn.o_proj", h, q_out, o_b)
+        if arch.qk_norm and f == "qwen3":
+            t.norm(f"{p}.self_attn.q_norm", hd, "rmsnorm")
+            t.norm(f"{p}.self_attn.k_norm", hd, "rmsnorm")
+        elif arch.qk_norm:  # StableLM: one bias-free LayerNorm per head
+            for j in range(arch.heads):
+                t.add(f"{p}.self_attn.q_layernorm.norms.{j}.weight", hd)
+            for j in range(arch.n_kv_heads):
+                t.add(f"{p}.self_attn.k_layernorm.norms.{j}.weight", hd)
+        if f == "mixtral":  # router, then every expert stacked in two 3-D tensors
+            e = arch.experts or 1
+            t.add(f"{p}.mlp.gate.weight", e, h)
+            t.add(f"{p}.mlp.experts.gate_up_proj", e, 2 * ffn, h)
+            t.add(f"{p}.mlp.experts.down_proj", e, h, ffn)
+        elif f == "phi3":
+            t.linear(f"{p}.mlp.gate_up_proj", 2 * ffn, h, False)
+            t.linear(f"{p}.mlp.down_proj", h, ffn, False)
+        else:
+            t.linear(f"{p}.mlp.gate_proj", ffn, h, mlp_b)
+            t.linear(f"{p}.mlp.up_proj", ffn, h, mlp_b)
+            t.linear(f"{p}.mlp.down_proj", h, ffn, mlp_b)
+        t.norm(f"{p}.input_layernorm", h, arch.norm)
+        if not arch.parallel:  # StableLM's parallel residual has one norm
+            t.norm(f"{p}.post_attention_layernorm", h, arch.norm)
+        if f == "gemma2":  # sandwich norms around the MLP
+            t.norm(f"{p}.pre_feedforward_layernorm", h, arch.norm)
+            t.norm(f"{p}.post_feedforward_layernorm", h, arch.norm)
+    t.norm("model.norm", h, arch.norm)
+    _head(arch, t, h)
+
+
+def _phi(arch: Architecture, t: _Tensors) -> None:
+    h, hd, ffn = arch.hidden, arch.dim_per_head, arch.ffn
+    t.add("model.embed_tokens.weight", arch.vocab, h)
+    for i in range(arch.layers):
+        p = f"model.layers.{i}.self_attn"
+        t.linear(f"{p}.q_proj", arch.heads * hd, h, True)
+        t.linear(f"{p}.k_proj", arch.n_kv_heads * hd, h, True)
+        t.linear(f"{p}.v_proj", arch.n_kv_heads * hd, h, True)
+        t.linear(f"{p}.dense", h, arch.heads * hd, True)
+        if arch.qk_norm:
+            t.norm(f"{p}.q_layernorm", hd, "layernorm")
+            t.norm(f"{p}.k_layernorm", hd, "layernorm")
+        t.linear(f"model.layers.{i}.mlp.fc1", ffn, h, True)
+        t.linear(f"model.layers.{i}.mlp.fc2", h, ffn, True)
+        t.norm(f"model.layers.{i}.input_layernorm", h, "layernorm")
+    t.norm("model.final_layernorm", h, "layernorm")
+    _head(arch, t, h)
+
+
+def _gpt_neox(arch: Architecture, t: _Tensors) -> None:
+    h, ffn = arch.hidden, arch.ffn
+    attn_b = arch.bias == "all"
+    t.add("gpt_neox.embed_in.weight", arch.vocab, h)
+    for i in range(arch.layers):
+        p = f"gpt_neox.layers.{i}"
+        t.norm(f"{p}.input_layernorm", h, "layernorm")
+        t.norm(f"{p}.post_attention_layernorm", h, "layernorm")
+        t.linear(f"{p}.attention.query_key_value", 3 * h, h, attn_b)
+        t.linear(f"{p}.attention.dense", h, h, attn_b)
+        t.linear(f"{p}.mlp.dense_h_to_4h", ffn, h, True)
+        t.linear(f"{p}.mlp.dense_4h_to_h", h, ffn, True)
+    t.norm("gpt_neox.final_layer_norm", h, "layernorm")
+    if not arch.tied_embeddings:
+        t.add("lm_head.weight", arch.vocab, h)
+
+
+def _falcon(arch: Architecture, t: _Tensors) -> None:
+    h, hd, ffn = arch.hidden, arch.dim_per_head, arch.ffn
+    b = arch.bias == "all"
+    t.add("transformer.word_embeddings.weight", arch.vocab, h)
+    for i in range(arch.layers):
+        p = f"transformer.h.{i}"
+        t.linear(f"{p}.self_attention.query_key_value", (arch.heads + 2 * arch.n_kv_heads) * hd, h, b)
+        t.linear(f"{p}.self_attention.dense", h, h, b)
+        t.linear(f"{p}.mlp.dense_h_to_4h", ffn, h, b)
+        t.linear(f"{p}.mlp.dense_4h_to_h", h, ffn, b)
+        if not arch.parallel:
+            t.norm(f"{p}.post_attention_layernorm", h, "layernorm")
+            t.norm(f"{p}.input_layernorm", h, "layernorm")
+        elif arch.parallel_norms == 2:
+            t.norm(f"{p}.ln_attn", h, "layernorm")
+            t.norm(f"{p}.ln_mlp", h, "layernorm")
+        else:
+            t.norm(f"{p}.input_layernorm", h, "layernorm")
+    t.norm("transformer.ln_f", h, "layernorm")
+    if not arch.tied_embeddings:
+        t.add("lm_head.weight", arch.vocab, h)
+
+
+def _bloom(arch: Architecture, t: _Tensors) -> None:
+    h = arch.hidden
+    t.add("transformer.word_embeddings.weight", arch.vocab, h)
+    t.norm("transformer.word_embeddings_layernorm", h, "layernorm")
+    for i in range(arch.layers):
+        p = f"transformer.h.{i}"
+        t.norm(f"{p}.input_layernorm", h, "layernorm")
+        t.linear(f"{p}.self_attention.query_key_value", 3 * h, h, True)
+        t.linear(f"{p}.self_attention.dense", h, h, True)
+        t.norm(f"{p}.post_attention_layernorm", h, "layernorm")
+        t.linear(f"{p}.mlp.dense_h_to_4h", 4 * h, h, True)
+        t.linear(f"{p}.mlp.dense_4h_to_h", h, 4 * h, True)
+    t.norm("transformer.ln_f", h, "layernorm")
+    if not arch.tied_embeddings:
+        t.add("lm_head.weight", arch.vocab, h)
+
+
+def _opt(arch: Architecture, t: _Tensors) -> None:
+    h, ffn, e = arch.hidden, arch.ffn, arch.embed_dim or arch.hidden
+    b = arch.bias == "all"
+    d = "model.decoder"
+    t.add(f"{d}.embed_tokens.weight", arch.vocab, e)
+    t.add(f"{d}.embed_positions.weight", arch.max_positions + arch.position_offset, h)
+    if e != h:
+        t.linear(f"{d}.project_out", e, h, False)
+        t.linear(f"{d}.project_in", h, e, False)
+    if arch.final_norm:
+        t.norm(f"{d}.final_layer_norm", h, arch.norm)
+    for i in range(arch.layers):
+        p = f"{d}.layers.{i}"
+        for proj in ("k_proj", "v_proj", "q_proj", "out_proj"):
+            t.linear(f"{p}.self_attn.{proj}", h, h, b)
+        t.norm(f"{p}.self_attn_layer_norm", h, arch.norm)
+        t.linear(f"{p}.fc1", ffn, h, b)
+        t.linear(f"{p}.fc2", h, ffn, b)
+        t.norm(f"{p}.final_layer_norm", h, arch.norm)
+    if not arch.tied_embeddings:
+        t.add("lm_head.weight", arch.vocab, e)
+
+
+def _gptj(arch: Architecture, t: _Tensors) -> None:
+    h, ffn = arch.hidden, arch.ffn
+    t.add("transformer.wte.weight", arch.vocab, h)
+    for i in range(arch.layers):
+        p = f"transformer.h.{i}"
+        t.norm(f"{p}.ln_1", h, "layernorm")
+        for proj in ("k_proj", "v_proj", "q_proj", "out_proj"):
+            t.linear(f"{p}.attn.{proj}", h, h, False)
+        t.linear(f"{p}.mlp.fc_in", ffn, h, True)
+        t.linear(f"{p}.mlp.fc_out", h, ffn, True)
+    t.norm("transformer.ln_f", h, "layernorm")
+    _head(arch, t, h)
+
+
+def _gpt2(arch: Architecture, t: _Tensors) -> None:
+    h, ffn = arch.hidden, arch.ffn
+    t.add("transformer.wte.weight", arch.vocab, h)
+    t.add("transformer.wpe.weight", arch.max_positions, h)
+    for i in range(arch.layers):
+        p = f"transformer.h.{i}"
+        t.norm(f"{p}.ln_1", h, "layernorm")
+        t.conv1d(f"{p}.attn.c_attn", h, 3 * h)
+        t.conv1d(f"{p}.attn.c_proj", h, h)
+        t.norm(f"{p}.ln_2", h, "layernorm")
+        t.conv1d(f"{p}.mlp.c_fc", h, ffn)
+        t.conv1d(f"{p}.mlp.c_proj", ffn, h)
+    t.norm("transformer.ln_f", h, "layernorm")
+    if not arch.tied_embeddings:
+        t.add("lm_head.weight", arch.vocab, h)
+
+
+_LAYOUTS = {
+    "custom": _custom, "phi": _phi, "gpt_neox": _gpt_neox, "falcon": _falcon, "bloom": _bloom, "opt": _opt,
+    "gptj": _gptj, "gpt2": _gpt2,
+}
+
+
+def tensor_shapes(arch: Architecture) -> list[tuple[str, Shape]]:
+    """(name, shape) for every trainable tensor, in module registration order; tied weights once."""
+    t = _Tensors()
+    _LAYOUTS.get(arch.family, _llama_style)(arch, t)
+    return t.items
 
 
 def numel(shape: Shape) -> int:
@@ -59,3 +434,15 @@ def numel(shape: Shape) -> int:
 def param_count(arch: Architecture) -> int:
     """Exact trainable parameter count (a tied head shares the embedding and adds nothing)."""
     return sum(numel(s) for _, s in tensor_shapes(arch))
+
+
+def block_group(name: str) -> str:
+    """The FSDP2 group of a tensor: its block ('model.layers.3') when its path has a layer index, else 'root'.
+
+    Every layout keeps its blocks in one ModuleList, and the first numeric path component is the
+    block's index; the measuring worker wraps each block, then the root (measure/model.py)."""
+    parts = name.split(".")
+    for i, part in enumerate(parts):
+        if part.isdigit():
+            return ".".join(parts[: i + 1])
+    return "root"

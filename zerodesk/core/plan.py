@@ -6,12 +6,16 @@ import json
 import os
 import tempfile
 from enum import Enum
+from math import prod
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from .architecture import Architecture, param_count, tensor_shapes
 from .units import Unit, parse_count
+
+__all__ = ["Architecture"]  # re-exported: plans, catalogs and the worker import it from here
 
 SCHEMA_VERSION = 1
 PLAN_SUFFIX = ".zerodesk.json"
@@ -42,55 +46,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False)
 
 
-class Architecture(_Strict):
-    """A GPT-style decoder. Shapes follow zerodesk.core.architecture.tensor_shapes."""
-
-    layers: int = Field(ge=1, le=1024, description="transformer blocks")
-    hidden: int = Field(ge=1, le=1_000_000, description="model width")
-    head_dim: int | None = Field(default=None, ge=1, le=65536, description="per-head width; default hidden/heads")
-    heads: int = Field(ge=1, le=4096, description="attention heads")
-    kv_heads: int | None = Field(default=None, ge=1, le=4096, description="key/value heads (grouped-query)")
-    ffn: int = Field(ge=1, le=10_000_000, description="MLP inner width")
-    mlp: Literal["gated", "plain"] = "gated"
-    vocab: int = Field(ge=1, le=10_000_000, description="vocabulary size")
-    tied_embeddings: bool = False
-    bias: Literal["none", "qkv", "all"] = "none"
-    norm: Literal["layernorm", "rmsnorm"] = "rmsnorm"
-    positions: Literal["learned", "rotary"] = "rotary"
-    max_positions: int = Field(default=2048, ge=1, le=10_000_000, description="learned position table size")
-
-    # Field validators (not a model validator) so each error carries the field's own path.
-    @field_validator("heads")
-    @classmethod
-    def _heads_divide_hidden(cls, heads: int, info: ValidationInfo) -> int:
-        hidden = info.data.get("hidden")
-        if info.data.get("head_dim") is None and hidden and hidden % heads:
-            raise ValueError(f"hidden ({hidden}) must be a multiple of heads ({heads}) unless head_dim is given")
-        return heads
-
-    @field_validator("kv_heads")
-    @classmethod
-    def _kv_heads_divide_heads(cls, kv_heads: int | None, info: ValidationInfo) -> int | None:
-        heads = info.data.get("heads")
-        if kv_heads is not None and heads and heads % kv_heads:
-            raise ValueError(f"heads ({heads}) must be a multiple of kv_heads ({kv_heads})")
-        return kv_heads
-
-    @property
-    def n_kv_heads(self) -> int:
-        return self.kv_heads or self.heads
-
-    @property
-    def dim_per_head(self) -> int:
-        return self.head_dim or self.hidden // self.heads
-
-
 class ModelSpec(_Strict):
     """Either a raw parameter count or an architecture (then the count is exact)."""
 
     name: str | None = None
     params: int | None = Field(default=None, ge=1, le=10**15, description="parameter count P")
     architecture: Architecture | None = None
+    # A model type ZeroDesk has no layout for, read by transformers (measure/hf_tensors.py): its exact
+    # tensor list for the torch profile, and the config the worker rebuilds it from.
+    tensors: list[tuple[str, tuple[int, ...]]] | None = Field(default=None, description="named tensor shapes")
+    hf_config: dict[str, Any] | None = Field(default=None, description="the Hugging Face config.json it came from")
 
     @field_validator("params", mode="before")
     @classmethod
@@ -101,16 +66,30 @@ class ModelSpec(_Strict):
 
     @model_validator(mode="after")
     def _one_source(self) -> "ModelSpec":
-        if self.params is None and self.architecture is None:
+        if self.params is None and self.architecture is None and not self.tensors:
             raise ValueError("give a parameter count (params) or an architecture")
+        if self.tensors is not None and self.architecture is not None:
+            raise ValueError("give either an architecture or a tensor list, not both")
         return self
+
+    @property
+    def named_shapes(self) -> list[tuple[str, tuple[int, ...]]] | None:
+        """Every trainable tensor in registration order, when known (architecture or tensor list)."""
+        if self.architecture is not None:
+            return tensor_shapes(self.architecture)
+        return [(n, tuple(s)) for n, s in self.tensors] if self.tensors else None
+
+    @property
+    def buildable(self) -> bool:
+        """A measured or simulated step can build it: an architecture, or a tensor list with its config."""
+        return self.architecture is not None or bool(self.tensors and self.hf_config)
 
     @property
     def param_count(self) -> int:
         if self.architecture is not None:
-            from .architecture import param_count
-
             return param_count(self.architecture)
+        if self.tensors:
+            return sum(prod(s) for _, s in self.tensors)
         assert self.params is not None
         return self.params
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import heapq
 from math import ceil, prod
 
+from .architecture import block_group
+
 FP32 = 4
 STEP_BYTES = 4  # AdamW's `step`: torch.tensor(0.0) -> one fp32 scalar per parameter tensor
 ADAM_STATES = 2  # exp_avg, exp_avg_sq
@@ -132,8 +134,8 @@ def rank_total(states: dict[str, int]) -> int:
 def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int, dp: int) -> dict[str, int]:
     """Gathered bf16 parameters FSDP2 holds at the end of forward (bytes per rank; 0 for DDP stages).
 
-    named_shapes as from core.architecture.tensor_shapes: `blocks.{i}.*` are one FSDP2 group each,
-    the rest (embeddings, final norm, head) the root group. All-gather outputs are padded like the
+    named_shapes as from core.architecture.tensor_shapes: each block (`blocks.{i}`, `model.layers.{i}`,
+    `transformer.h.{i}`, ...) is one FSDP2 group, the rest (embeddings, final norm, head) the root group. All-gather outputs are padded like the
     shards. Stage 2 (reshard_after_forward=False) keeps every group gathered from forward to its
     backward: 2 bytes x all padded elements. Stage 3 frees each block after its forward; the root
     stays gathered, plus the block being computed. Measured: the forward phase peak's
@@ -144,7 +146,7 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int,
     groups: dict[str, int] = {}
     for name, shape in named_shapes:
         dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
-        key = ".".join(name.split(".")[:2]) if name.startswith("blocks.") else "root"
+        key = block_group(name)
         groups[key] = groups.get(key, 0) + ceil(dim0 / dp) * dp * rest
     if stage == 2:
         return {"gathered_params": 2 * sum(groups.values())}

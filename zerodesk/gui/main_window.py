@@ -38,6 +38,7 @@ from .plan_form import PlanForm, default_plan
 from .settings import Settings
 from .measure_tab import install_measure_tab
 from .lesson import install_lesson
+from .hf_import import install_hf_import, is_hf_config
 from .table_view import TablePanel
 
 DEFAULT_SIZE = QSize(1440, 900)
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self._on_plan(self.form.plan())
         self.measure_tab = install_measure_tab(self)
         self.act_lesson = install_lesson(self)
+        self.hf_import = install_hf_import(self)  # File > Import Hugging Face config…, dropped config.json
         self.document.mark_saved(self.form.plan(), None)
         self._restore_layout()
         self._update_title()
@@ -377,6 +379,8 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
+        if is_hf_config(path):  # a config.json opened like a plan is imported, not refused
+            return self.hf_import.read(path, ask=ask)
         if ask and not self.maybe_save():
             return False
         try:

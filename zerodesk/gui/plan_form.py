@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import catalog
+from ..core.architecture import FAMILIES, FAMILY_KNOBS
 from ..core.plan import Plan, PlanError, Profile, Scheme, field_errors
 from ..core.units import UNIT_BYTES, fmt_count, parse_count
 from . import i18n
@@ -42,14 +43,17 @@ ERROR_ALIASES = {
     "model.architecture": "model.architecture.heads",
     "cluster": "cluster.dp",
 }
-ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions")
-ARCH_OPTIONAL = ("kv_heads", "head_dim")
+ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions",
+                   "experts", "top_k")
+ARCH_OPTIONAL = ("kv_heads", "head_dim", "experts", "top_k")
 ARCH_CHOICES = {
     "mlp": ("gated", "plain"),
-    "norm": ("rmsnorm", "layernorm"),
-    "positions": ("rotary", "learned"),
-    "bias": ("none", "qkv", "all"),
+    "norm": ("rmsnorm", "layernorm", "nonparametric"),
+    "positions": ("rotary", "learned", "alibi"),
+    "bias": ("none", "qkv", "attention", "mlp", "all"),
+    "family": FAMILIES,
 }
+MOE_FIELDS = ("experts", "top_k")  # shown only for a mixture-of-experts layout
 
 
 def count_text(n: int) -> str:
@@ -121,6 +125,9 @@ class PlanForm(QWidget):
         self._fields: dict[str, QWidget] = {}
         self._error_labels: dict[str, QLabel] = {}
         self._field_labels: dict[str, QLabel] = {}
+        self._arch_extra: dict = {}  # layout knobs of the loaded architecture the form does not show
+        self._tensor_model: dict = {}  # tensors + hf_config of a model read by transformers
+        self._tensor_count = 0
         try:
             self._model_presets = catalog.model_presets()
             self._gpu_presets = catalog.gpu_presets()
@@ -241,12 +248,14 @@ class PlanForm(QWidget):
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(1)
         cells = [("layers", "hidden"), ("heads", "kv_heads"), ("head_dim", "ffn"), ("vocab", "max_positions"),
-                 ("mlp", "norm"), ("positions", "bias")]
+                 ("mlp", "norm"), ("positions", "bias"), ("family",), MOE_FIELDS]
         for r, pair in enumerate(cells):
             for c, name in enumerate(pair):
                 key = f"model.architecture.{name}"
                 if name in ARCH_CHOICES:
                     w = self._combo(key, [(v, v) for v in ARCH_CHOICES[name]])
+                    if name == "family":
+                        w.activated.connect(lambda _=None: self._sync_family_fields())
                 else:
                     w = self._edit(key, stepper=True)
                     w.setMinimumWidth(60)
@@ -334,6 +343,9 @@ class PlanForm(QWidget):
             "model.architecture.norm": self.tr("Norm"),
             "model.architecture.positions": self.tr("Pos. enc."),
             "model.architecture.bias": self.tr("Bias"),
+            "model.architecture.family": self.tr("Layout"),
+            "model.architecture.experts": self.tr("Experts"),
+            "model.architecture.top_k": self.tr("Routed (top-k)"),
             "scheme": self.tr("Training scheme"),
             "profile": self.tr("Accounting profile"),
             "seq_len": self.tr("Sequence length"),
@@ -350,7 +362,10 @@ class PlanForm(QWidget):
             "model.architecture.kv_heads": self.tr("Key/value heads (grouped-query attention)"),
             "model.architecture.head_dim": self.tr("Head dimension"),
             "model.architecture.ffn": self.tr("MLP inner width (FFN)"),
-            "model.architecture.max_positions": self.tr("Learned position table size"),
+            "model.architecture.max_positions": self.tr("Context length (positions)"),
+            "model.architecture.family": self.tr("Module layout (Hugging Face model type)"),
+            "model.architecture.experts": self.tr("Experts per layer (mixture of experts)"),
+            "model.architecture.top_k": self.tr("Experts routed per token"),
             "model.architecture.positions": self.tr("Position encoding"),
             "model.architecture.hidden": self.tr("Hidden size (model width)"),
         }
@@ -362,7 +377,13 @@ class PlanForm(QWidget):
             "model.params": self.tr("Parameter count: 2e9, 7B, 350M, 1.5T or plain digits"),
             "model.architecture.kv_heads": self.tr("Empty: same as heads"),
             "model.architecture.head_dim": self.tr("Empty: hidden / heads"),
-            "model.architecture.max_positions": self.tr("Size of the learned position table (learned positions only)"),
+            "model.architecture.max_positions": self.tr("Context length (max_position_embeddings); "
+                                                        "the size of a learned position table"),
+            "model.architecture.family": self.tr("Whose module layout the tensors follow: ZeroDesk's own, or the "
+                                                 "Hugging Face model type (names, shapes, fusion), which the "
+                                                 "torch profile shards exactly"),
+            "model.architecture.experts": self.tr("Every expert counts in P and in the states"),
+            "model.architecture.top_k": self.tr("Only the routed experts count in activations"),
             "cluster.dp": self.tr("Empty: nodes × GPUs per node"),
             "cluster.gpu_memory_bytes": self.tr("Memory of one GPU; empty: no GPU line"),
             "bandwidth_gbps": self.tr("Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)"),
@@ -390,6 +411,8 @@ class PlanForm(QWidget):
         self._card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
         self._card_button.setAccessibleName(self.tr("Load the card example"))
         self._model_preset.setItemText(0, self.tr("Custom"))
+        family = self._fields["model.architecture.family"]
+        family.setItemText(family.findData("custom"), self.tr("ZeroDesk's own"))
         self._gpu_preset.setItemText(0, self.tr("Custom / none"))
         for i in range(self._scheme.count()):
             self._scheme.setItemText(i, i18n.scheme_label(self._scheme.itemData(i)))
@@ -453,7 +476,10 @@ class PlanForm(QWidget):
             for name in ARCH_CHOICES:
                 arch[name] = self._fields[f"model.architecture.{name}"].currentData()
             arch["tied_embeddings"] = self._tied.isChecked()
-            model["architecture"] = arch
+            allowed = FAMILY_KNOBS.get(arch["family"], {})  # another layout drops the old one's knobs
+            model["architecture"] = {**{k: v for k, v in self._arch_extra.items() if k in allowed}, **arch}
+        elif self._tensor_model and self._params.text().strip() == count_text(self._tensor_count):
+            model.update(self._tensor_model)  # a tensor list read by transformers, kept until the count is edited
         else:
             model["params"] = self._params.text().strip()
         dp_text = self._dp.text().strip()
@@ -509,6 +535,12 @@ class PlanForm(QWidget):
             self._model_name = plan.model.name
             self._select_data(self._model_preset, plan.model.name if self._has_model(plan.model.name) else CUSTOM)
             arch = plan.model.architecture
+            shown = {*ARCH_INT_FIELDS, *ARCH_CHOICES, "tied_embeddings"}
+            self._arch_extra = {k: v for k, v in arch.model_dump(exclude_defaults=True).items()
+                                if k not in shown} if arch is not None else {}
+            self._tensor_model = ({"tensors": plan.model.tensors, "hf_config": plan.model.hf_config}
+                                  if plan.model.tensors else {})
+            self._tensor_count = plan.params
             if arch is not None:
                 self._by_arch.setChecked(True)
                 for name in ARCH_INT_FIELDS:
@@ -520,7 +552,7 @@ class PlanForm(QWidget):
                 self._params.setText(count_text(plan.params))
             else:
                 self._by_params.setChecked(True)
-                self._params.setText(count_text(plan.model.params))
+                self._params.setText(count_text(plan.params))  # a raw count, or a tensor list's total
             self._select_data(self._scheme, plan.scheme.value)
             self._select_data(self._profile, plan.profile.value)
             self._sync_scheme_enabled()
@@ -534,10 +566,41 @@ class PlanForm(QWidget):
             self._seq.setText(str(plan.seq_len))
             self._mb.setText(str(plan.micro_batch))
             self._bw.setText(f"{plan.bandwidth_gbps:g}")
+            self._sync_family_fields()
             self._on_source_toggled()
         finally:
             self._loading = False
         self._validate()
+
+    def _sync_family_fields(self) -> None:
+        """Experts and top-k matter only for a mixture-of-experts layout: shown there, hidden elsewhere."""
+        family = self._fields["model.architecture.family"].currentData()
+        moe = family == "mixtral" or bool(self._fields["model.architecture.experts"].text().strip())
+        for name in MOE_FIELDS:
+            key = f"model.architecture.{name}"
+            self._fields[key].setVisible(moe)
+            self._field_labels[key].setVisible(moe)
+
+    def layout_details(self) -> list[str]:
+        """The loaded layout's knobs the form does not show (kept as they are), in words."""
+        x = self._arch_extra
+        words = {
+            "qk_norm": self.tr("q/k norms"), "parallel": self.tr("parallel attention + MLP"),
+            "embed_norm": self.tr("embedding LayerNorm"), "head_bias": self.tr("head bias"),
+            "final_norm": self.tr("no final norm"),
+        }
+        out = [text for key, text in words.items() if key in x]
+        if "rotary_dim" in x:
+            out.append(self.tr("rotary on {n} lanes per head").format(n=x["rotary_dim"]))
+        if "position_offset" in x:
+            out.append(self.tr("{n} extra position rows").format(n=x["position_offset"]))
+        if "embed_dim" in x:
+            out.append(self.tr("{n}-wide embeddings projected").format(n=x["embed_dim"]))
+        if x.get("parallel_norms") == 2:
+            out.append(self.tr("two norms per block"))
+        if "activation" in x:
+            out.append(self.tr("activation {name}").format(name=x["activation"]))
+        return out
 
     @staticmethod
     def _select_data(combo: QComboBox, data) -> None:
@@ -702,6 +765,13 @@ class PlanForm(QWidget):
         if plan.model.architecture is not None:
             self._params_hint.setText(self.tr("= {n} parameters, exact from the architecture").format(n=i18n.fmt_int(plan.params)))
             self._arch_hint.setText(self.tr("P = {n} ({short})").format(n=i18n.fmt_int(plan.params), short=fmt_count(plan.params)))
+            details = self.layout_details()
+            if details:
+                self._arch_hint.setText(self._arch_hint.text() + "\n" + self.tr("Layout also has: {list}").format(
+                    list=", ".join(details)))
+        elif plan.model.tensors:
+            self._params_hint.setText(self.tr("= {n} parameters in {t} tensors, exact from transformers").format(
+                n=i18n.fmt_int(plan.params), t=len(plan.model.tensors)))
         else:
             self._params_hint.setText(self.tr("= {n} parameters").format(n=i18n.fmt_int(plan.params)))
         c = plan.cluster

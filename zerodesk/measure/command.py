@@ -113,17 +113,16 @@ def result_json(started: Started | None, results: list[Result]) -> dict[str, Any
                            "ranks": started.ranks if started else None, "torch": started.torch if started else None}
     if started is not None:
         out.update(params=started.params, seq_len=started.seq_len, micro_batch=started.micro_batch,
-                   scale=started.scale.model_dump(), architecture=started.architecture.model_dump(exclude_none=True))
+                   scale=started.scale.model_dump(), architecture=started.architecture.model_dump(exclude_none=True) if started.architecture else None)
     out["results"] = [r.model_dump(exclude_none=True, exclude={"kind"}) for r in results]
     return out
 
 
 def _fits_host(plan: Plan, ranks: int, stages: list[int]) -> str | None:
     """On CPU ranks, refuse a model whose states alone would not fit the host's free memory."""
-    from ..core.architecture import tensor_shapes
     from ..core.torch_profile import rank_states
 
-    shapes = [s for _, s in tensor_shapes(plan.model.architecture)]
+    shapes = [s for _, s in plan.model.named_shapes or []]
     need = max(sum(sum(r.values()) for r in rank_states(shapes, plan.params, s, ranks)) for s in stages)
     free = host_available_bytes()
     if free is not None and need > 0.7 * free:

@@ -1,8 +1,10 @@
-"""A GPT-style decoder built from an Architecture, tensor for tensor as core.architecture counts it.
+"""The model a measured or simulated step trains, tensor for tensor as the core counts it.
 
-build_model() checks named_parameters() against tensor_shapes(arch) (names, shapes and order),
-so the torch profile's sharding arithmetic and the measured engines see the same tensors.
-Blocks live in a ModuleList named `blocks` so FSDP2 can wrap each block, then the root.
+The custom family is ZeroDesk's own decoder (below, torch only). Every Hugging Face family is
+transformers' own model built from hf_config_from_architecture(arch) (measure/hf_model.py), so
+the engines shard the very tensors people load. build_model() checks named_parameters() against
+the core's list (names, shapes and order), so the torch profile and the measured engines see the
+same tensors. blocks_of() finds the ModuleList FSDP2 wraps block by block, then the root.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..core.architecture import tensor_shapes
-from ..core.plan import Architecture
+from ..core.architecture import block_group, tensor_shapes
+from ..core.plan import Architecture, ModelSpec
 
 
 def _norm(arch: Architecture) -> nn.Module:
@@ -115,18 +117,47 @@ class Decoder(nn.Module):
         return self.head(x)
 
 
-def build_model(arch: Architecture, device: torch.device | str = "cpu", seed: int = 0) -> Decoder:
-    """The decoder on `device`, identical on every rank for the same seed."""
+def build_model(spec: Architecture | ModelSpec, device: torch.device | str = "cpu", seed: int = 0) -> nn.Module:
+    """The model on `device`, identical on every rank for the same seed.
+
+    spec: an Architecture, or a ModelSpec (an architecture, or a tensor list read by transformers
+    with the config it came from). Hugging Face layouts need the transformers package."""
+    arch = spec if isinstance(spec, Architecture) else spec.architecture
     torch.manual_seed(seed)
-    with torch.device(device):
-        model = Decoder(arch)
+    if arch is not None and arch.family == "custom":
+        with torch.device(device):
+            model: nn.Module = Decoder(arch)
+        want = tensor_shapes(arch)
+    else:
+        from ..core.hf_config import hf_config_from_architecture
+        from .hf_model import build_hf_model
+
+        if arch is not None:
+            config, want = hf_config_from_architecture(arch), tensor_shapes(arch)
+        else:
+            assert isinstance(spec, ModelSpec) and spec.hf_config is not None and spec.named_shapes is not None
+            config, want = spec.hf_config, spec.named_shapes
+        model = build_hf_model(config, device)
     got = [(name, tuple(p.shape)) for name, p in model.named_parameters()]
-    want = [(name, tuple(shape)) for name, shape in tensor_shapes(arch)]
+    want = [(name, tuple(shape)) for name, shape in want]
     if got != want:
         diff = next((g, w) for g, w in zip(got + [None] * len(want), want + [None] * len(got)) if g != w)
-        raise AssertionError(f"model tensors differ from tensor_shapes(arch): got {diff[0]}, expected {diff[1]}")
+        raise AssertionError(f"model tensors differ from the core's tensor list: got {diff[0]}, expected {diff[1]}")
     return model
 
 
-def loss_fn(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+def blocks_of(model: nn.Module) -> nn.ModuleList:
+    """The ModuleList of blocks: the parent of every tensor group core.architecture.block_group names."""
+    groups = {block_group(name) for name, _ in model.named_parameters()} - {"root"}
+    parents = {g.rsplit(".", 1)[0] for g in groups}
+    if len(parents) != 1:
+        raise AssertionError(f"expected the blocks in one ModuleList, found {sorted(parents) or 'none'}")
+    blocks = model.get_submodule(parents.pop())
+    assert isinstance(blocks, nn.ModuleList)
+    return blocks
+
+
+def loss_fn(logits, targets: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy over fp32 logits; takes a tensor or a transformers output (its .logits)."""
+    logits = getattr(logits, "logits", logits)
     return F.cross_entropy(logits.float().flatten(0, 1), targets.flatten())

@@ -47,6 +47,11 @@ class Scale(_Msg):
 def scale_plan(plan: Plan, scale: Scale) -> Plan:
     """The plan with its architecture and sequence scaled down (heads and kv heads keep their count)."""
     arch = plan.model.architecture
+    if arch is None and plan.model.buildable and scale.identity:
+        return plan  # read by transformers: measured as it is
+    if arch is None and plan.model.buildable:
+        raise ValueError("a model read by transformers (a tensor list) is measured at full size; "
+                         "scaling it down needs an architecture")
     if arch is None:
         raise ValueError("measuring needs an architecture (layers, hidden, heads, ffn, vocab), "
                          "not only a parameter count")
@@ -56,13 +61,23 @@ def scale_plan(plan: Plan, scale: Scale) -> Plan:
     data["layers"] = max(1, round(arch.layers * scale.layers))
     if scale.hidden != 1.0:
         head_dim = max(1, round(arch.dim_per_head * scale.hidden))
+        if arch.positions == "rotary" and arch.dim_per_head % 2 == 0:  # rotary pairs lanes: keep it even
+            head_dim = max(2, 2 * round(arch.dim_per_head * scale.hidden / 2))
         if arch.head_dim is None:
             data["hidden"] = arch.heads * head_dim  # hidden stays a multiple of heads
         else:
             data["head_dim"] = head_dim
-            data["hidden"] = max(1, round(arch.hidden * scale.hidden))
+            # still a multiple of heads: transformers checks it even when head_dim is given (Gemma)
+            data["hidden"] = arch.heads * max(1, round(arch.hidden * scale.hidden / arch.heads))
         data["ffn"] = max(1, round(arch.ffn * scale.hidden))
     data["vocab"] = max(1, round(arch.vocab * scale.vocab))
+    if arch.family == "bloom":  # BLOOM's MLP is always 4 x hidden
+        data["ffn"] = 4 * data["hidden"]
+    if arch.rotary_dim is not None:  # the same fraction of the (scaled) head, an even number of lanes
+        data["rotary_dim"] = max(2, 2 * round(arch.rotary_dim / arch.dim_per_head * (data["head_dim"] or
+                                 data["hidden"] // arch.heads) / 2))
+    if arch.embed_dim is not None:
+        data["embed_dim"] = max(1, round(arch.embed_dim * scale.hidden))
     seq = max(1, round(plan.seq_len * scale.seq))
     if arch.positions == "learned":
         data["max_positions"] = max(seq, round(arch.max_positions * scale.seq))
@@ -92,7 +107,7 @@ class Started(_Msg):
     device_name: str | None = None
     ranks: int = Field(ge=1)
     stages: list[int]
-    architecture: Architecture  # as measured, after scale-down
+    architecture: Architecture | None = None  # as measured, after scale-down; None: a tensor list from transformers
     params: int = Field(ge=1, description="parameter count of the measured model")
     seq_len: int = Field(ge=1)
     micro_batch: int = Field(ge=1)

@@ -81,7 +81,7 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     refused = [s for s in args.stages if s not in SIMULATED_STAGES]
     if refused:
         return fail(unsupported_message(refused[-1]), 2)
-    if plan.model.architecture is None:
+    if not plan.model.buildable:
         return fail("simulating needs an architecture (layers, hidden, heads, ffn, vocab), "
                     "not only a parameter count", 2)
 

@@ -70,10 +70,10 @@ def _load(args: argparse.Namespace) -> tuple[Plan, list[int], int]:
     if dp < 1:
         raise worker.WorkerError("bad_plan", f"--dp must be at least 1, not {dp}")
     arch = plan.model.architecture
-    if arch is None:
+    if not plan.model.buildable:
         raise worker.WorkerError("bad_plan", "simulating needs an architecture (layers, hidden, heads, ffn, vocab), "
                                              "not only a parameter count")
-    if arch.positions == "learned" and plan.seq_len > arch.max_positions:
+    if arch is not None and arch.positions == "learned" and plan.seq_len > arch.max_positions:
         raise worker.WorkerError(
             "bad_plan", f"sequence length {plan.seq_len} exceeds the learned position table ({arch.max_positions})")
     return plan, stages, dp

@@ -251,15 +251,19 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
 
-    from ..core.architecture import tensor_shapes
     from ..core.torch_profile import rank_states
-    from .model import build_model, loss_fn
+    from .hf_model import TransformersMissing
+    from .model import blocks_of, build_model, loss_fn
 
     arch = plan.model.architecture
     cuda = device.type == "cuda"
     check_tracker(stage)
     emit(PhaseMsg(stage=stage, rank=rank, phase="setup", progress=0.0))
-    model = build_model(arch, device, seed=0)
+    try:
+        model = build_model(plan.model, device, seed=0)
+    except (TransformersMissing, ValueError) as exc:
+        raise WorkerError("unsupported", str(exc)) from None
+    blocks = blocks_of(model)
     ddp = None
     if stage <= 1:
         ddp = DDP(model, device_ids=[device.index] if cuda else None)
@@ -275,7 +279,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
-        for block in model.blocks:
+        for block in blocks:
             fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
         fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
         train_model = model
@@ -284,8 +288,9 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
 
     gen = torch.Generator().manual_seed(1000 + rank)  # each rank its own data, as in data parallelism
     shape = (plan.micro_batch, plan.seq_len)
-    tokens = torch.randint(arch.vocab, shape, generator=gen).to(device)
-    targets = torch.randint(arch.vocab, shape, generator=gen).to(device)
+    vocab = arch.vocab if arch is not None else int(plan.model.hf_config["vocab_size"])
+    tokens = torch.randint(vocab, shape, generator=gen).to(device)
+    targets = torch.randint(vocab, shape, generator=gen).to(device)
 
     if stage >= 2:
         from torch.distributed._tools.fsdp2_mem_tracker import FSDPMemTracker
@@ -322,9 +327,9 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
         tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
         _fault("stage", rank)
-        layers, hooks = len(model.blocks), []
+        layers, hooks = len(blocks), []
         if rank == 0:  # forward progress per block, measured step only
-            for i, block in enumerate(model.blocks):
+            for i, block in enumerate(blocks):
                 hooks.append(block.register_forward_hook(lambda *_, i=i: emit(
                     PhaseMsg(stage=stage, rank=rank, phase="forward", progress=(i + 1) / (layers + 1)))))
         if cuda:
@@ -367,7 +372,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         info = ddp._get_ddp_logging_data()
         sizes = info.get("rebuilt_bucket_sizes") or info.get("bucket_sizes") or ""
         comm = sum(int(s) for s in str(sizes).split(",") if s.strip())
-    shapes = [s for _, s in tensor_shapes(arch)]
+    shapes = [s for _, s in plan.model.named_shapes or []]
     pred = rank_states(shapes, sum(p.numel() for p in model.parameters()), stage, world, device=device.type)[rank]
     peak_bytes, peak = peaks.overall()
     result = Result(
@@ -395,7 +400,7 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
     except ValueError as exc:
         raise WorkerError("bad_plan", str(exc).splitlines()[0]) from None
     arch = plan.model.architecture
-    if arch.positions == "learned" and plan.seq_len > arch.max_positions:
+    if arch is not None and arch.positions == "learned" and plan.seq_len > arch.max_positions:
         raise WorkerError("bad_plan",
                           f"sequence length {plan.seq_len} exceeds the learned position table ({arch.max_positions})")
 

@@ -1,0 +1,86 @@
+"""The optional transformers path: any model type becomes an exact tensor list stored in the plan."""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from zerodesk.core.accounting import compute
+from zerodesk.core.plan import Plan, PlanError, Profile, load_plan, save_plan
+from zerodesk.measure.hf_tensors import model_from_hf_config
+from zerodesk.measure.protocol import Error, Result
+from zerodesk.measure.runner import MeasureRun, simulate_command
+
+# GPT-Neo has no ZeroDesk layout: separate q/k/v without biases, an out_proj with one, local attention.
+GPT_NEO = {"model_type": "gpt_neo", "_name_or_path": "EleutherAI/gpt-neo-tiny", "hidden_size": 24, "num_layers": 2,
+           "num_heads": 4, "vocab_size": 37, "max_position_embeddings": 16, "intermediate_size": 40,
+           "attention_types": [[["global", "local"], 1]], "window_size": 8}
+
+
+def write(tmp_path: Path, config: dict) -> Path:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
+def test_unknown_type_becomes_an_exact_tensor_list(tmp_path):
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    model, hints = model_from_hf_config(write(tmp_path, GPT_NEO))
+    assert model["name"] == "EleutherAI/gpt-neo-tiny" and hints == {"model_type": "gpt_neo", "seq_len": 16}
+    cfg = {k: v for k, v in GPT_NEO.items() if k != "model_type"}
+    with torch.device("meta"):
+        real = transformers.AutoModelForCausalLM.from_config(transformers.AutoConfig.for_model("gpt_neo", **cfg))
+    assert model["tensors"] == [(n, tuple(p.shape)) for n, p in real.named_parameters()]
+
+    plan = Plan.model_validate({"model": model, "seq_len": 8, "profile": "torch", "cluster": {"dp": 2}})
+    assert plan.params == sum(p.numel() for p in real.parameters())
+    saved = tmp_path / "neo.zerodesk.json"
+    save_plan(plan, saved)
+    again = load_plan(saved)
+    assert again == plan and again.model.named_shapes == model["tensors"]
+    breakdown = compute(again)
+    assert breakdown.profile == Profile.TORCH and breakdown.exact_shapes
+    # AdamW keeps one 4-byte step per tensor: stage 0's optimizer is 8P + 4 x tensors
+    assert breakdown.stage(0).ranks[0]["optimizer"] == 8 * plan.params + 4 * len(model["tensors"])
+
+
+def test_unknown_type_simulates_exactly(tmp_path):
+    pytest.importorskip("transformers")
+    model, _ = model_from_hf_config(write(tmp_path, GPT_NEO))
+    plan = Plan.model_validate({"model": model, "seq_len": 8, "cluster": {"dp": 4}})
+    messages = list(MeasureRun(simulate_command(plan, [2, 3]), timeout=300))
+    assert not [m for m in messages if isinstance(m, Error)], [m.message for m in messages if isinstance(m, Error)]
+    results = [m for m in messages if isinstance(m, Result)]
+    assert sorted(r.stage for r in results) == [2, 3]
+    assert all(r.states == r.predicted_states for r in results)
+
+
+def test_without_transformers_one_sentence(tmp_path):
+    # A Python in which `import transformers` fails, as on a machine without the package.
+    fake = tmp_path / "python-without-transformers"
+    fake.write_text(f"#!/bin/sh\nshift 2\nexec {sys.executable} -c \"import sys, runpy; "
+                    f"sys.modules['transformers'] = None; sys.argv = ['hf_tensors'] + sys.argv[1:]; "
+                    f"runpy.run_module('zerodesk.measure.hf_tensors', run_name='__main__')\" \"$@\"\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    with pytest.raises(PlanError) as err:
+        model_from_hf_config(write(tmp_path, GPT_NEO), python=str(fake))
+    message = str(err.value)
+    assert "model_type 'gpt_neo'" in message and "pip install transformers" in message
+    assert "\n" not in message and "Traceback" not in message
+
+
+def test_unknown_to_transformers_is_one_sentence(tmp_path):
+    pytest.importorskip("transformers")
+    with pytest.raises(PlanError, match="does not know model_type 'no-such-model'") as err:
+        model_from_hf_config(write(tmp_path, {"model_type": "no-such-model"}))
+    assert len(str(err.value)) < 300
+
+
+def test_known_type_needs_no_subprocess(tmp_path):
+    model, hints = model_from_hf_config(write(tmp_path, {"model_type": "gpt2"}), python="/nonexistent/python")
+    assert model["architecture"]["family"] == "gpt2" and hints["seq_len"] == 1024 and model["name"] == "gpt2"

@@ -1,0 +1,54 @@
+"""transformers' own model from a config dict: on the meta device for its tensor list, or real for a step.
+
+Worker side only (torch and transformers). Missing transformers is one sentence, never a traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MISSING = ("this model's Hugging Face layout needs the transformers package in the measuring Python "
+           "(pip install transformers)")
+
+
+class TransformersMissing(RuntimeError):
+    def __init__(self) -> None:
+        super().__init__(MISSING)
+
+
+def _transformers():
+    try:
+        import transformers
+    except ImportError:
+        raise TransformersMissing() from None
+    transformers.logging.set_verbosity_error()
+    return transformers
+
+
+def build_hf_model(config: dict[str, Any], device: Any = "cpu"):
+    """AutoModelForCausalLM from `config` (a config.json dict) on `device`, fp32, no dropout, no KV cache."""
+    import torch
+
+    transformers = _transformers()
+    cfg = {k: v for k, v in config.items() if k not in ("model_type", "torch_dtype", "dtype", "architectures",
+                                                        "quantization_config", "auto_map")}
+    cfg["use_cache"] = False
+    model_type = config.get("model_type")
+    if model_type not in transformers.CONFIG_MAPPING:
+        raise ValueError(f"transformers {transformers.__version__} does not know model_type '{model_type}'")
+    try:
+        conf = transformers.AutoConfig.for_model(model_type, **cfg)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ValueError(f"transformers cannot read this config: {str(exc).splitlines()[0][:200]}") from None
+    with torch.device(device):
+        model = transformers.AutoModelForCausalLM.from_config(conf, dtype=torch.float32)
+    for module in model.modules():  # dropout would add random masks to what the step keeps
+        if isinstance(module, torch.nn.Dropout):
+            module.p = 0.0
+    return model
+
+
+def named_shapes(config: dict[str, Any]) -> list[tuple[str, list[int]]]:
+    """Every unique trainable tensor of transformers' model for `config`, in registration order."""
+    model = build_hf_model(config, "meta")
+    return [(name, list(p.shape)) for name, p in model.named_parameters() if p.requires_grad]

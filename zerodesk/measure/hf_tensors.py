@@ -1,0 +1,96 @@
+"""Any model type's exact tensor list, read by transformers in a subprocess (the window never imports torch).
+
+`python -m zerodesk.measure.hf_tensors CONFIG.json` builds transformers' model for that config on
+the meta device (no weights, no Hub) and prints one JSON object: {"tensors": [[name, shape], ...]}
+or {"error": "one sentence"}. read_tensor_list() is the torch-free caller the CLI and the GUI use
+for model types ZeroDesk has no layout for; the list goes into the plan (ModelSpec.tensors) with
+the config, so the torch profile, simulate and measure work for it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core.hf_config import SUPPORTED, architecture_from_config_dict, model_name, read_hf_config
+from ..core.plan import PlanError
+from .runner import measure_env
+
+NEEDS_TRANSFORMERS = "needs the transformers package (pip install transformers)"
+
+
+def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(ModelSpec fields, hints) from a config.json or its folder; hints: model_type and seq_len.
+
+    A model_type with a ZeroDesk layout becomes an architecture (no torch involved); any other is
+    read by transformers in a subprocess into a tensor list stored with its config."""
+    path, cfg = read_hf_config(path)
+    model_type = cfg.get("model_type")
+    name = model_name(cfg)
+    if model_type in SUPPORTED or not isinstance(model_type, str) or not model_type:
+        arch = architecture_from_config_dict(cfg, path)  # refuses a missing model_type with a sentence
+        return {"name": name, "architecture": arch.model_dump(exclude_defaults=True)}, \
+            {"model_type": model_type, "seq_len": arch.max_positions}
+    try:
+        tensors = read_tensor_list(cfg, str(path), python)
+    except PlanError as exc:
+        if NEEDS_TRANSFORMERS in str(exc):
+            raise PlanError(f"{path} has model_type '{model_type}': ZeroDesk reads {', '.join(SUPPORTED)} by itself, "
+                            f"and any other type {NEEDS_TRANSFORMERS}") from None
+        raise
+    hints: dict[str, Any] = {"model_type": model_type}
+    seq = next((cfg[k] for k in ("max_position_embeddings", "n_positions", "seq_length")
+                if isinstance(cfg.get(k), int) and not isinstance(cfg.get(k), bool) and cfg[k] > 0), None)
+    if seq:
+        hints["seq_len"] = seq
+    return {"name": name, "tensors": tensors, "hf_config": cfg}, hints
+
+
+def read_tensor_list(config: dict[str, Any], source: str, python: str | None = None,
+                     timeout: float = 120.0) -> list[tuple[str, tuple[int, ...]]]:
+    """The tensor list of `config` (a config.json dict read from `source`); failures are one PlanError."""
+    try:
+        out = subprocess.run([python or sys.executable, "-m", "zerodesk.measure.hf_tensors", "-"],
+                             input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
+                             env=measure_env())
+    except subprocess.TimeoutExpired:
+        raise PlanError(f"reading {source} with transformers took longer than {timeout:.0f} s") from None
+    except OSError as exc:
+        raise PlanError(f"cannot start Python to read {source} with transformers: {exc.strerror or exc}") from None
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    try:
+        answer = json.loads(lines[-1]) if lines else {}
+    except json.JSONDecodeError:
+        answer = {}
+    if "error" in answer:
+        raise PlanError(f"{source}: {answer['error']}")
+    if not isinstance(answer.get("tensors"), list) or not answer["tensors"]:
+        tail = out.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise PlanError(f"reading {source} with transformers failed ({tail[0]})")
+    return [(str(n), tuple(int(d) for d in s)) for n, s in answer["tensors"]]
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    text = sys.stdin.read() if argv == ["-"] else Path(argv[0]).read_text(encoding="utf-8")
+    try:
+        config = json.loads(text)
+        if not isinstance(config, dict) or not isinstance(config.get("model_type"), str):
+            raise ValueError("the config has no model_type")
+        from .hf_model import TransformersMissing, named_shapes
+
+        try:
+            tensors = named_shapes(config)
+        except TransformersMissing:
+            raise ValueError(f"reading this model type {NEEDS_TRANSFORMERS}") from None
+        answer: dict[str, Any] = {"tensors": tensors}
+    except Exception as exc:  # noqa: BLE001 - one sentence back to the window, never a traceback
+        answer = {"error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
+    print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main()
