@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from . import __version__
 from .core.plan import Plan, PlanError, Profile, Scheme, explain, load_plan
 from .core.units import UNIT_BYTES, parse_count
 
@@ -193,6 +194,7 @@ def _gui_command(argv: list[str]) -> int:
                      "Subcommands: plan, measure, simulate (see zerodesk plan --help).")
     parser.add_argument("plan_file", nargs="?", type=Path, help="a *.zerodesk.json plan to open")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
+    parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
     add_plan_arguments(parser)
     args = parser.parse_args(argv)
     if args.plan_file is not None and args.plan is None:

@@ -50,6 +50,7 @@ from ..core.plan import Plan
 from ..core.torch_profile import rank_states
 from ..core.units import fmt_count
 from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
+from ..measure.interpreter import parse_probe, probe_argv
 from ..measure.runner import host_available_bytes, measure_command
 from . import i18n
 from .chart_grid import apply_axis_palette
@@ -651,6 +652,7 @@ class MeasureTab(QWidget):
             field.valueChanged.connect(self._on_controls)
         self.reset_scale.clicked.connect(self._reset_scale)
         self.python.editingFinished.connect(self._on_controls)
+        self.python.editingFinished.connect(self.check_interpreter)  # what it lacks, said before Start
         self.python.textChanged.connect(self._on_python_edited)
         self.timeout.valueChanged.connect(self._on_controls)
         self.browse.clicked.connect(self._browse_python)
@@ -858,6 +860,7 @@ class MeasureTab(QWidget):
         if path:
             self.python.setText(path)
             self._on_controls()
+            self.check_interpreter()
 
     def check_interpreter(self) -> None:
         """Ask the interpreter (asynchronously) for its torch version and GPUs; the answer goes under the field."""
@@ -865,9 +868,9 @@ class MeasureTab(QWidget):
         if not path or self._python_check is not None:
             return
         proc = QProcess(self)
-        proc.setProgram(path)
-        proc.setArguments(["-c", "import torch; c = torch.cuda.is_available(); "
-                                 "print(torch.__version__, torch.cuda.device_count() if c else 0)"])
+        program, *arguments = probe_argv(path, gpus=True)  # isolated (-I): a torch.py in the cwd is not torch
+        proc.setProgram(program)
+        proc.setArguments(arguments)
         proc.setStandardInputFile(QProcess.nullDevice())
         self._python_check = proc
         self._python_check_text = self.tr("Checking {path}…").format(path=path)
@@ -877,17 +880,18 @@ class MeasureTab(QWidget):
         def finished(*_args) -> None:
             if self._python_check is not proc:
                 return
-            out = bytes(proc.readAllStandardOutput()).decode("utf-8", "replace").split()
-            err = [line for line in bytes(proc.readAllStandardError()).decode("utf-8", "replace").splitlines() if line.strip()]
-            if proc.exitStatus() == QProcess.ExitStatus.NormalExit and proc.exitCode() == 0 and len(out) >= 2:
-                gpus = int(out[1]) if out[1].isdigit() else 0
-                where = self.tr("{n} GPU(s) visible").format(n=gpus) if gpus else self.tr("no GPU visible: CPU ranks only")
-                self._python_check_text = self.tr("torch {version}; {where}.").format(version=out[0], where=where)
-            elif proc.error() == QProcess.ProcessError.FailedToStart:
+            out = bytes(proc.readAllStandardOutput()).decode("utf-8", "replace")
+            err = bytes(proc.readAllStandardError()).decode("utf-8", "replace")
+            normal = proc.exitStatus() == QProcess.ExitStatus.NormalExit
+            found = parse_probe(path, proc.exitCode() if normal else None, out, err)
+            if proc.error() == QProcess.ProcessError.FailedToStart:
                 self._python_check_text = self.tr("Cannot start {path}: {reason}.").format(path=path, reason=proc.errorString())
-            else:
-                self._python_check_text = self.tr("This interpreter cannot import torch: {reason}").format(
-                    reason=(err[-1].strip() if err else self.tr("exit status {code}").format(code=proc.exitCode())))
+            elif found.ok:
+                gpus = found.gpus or 0
+                where = self.tr("{n} GPU(s) visible").format(n=gpus) if gpus else self.tr("no GPU visible: CPU ranks only")
+                self._python_check_text = self.tr("torch {version}; {where}.").format(version=found.torch, where=where)
+            else:  # one sentence per missing thing, with the command that installs it
+                self._python_check_text = " ".join(found.problems)
             self._python_check = None
             self.check_python.setEnabled(True)
             self._update_python_note()
