@@ -80,6 +80,25 @@ def worker_root() -> str:
     return str(Path(__file__).resolve().parents[2])
 
 
+def restore_frozen_environment(env=None) -> None:
+    """In a PyInstaller bundle, give child processes the environment the user started it with.
+
+    The bootloader points LD_LIBRARY_PATH (DYLD_LIBRARY_PATH on macOS) at the bundle's own libraries
+    and adds _PYI_* markers; an external Python would load the bundle's libstdc++ under its torch.
+    The bundle itself is unaffected: the loader read the variable when the process started."""
+    if not getattr(sys, "frozen", False):
+        return
+    env = os.environ if env is None else env
+    for name in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH"):
+        original = env.pop(f"{name}_ORIG", None)
+        if original is not None:
+            env[name] = original
+        else:
+            env.pop(name, None)
+    for name in [key for key in env if key.startswith("_PYI_")]:
+        del env[name]
+
+
 def install_command(python: str, missing: list[str]) -> list[str]:
     """argv that installs what `python` lacks for the worker (torch: the default build of the index)."""
     return [python, "-m", "pip", "install", *(NEEDS[name][0] for name in missing if name in NEEDS)]
@@ -222,6 +241,7 @@ def resolve_python(chosen: str | None) -> tuple[str | None, str | None]:
         return found[0].python, None
     if found:
         return None, " ".join(found[0].problems)
+    how = ("make one with `python3 -m venv ~/.venv && ~/.venv/bin/pip install torch 'pydantic>=2.5,<3'`"
+           if getattr(sys, "frozen", False) else "install torch with `pip install 'zerodesk[measure]'`")
     return None, (f"no Python with torch was found (asked {len(candidates)}: the active and common venv and conda "
-                  "folders, python3 and python on PATH); install torch with `pip install 'zerodesk[measure]'` "
-                  "or pass --python PATH")
+                  f"folders, python3 and python on PATH); {how}, or pass --python PATH")
