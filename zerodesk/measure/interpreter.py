@@ -165,7 +165,7 @@ def _neutral_folder() -> str:
 
 def _interpreters_in(prefix: str) -> list[str]:
     """The Python of an environment folder (venv or conda), POSIX or Windows layout."""
-    names = ("Scripts/python.exe", "python.exe") if os.name == "nt" else ("bin/python3", "bin/python")
+    names = ("Scripts/python.exe", "python.exe") if os.name == "nt" else ("bin/python", "bin/python3")
     for name in names:
         path = os.path.join(prefix, name)
         if os.path.isfile(path) and os.access(path, os.X_OK):
