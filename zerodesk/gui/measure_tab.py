@@ -10,6 +10,7 @@ lands on the Plan tab's per-stage chart as markers; a scaled run stays in this t
 from __future__ import annotations
 
 import html
+import importlib.util
 import json
 import os
 import shlex
@@ -50,7 +51,8 @@ from ..core.plan import Plan
 from ..core.torch_profile import rank_states
 from ..core.units import fmt_count
 from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
-from ..measure.interpreter import parse_probe, probe_argv
+from ..measure.interpreter import MIN_PYTHON, Probe, install_command, parse_probe, probe_argv
+from ..measure.interpreter import default_python as find_python_with_torch
 from ..measure.runner import host_available_bytes, measure_command
 from . import i18n
 from .chart_grid import apply_axis_palette
@@ -179,8 +181,9 @@ def run_key(plan: Plan) -> str:
 
 
 def default_python() -> str:
-    """The running interpreter, unless this is a frozen bundle (its executable is not a Python with torch)."""
-    return "" if getattr(sys, "frozen", False) else sys.executable
+    """The running interpreter, unless this is a frozen bundle (its executable is not a Python with torch):
+    then the first Python with torch found in the usual places (asked once per session), or none."""
+    return (find_python_with_torch() or "") if getattr(sys, "frozen", False) else sys.executable
 
 
 class MeasureSettings:
@@ -456,6 +459,7 @@ class MeasureTab(QWidget):
     def _build(self) -> None:
         self._python_check: QProcess | None = None
         self._python_check_text = ""
+        self._python_lacks: dict[str, str] = {}  # interpreter -> what it lacks for the worker ("" = ready)
         # The controls scroll rather than force the whole window's minimum size up.
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -807,6 +811,11 @@ class MeasureTab(QWidget):
             return self.tr("Choose at least one stage to measure.")
         if not self.interpreter():
             return self.tr("Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).")
+        if self._python_lacks.get(self.interpreter()):  # what the last check of this interpreter found missing
+            return self._python_lacks[self.interpreter()]
+        if self.interpreter() == sys.executable and importlib.util.find_spec("torch") is None:  # no import: a lookup
+            return self.tr("ZeroDesk's own Python has no torch: install it with: pip install 'zerodesk[measure]', "
+                           "or choose another Python that has torch.")
         if resolved_device(self.device.currentData()) == "cpu":
             need = max(sum(v) for v in predicted_states(scaled, self.selected_stages(), self.ranks.value()).values())
             free = host_available_bytes()
@@ -862,10 +871,32 @@ class MeasureTab(QWidget):
             self._on_controls()
             self.check_interpreter()
 
+    def _lacks_text(self, found: Probe) -> str:
+        """What the interpreter lacks for the worker: one sentence per missing thing, with the command that installs it."""
+        path = found.python
+        if not found.version:
+            return self.tr("{path} does not answer as a Python 3 interpreter ({why}).").format(path=path, why=found.detail)
+        lines = []
+        if found.too_old:
+            lines.append(self.tr("{path} is Python {version}; the worker needs Python {minimum} or newer.").format(
+                path=path, version=".".join(map(str, found.version)), minimum=".".join(map(str, MIN_PYTHON))))
+        for name in found.lacking:
+            lines.append(self.tr("{path} lacks {module}, which the worker needs; install it with: {command}").format(
+                path=path, module=name, command=shlex.join(install_command(path, [name]))))
+        if found.torch_error:
+            lines.append(self.tr("{path} has torch, but importing it fails: {error}").format(path=path, error=found.torch_error))
+        return " ".join(lines)
+
     def check_interpreter(self) -> None:
         """Ask the interpreter (asynchronously) for its torch version and GPUs; the answer goes under the field."""
         path = self.interpreter()
         if not path or self._python_check is not None:
+            return
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):  # said at once, without a process
+            self._python_check_text = self.tr("{path} is not an executable file.").format(path=path)
+            self._python_lacks[path] = self._python_check_text
+            self._update_python_note()
+            self._refresh()
             return
         proc = QProcess(self)
         program, *arguments = probe_argv(path, gpus=True)  # isolated (-I): a torch.py in the cwd is not torch
@@ -890,11 +921,13 @@ class MeasureTab(QWidget):
                 gpus = found.gpus or 0
                 where = self.tr("{n} GPU(s) visible").format(n=gpus) if gpus else self.tr("no GPU visible: CPU ranks only")
                 self._python_check_text = self.tr("torch {version}; {where}.").format(version=found.torch, where=where)
-            else:  # one sentence per missing thing, with the command that installs it
-                self._python_check_text = " ".join(found.problems)
+            else:
+                self._python_check_text = self._lacks_text(found)
+            self._python_lacks[path] = "" if found.ok else self._python_check_text
             self._python_check = None
             self.check_python.setEnabled(True)
             self._update_python_note()
+            self._refresh()
             proc.deleteLater()
 
         proc.finished.connect(finished)

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 MIN_PYTHON = (3, 11)  # as pyproject's requires-python: the worker shares the core's code
@@ -58,6 +59,9 @@ class Probe:
     modules: dict[str, str | None] = field(default_factory=dict)  # module -> version, None when missing
     gpus: int | None = None  # only when asked (imports torch)
     problems: tuple[str, ...] = ()
+    lacking: tuple[str, ...] = ()  # modules of NEEDS missing or too old (install_command() installs them)
+    detail: str = ""  # why a child that did not answer failed (its last stderr line or exit status)
+    torch_error: str = ""  # torch is there but importing it failed (only when gpus were asked)
 
     @property
     def ok(self) -> bool:
@@ -70,6 +74,10 @@ class Probe:
     @property
     def missing(self) -> list[str]:
         return [name for name, version in self.modules.items() if version is None]
+
+    @property
+    def too_old(self) -> bool:
+        return bool(self.version) and self.version[:2] < MIN_PYTHON
 
 
 def worker_root() -> str:
@@ -118,24 +126,26 @@ def parse_probe(python: str, returncode: int | None, stdout: str, stderr: str = 
     if not isinstance(answer, dict):
         why = [line for line in stderr.splitlines() if line.strip()]
         detail = why[-1].strip() if why else (f"exit status {returncode}" if returncode is not None else "no answer")
-        return Probe(python, problems=(f"{python} does not answer as a Python 3 interpreter ({detail}).",))
+        return Probe(python, problems=(f"{python} does not answer as a Python 3 interpreter ({detail}).",),
+                     detail=detail)
     version = tuple(answer.get("version") or ())
     modules = dict(answer.get("modules") or {})
+    pydantic = modules.get("pydantic") or ""
+    old_pydantic = pydantic.split(".")[0].isdigit() and int(pydantic.split(".")[0]) < 2
+    lacking = tuple(name for name in NEEDS if modules.get(name) is None or (name == "pydantic" and old_pydantic))
+    torch_error = str(answer.get("torch_error") or "")
     problems: list[str] = []
-    if version and version[:2] < MIN_PYTHON:
+    if version and version[:2] < MIN_PYTHON:  # as Probe.too_old
         problems.append(f"{python} is Python {'.'.join(map(str, version))}; the worker needs Python "
                         f"{'.'.join(map(str, MIN_PYTHON))} or newer.")
-    for name, (requirement, why) in NEEDS.items():
-        if modules.get(name) is None:
-            problems.append(f"{python} has no {name}, which the worker needs ({why}): install it with "
-                            f"`{python} -m pip install '{requirement}'`.")
-    pydantic = modules.get("pydantic")
-    if pydantic and pydantic.split(".")[0].isdigit() and int(pydantic.split(".")[0]) < 2:
-        problems.append(f"{python} has pydantic {pydantic}; the worker needs pydantic 2: install it with "
-                        f"`{python} -m pip install '{NEEDS['pydantic'][0]}'`.")
-    if answer.get("torch_error"):
-        problems.append(f"{python} has torch {modules.get('torch')}, but importing it fails: {answer['torch_error']}.")
-    return Probe(python, version, modules, answer.get("gpus"), tuple(problems))
+    for name in lacking:
+        requirement, why = NEEDS[name]
+        has = f"has {name} {modules[name]}, too old" if modules.get(name) else f"has no {name}"
+        problems.append(f"{python} {has}, which the worker needs ({why}): install it with "
+                        f"`{python} -m pip install '{requirement}'`.")
+    if torch_error:
+        problems.append(f"{python} has torch {modules.get('torch')}, but importing it fails: {torch_error}.")
+    return Probe(python, version, modules, answer.get("gpus"), tuple(problems), lacking, torch_error=torch_error)
 
 
 def probe(python: str, gpus: bool = False, timeout: float = 60.0) -> Probe:
@@ -216,8 +226,9 @@ def find_pythons(candidates: list[str] | None = None, timeout: float = 20.0) -> 
     return sorted(with_torch, key=lambda p: not p.ok)  # stable: keeps the order within each group
 
 
+@cache
 def default_python() -> str | None:
-    """The interpreter that runs the ranks when none was chosen: the first found with torch, or None."""
+    """The interpreter that runs the ranks when none was chosen: the first found with torch, or None (once a session)."""
     found = find_pythons()
     return found[0].python if found else None
 
