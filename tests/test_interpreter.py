@@ -122,3 +122,30 @@ def test_the_frozen_bundle_gives_children_the_users_library_path(monkeypatch):
     interpreter.restore_frozen_environment(env)
     assert env == {"LD_LIBRARY_PATH": "/opt/cuda/lib64", "HOME": "/home/u"}
     assert interpreter.worker_root() == os.path.join("/bundle/_internal", interpreter.WORKER_DIR)
+
+
+def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(gui_settings, qtbot, tmp_path, bare_python):
+    from PySide6.QtCore import QSettings
+
+    from zerodesk.core.plan import Plan
+    from zerodesk.gui.measure_tab import MeasureSettings, MeasureTab
+
+    tab = MeasureTab(MeasureSettings(QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(tab)
+    tab.set_plan(Plan.model_validate({
+        "model": {"architecture": {"layers": 2, "hidden": 64, "heads": 4, "ffn": 128, "vocab": 256}},
+        "seq_len": 16, "micro_batch": 1, "profile": "torch", "cluster": {"nodes": 1, "gpus_per_node": 2}}))
+    assert tab.start_button.isEnabled()  # this Python has torch
+
+    tab.python.setText(bare_python)
+    tab.python.editingFinished.emit()  # checked at once, not at Start
+    qtbot.waitUntil(lambda: "lacks pydantic" in tab.python_note.text(), timeout=30_000)
+    note = tab.python_note.text()
+    assert f"{bare_python} lacks torch, which the worker needs; install it with: {bare_python} -m pip install torch" in note
+    assert f"install it with: {bare_python} -m pip install 'pydantic>=2.5,<3'" in note
+    assert not tab.start_button.isEnabled()
+
+    tab.python.setText(sys.executable)
+    tab.python.editingFinished.emit()
+    qtbot.waitUntil(lambda: tab.python_note.text().startswith("torch "), timeout=60_000)
+    assert tab.start_button.isEnabled()
