@@ -11,8 +11,8 @@ for _name in ("stdout", "stderr"):
     if getattr(sys, _name) is None:
         setattr(sys, _name, open(os.devnull, "w", encoding="utf-8"))
 
-from zerodesk.gui.app import main  # noqa: E402
-from zerodesk.measure.interpreter import restore_frozen_environment  # noqa: E402
+from zerodesk.gui.app import main
+from zerodesk.measure.interpreter import restore_frozen_environment
 
 if __name__ == "__main__":
     restore_frozen_environment()  # children (the worker's Python) get the user's environment

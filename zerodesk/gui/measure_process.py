@@ -17,8 +17,8 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
 
-from ..measure.protocol import Done, Error, PhaseMsg, ProtocolError, Result, Sample, Started, decode
 from ..measure import proctree
+from ..measure.protocol import Done, Error, PhaseMsg, ProtocolError, Result, Sample, Started, decode
 from ..measure.runner import group_alive, measure_env, signal_group
 
 KILL_AFTER_S = 1.0  # SIGTERM first; SIGKILL this long after

@@ -50,9 +50,9 @@ from ..core.architecture import tensor_shapes
 from ..core.plan import Plan
 from ..core.torch_profile import rank_states
 from ..core.units import fmt_count
-from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
 from ..measure.interpreter import MIN_PYTHON, Probe, install_command, parse_probe, probe_argv
 from ..measure.interpreter import default_python as find_python_with_torch
+from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
 from ..measure.runner import host_available_bytes, measure_command
 from . import i18n
 from .chart_grid import apply_axis_palette

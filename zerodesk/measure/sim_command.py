@@ -13,8 +13,8 @@ from typing import Any
 
 from ..core.plan import Plan
 from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, collect, result_json
-from .protocol import Result, Started
 from .interpreter import resolve_python
+from .protocol import Result, Started
 from .runner import MeasureRun, simulate_command
 from .simulate import SIMULATED_STAGES, unsupported_message
 
