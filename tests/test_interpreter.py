@@ -149,3 +149,27 @@ def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(gui_settin
     tab.python.editingFinished.emit()
     qtbot.waitUntil(lambda: tab.python_note.text().startswith("torch "), timeout=60_000)
     assert tab.start_button.isEnabled()
+
+
+def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, qtbot, tmp_path, monkeypatch):
+    import threading
+
+    from PySide6.QtCore import QSettings
+
+    from zerodesk.gui import measure_tab
+
+    searched_in = []
+
+    def search():  # the search itself is tested above on real interpreters; here: where and when it runs
+        searched_in.append(threading.current_thread() is threading.main_thread())
+        return sys.executable
+
+    monkeypatch.setattr(measure_tab, "find_python_with_torch", search)
+    tab = measure_tab.MeasureTab(measure_tab.MeasureSettings(QSettings(str(tmp_path / "m.ini"),
+                                                                       QSettings.Format.IniFormat)))
+    qtbot.addWidget(tab)
+    tab.python.setText("")  # as a bundle starts: no interpreter of its own
+    tab._search_python()
+    qtbot.waitUntil(lambda: tab.interpreter() == sys.executable, timeout=10_000)
+    assert searched_in == [False]
+    qtbot.waitUntil(lambda: tab.python_note.text().startswith("torch "), timeout=60_000)  # and checked at once

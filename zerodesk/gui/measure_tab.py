@@ -15,6 +15,7 @@ import json
 import os
 import shlex
 import sys
+import threading
 import time
 
 import pyqtgraph as pg
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import Shiboken
 
 from ..core.architecture import tensor_shapes
 from ..core.plan import Plan
@@ -182,8 +184,8 @@ def run_key(plan: Plan) -> str:
 
 def default_python() -> str:
     """The running interpreter, unless this is a frozen bundle (its executable is not a Python with torch):
-    then the first Python with torch found in the usual places (asked once per session), or none."""
-    return (find_python_with_torch() or "") if getattr(sys, "frozen", False) else sys.executable
+    then none until the tab's search finds one (MeasureTab._search_python)."""
+    return "" if getattr(sys, "frozen", False) else sys.executable
 
 
 class MeasureSettings:
@@ -709,6 +711,29 @@ class MeasureTab(QWidget):
                 self.tab_widget.setTabText(index, self.title())
         self._update_python_note()
         self._refresh()
+        if getattr(sys, "frozen", False) and not self.interpreter():  # a bundle: look for one, off the GUI thread
+            self._search_python()
+
+    def _search_python(self) -> None:
+        """Find a Python with torch in a plain thread (no Qt there); a timer here picks up the answer."""
+        found: list[str] = []
+        thread = threading.Thread(target=lambda: found.append(find_python_with_torch() or ""), daemon=True)
+        timer = QTimer(self)
+        timer.setInterval(100)
+
+        def picked_up() -> None:
+            if thread.is_alive():
+                return
+            timer.stop()
+            timer.deleteLater()
+            if found and found[0] and not self.interpreter():
+                self.python.setText(found[0])
+                self._on_controls()
+                self.check_interpreter()
+
+        timer.timeout.connect(picked_up)
+        thread.start()
+        timer.start()
 
     def title(self) -> str:
         return self.tr("Measure")
@@ -909,7 +934,7 @@ class MeasureTab(QWidget):
         self.check_python.setEnabled(False)
 
         def finished(*_args) -> None:
-            if self._python_check is not proc:
+            if self._python_check is not proc or not Shiboken.isValid(proc):  # a newer check, or the tab is gone
                 return
             out = bytes(proc.readAllStandardOutput()).decode("utf-8", "replace")
             err = bytes(proc.readAllStandardError()).decode("utf-8", "replace")
