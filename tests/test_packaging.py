@@ -1,5 +1,7 @@
 """resources/ ships inside the wheel and is found from a wheel install and from this checkout."""
 
+import os
+import re
 import subprocess
 import sys
 import venv
@@ -49,3 +51,53 @@ def test_resources_found_from_checkout():
     from zerodesk.resources import resources_dir
 
     assert resources_dir() == ROOT / "resources"
+
+
+def test_wheel_carries_the_licence_and_no_translation_sources(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert not [n for n in names if n.endswith(".ts")]
+
+
+def test_torch_is_an_extra_that_the_test_extra_pulls(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    requires = [line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    torch = [r for r in requires if r.startswith("torch")]
+    assert torch and all("extra ==" in r for r in torch)  # `pip install zerodesk` plans without torch
+    assert {r.split("extra == ")[1].strip("'\"") for r in torch} >= {"measure", "test"}
+    assert "License-Expression: MIT" in metadata and "Project-URL: Source, https://" in metadata
+
+
+def test_sdist_carries_docs_and_licence(tmp_path):
+    subprocess.run([sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(tmp_path)], cwd=ROOT,
+                   check=True, capture_output=True, timeout=300)
+    import tarfile
+
+    (sdist,) = tmp_path.glob("zerodesk-*.tar.gz")
+    names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
+    for image in re.findall(r"\]\((docs/[^)]+)\)", (ROOT / "README.md").read_text()):
+        assert image in names  # README's images
+    assert {"LICENSE", "packaging/zerodesk.spec", "resources/icons/zerodesk.svg"} <= names
+
+
+def test_version():
+    done = subprocess.run([sys.executable, "-m", "zerodesk", "--version"], capture_output=True, text=True, check=True)
+    from zerodesk import __version__
+
+    assert done.stdout.strip() == f"zerodesk {__version__}"
+
+
+def test_the_planner_and_the_window_never_need_torch(tmp_path):
+    # torch made unimportable: `zerodesk plan`, `--screenshot` and the measure CLI's own checks still work
+    code = ("import sys; sys.modules['torch'] = None; from zerodesk.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    plan = subprocess.run([sys.executable, "-c", code, "plan", "--preset", "card-example", "--json"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert plan.returncode == 0, plan.stderr
+    shot = tmp_path / "shot.png"
+    done = subprocess.run([sys.executable, "-c", code, "--screenshot", str(shot)], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

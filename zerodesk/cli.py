@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from . import __version__
 from .core.plan import Plan, PlanError, Profile, Scheme, explain, load_plan
 from .core.units import UNIT_BYTES, parse_count
 
@@ -195,6 +196,7 @@ def _gui_command(argv: list[str]) -> int:
     # lesson mode (issue 13): --lesson [N] opens the lesson at step N; --lang picks its language
     parser.add_argument("--lesson", nargs="?", type=int, const=1, metavar="N", help="open the lesson at step N (1-7)")
     parser.add_argument("--lang", choices=["en", "ru"], help="language of the window and the lesson")
+    parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
     add_plan_arguments(parser)
     args = parser.parse_args(argv)
     if args.plan_file is not None and args.plan is None:

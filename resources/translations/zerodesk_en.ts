@@ -1118,6 +1118,10 @@ optimizer sharded</translation>
         <translation>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</translation>
     </message>
     <message>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
+        <translation>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</translation>
+    </message>
+    <message>
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</source>
         <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</translation>
     </message>
@@ -1154,6 +1158,26 @@ optimizer sharded</translation>
         <translation>Python interpreter that has torch</translation>
     </message>
     <message>
+        <source>{path} does not answer as a Python 3 interpreter ({why}).</source>
+        <translation>{path} does not answer as a Python 3 interpreter ({why}).</translation>
+    </message>
+    <message>
+        <source>{path} is Python {version}; the worker needs Python {minimum} or newer.</source>
+        <translation>{path} is Python {version}; the worker needs Python {minimum} or newer.</translation>
+    </message>
+    <message>
+        <source>{path} lacks {module}, which the worker needs; install it with: {command}</source>
+        <translation>{path} lacks {module}, which the worker needs; install it with: {command}</translation>
+    </message>
+    <message>
+        <source>{path} has torch, but importing it fails: {error}</source>
+        <translation>{path} has torch, but importing it fails: {error}</translation>
+    </message>
+    <message>
+        <source>{path} is not an executable file.</source>
+        <translation>{path} is not an executable file.</translation>
+    </message>
+    <message>
         <source>Checking {path}…</source>
         <translation>Checking {path}…</translation>
     </message>
@@ -1172,14 +1196,6 @@ optimizer sharded</translation>
     <message>
         <source>Cannot start {path}: {reason}.</source>
         <translation>Cannot start {path}: {reason}.</translation>
-    </message>
-    <message>
-        <source>This interpreter cannot import torch: {reason}</source>
-        <translation>This interpreter cannot import torch: {reason}</translation>
-    </message>
-    <message>
-        <source>exit status {code}</source>
-        <translation>exit status {code}</translation>
     </message>
     <message>
         <source>Model as measured: {model}.</source>

@@ -1118,6 +1118,10 @@ optimizer sharded</source>
         <translation>Выберите интерпретатор Python, в котором есть torch (эта сборка не может сама запустить участников).</translation>
     </message>
     <message>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
+        <translation>В собственном Python ZeroDesk нет torch: установите его командой pip install &apos;zerodesk[measure]&apos; или выберите другой Python, в котором есть torch.</translation>
+    </message>
+    <message>
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</source>
         <translation>Состояниям модели {n} участников на CPU нужно около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, hidden ×) или число участников.</translation>
     </message>
@@ -1154,6 +1158,26 @@ optimizer sharded</source>
         <translation>Интерпретатор Python с torch</translation>
     </message>
     <message>
+        <source>{path} does not answer as a Python 3 interpreter ({why}).</source>
+        <translation>{path} не отвечает как интерпретатор Python 3 ({why}).</translation>
+    </message>
+    <message>
+        <source>{path} is Python {version}; the worker needs Python {minimum} or newer.</source>
+        <translation>{path} — это Python {version}; рабочему процессу нужен Python {minimum} или новее.</translation>
+    </message>
+    <message>
+        <source>{path} lacks {module}, which the worker needs; install it with: {command}</source>
+        <translation>В {path} нет {module}, который нужен рабочему процессу; установите его командой: {command}</translation>
+    </message>
+    <message>
+        <source>{path} has torch, but importing it fails: {error}</source>
+        <translation>В {path} есть torch, но его импорт не удаётся: {error}</translation>
+    </message>
+    <message>
+        <source>{path} is not an executable file.</source>
+        <translation>{path} — не исполняемый файл.</translation>
+    </message>
+    <message>
         <source>Checking {path}…</source>
         <translation>Проверка {path}…</translation>
     </message>
@@ -1172,14 +1196,6 @@ optimizer sharded</source>
     <message>
         <source>Cannot start {path}: {reason}.</source>
         <translation>Не удаётся запустить {path}: {reason}.</translation>
-    </message>
-    <message>
-        <source>This interpreter cannot import torch: {reason}</source>
-        <translation>Этот интерпретатор не может импортировать torch: {reason}</translation>
-    </message>
-    <message>
-        <source>exit status {code}</source>
-        <translation>код выхода {code}</translation>
     </message>
     <message>
         <source>Model as measured: {model}.</source>

@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     """`zerodesk-gui [PLAN.zerodesk.json]`."""
     parser = argparse.ArgumentParser(prog="zerodesk-gui", description="Open the ZeroDesk window.")
     parser.add_argument("plan", nargs="?", type=Path, help="a plan file (*.zerodesk.json) to open")
+    parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     return run_gui(None, args.plan, None)
 

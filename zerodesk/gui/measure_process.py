@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import time
 from collections import deque
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
 
+from ..measure import proctree
 from ..measure.protocol import Done, Error, PhaseMsg, ProtocolError, Result, Sample, Started, decode
 from ..measure.runner import group_alive, measure_env, signal_group
 
@@ -121,7 +121,7 @@ class MeasureProcess(QObject):
     def kill_now(self) -> None:
         """SIGKILL the whole group at once (the application is quitting: no time for grace)."""
         if self.pgid and not self.is_finished:
-            signal_group(self.pgid, signal.SIGKILL)
+            signal_group(self.pgid, proctree.SIGKILL)
             self._kill_sent = True
 
     # -- reading ------------------------------------------------------------------------------------
@@ -227,10 +227,10 @@ class MeasureProcess(QObject):
         if now >= self._stop_at and not self._term_sent:
             self._term_sent = True
             self._signal_at = now
-            signal_group(pgid, signal.SIGTERM)
+            signal_group(pgid, proctree.SIGTERM)
         elif self._term_sent and not self._kill_sent and now >= self._signal_at + KILL_AFTER_S:
             self._kill_sent = True
-            signal_group(pgid, signal.SIGKILL)
+            signal_group(pgid, proctree.SIGKILL)
         elif self._kill_sent and now >= self._signal_at + GIVE_UP_S:
             self.stderrLine.emit(self.tr("some processes of the run did not stop after SIGKILL (group {pgid})").format(pgid=pgid))
             self._finish()

@@ -10,10 +10,12 @@ lands on the Plan tab's per-stage chart as markers; a scaled run stays in this t
 from __future__ import annotations
 
 import html
+import importlib.util
 import json
 import os
 import shlex
 import sys
+import threading
 import time
 
 import pyqtgraph as pg
@@ -44,11 +46,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import Shiboken
 
 from ..core.architecture import tensor_shapes
 from ..core.plan import Plan
 from ..core.torch_profile import rank_states
 from ..core.units import fmt_count
+from ..measure.interpreter import MIN_PYTHON, Probe, install_command, parse_probe, probe_argv
+from ..measure.interpreter import default_python as find_python_with_torch
 from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
 from ..measure.runner import host_available_bytes, measure_command
 from . import i18n
@@ -178,7 +183,8 @@ def run_key(plan: Plan) -> str:
 
 
 def default_python() -> str:
-    """The running interpreter, unless this is a frozen bundle (its executable is not a Python with torch)."""
+    """The running interpreter, unless this is a frozen bundle (its executable is not a Python with torch):
+    then none until the tab's search finds one (MeasureTab._search_python)."""
     return "" if getattr(sys, "frozen", False) else sys.executable
 
 
@@ -455,6 +461,7 @@ class MeasureTab(QWidget):
     def _build(self) -> None:
         self._python_check: QProcess | None = None
         self._python_check_text = ""
+        self._python_lacks: dict[str, str] = {}  # interpreter -> what it lacks for the worker ("" = ready)
         # The controls scroll rather than force the whole window's minimum size up.
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -651,6 +658,7 @@ class MeasureTab(QWidget):
             field.valueChanged.connect(self._on_controls)
         self.reset_scale.clicked.connect(self._reset_scale)
         self.python.editingFinished.connect(self._on_controls)
+        self.python.editingFinished.connect(self.check_interpreter)  # what it lacks, said before Start
         self.python.textChanged.connect(self._on_python_edited)
         self.timeout.valueChanged.connect(self._on_controls)
         self.browse.clicked.connect(self._browse_python)
@@ -703,6 +711,29 @@ class MeasureTab(QWidget):
                 self.tab_widget.setTabText(index, self.title())
         self._update_python_note()
         self._refresh()
+        if getattr(sys, "frozen", False) and not self.interpreter():  # a bundle: look for one, off the GUI thread
+            self._search_python()
+
+    def _search_python(self) -> None:
+        """Find a Python with torch in a plain thread (no Qt there); a timer here picks up the answer."""
+        found: list[str] = []
+        thread = threading.Thread(target=lambda: found.append(find_python_with_torch() or ""), daemon=True)
+        timer = QTimer(self)
+        timer.setInterval(100)
+
+        def picked_up() -> None:
+            if thread.is_alive():
+                return
+            timer.stop()
+            timer.deleteLater()
+            if found and found[0] and not self.interpreter():
+                self.python.setText(found[0])
+                self._on_controls()
+                self.check_interpreter()
+
+        timer.timeout.connect(picked_up)
+        thread.start()
+        timer.start()
 
     def title(self) -> str:
         return self.tr("Measure")
@@ -805,6 +836,11 @@ class MeasureTab(QWidget):
             return self.tr("Choose at least one stage to measure.")
         if not self.interpreter():
             return self.tr("Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).")
+        if self._python_lacks.get(self.interpreter()):  # what the last check of this interpreter found missing
+            return self._python_lacks[self.interpreter()]
+        if self.interpreter() == sys.executable and importlib.util.find_spec("torch") is None:  # no import: a lookup
+            return self.tr("ZeroDesk's own Python has no torch: install it with: pip install 'zerodesk[measure]', "
+                           "or choose another Python that has torch.")
         if resolved_device(self.device.currentData()) == "cpu":
             need = max(sum(v) for v in predicted_states(scaled, self.selected_stages(), self.ranks.value()).values())
             free = host_available_bytes()
@@ -858,16 +894,39 @@ class MeasureTab(QWidget):
         if path:
             self.python.setText(path)
             self._on_controls()
+            self.check_interpreter()
+
+    def _lacks_text(self, found: Probe) -> str:
+        """What the interpreter lacks for the worker: one sentence per missing thing, with the command that installs it."""
+        path = found.python
+        if not found.version:
+            return self.tr("{path} does not answer as a Python 3 interpreter ({why}).").format(path=path, why=found.detail)
+        lines = []
+        if found.too_old:
+            lines.append(self.tr("{path} is Python {version}; the worker needs Python {minimum} or newer.").format(
+                path=path, version=".".join(map(str, found.version)), minimum=".".join(map(str, MIN_PYTHON))))
+        for name in found.lacking:
+            lines.append(self.tr("{path} lacks {module}, which the worker needs; install it with: {command}").format(
+                path=path, module=name, command=shlex.join(install_command(path, [name]))))
+        if found.torch_error:
+            lines.append(self.tr("{path} has torch, but importing it fails: {error}").format(path=path, error=found.torch_error))
+        return " ".join(lines)
 
     def check_interpreter(self) -> None:
         """Ask the interpreter (asynchronously) for its torch version and GPUs; the answer goes under the field."""
         path = self.interpreter()
         if not path or self._python_check is not None:
             return
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):  # said at once, without a process
+            self._python_check_text = self.tr("{path} is not an executable file.").format(path=path)
+            self._python_lacks[path] = self._python_check_text
+            self._update_python_note()
+            self._refresh()
+            return
         proc = QProcess(self)
-        proc.setProgram(path)
-        proc.setArguments(["-c", "import torch; c = torch.cuda.is_available(); "
-                                 "print(torch.__version__, torch.cuda.device_count() if c else 0)"])
+        program, *arguments = probe_argv(path, gpus=True)  # isolated (-I): a torch.py in the cwd is not torch
+        proc.setProgram(program)
+        proc.setArguments(arguments)
         proc.setStandardInputFile(QProcess.nullDevice())
         self._python_check = proc
         self._python_check_text = self.tr("Checking {path}…").format(path=path)
@@ -875,22 +934,25 @@ class MeasureTab(QWidget):
         self.check_python.setEnabled(False)
 
         def finished(*_args) -> None:
-            if self._python_check is not proc:
+            if self._python_check is not proc or not Shiboken.isValid(proc):  # a newer check, or the tab is gone
                 return
-            out = bytes(proc.readAllStandardOutput()).decode("utf-8", "replace").split()
-            err = [line for line in bytes(proc.readAllStandardError()).decode("utf-8", "replace").splitlines() if line.strip()]
-            if proc.exitStatus() == QProcess.ExitStatus.NormalExit and proc.exitCode() == 0 and len(out) >= 2:
-                gpus = int(out[1]) if out[1].isdigit() else 0
-                where = self.tr("{n} GPU(s) visible").format(n=gpus) if gpus else self.tr("no GPU visible: CPU ranks only")
-                self._python_check_text = self.tr("torch {version}; {where}.").format(version=out[0], where=where)
-            elif proc.error() == QProcess.ProcessError.FailedToStart:
+            out = bytes(proc.readAllStandardOutput()).decode("utf-8", "replace")
+            err = bytes(proc.readAllStandardError()).decode("utf-8", "replace")
+            normal = proc.exitStatus() == QProcess.ExitStatus.NormalExit
+            found = parse_probe(path, proc.exitCode() if normal else None, out, err)
+            if proc.error() == QProcess.ProcessError.FailedToStart:
                 self._python_check_text = self.tr("Cannot start {path}: {reason}.").format(path=path, reason=proc.errorString())
+            elif found.ok:
+                gpus = found.gpus or 0
+                where = self.tr("{n} GPU(s) visible").format(n=gpus) if gpus else self.tr("no GPU visible: CPU ranks only")
+                self._python_check_text = self.tr("torch {version}; {where}.").format(version=found.torch, where=where)
             else:
-                self._python_check_text = self.tr("This interpreter cannot import torch: {reason}").format(
-                    reason=(err[-1].strip() if err else self.tr("exit status {code}").format(code=proc.exitCode())))
+                self._python_check_text = self._lacks_text(found)
+            self._python_lacks[path] = "" if found.ok else self._python_check_text
             self._python_check = None
             self.check_python.setEnabled(True)
             self._update_python_note()
+            self._refresh()
             proc.deleteLater()
 
         proc.finished.connect(finished)

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from ..core.plan import Plan
+from .interpreter import resolve_python
 from .protocol import Error, PhaseMsg, Result, Scale, Started, scale_plan
 from .runner import host_available_bytes, run_measure
 
@@ -173,7 +174,10 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         if problem:
             return fail(problem, 2)
 
-    messages = run_measure(plan, args.stages, ranks, args.device, scale, timeout=args.timeout, python=args.python,
+    python, problem = resolve_python(args.python)
+    if problem:
+        return fail(problem)
+    messages = run_measure(plan, args.stages, ranks, args.device, scale, timeout=args.timeout, python=python,
                            samples=False)
     started, results, error = collect(messages, progress=sys.stderr.isatty() and not args.json)
     if error:

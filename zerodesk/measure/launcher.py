@@ -16,6 +16,7 @@ import socket
 import sys
 import time
 
+from . import proctree
 from .protocol import Error, encode
 
 EXIT_REPORTED, EXIT_COLLATERAL = 3, 4  # as in worker.py (not imported: it would import torch twice in spawn)
@@ -44,7 +45,7 @@ def _describe(rank: int, exitcode: int) -> str:
     if exitcode < 0:
         sig = -exitcode
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
-        hint = " (perhaps the system ran out of memory)" if sig == signal.SIGKILL else ""
+        hint = " (perhaps the system ran out of memory)" if sig == proctree.SIGKILL else ""
         return f"rank {rank} was killed by {name}{hint}"
     return f"rank {rank} exited with status {exitcode} without reporting an error"
 
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     worker_argv = [*worker_argv, "--device", device]
     try:
         ctx = mp.start_processes(_rank_entry, args=(worker_argv, args.ranks, free_port()), nprocs=args.ranks,
-                                 join=False, start_method="spawn" if device == "cuda" else "fork")
+                                 join=False, start_method=proctree.rank_start_method(device))
     except Exception as exc:  # noqa: BLE001
         _say("launcher_failed", f"could not start {args.ranks} ranks: {exc}")
         return 1
@@ -106,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if EXIT_REPORTED not in codes:
         died = [(r, c) for r, c in enumerate(codes) if r not in stopped]
-        unexplained = [(r, c) for r, c in died if c not in (0, EXIT_REPORTED, EXIT_COLLATERAL, -signal.SIGKILL)]
-        killed = [(r, c) for r, c in died if c == -signal.SIGKILL]
+        unexplained = [(r, c) for r, c in died if c not in (0, EXIT_REPORTED, EXIT_COLLATERAL, -proctree.SIGKILL)]
+        killed = [(r, c) for r, c in died if c == -proctree.SIGKILL]
         if unexplained or killed:
             _say("worker_crashed", _describe(*(unexplained or killed)[0]))
         else:

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import os
 import selectors
-import signal
 import subprocess
 import sys
 import threading
 import time
 from collections import deque
-from pathlib import Path
 from typing import Iterator, Sequence
 
 from ..core.plan import Plan
+from . import proctree
+from .interpreter import worker_root
 from .protocol import Done, Error, Message, ProtocolError, Scale, Started, decode
 
-PROJECT_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the zerodesk package
+PROJECT_ROOT = worker_root()  # the folder holding the zerodesk package (a frozen bundle ships a .py copy)
 
 
 def measure_command(
@@ -71,41 +71,21 @@ def host_available_bytes() -> int | None:
     return None
 
 
-def signal_group(pgid: int, sig: int = signal.SIGKILL) -> None:
-    """Signal every process of a run started in its own session (pgid = the launcher's pid); for QProcess users."""
-    try:
-        os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
+def signal_group(pgid: int, sig: int = proctree.SIGKILL) -> None:
+    """Signal every process of a run started as its own tree (pgid = the launcher's pid); for QProcess users."""
+    proctree.signal_tree(pgid, sig)
 
 
 def group_alive(pgid: int) -> bool:
-    """Whether any non-zombie process of the group is left (read from /proc; elsewhere ask the kernel)."""
-    if not os.path.isdir("/proc/self"):
-        try:
-            os.killpg(pgid, 0)
-            return True
-        except (ProcessLookupError, PermissionError):
-            return False
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()  # state ppid pgrp ...
-        if int(fields[2]) == pgid and fields[0] not in "ZX":
-            return True
-    return False
+    """Whether any non-zombie process of the run's tree is left."""
+    return proctree.tree_alive(pgid)
 
 
 def kill_group(proc: subprocess.Popen, grace_s: float = 1.0, settle_s: float = 2.0) -> None:
     """SIGTERM the process group, then SIGKILL whatever is left; reap the leader and wait for the ranks to go."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    for sig in (proctree.SIGTERM, proctree.SIGKILL):
         signal_group(proc.pid, sig)
-        if sig == signal.SIGTERM:
+        if sig == proctree.SIGTERM:
             try:
                 proc.wait(timeout=grace_s)
             except subprocess.TimeoutExpired:
@@ -154,7 +134,7 @@ class MeasureRun:
     def __iter__(self) -> Iterator[Message]:
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, env=self.env, start_new_session=True)
+                                         stderr=subprocess.PIPE, env=self.env, **proctree.popen_kwargs())
         except OSError as exc:
             yield Error(code="launcher_failed", message=f"could not start {self.argv[0]}: {exc.strerror or exc}")
             return

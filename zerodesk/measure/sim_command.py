@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.plan import Plan
 from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, collect, result_json
+from .interpreter import resolve_python
 from .protocol import Result, Started
 from .runner import MeasureRun, simulate_command
 from .simulate import SIMULATED_STAGES, unsupported_message
@@ -85,7 +86,10 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         return fail("simulating needs an architecture (layers, hidden, heads, ffn, vocab), "
                     "not only a parameter count", 2)
 
-    run = iter(MeasureRun(simulate_command(plan, args.stages, args.python), timeout=args.timeout))
+    python, problem = resolve_python(args.python)
+    if problem:
+        return fail(problem)
+    run = iter(MeasureRun(simulate_command(plan, args.stages, python), timeout=args.timeout))
     started, results, error = collect(run, progress=sys.stderr.isatty() and not args.json)
     if error:
         return fail(error)
