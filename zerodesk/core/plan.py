@@ -121,6 +121,7 @@ class ModelSpec(_Strict):
         return self.params
 
 
+MAX_GPU_MEMORY = 10**15  # 1 PB: a thousand times today's largest GPU, and safely a float
 MAX_RANKS = 65_536  # the torch profile lists every rank; beyond this the per-rank view stops being useful
 
 
@@ -130,7 +131,7 @@ class Cluster(_Strict):
     gpus_per_node: int = Field(default=8, ge=1, le=1024, validate_default=True, description="GPUs per machine")
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
     gpu: str | None = Field(default=None, description="GPU preset name")
-    gpu_memory_bytes: int | None = Field(default=None, ge=1, le=10**15, description="memory of one GPU in bytes")
+    gpu_memory_bytes: int | None = Field(default=None, ge=1, le=MAX_GPU_MEMORY, description="memory of one GPU in bytes")
 
     @field_validator("gpus_per_node")
     @classmethod
