@@ -198,7 +198,11 @@ def _measure_command(argv: list[str]) -> int:
     add_plan_arguments(parser)
     command.add_arguments(parser)
     args = parser.parse_args(argv)
-    return command.main(args, plan_from_args(args))
+    plan = plan_from_args(args)
+    from .measure.lifeline import exit_on_hangup
+
+    exit_on_hangup()  # SIGTERM/SIGHUP stop the ranks on the way out, as Ctrl+C does
+    return command.main(args, plan)
 
 
 def _simulate_command(argv: list[str]) -> int:
@@ -209,7 +213,11 @@ def _simulate_command(argv: list[str]) -> int:
     add_plan_arguments(parser)
     sim_command.add_arguments(parser)
     args = parser.parse_args(argv)
-    return sim_command.main(args, plan_from_args(args))
+    plan = plan_from_args(args)
+    from .measure.lifeline import exit_on_hangup
+
+    exit_on_hangup()
+    return sim_command.main(args, plan)
 
 
 def _gui_command(argv: list[str]) -> int:

@@ -14,13 +14,13 @@ from typing import Any
 
 from ..core.plan import Plan
 from ..core.text import shorten
+from .launcher import MAX_LOCAL_RANKS  # GPU runs are further held to the visible GPUs
 from .protocol import Error, PhaseMsg, Result, Scale, Started, scale_plan
 from .runner import host_available_bytes, run_measure
 
 STATE_KEYS = ("params", "grads", "optimizer")
 
 
-MAX_LOCAL_RANKS = 64  # one process each on this machine; GPU runs are further held to the visible GPUs
 MAX_TIMEOUT_S = 7 * 24 * 3600.0
 
 
