@@ -50,6 +50,7 @@ from ..core.plan import Plan
 from ..core.torch_profile import rank_states
 from ..core.units import fmt_count
 from ..measure.protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, scale_plan
+from ..measure.child import torch_check_command
 from ..measure.runner import host_available_bytes, measure_command
 from . import i18n
 from .chart_grid import apply_axis_palette
@@ -865,9 +866,10 @@ class MeasureTab(QWidget):
         if not path or self._python_check is not None:
             return
         proc = QProcess(self)
-        proc.setProgram(path)
-        proc.setArguments(["-c", "import torch; c = torch.cuda.is_available(); "
-                                 "print(torch.__version__, torch.cuda.device_count() if c else 0)"])
+        program, *arguments = torch_check_command(path, "import torch; c = torch.cuda.is_available(); "
+                                                        "print(torch.__version__, torch.cuda.device_count() if c else 0)")
+        proc.setProgram(program)  # isolated (-I): a torch.py in the current folder is never imported
+        proc.setArguments(arguments)
         proc.setStandardInputFile(QProcess.nullDevice())
         self._python_check = proc
         self._python_check_text = self.tr("Checking {path}…").format(path=path)
