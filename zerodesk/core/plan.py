@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 import secrets
+import socket
 import stat
 import time
 from enum import Enum
@@ -329,7 +331,8 @@ def plan_to_json(plan: Plan) -> str:
 
 
 TEMP_PREFIX = ".zerodesk-save-"  # short and fixed: the temp name fits beside a 255-byte file name
-STALE_TEMP_S = 600.0
+STALE_TEMP_S = 600.0  # a temp this old is left by a crash wherever it came from
+_HOST_TAG = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]  # whose pids a temp name speaks of
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
@@ -337,16 +340,17 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
 
     A symlink is written through to its target. An existing file keeps its permission bits; a new one
     gets the usual 0666 less the umask. On Linux the data goes into an unnamed file (O_TMPFILE) that
-    is given a name only for the instant of the rename, so a kill mid-save leaves nothing behind;
-    elsewhere a short-named temp is used, and stale ones from a crash are swept on the next save."""
+    is given a name only for the instant of the rename, so a kill mid-save leaves nothing behind.
+    Where that is not possible the temp's name carries this host and pid, and every save (and the
+    window's open) sweeps the temps of processes that no longer exist (sweep_stale_temps)."""
     target = Path(os.path.realpath(path))
     folder = target.parent
     try:
         mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         mode = None
-    _sweep_stale_temps(folder)
-    tmp = folder / f"{TEMP_PREFIX}{secrets.token_hex(6)}.tmp"
+    sweep_stale_temps(folder)
+    tmp = folder / f"{TEMP_PREFIX}{_HOST_TAG}-{os.getpid()}-{secrets.token_hex(4)}.tmp"
     data = text.encode("utf-8")
     try:
         if not _write_unnamed(folder, tmp, data, mode):
@@ -416,20 +420,40 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _sweep_stale_temps(folder: Path) -> None:
-    """Remove our temps left by a crash long enough ago that no save can still be writing them."""
+def sweep_stale_temps(folder: str | os.PathLike) -> None:
+    """Remove save temps in folder whose writer is gone: a dead process of this host, or older than STALE_TEMP_S."""
     try:
         entries = list(os.scandir(folder))
-    except OSError:
+    except (OSError, ValueError):
         return
     now = time.time()
     for entry in entries:
-        if entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(".tmp"):
-            try:
-                if entry.is_file(follow_symlinks=False) and now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_S:
-                    os.unlink(entry.path)
-            except OSError:
-                pass
+        if not (entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(".tmp")):
+            continue
+        host, _, rest = entry.name[len(TEMP_PREFIX):].partition("-")
+        pid = rest.partition("-")[0]
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            writer_gone = host == _HOST_TAG and pid.isdigit() and not _process_exists(int(pid))
+            if writer_gone or now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_S:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def _process_exists(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":  # os.kill(pid, 0) would terminate it on Windows: rely on the age instead
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists, another user's
+        return True
+    return True
 
 
 def save_plan(plan: Plan, path: str | os.PathLike) -> None:

@@ -16,7 +16,16 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from ..core.plan import PLAN_SUFFIX, Plan, PlanError, plan_from_bytes, plan_to_json, read_file, save_plan
+from ..core.plan import (
+    PLAN_SUFFIX,
+    Plan,
+    PlanError,
+    plan_from_bytes,
+    plan_to_json,
+    read_file,
+    save_plan,
+    sweep_stale_temps,
+)
 from ..core.text import shorten
 from .settings import Settings
 
@@ -123,6 +132,7 @@ class PlanDocument(QObject):
         """The window now shows plan from path: remember the file and put it first in the recent list."""
         self.mark_saved(plan, safe_resolve(path), disk)
         self.add_recent(Path(path))
+        sweep_stale_temps(safe_resolve(path).parent)  # a save here that was killed midway left its temp
 
     def open(self, path: str | Path) -> Plan:
         """Read and claim a plan file; PlanError (one sentence) if it cannot be read. Updates the recent list."""
