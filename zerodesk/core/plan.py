@@ -45,9 +45,8 @@ class Profile(str, Enum):
 
 
 class _Strict(BaseModel):
-    # strict: true is not 1, 1.5 is not a count and "false" is not False; NaN and infinities are refused
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, strict=True,
-                              allow_inf_nan=False)
+    # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
 
 
 class Architecture(_Strict):
@@ -163,8 +162,8 @@ class Cluster(_Strict):
 class Plan(_Strict):
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
     model: ModelSpec
-    scheme: Scheme = Field(default=Scheme.MIXED_ADAM, strict=False)  # enums are read from their string values
-    profile: Profile = Field(default=Profile.PAPER, strict=False)
+    scheme: Scheme = Scheme.MIXED_ADAM
+    profile: Profile = Profile.PAPER
     cluster: Cluster = Cluster()
     seq_len: int = Field(default=2048, ge=1, le=10_000_000, description="tokens per sequence")
     micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per step")
@@ -313,7 +312,8 @@ def _plan_from_data(data: Any, source: str) -> Plan:
     if not isinstance(data, dict):
         raise PlanError(f"{source} must hold a JSON object, not {type(data).__name__}")
     try:
-        return Plan.model_validate(data)
+        # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False
+        return Plan.model_validate_json(json.dumps(data), strict=True)
     except ValidationError as exc:
         raise PlanError(f"{source}: {explain(exc)}") from None
 

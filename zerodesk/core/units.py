@@ -21,7 +21,8 @@ def parse_count(text: str | int | float) -> int:
 
     Exact decimal arithmetic, so 1.1B is 1,100,000,000 and 1.5 is refused rather than rounded to 2."""
     if isinstance(text, bool) or not isinstance(text, (str, int, float)):
-        raise ValueError(f"{_shown(text)} is not a parameter count; use a number such as 2e9, 7B, 350M or 1.5T")
+        shown = str(text).lower() if isinstance(text, bool) else type(text).__name__
+        raise ValueError(f"{shown} is not a parameter count; use a number such as 2e9, 7B, 350M or 1.5T")
     if isinstance(text, (int, float)):
         if isinstance(text, float) and not math.isfinite(text):
             raise ValueError(f"{_shown(text)} is not a parameter count; it must be between 1 and 1e18")
