@@ -99,7 +99,7 @@ def architecture_from_hf_config(path: str | os.PathLike) -> tuple[Architecture, 
     `path` is a config.json or a folder holding one.
     """
     path = Path(path)
-    if path.is_dir():
+    if os.path.isdir(path):  # never raises (names too long, NUL bytes): read_file then says why
         path = path / "config.json"
     cfg = _read(path)
     model_type = cfg.get("model_type")

@@ -54,6 +54,13 @@ def _timeout(text: str) -> float:
     return value
 
 
+def _python(text: str) -> str:
+    """A path to an interpreter: an empty one would silently mean ours, a NUL byte cannot be started."""
+    if not text.strip() or "\x00" in text or len(text) > 4096:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a path to a Python interpreter")
+    return text
+
+
 def _ranks(text: str) -> int:
     if not (len(text) <= 8 and text.strip().isdigit() and 1 <= int(text) <= MAX_LOCAL_RANKS):
         raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a number of ranks; use 1 to {MAX_LOCAL_RANKS}")
@@ -73,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         g.add_argument(f"--{name}-scale", type=_fraction, default=1.0, metavar="F",
                        help=f"scale {what} down by F in (0, 1] so the step fits this machine")
     g.add_argument("--timeout", type=_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
-    g.add_argument("--python", default=None, metavar="PATH", help="the Python with torch that runs the ranks")
+    g.add_argument("--python", type=_python, default=None, metavar="PATH", help="the Python with torch that runs the ranks")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..core.plan import Plan
 from ..core.text import shorten
-from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, _timeout, collect, result_json
+from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _python, _table_unit, _timeout, collect, result_json
 from .protocol import Result, Started
 from .runner import MeasureRun, simulate_command
 from .simulate import SIMULATED_STAGES, unsupported_message
@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--stage", "--stages", dest="stages", type=_stages, default=list(SIMULATED_STAGES), metavar="LIST",
                    help="ZeRO stages to simulate: 2, 3 or 2,3 (default); 0 and 1 are computed, not simulated")
     g.add_argument("--timeout", type=_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
-    g.add_argument("--python", default=None, metavar="PATH", help="the Python with torch that runs the simulation")
+    g.add_argument("--python", type=_python, default=None, metavar="PATH", help="the Python with torch that runs the simulation")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
