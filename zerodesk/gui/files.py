@@ -193,7 +193,10 @@ class PlanDocument(QObject):
         self.recentChanged.emit(self.settings.recent_files)
 
     def remove_recent(self, path: Path) -> None:
-        self.settings.remove_recent(path)
+        try:
+            self.settings.remove_recent(path)
+        except (OSError, RuntimeError, ValueError):  # a name no file can have was never in the list
+            return
         self.recentChanged.emit(self.settings.recent_files)
 
     def clear_recent(self) -> None:
