@@ -171,3 +171,13 @@ def test_saving_an_opened_symlink_keeps_the_link(window, tmp_path, qtbot):
     type_params(qtbot, window, "2B")
     assert window.save()
     assert link.is_symlink() and load_plan(target).params == 2 * 10**9
+
+
+def test_a_200_kb_plan_opens_within_a_second(window, files, qtbot):
+    """A huge model name once froze the window for tens of seconds (a quadratic "did you mean" over the presets)."""
+    t0 = time.perf_counter()
+    assert window.open_plan_file(files["name_200k"], ask=False)
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)  # the Measure tab renders the plan too
+    qtbot.wait(10)
+    assert time.perf_counter() - t0 < 1.0
+    assert len(window.chart_panel.caption.text()) < 2000  # the name is shown cut, on one line
