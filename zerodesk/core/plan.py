@@ -314,7 +314,11 @@ def _plan_from_data(data: Any, source: str) -> Plan:
     try:
         # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False
         return Plan.model_validate_json(json.dumps(data), strict=True)
+    except RecursionError:
+        raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
     except ValidationError as exc:
+        if exc.errors()[0]["type"] == "json_invalid":  # the text was valid JSON: only its depth can be refused here
+            raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
         raise PlanError(f"{source}: {explain(exc)}") from None
 
 
