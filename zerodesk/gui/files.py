@@ -171,10 +171,13 @@ class PlanDocument(QObject):
             return
         now = disk_state(self.path)
         self._watch(self.path)  # a rename over the file drops it from the watcher: watch the new one
-        if now in ("", self._disk, self._announced):
+        if now in ("", self._announced):
             return
         self._announced = now
-        self.diskChanged.emit(now == GONE)
+        if now == self._disk:  # changed back to what we hold: nothing to offer, but the title may change
+            self.pathChanged.emit(self.path)
+        else:
+            self.diskChanged.emit(now == GONE)
 
     def disk_differs(self) -> bool:
         """Whether the disk no longer holds what this window last read or wrote there."""
