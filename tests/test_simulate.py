@@ -112,7 +112,7 @@ def test_stage_1_is_computed_not_simulated():
 
 def test_bad_plan_is_one_protocol_error():
     argv = simulate_command(plan_for(4), [2])
-    argv[argv.index("--plan-json") + 1] = '{"model": {"params": 1000}}'
+    Path(argv[argv.index("--plan-file") + 1]).write_text('{"model": {"params": 1000}}')  # the plan travels in a file
     (err,) = run(argv, timeout=60)
     assert isinstance(err, Error) and err.code == "bad_plan" and "architecture" in err.message
 
@@ -125,7 +125,7 @@ def test_bad_plan_is_one_protocol_error():
 ], ids=["tracker-missing", "host-oom"])
 def test_missing_tracker_and_host_oom_are_one_sentence(patch, code, words):
     pytest.importorskip("torch")
-    script = f"{patch}\nfrom zerodesk.measure.simulate import main\nmain({simulate_command(plan_for(2), [3])[3:]!r})"
+    script = f"{patch}\nfrom zerodesk.measure.simulate import main\nmain({['--plan-json', plan_for(2).model_dump_json(), '--stage', '3', '--dp', '2']!r})"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"})
     assert out.returncode == 3, out.stderr[-2000:]

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from . import __version__
 from .core.plan import Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.plan import MAX_GPU_MEMORY, Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.text import shorten
 from .core.units import UNIT_BYTES, parse_count
 
 ARCH_FLAGS = {  # flag dest -> Architecture field
@@ -41,14 +45,35 @@ def _count(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _whole(text: str) -> int:
+    """A whole number of at most 18 digits; the plan's own bounds then name the field and its range."""
+    if not re.fullmatch(r"\s*[+-]?[0-9]{1,18}\s*", text):
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a whole number")
+    return int(text)
+
+
+def _positive(text: str) -> float:
+    """A finite number above zero (nan, inf, 0 and negatives are refused here, with the value)."""
+    try:
+        value = float(text) if len(text) <= 64 else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a finite number above 0")
+    return value
+
+
 def _memory(text: str) -> int:
-    """'80GiB', '80 GB' or a plain number of bytes."""
-    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(GB|GiB|B)?\s*", text, re.IGNORECASE)
+    """'80GiB', '80 GB' or a plain number of bytes, from 1 B to 1 PB."""
+    m = re.fullmatch(r"\s*([0-9]{0,20}\.?[0-9]{1,20})\s*(GB|GiB|B)?\s*", text, re.IGNORECASE) if len(text) <= 64 else None
     if not m:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a memory size; use e.g. 80GiB or 80GB")
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size; use e.g. 80GiB or 80GB")
     unit = (m.group(2) or "B").lower()
     scale = {"gb": UNIT_BYTES["GB"], "gib": UNIT_BYTES["GiB"], "b": 1}[unit]
-    return round(float(m.group(1)) * scale)
+    value = round(Decimal(m.group(1)) * scale)
+    if not 1 <= value <= MAX_GPU_MEMORY:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size between 1 B and 1 PB")
+    return value
 
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,21 +85,21 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     src.add_argument("--params", type=_count, metavar="P", help="raw parameter count: 2e9, 7B, 350M, 1.5T")
     arch = parser.add_argument_group("architecture (override or define)")
     for flag in ("layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "max-positions"):
-        arch.add_argument(f"--{flag}", type=int, metavar="N")
+        arch.add_argument(f"--{flag}", type=_whole, metavar="N")
     arch.add_argument("--mlp", choices=["gated", "plain"])
     arch.add_argument("--bias", choices=["none", "qkv", "all"])
     arch.add_argument("--norm", choices=["layernorm", "rmsnorm"])
     arch.add_argument("--positions", choices=["learned", "rotary"])
     arch.add_argument("--tied", action=argparse.BooleanOptionalAction, default=None, help="tie the output head to the embedding")
-    arch.add_argument("--seq", type=int, metavar="N", help="sequence length (tokens)")
-    arch.add_argument("--batch", type=int, metavar="N", help="micro-batch (sequences per rank)")
+    arch.add_argument("--seq", type=_whole, metavar="N", help="sequence length (tokens)")
+    arch.add_argument("--batch", type=_whole, metavar="N", help="micro-batch (sequences per rank)")
     cl = parser.add_argument_group("cluster")
-    cl.add_argument("--dp", type=int, metavar="Nd", help="data-parallel degree")
-    cl.add_argument("--nodes", type=int, metavar="N")
-    cl.add_argument("--gpus-per-node", type=int, metavar="N")
+    cl.add_argument("--dp", type=_whole, metavar="Nd", help="data-parallel degree")
+    cl.add_argument("--nodes", type=_whole, metavar="N")
+    cl.add_argument("--gpus-per-node", type=_whole, metavar="N")
     cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
     cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
-    cl.add_argument("--bandwidth", type=float, metavar="GB/s", help="per-rank link bandwidth in GB/s")
+    cl.add_argument("--bandwidth", type=_positive, metavar="GB/s", help="per-rank link bandwidth in GB/s")
     acc = parser.add_argument_group("accounting")
     acc.add_argument("--profile", choices=[p.value for p in Profile])
     acc.add_argument("--scheme", choices=[s.value for s in Scheme])
@@ -92,7 +117,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
     cluster = dict(data.get("cluster") or {})
     model = dict(data.get("model") or {})
 
-    if args.preset:
+    if args.preset is not None:  # an empty name is refused by the catalog, not ignored
         from .core.catalog import find_model
 
         preset = find_model(args.preset)
@@ -125,7 +150,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
     for dest in ("nodes", "gpus_per_node"):
         if getattr(args, dest) is not None:
             cluster[dest] = getattr(args, dest)
-    if args.gpu:
+    if args.gpu is not None:
         from .core.catalog import find_gpu
 
         gpu = find_gpu(args.gpu)
@@ -174,7 +199,11 @@ def _measure_command(argv: list[str]) -> int:
     add_plan_arguments(parser)
     command.add_arguments(parser)
     args = parser.parse_args(argv)
-    return command.main(args, plan_from_args(args))
+    plan = plan_from_args(args)
+    from .measure.lifeline import exit_on_hangup
+
+    exit_on_hangup()  # SIGTERM/SIGHUP stop the ranks on the way out, as Ctrl+C does
+    return command.main(args, plan)
 
 
 def _simulate_command(argv: list[str]) -> int:
@@ -185,7 +214,11 @@ def _simulate_command(argv: list[str]) -> int:
     add_plan_arguments(parser)
     sim_command.add_arguments(parser)
     args = parser.parse_args(argv)
-    return sim_command.main(args, plan_from_args(args))
+    plan = plan_from_args(args)
+    from .measure.lifeline import exit_on_hangup
+
+    exit_on_hangup()
+    return sim_command.main(args, plan)
 
 
 def _gui_command(argv: list[str]) -> int:
@@ -222,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
             return COMMANDS[argv[0]](argv[1:])
         return _gui_command(argv)
     except (CliError, PlanError) as exc:
-        print(f"zerodesk: {exc}" if not str(exc).startswith("zerodesk") else str(exc), file=sys.stderr)
+        message = shorten(exc, 4000)  # one line whatever the user typed: control characters escaped
+        print(message if message.startswith("zerodesk") else f"zerodesk: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -231,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug of ours: still one line, details on request
         if os.environ.get("ZERODESK_DEBUG"):
             raise
-        print(f"zerodesk: internal error ({type(exc).__name__}: {exc}); rerun with ZERODESK_DEBUG=1 for details",
+        print(f"zerodesk: internal error ({type(exc).__name__}: {shorten(exc, 300)}); "
+              "rerun with ZERODESK_DEBUG=1 for details",
               file=sys.stderr)
         return 1
 

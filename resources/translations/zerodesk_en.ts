@@ -776,6 +776,10 @@ optimizer sharded</translation>
         <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
     </message>
     <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Cannot show plan file {path}: {reason}</translation>
+    </message>
+    <message>
         <source>Opened {path}</source>
         <translation>Opened {path}</translation>
     </message>
@@ -786,6 +790,30 @@ optimizer sharded</translation>
     <message>
         <source>Saved {path}</source>
         <translation>Saved {path}</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
+        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
+        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>File changed on disk</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>“{name}” was changed on disk. Reload it?</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
+        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
     </message>
     <message>
         <source>Clear List</source>

@@ -776,6 +776,10 @@ optimizer sharded</source>
         <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
     </message>
     <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Не удаётся показать файл плана {path}: {reason}</translation>
+    </message>
+    <message>
         <source>Opened {path}</source>
         <translation>Открыт {path}</translation>
     </message>
@@ -786,6 +790,30 @@ optimizer sharded</source>
     <message>
         <source>Saved {path}</source>
         <translation>Сохранён {path}</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
+        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
+        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>Файл изменён на диске</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
+        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
     </message>
     <message>
         <source>Clear List</source>

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..resources import resource
 from .plan import Architecture, ModelSpec, PlanError, explain, read_json
+from .text import shorten
 
 CATALOG_SCHEMA = 1
 
@@ -109,9 +110,10 @@ def _find(presets: tuple[_P, ...], name: str, what: str) -> _P:
         if preset.name.lower() == wanted:
             return preset
     names = [p.name for p in presets]
-    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
+    # difflib is quadratic in the name's length: a 200 KB name from a plan file would freeze the window
+    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5) if len(wanted) <= 100 else []
     hint = f"did you mean {', '.join(close)}?" if close else f"known {what}s: {', '.join(names)}."
-    raise PlanError(f"unknown {what} '{name}'; {hint}")
+    raise PlanError(f"unknown {what} '{shorten(name, 80)}'; {hint}")
 
 
 def find_model(name: str) -> ModelPreset:

@@ -253,7 +253,7 @@ assert set(_READERS) == set(SUPPORTED)
 def read_hf_config(path: str | os.PathLike) -> tuple[Path, dict[str, Any]]:
     """(the config.json path, its JSON object); `path` may be the folder that holds it."""
     path = Path(path)
-    if path.is_dir():
+    if os.path.isdir(path):  # never raises (names too long, NUL bytes): read_file then says why
         path = path / "config.json"
     data = read_json(path, "config")
     if not isinstance(data, dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .accounting import SCHEMES, Breakdown, comm_seconds
 from .plan import Plan, Profile
 from .residuals import activation_estimate
+from .text import shorten
 from .units import UNIT_BYTES, fmt_bytes, fmt_count
 
 STAGE_SHARDS = {
@@ -109,7 +110,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                 row.append(_fit(s.total_bytes + act.total_bytes, gpu))
         rows.append(row)
 
-    name = plan.model.name or ("architecture" if plan.model.architecture else "raw count")
+    name = shorten(plan.model.name, 120) if plan.model.name else ("architecture" if plan.model.architecture else "raw count")
     lines = [
         f"ZeroDesk plan — {provenance(plan)}",
         f"Model: {name}, P = {b.params:,} ({fmt_count(b.params)}); Nd = {b.dp}; "

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
+from decimal import Decimal
 from typing import Literal
+
+from .text import shorten
 
 Unit = Literal["GB", "GiB"]
 UNIT_BYTES: dict[str, int] = {"GB": 10**9, "GiB": 2**30}
@@ -13,17 +17,31 @@ _COUNT_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMBGT]?)\
 
 
 def parse_count(text: str | int | float) -> int:
-    """Parse a parameter count such as 2e9, 7B, 1.5T, 350M or 124439808."""
+    """Parse a parameter count such as 2e9, 7B, 1.5T, 350M or 124439808: a whole number from 1 to 1e18.
+
+    Exact decimal arithmetic, so 1.1B is 1,100,000,000 and 1.5 is refused rather than rounded to 2."""
+    if isinstance(text, bool) or not isinstance(text, (str, int, float)):
+        shown = str(text).lower() if isinstance(text, bool) else type(text).__name__
+        raise ValueError(f"{shown} is not a parameter count; use a number such as 2e9, 7B, 350M or 1.5T")
     if isinstance(text, (int, float)):
-        value = float(text)
+        if isinstance(text, float) and not math.isfinite(text):
+            raise ValueError(f"{_shown(text)} is not a parameter count; it must be between 1 and 1e18")
+        value = Decimal(text)
     else:
-        match = _COUNT_RE.match(str(text))
+        match = _COUNT_RE.match(text) if len(text) <= 64 else None
         if not match:
-            raise ValueError(f"'{text}' is not a parameter count; use a number such as 2e9, 7B, 350M or 1.5T")
-        value = float(match.group(1)) * _SUFFIX[match.group(2).upper()]
-    if not 1 <= value <= 1e18:  # also refuses inf and nan
-        raise ValueError(f"'{text}' is not a parameter count; it must be between 1 and 1e18")
-    return round(value)
+            raise ValueError(f"{_shown(text)} is not a parameter count; use a number such as 2e9, 7B, 350M or 1.5T")
+        value = Decimal(match.group(1)) * _SUFFIX[match.group(2).upper()]
+    if not 1 <= value <= 10**18:
+        raise ValueError(f"{_shown(text)} is not a parameter count; it must be between 1 and 1e18")
+    if value != value.to_integral_value():
+        raise ValueError(f"{_shown(text)} is not a parameter count; it must be a whole number of parameters")
+    return int(value)
+
+
+def _shown(value: object) -> str:
+    """The value as typed, quoted, safe for one terminal line (control characters escaped, long text cut)."""
+    return f"'{shorten(value, 40)}'"
 
 
 def to_unit(nbytes: float, unit: str) -> float:

@@ -80,6 +80,7 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
             open_error = str(exc)
     _application(offscreen=headless)
     from . import i18n
+    from .files import safe_resolve
     from .main_window import MainWindow
     from .settings import Settings
 
@@ -89,9 +90,9 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     window.quiet = headless
     window.open_error = open_error
     if plan is not None:  # the flags win; against the file they are an unsaved change
-        window.load_plan(plan, Path(plan_path).resolve() if plan_path else None, saved=file_plan)
+        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan)
     elif file_plan is not None:
-        window.load_plan(file_plan, Path(plan_path).resolve())
+        window.load_plan(file_plan, safe_resolve(plan_path))
     if file_plan is not None and not headless:
         window.document.add_recent(Path(plan_path))
     return window

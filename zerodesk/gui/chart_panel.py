@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 from ..core.accounting import Breakdown
 from ..core.plan import Plan, PlanError
 from ..core.residuals import activation_estimate
+from ..core.text import shorten
 from ..core.units import fmt_count
 from . import i18n
 from .dp_chart import DpChart
@@ -34,8 +35,8 @@ def preset_label(name: str | None) -> str | None:
 
     try:
         return catalog.find_model(name).label
-    except PlanError:  # an unknown name or a broken catalog: show the name as given
-        return name
+    except PlanError:  # an unknown name or a broken catalog: show the name as given, on one line
+        return shorten(name, 80)
 
 
 def _caption_label(name: str) -> QLabel:

@@ -1,18 +1,63 @@
 """Plan files for the window: the document state (path, saved text), file dialogs, recent files.
 
-Reading and writing go through the core (load_plan / save_plan, which writes atomically), so
-the window and `zerodesk plan` read and write exactly the same files.
+Reading and writing go through the core (read_file / save_plan, which writes atomically), so
+the window and `zerodesk plan` read and write exactly the same files. The document also remembers
+what the file held when it was last read or written (a digest), so a change made on disk by
+another program or window is noticed: while the file is open (diskChanged) and before a save
+overwrites it (FileChangedOnDisk).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from ..core.plan import PLAN_SUFFIX, Plan, PlanError, load_plan, plan_to_json, save_plan
+from ..core.plan import (
+    PLAN_SUFFIX,
+    Plan,
+    PlanError,
+    plan_from_bytes,
+    plan_to_json,
+    read_file,
+    save_plan,
+    sweep_stale_temps,
+)
+from ..core.text import shorten
 from .settings import Settings
+
+GONE = "gone"  # the disk state of a file that no longer exists
+
+
+class FileChangedOnDisk(PlanError):
+    """The file was changed (or deleted: `deleted`) by someone else since this window read or wrote it."""
+
+    def __init__(self, path: Path, deleted: bool) -> None:
+        self.path, self.deleted = path, deleted
+        what = "was deleted" if deleted else "was changed by another program"
+        super().__init__(f"plan file {shorten(path, 200)} {what} since it was opened or saved here")
+
+
+def disk_state(path: Path) -> str:
+    """A digest of the file's bytes, GONE if it does not exist, or '' if it cannot be read (then nothing is claimed)."""
+    try:
+        return hashlib.sha256(read_file(path, "plan file")).hexdigest()
+    except PlanError:
+        try:
+            return "" if os.path.lexists(path) else GONE
+        except (OSError, ValueError):
+            return ""
+
+
+def safe_resolve(path: str | Path) -> Path:
+    """Path.resolve() that never raises (symlink loops, names too long): the absolute path instead."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return Path(os.path.abspath(path))
 
 
 def plan_filter() -> str:
@@ -35,20 +80,32 @@ def display_name(path: Path | None) -> str:
 
 
 class PlanDocument(QObject):
-    """Which file the plan belongs to and what was last saved there (to tell unsaved changes)."""
+    """Which file the plan belongs to, what was last saved there (to tell unsaved changes) and what the disk held."""
 
     pathChanged = Signal(object)
     recentChanged = Signal(list)
+    diskChanged = Signal(bool)  # the open file changed on disk (True: it was deleted), not by this window
 
     def __init__(self, settings: Settings, parent=None) -> None:
         super().__init__(parent)
         self.settings = settings
         self.path: Path | None = None
         self._saved_json: str | None = None
+        self._disk = ""  # disk_state() of path when this window last read or wrote it
+        self._announced = ""  # the disk state last reported through diskChanged (report each change once)
+        self._watcher = QFileSystemWatcher(self)
+        self._watcher.fileChanged.connect(lambda _p: self._settle.start())
+        self._settle = QTimer(self)  # a save elsewhere is several events (write, rename): look once they settle
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(150)
+        self._settle.timeout.connect(self.check_disk)
 
-    def mark_saved(self, plan: Plan | None, path: Path | None) -> None:
+    def mark_saved(self, plan: Plan | None, path: Path | None, disk: str | None = None) -> None:
         self.path = path
         self._saved_json = plan_to_json(plan) if plan is not None else None
+        self._disk = disk if disk is not None else (disk_state(path) if path is not None else "")
+        self._announced = self._disk
+        self._watch(path)
         self.pathChanged.emit(path)
 
     def is_modified(self, plan: Plan | None, form_valid: bool = True) -> bool:
@@ -58,34 +115,91 @@ class PlanDocument(QObject):
             return False
         return plan_to_json(plan) != self._saved_json
 
-    def open(self, path: str | Path) -> Plan:
-        """Read a plan file; PlanError (one sentence) if it cannot be read. Updates the recent list."""
+    def read(self, path: str | Path) -> tuple[Plan, str]:
+        """(plan, disk state) of a plan file, claiming nothing; PlanError (one sentence) for anything that goes wrong."""
         path = Path(path)
         try:
-            plan = load_plan(path)
+            data = read_file(path, "plan file")
+            return plan_from_bytes(data, f"plan file {shorten(path, 200)}"), hashlib.sha256(data).hexdigest()
         except PlanError:
-            if not path.exists():
+            if disk_state(path) == GONE:
                 self.remove_recent(path)
             raise
-        self.mark_saved(plan, path.resolve())
-        self.add_recent(path)
+        except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is still one sentence
+            raise PlanError(f"cannot open plan file {shorten(path, 200)}: {shorten(exc, 120) or type(exc).__name__}") from None
+
+    def claim(self, plan: Plan, path: str | Path, disk: str) -> None:
+        """The window now shows plan from path: remember the file and put it first in the recent list."""
+        self.mark_saved(plan, safe_resolve(path), disk)
+        self.add_recent(Path(path))
+        sweep_stale_temps(safe_resolve(path).parent)  # a save here that was killed midway left its temp
+
+    def open(self, path: str | Path) -> Plan:
+        """Read and claim a plan file; PlanError (one sentence) if it cannot be read. Updates the recent list."""
+        plan, disk = self.read(path)
+        self.claim(plan, path, disk)
         return plan
 
-    def save(self, plan: Plan, path: str | Path) -> Path:
-        """Atomic write through the core; PlanError if it fails (the old file is then untouched)."""
+    def changed_on_disk(self, path: str | Path) -> FileChangedOnDisk | None:
+        """Whether saving to path would overwrite someone else's change (or recreate a file deleted since)."""
+        path = safe_resolve(path)
+        if path != self.path or not self._disk or self._disk == GONE:
+            return None  # another file, never read, or it did not exist when we last looked
+        now = disk_state(path)
+        if now in ("", self._disk):
+            return None
+        return FileChangedOnDisk(path, deleted=now == GONE)
+
+    def save(self, plan: Plan, path: str | Path, overwrite: bool = False) -> Path:
+        """Atomic write through the core; PlanError if it fails (the old file is then untouched).
+
+        FileChangedOnDisk (nothing written) when the file changed on disk since we read or wrote it,
+        unless overwrite says the user has agreed."""
         path = Path(path)
+        if not overwrite:
+            conflict = self.changed_on_disk(path)
+            if conflict is not None:
+                raise conflict
         save_plan(plan, path)
-        self.mark_saved(plan, path.resolve())
+        self.mark_saved(plan, safe_resolve(path))
         self.add_recent(path)
         return path
 
+    def check_disk(self) -> None:
+        """Compare the open file with what we last read or wrote; emit diskChanged once per new state."""
+        if self.path is None or not self._disk:
+            return
+        now = disk_state(self.path)
+        self._watch(self.path)  # a rename over the file drops it from the watcher: watch the new one
+        if now in ("", self._announced):
+            return
+        self._announced = now
+        if now == self._disk:  # changed back to what we hold: nothing to offer, but the title may change
+            self.pathChanged.emit(self.path)
+        else:
+            self.diskChanged.emit(now == GONE)
+
+    def disk_differs(self) -> bool:
+        """Whether the disk no longer holds what this window last read or wrote there."""
+        return bool(self.path is not None and self._disk and self._announced != self._disk)
+
+    def _watch(self, path: Path | None) -> None:
+        watched = self._watcher.files()
+        if watched and (path is None or watched != [str(path)]):
+            self._watcher.removePaths(watched)
+        if path is not None and str(path) not in self._watcher.files() and os.path.isfile(path):
+            self._watcher.addPath(str(path))
+
     def add_recent(self, path: Path) -> None:
         self.settings.add_recent(path)
-        self.settings.last_directory = str(Path(path).resolve().parent)
+        self.settings.last_directory = str(safe_resolve(path).parent)
         self.recentChanged.emit(self.settings.recent_files)
 
     def remove_recent(self, path: Path) -> None:
-        self.settings.remove_recent(path)
+        try:
+            self.settings.remove_recent(path)
+        except (OSError, RuntimeError, ValueError):  # a name no file can have was never in the list
+            return
         self.recentChanged.emit(self.settings.recent_files)
 
     def clear_recent(self) -> None:

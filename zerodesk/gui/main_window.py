@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from .. import APP_NAME, __version__
 from ..core.accounting import Breakdown, compute
 from ..core.plan import Plan, PlanError
+from ..core.text import shorten
 from ..resources import resource
 from . import files, i18n
 from .chart_panel import ChartPanel
@@ -67,6 +68,7 @@ class MainWindow(QMainWindow):
         self.document = files.PlanDocument(self.settings, self)
         self._breakdown: Breakdown | None = None
         self._compute_error = ""
+        self._asking_reload = False
 
         # central: tabs (Plan, Table; the Measure tab is added later with add_tab)
         self.tabs = QTabWidget()
@@ -109,6 +111,7 @@ class MainWindow(QMainWindow):
         self.chart.segmentHovered.connect(self._on_segment_hovered)
         self.document.pathChanged.connect(lambda _p: self._update_title())
         self.document.recentChanged.connect(lambda _r: self._rebuild_recent_menu())
+        self.document.diskChanged.connect(self._on_disk_changed)
 
         self.setWindowIcon(app_icon())
         self._on_plan(self.form.plan())
@@ -330,7 +333,8 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------------
     def is_modified(self) -> bool:
-        return self.document.is_modified(self.form.plan(), self.form.is_valid())
+        # a file changed on disk no longer holds what the window shows: that too is unsaved
+        return self.document.is_modified(self.form.plan(), self.form.is_valid()) or self.document.disk_differs()
 
     def _update_modified(self) -> None:
         self.setWindowModified(self.is_modified())
@@ -379,20 +383,30 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a plan file. Nothing changes (form, file, title) unless the whole plan could be read and shown."""
         if is_hf_config(path):  # a config.json opened like a plan is imported, not refused
             return self.hf_import.read(path, ask=ask)
         if ask and not self.maybe_save():
             return False
         try:
-            plan = self.document.open(path)
+            plan, disk = self.document.read(path)
         except PlanError as exc:
             self.show_error(self.tr("Cannot open the plan"), str(exc))
             self._rebuild_recent_menu()
             return False
-        self.form.set_plan(plan)
-        self.document.mark_saved(self.form.plan(), Path(path).resolve())
+        previous = self.form.plan()
+        try:
+            self.form.set_plan(plan)
+        except Exception as exc:  # noqa: BLE001 - a plan the form cannot show: put the previous one back
+            if previous is not None:
+                self.form.set_plan(previous)
+            self.show_error(self.tr("Cannot open the plan"),
+                            self.tr("Cannot show plan file {path}: {reason}").format(
+                                path=shorten(path, 200), reason=shorten(exc, 120) or type(exc).__name__))
+            return False
+        self.document.claim(self.form.plan(), path, disk)
         self._update_title()
-        self.statusBar().showMessage(self.tr("Opened {path}").format(path=path), 4000)
+        self.statusBar().showMessage(self.tr("Opened {path}").format(path=shorten(path, 200)), 4000)
         return True
 
     def open_dialog(self) -> bool:
@@ -415,13 +429,66 @@ class MainWindow(QMainWindow):
         if not self.form.is_valid() and not self.ask_save_last_valid():
             return False
         try:
-            saved = self.document.save(plan, path)
+            try:
+                saved = self.document.save(plan, path)
+            except files.FileChangedOnDisk as conflict:
+                if not self.ask_overwrite_changed(conflict):
+                    return False
+                saved = self.document.save(plan, path, overwrite=True)
         except PlanError as exc:
             self.show_error(self.tr("Cannot save the plan"), str(exc))
             return False
         self._update_title()
-        self.statusBar().showMessage(self.tr("Saved {path}").format(path=saved), 4000)
+        self.statusBar().showMessage(self.tr("Saved {path}").format(path=shorten(saved, 200)), 4000)
         return True
+
+    def ask_overwrite_changed(self, conflict: files.FileChangedOnDisk) -> bool:
+        """The file changed or vanished on disk since we read it: write ours anyway? (tests replace this)."""
+        name = files.display_name(conflict.path)
+        if conflict.deleted:
+            text = self.tr("“{name}” was deleted from the disk after it was opened here. Save it again?").format(name=name)
+        else:
+            text = self.tr("“{name}” was changed on disk by another program or window after it was opened here. "
+                           "Overwrite those changes with this plan?").format(name=name)
+        if self.quiet:
+            self.statusBar().showMessage(text, 8000)
+            return False
+        answer = QMessageBox.warning(self, self.tr("File changed on disk"), text,
+                                     QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+                                     QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Save
+
+    def ask_reload_changed(self, modified: bool) -> bool:
+        """The open file changed on disk: reload it (losing unsaved edits when `modified`)? (tests replace this)."""
+        name = files.display_name(self.document.path)
+        text = (self.tr("“{name}” was changed on disk. Reload it and lose the changes made here?") if modified
+                else self.tr("“{name}” was changed on disk. Reload it?")).format(name=name)
+        if self.quiet:
+            self.statusBar().showMessage(text, 8000)
+            return False
+        answer = QMessageBox.question(self, self.tr("File changed on disk"), text,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No if modified else QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _on_disk_changed(self, deleted: bool) -> None:
+        """Someone else changed or deleted the open file: say so, offer to reload; a later save will ask first."""
+        if self._asking_reload:
+            return
+        if deleted:
+            self.statusBar().showMessage(self.tr("“{name}” was deleted from the disk; Save will ask before writing it "
+                                                 "again.").format(name=files.display_name(self.document.path)), 8000)
+            self._update_modified()
+            return
+        modified = self.document.is_modified(self.form.plan(), self.form.is_valid())
+        self._asking_reload = True
+        try:
+            reload = self.ask_reload_changed(modified)
+        finally:
+            self._asking_reload = False
+        if reload and self.document.path is not None:
+            self.open_plan_file(self.document.path, ask=False)
+        self._update_modified()
 
     def show_error(self, title: str, message: str) -> None:
         self.statusBar().showMessage(message, 8000)

@@ -7,43 +7,72 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from typing import Any
 
 from ..core.plan import Plan
 from .interpreter import resolve_python
+from ..core.text import shorten
+from .launcher import MAX_LOCAL_RANKS  # GPU runs are further held to the visible GPUs
 from .protocol import Error, PhaseMsg, Result, Scale, Started, scale_plan
 from .runner import host_available_bytes, run_measure
 
 STATE_KEYS = ("params", "grads", "optimizer")
 
 
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+
+
 def _stages(text: str) -> list[int]:
+    parts = [s.strip() for s in text.split(",") if s.strip()] if len(text) <= 64 else ["?"]
+    if not parts or any(p not in ("0", "1", "2", "3") for p in parts):
+        raise argparse.ArgumentTypeError(f"stages must be among 0, 1, 2, 3 (e.g. 0,1,2,3), not '{shorten(text, 40)}'")
+    return sorted({int(p) for p in parts})
+
+
+def _number(text: str) -> float:
+    """float(text) for short text, else nan (refused by every caller's range check)."""
     try:
-        stages = sorted({int(s) for s in text.split(",") if s.strip()})
+        return float(text) if len(text) <= 64 else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a list of stages; use e.g. 0,1,2,3") from None
-    if not stages or any(s not in (0, 1, 2, 3) for s in stages):
-        raise argparse.ArgumentTypeError(f"stages must be among 0, 1, 2, 3, not '{text}'")
-    return stages
+        return math.nan
 
 
 def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a scale; use a fraction in (0, 1], e.g. 0.25")
+    value = _number(text)
+    if not 1e-6 <= value <= 1:  # nan fails every comparison
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a scale; use a fraction in (0, 1], e.g. 0.25")
     return value
+
+
+def _timeout(text: str) -> float:
+    value = _number(text)
+    if not 0 < value <= MAX_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a timeout; use seconds above 0 and at most "
+                                         f"{MAX_TIMEOUT_S:.0f} (7 days)")
+    return value
+
+
+def _python(text: str) -> str:
+    """A path to an interpreter: an empty one would silently mean ours, a NUL byte cannot be started."""
+    if not text.strip() or "\x00" in text or len(text) > 4096:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a path to a Python interpreter")
+    return text
+
+
+def _ranks(text: str) -> int:
+    if not (len(text) <= 8 and text.strip().isdigit() and 1 <= int(text) <= MAX_LOCAL_RANKS):
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a number of ranks; use 1 to {MAX_LOCAL_RANKS}")
+    return int(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("measurement")
     g.add_argument("--stage", "--stages", dest="stages", type=_stages, default=[0, 1, 2, 3], metavar="LIST",
                    help="ZeRO stages to measure, e.g. 0,1,2,3 (default: all)")
-    g.add_argument("--ranks", type=int, default=None, metavar="N",
+    g.add_argument("--ranks", type=_ranks, default=None, metavar="N",
                    help="local ranks to start (default: the plan's dp, at most 2); predictions use this Nd")
     g.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                    help="cuda ranks with NCCL, or cpu ranks with gloo (auto: cuda when available)")
@@ -51,8 +80,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        ("seq", "the sequence length"), ("vocab", "the vocabulary")):
         g.add_argument(f"--{name}-scale", type=_fraction, default=1.0, metavar="F",
                        help=f"scale {what} down by F in (0, 1] so the step fits this machine")
-    g.add_argument("--timeout", type=float, default=600.0, metavar="S", help="give up after S seconds (default 600)")
-    g.add_argument("--python", default=None, metavar="PATH", help="the Python with torch that runs the ranks")
+    g.add_argument("--timeout", type=_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
+    g.add_argument("--python", type=_python, default=None, metavar="PATH", help="the Python with torch that runs the ranks")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
@@ -158,7 +187,7 @@ def collect(messages, progress: bool) -> tuple[Started | None, list[Result], str
 
 def main(args: argparse.Namespace, plan: Plan) -> int:
     def fail(message: str, status: int = 1) -> int:
-        print(f"zerodesk measure: {message}", file=sys.stderr)
+        print(f"zerodesk measure: {shorten(message, 4000)}", file=sys.stderr)
         return status
 
     scale = Scale(layers=args.layers_scale, hidden=args.hidden_scale, seq=args.seq_scale, vocab=args.vocab_scale)

@@ -1,10 +1,13 @@
 """Start N ranks of the measuring worker on this machine: `python -m zerodesk.measure.launcher --ranks N ...`.
 
+(Runners start it isolated through child.py: see runner.measure_command.)
+
 Uses torch.multiprocessing (fork on CPU: the ranks inherit the imported torch and start in
 well under a second; spawn on CUDA, which must not be forked) on a free loopback port.
 All other arguments go to the worker unchanged. The ranks share this process's stdout, where
 they write protocol lines; the launcher adds a line only for a rank that died without saying
-why. Runners kill the whole process group (start_new_session) to stop everything.
+why. Runners kill the whole process group (start_new_session) to stop everything; and each rank
+dies with the launcher, the launcher with its runner (lifeline.py), whatever kills them.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ import sys
 import time
 
 from . import proctree
+from .lifeline import die_with_parent, parent_gone
 from .protocol import Error, encode
 
+MAX_LOCAL_RANKS = 64  # one process each on this machine
 EXIT_REPORTED, EXIT_COLLATERAL = 3, 4  # as in worker.py (not imported: it would import torch twice in spawn)
 
 
@@ -34,6 +39,7 @@ def free_port() -> int:
 
 
 def _rank_entry(index: int, argv: list[str], world: int, port: int) -> None:
+    die_with_parent()
     os.environ.update(RANK=str(index), LOCAL_RANK=str(index), WORLD_SIZE=str(world), LOCAL_WORLD_SIZE=str(world),
                       MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     from .worker import main
@@ -55,8 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     args, worker_argv = parser.parse_known_args(argv)
-    if args.ranks < 1:
-        _say("bad_plan", f"--ranks must be at least 1, not {args.ranks}")
+    if not 1 <= args.ranks <= MAX_LOCAL_RANKS:
+        _say("bad_plan", f"--ranks must be from 1 to {MAX_LOCAL_RANKS}, not {args.ranks}")
         return 2
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     if os.path.isdir("/sys/class/net/lo"):
@@ -91,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
 
     failed_at = None
     while any(p.exitcode is None for p in procs):
-        wait([p.sentinel for p in procs if p.exitcode is None], timeout=1.0)
+        wait([p.sentinel for p in procs if p.exitcode is None], timeout=0.25)
+        if parent_gone():  # where the kernel cannot tie us to the runner (not Linux): notice it ourselves
+            break
         if failed_at is None and any(p.exitcode not in (None, 0) for p in procs):
             failed_at = time.monotonic()
         if failed_at is not None and time.monotonic() - failed_at > 2.0:

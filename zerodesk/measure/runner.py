@@ -17,11 +17,12 @@ from collections import deque
 from typing import Iterator, Sequence
 
 from ..core.plan import Plan
+from ..core.text import shorten
 from . import proctree
-from .interpreter import worker_root
+from .child import PROJECT_ROOT  # noqa: F401 (re-exported: where our package lives)
+from .child import PLAN_FILE_FLAG, forget_plan_file, python_command, write_plan_file
+from .lifeline import PARENT_ENV
 from .protocol import Done, Error, Message, ProtocolError, Scale, Started, decode
-
-PROJECT_ROOT = worker_root()  # the folder holding the zerodesk package (a frozen bundle ships a .py copy)
 
 
 def measure_command(
@@ -33,29 +34,33 @@ def measure_command(
     python: str | None = None,
     samples: bool = True,
 ) -> list[str]:
-    """argv that measures `stages` with `ranks` local ranks: [python, -m, zerodesk.measure.launcher, ...]."""
-    argv = [python or sys.executable, "-m", "zerodesk.measure.launcher", "--ranks", str(ranks), "--device", device,
-            "--plan-json", plan.model_dump_json(exclude_none=True), "--stage", ",".join(str(s) for s in stages),
-            "--scale-json", (scale or Scale()).model_dump_json()]
+    """argv that measures `stages` with `ranks` local ranks: the launcher in an isolated Python (child.py).
+
+    The plan goes in a private temporary file that the launcher reads and deletes, not on the command line."""
+    args = ["--ranks", str(ranks), "--device", device, PLAN_FILE_FLAG, write_plan_file(plan.model_dump_json(exclude_none=True)),
+            "--stage", ",".join(str(s) for s in stages), "--scale-json", (scale or Scale()).model_dump_json()]
     if not samples:
-        argv.append("--no-samples")
-    return argv
+        args.append("--no-samples")
+    return python_command(python or sys.executable, "zerodesk.measure.launcher", args)
 
 
 def simulate_command(plan: Plan, stages: Sequence[int] = (2, 3), python: str | None = None) -> list[str]:
-    """argv that simulates rank 0 of plan.dp ranks under fake tensors: [python, -m, zerodesk.measure.simulate, ...].
+    """argv that simulates rank 0 of plan.dp ranks under fake tensors: zerodesk.measure.simulate, isolated (child.py).
 
     One process, no launcher; MeasureRun reads it like a measurement (its lines carry source="simulated")."""
-    return [python or sys.executable, "-m", "zerodesk.measure.simulate", "--plan-json",
-            plan.model_dump_json(exclude_none=True), "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp)]
+    args = [PLAN_FILE_FLAG, write_plan_file(plan.model_dump_json(exclude_none=True)),
+            "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp)]
+    return python_command(python or sys.executable, "zerodesk.measure.simulate", args)
 
 
 def measure_env(base: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for the subprocess: our package importable, one thread per rank, unbuffered."""
+    """The environment for the subprocess: one thread per rank, and who it must not outlive.
+
+    (Isolated mode ignores PYTHON* variables; child.py puts our package on the path explicitly.)"""
     env = dict(os.environ if base is None else base)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PROJECT_ROOT, env.get("PYTHONPATH", "")) if p)
     env.setdefault("OMP_NUM_THREADS", "1")
     env["PYTHONUNBUFFERED"] = "1"
+    env[PARENT_ENV] = str(os.getpid())
     return env
 
 
@@ -135,8 +140,10 @@ class MeasureRun:
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, env=self.env, **proctree.popen_kwargs())
-        except OSError as exc:
-            yield Error(code="launcher_failed", message=f"could not start {self.argv[0]}: {exc.strerror or exc}")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+            forget_plan_file(self.argv)
+            yield Error(code="launcher_failed",
+                        message=f"could not start {shorten(self.argv[0], 200)}: {shorten(getattr(exc, 'strerror', None) or exc, 200)}")
             return
         self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
         self._drain.start()
@@ -144,6 +151,7 @@ class MeasureRun:
             yield from self._read()
         finally:
             kill_group(self.proc)
+            forget_plan_file(self.argv)
             self._drain.join(timeout=2)
             for stream in (self.proc.stdout, self.proc.stderr):
                 if stream:

@@ -12,7 +12,8 @@ import sys
 from typing import Any
 
 from ..core.plan import Plan
-from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, collect, result_json
+from ..core.text import shorten
+from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _python, _table_unit, _timeout, collect, result_json
 from .interpreter import resolve_python
 from .protocol import Result, Started
 from .runner import MeasureRun, simulate_command
@@ -25,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("simulation")
     g.add_argument("--stage", "--stages", dest="stages", type=_stages, default=list(SIMULATED_STAGES), metavar="LIST",
                    help="ZeRO stages to simulate: 2, 3 or 2,3 (default); 0 and 1 are computed, not simulated")
-    g.add_argument("--timeout", type=float, default=600.0, metavar="S", help="give up after S seconds (default 600)")
-    g.add_argument("--python", default=None, metavar="PATH", help="the Python with torch that runs the simulation")
+    g.add_argument("--timeout", type=_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
+    g.add_argument("--python", type=_python, default=None, metavar="PATH", help="the Python with torch that runs the simulation")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
@@ -76,7 +77,7 @@ def simulated_json(started: Started | None, results: list[Result]) -> dict[str, 
 
 def main(args: argparse.Namespace, plan: Plan) -> int:
     def fail(message: str, status: int = 1) -> int:
-        print(f"zerodesk simulate: {message}", file=sys.stderr)
+        print(f"zerodesk simulate: {shorten(message, 4000)}", file=sys.stderr)
         return status
 
     refused = [s for s in args.stages if s not in SIMULATED_STAGES]

@@ -23,6 +23,7 @@ from contextlib import nullcontext
 from typing import Any, Callable
 
 from ..core.plan import Plan, PlanError, plan_from_json
+from .exchange import gather_bytes
 from .protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, States, encode, scale_plan
 
 EXIT_REPORTED, EXIT_COLLATERAL = 3, 4
@@ -437,10 +438,8 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
     for stage in stages:
         where["stage"] = stage
         result = measure_stage(stage, plan, device, rank, world, emit, mesh, args.warmup, not args.no_samples)
-        gathered = [None] * world if rank == 0 else None
-        dist.gather_object(result.model_dump(), gathered, dst=0)
-        for item in gathered or []:
-            emit(Result.model_validate(item))
+        for item in gather_bytes(result.model_dump_json().encode(), rank, world, device):  # JSON, not pickle
+            emit(Result.model_validate_json(item))
         where["stage"] = None
     dist.barrier()  # nobody leaves while another rank still talks
     emit(Done(wall_s=time.perf_counter() - t0))
