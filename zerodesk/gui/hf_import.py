@@ -9,7 +9,7 @@ length the model's context length.
 
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +17,19 @@ from PySide6.QtCore import QEvent, QObject, QThread, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
-from ..core.plan import Plan, PlanError
+from ..core.plan import Plan, PlanError, read_json
 
 
 def is_hf_config(path: str | Path) -> bool:
     """A JSON object with a model_type and no plan `model`: a Hugging Face config.json (or its folder)."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "config.json"
-    if path.suffix.lower() != ".json" or not path.is_file() or path.stat().st_size > 10_000_000:
-        return False
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        path = Path(path)
+        if os.path.isdir(path):  # os.path: never raises on a loop or a name too long
+            path = path / "config.json"
+        if path.suffix.lower() != ".json":
+            return False
+        data = read_json(path, "file")  # the one hardened reader: regular files, size cap, finite JSON
+    except (PlanError, OSError, ValueError):
         return False
     return isinstance(data, dict) and "model_type" in data and "model" not in data
 
