@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from ..core.plan import Plan
-from .protocol import Done, Error, Message, ProtocolError, Scale, Started, decode
+from .protocol import Error, Message, Scale, Started
+from .reader import ProtocolReader
+from .rules import host_available_bytes  # noqa: F401  (kept importable from here)
 
 PROJECT_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the zerodesk package
 
@@ -57,18 +59,6 @@ def measure_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env.setdefault("OMP_NUM_THREADS", "1")
     env["PYTHONUNBUFFERED"] = "1"
     return env
-
-
-def host_available_bytes() -> int | None:
-    """MemAvailable from /proc/meminfo (None where unknown): CPU ranks must not exhaust the host."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        return None
-    return None
 
 
 def signal_group(pgid: int, sig: int = signal.SIGKILL) -> None:
@@ -176,8 +166,8 @@ class MeasureRun:
         sel = selectors.DefaultSelector()
         sel.register(fd, selectors.EVENT_READ)
         deadline = time.monotonic() + self.timeout
-        buffer, started, exited_at = b"", False, None
-        while True:
+        reader, started, exited_at = ProtocolReader(), False, None
+        while reader.outcome is None:
             now = time.monotonic()
             if self.cancel_event.is_set():
                 yield Error(code="cancelled", message="the measurement was cancelled")
@@ -190,31 +180,20 @@ class MeasureRun:
                 exited_at = exited_at or now
                 if now - exited_at > 2.0:
                     break
-            eof = False
+            chunk = b"x"
             if sel.select(timeout=min(0.1, max(0.0, deadline - now))):
                 chunk = os.read(fd, 1 << 16)
-                eof = not chunk
-                buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for line in lines:
-                if not line.strip():
-                    continue
-                try:
-                    msg = decode(line)
-                except ProtocolError as exc:
-                    yield Error(code="internal", message=str(exc))
-                    return
-                started = started or isinstance(msg, Started)
-                yield msg
-                if isinstance(msg, (Error, Done)):
-                    return  # done: finished; error: the other ranks have nothing left to say
-            if eof:
-                break
-        if buffer.strip():
-            try:
-                yield decode(buffer)
-            except ProtocolError as exc:
-                yield Error(code="internal", message=str(exc))
+                for msg in reader.feed(chunk):
+                    started = started or isinstance(msg, Started)
+                    yield msg
+            if not chunk:
+                break  # end of output
+        if reader.outcome is not None:
+            return  # Done: finished; Error: the other ranks have nothing left to say
+        for msg in reader.finish():  # a last line without its newline
+            started = started or isinstance(msg, Started)
+            yield msg
+        if reader.outcome is not None:
             return
         code = self.proc.wait()
         self._drain.join(timeout=1.0)  # let the last stderr lines in before quoting them
