@@ -110,7 +110,10 @@ class StageResult:
     @property
     def rank_totals(self) -> list[int]:
         """Every rank's total in rank order (expanded from the runs)."""
-        return [sum(r.values()) for count, r in self.runs for _ in range(count)]
+        out: list[int] = []
+        for count, r in self.runs:
+            out += [sum(r.values())] * count
+        return out
 
     @property
     def total_range(self) -> tuple[int, int]:

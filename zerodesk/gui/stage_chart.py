@@ -21,29 +21,10 @@ from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
+from .style import GPU_LINE_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
-
-# Okabe-Ito based: distinguishable for colour-blind readers, legible on light and dark bases.
-COMPONENT_COLORS = {
-    "params": "#0072B2",
-    "grads": "#E69F00",
-    "grad_accum": "#F0E442",
-    "master": "#009E73",
-    "adam_m": "#CC79A7",
-    "adam_v": "#D55E00",
-    "momentum": "#CC79A7",
-    "optimizer": "#8E6CC9",
-    "comm_buffers": "#56B4E9",
-}
-FALLBACK_COLORS = ("#999999", "#777777", "#BBBBBB")
-MEASURE_COLORS = ("#E0115F", "#00A3A3", "#B8860B", "#6A5ACD")
-GPU_LINE_COLOR = "#D62728"
-
-
-def component_color(key: str, index: int = 0) -> str:
-    return COMPONENT_COLORS.get(key, FALLBACK_COLORS[index % len(FALLBACK_COLORS)])
 
 
 def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
