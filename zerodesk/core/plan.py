@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from .evidence import EvidenceRecord
 from .units import Unit, parse_count
 
 SCHEMA_VERSION = 1
@@ -160,6 +161,8 @@ class Plan(_Strict):
     micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per step")
     units: Unit = "GB"
     bandwidth_gbps: float = Field(default=100.0, gt=0, le=1e6, description="per-rank link bandwidth in GB/s")
+    evidence: list[EvidenceRecord] | None = Field(
+        default=None, description="simulated and measured results kept with the plan (core.evidence)")
 
     @field_validator("schema_version")
     @classmethod

@@ -100,9 +100,6 @@ class DpChart(pg.PlotWidget):
         x, y = self._curves[stage].getData()
         return ([] if x is None else list(map(float, x))), ([] if y is None else list(map(float, y)))
 
-    def current_nd(self) -> int | None:
-        return None if self._plan is None else self._plan.dp
-
     def nd_line_x(self) -> float:
         return float(self._nd_line.value())
 
