@@ -1,6 +1,8 @@
 """A scripted stand-in for the measuring launcher: no torch, exact bytes, exact timing.
 
-Usage: python fake_worker.py SCRIPT_JSON. The script is a list of steps, each one of
+Usage: python fake_worker.py SCRIPT_JSON, or with the script in $ZERODESK_FAKE_SCRIPT (then any
+arguments are ignored: a tab that thinks it starts `python -m zerodesk.measure.launcher ...` can be
+given this as its "Python with torch"). The script is a list of steps, each one of
   {"out": "text"}           write these bytes to stdout (no newline added) and flush
   {"err": "text"}           the same on stderr
   {"sleep": seconds}
@@ -15,7 +17,7 @@ import signal
 import sys
 import time
 
-for step in json.loads(sys.argv[1]):
+for step in json.loads(os.environ.get("ZERODESK_FAKE_SCRIPT") or sys.argv[1]):
     if "out" in step:
         os.write(1, step["out"].encode())
     elif "err" in step:

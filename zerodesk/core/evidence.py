@@ -88,5 +88,6 @@ class EvidenceShelf:
         order = {"simulated": 0, "measured": 1}
         return sorted((r for (kind, key), r in self._records.items() if key == self.key), key=lambda r: order[r.kind])
 
-    def get(self, kind: str) -> EvidenceRecord | None:
-        return self._records.get((kind, self.key or ""))
+    def get(self, kind: str, key: str | None = None) -> EvidenceRecord | None:
+        """The record of `kind` for `key` (default: the current plan's)."""
+        return self._records.get((kind, key if key is not None else self.key or ""))

@@ -35,8 +35,9 @@ from .glossary_dock import (
     scheme_claim_ids,
 )
 from .plan_form import PlanForm, default_plan
+from .evidence.chart_link import ChartEvidence
+from .evidence.controller import RunController
 from .settings import Settings
-from .measure_tab import install_measure_tab
 from .table_view import TablePanel
 
 DEFAULT_SIZE = QSize(1440, 900)
@@ -77,6 +78,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.chart_panel, "")
         self.tabs.addTab(self.table, "")
         self.setCentralWidget(self.tabs)
+        # Runs (simulate, measure) and their evidence on the Plan chart; the Measure tab is built when first shown.
+        self.runs = RunController(self)
+        self.evidence = ChartEvidence(self.chart, self.runs, self)
+        self._measure_tab = None
+        self._measure_slot = QWidget()
+        self._measure_slot.setObjectName("measureSlot")
+        self.tabs.addTab(self._measure_slot, "")
 
         # docks
         first = plan or default_plan(self.settings.units)
@@ -105,13 +113,19 @@ class MainWindow(QMainWindow):
         self.form.edited.connect(self._update_modified)
         self.chart.segmentClicked.connect(self._on_segment_clicked)
         self.chart.segmentHovered.connect(self._on_segment_hovered)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.evidence.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.evidence.recordsChanged.connect(self._on_records)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.runs.kill_now)
         self.document.pathChanged.connect(lambda _p: self._update_title())
         self.document.recentChanged.connect(lambda _r: self._rebuild_recent_menu())
 
         self.setWindowIcon(app_icon())
+        self.evidence.load(self.form.plan())
         self._on_plan(self.form.plan())
-        self.measure_tab = install_measure_tab(self)
-        self.document.mark_saved(self.form.plan(), None)
+        self.document.mark_saved(self.document_plan(), None)
         self._restore_layout()
         self._update_title()
 
@@ -141,6 +155,8 @@ class MainWindow(QMainWindow):
         self.act_tab_plan = self._action("actTabPlan", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
         self.act_tab_table = self._action("actTabTable", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
         self.act_tab_measure = self._action("actTabMeasure", lambda: self.tabs.setCurrentWidget(self.measure_tab), "Ctrl+3")
+        self.act_simulate = self._action("actSimulate", lambda: self.run_evidence("simulated"), "F5")
+        self.act_measure = self._action("actMeasure", lambda: self.run_evidence("measured"), "Shift+F5")
         self.act_find = self._action("actFindClaim", self._focus_glossary_search, K.Find)
         self.act_units = self._action("actToggleUnits", self.toggle_units, "Ctrl+U")
         self.act_about = self._action("actAbout", self._about)
@@ -175,6 +191,7 @@ class MainWindow(QMainWindow):
         self.menu_edit.addActions([self.act_copy_table, self.act_card])
         self.menu_view = mb.addMenu("")
         self.menu_view.addActions([self.act_tab_plan, self.act_tab_table, self.act_tab_measure])
+        self.menu_view.addActions([self.act_simulate, self.act_measure])
         self.menu_view.addSeparator()
         self.menu_view.addActions([self.act_toggle_form, self.act_toggle_glossary, self.act_find])
         self.menu_view.addSeparator()
@@ -192,6 +209,8 @@ class MainWindow(QMainWindow):
         self.toolbar.addActions([self.act_new, self.act_open, self.act_save])
         self.toolbar.addSeparator()
         self.toolbar.addActions([self.act_card, self.act_copy_table, self.act_export_png])
+        self.toolbar.addSeparator()
+        self.toolbar.addActions([self.act_simulate, self.act_measure])
         self._rebuild_recent_menu()
 
     def retranslate(self) -> None:
@@ -207,7 +226,10 @@ class MainWindow(QMainWindow):
             self.act_card: (self.tr("Card &Example"), self.tr("P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB")),
             self.act_tab_plan: (self.tr("&Chart"), self.tr("Show the chart tab")),
             self.act_tab_table: (self.tr("&Table"), self.tr("Show the table tab")),
-            self.act_tab_measure: (self.tr("&Measure"), self.tr("Show the measure tab: run a real training step")),
+            self.act_tab_measure: (self.tr("&Measure Tab"), self.tr("Show the measure tab: simulate or measure a training step")),
+            self.act_simulate: (self.tr("S&imulate"), self.tr(
+                "Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)")),
+            self.act_measure: (self.tr("Measu&re"), self.tr("Measure one real training step per stage on local ranks")),
             self.act_find: (self.tr("&Find Claim…"), self.tr("Filter the glossary's claims")),
             self.act_units: (self.tr("Switch &Units (GB / GiB)"), self.tr("Switch between GB (10⁹ B) and GiB (2³⁰ B)")),
             self.act_about: (self.tr("&About ZeroDesk"), ""),
@@ -229,6 +251,8 @@ class MainWindow(QMainWindow):
         self.form_dock.setWindowTitle(self.tr("Model and cluster"))
         self.tabs.setTabText(0, self.tr("Plan"))
         self.tabs.setTabText(1, self.tr("Table"))
+        self.tabs.setTabText(self.tabs.indexOf(self._measure_tab or self._measure_slot), self.tr("Measure"))
+        self.evidence.redraw()  # series labels are in the UI language
         self.tabs.setAccessibleName(self.tr("Views"))
         self._rebuild_recent_menu()
         self._update_title()
@@ -243,6 +267,46 @@ class MainWindow(QMainWindow):
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a view to the central tabs (the Measure tab uses this); returns its index."""
         return self.tabs.addTab(widget, title)
+
+    # -- simulate and measure ----------------------------------------------------------------------
+    @property
+    def measure_tab(self):
+        """The Measure tab, built on first use (it is not needed to paint the first window)."""
+        if self._measure_tab is None:
+            from .measure_tab import MeasureTab
+
+            tab = MeasureTab(self.runs, self.settings.measure(persist=self._persist))
+            index = self.tabs.indexOf(self._measure_slot)
+            blocked = self.tabs.blockSignals(True)
+            current = self.tabs.currentIndex()
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, tab, tab.title())
+            self.tabs.setCurrentIndex(current)
+            self.tabs.blockSignals(blocked)
+            self._measure_slot.deleteLater()
+            self._measure_tab = tab
+            tab.set_plan(self.form.plan(), self._breakdown)
+            tab.set_records(self.evidence.shelf.shown())
+        return self._measure_tab
+
+    def _on_tab_changed(self, index: int) -> None:
+        if self._measure_tab is None and self.tabs.widget(index) is self._measure_slot:
+            self.tabs.setCurrentWidget(self.measure_tab)
+
+    def run_evidence(self, kind: str) -> bool:
+        """Simulate or measure the current plan from anywhere: the Measure tab shows the run."""
+        tab = self.measure_tab
+        self.tabs.setCurrentWidget(tab)
+        return tab.simulate() if kind == "simulated" else tab.start()
+
+    def _on_records(self) -> None:
+        if self._measure_tab is not None:
+            self._measure_tab.set_records(self.evidence.shelf.shown())
+        self._update_modified()
+
+    def document_plan(self) -> Plan:
+        """The plan as the file keeps it: the form's plan with the evidence taken for it."""
+        return self.form.plan().model_copy(update={"evidence": self.evidence.records_for_file()})
 
     # -- plan flow -------------------------------------------------------------------------------
     def current_plan(self) -> Plan | None:
@@ -266,6 +330,9 @@ class MainWindow(QMainWindow):
         self.chart_panel.set_breakdown(plan, b)
         self.table.set_breakdown(plan, b)
         self.glossary.set_context(plan.profile, plan.scheme)
+        self.evidence.set_plan(plan)
+        if self._measure_tab is not None:
+            self._measure_tab.set_plan(plan, b)
         if plan.units != self.settings.units and self._persist:
             self.settings.units = plan.units
         self._update_modified()
@@ -325,7 +392,7 @@ class MainWindow(QMainWindow):
 
     # -- files --------------------------------------------------------------------------------------
     def is_modified(self) -> bool:
-        return self.document.is_modified(self.form.plan(), self.form.is_valid())
+        return self.document.is_modified(self.document_plan(), self.form.is_valid())
 
     def _update_modified(self) -> None:
         self.setWindowModified(self.is_modified())
@@ -362,15 +429,17 @@ class MainWindow(QMainWindow):
     def new_plan(self) -> bool:
         if not self.maybe_save():
             return False
+        self.evidence.load(default_plan(self.settings.units))
         self.form.set_plan(default_plan(self.settings.units))
-        self.document.mark_saved(self.form.plan(), None)
+        self.document.mark_saved(self.document_plan(), None)
         self._update_title()
         return True
 
     def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None) -> None:
         """Show a plan; `saved` is what the file holds (differs when command-line flags changed it)."""
+        self.evidence.load(plan)
         self.form.set_plan(plan)
-        self.document.mark_saved(saved if saved is not None else self.form.plan(), path)
+        self.document.mark_saved(saved if saved is not None else self.document_plan(), path)
         self._update_title()
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
@@ -382,8 +451,9 @@ class MainWindow(QMainWindow):
             self.show_error(self.tr("Cannot open the plan"), str(exc))
             self._rebuild_recent_menu()
             return False
+        self.evidence.load(plan)
         self.form.set_plan(plan)
-        self.document.mark_saved(self.form.plan(), Path(path).resolve())
+        self.document.mark_saved(self.document_plan(), Path(path).resolve())
         self._update_title()
         self.statusBar().showMessage(self.tr("Opened {path}").format(path=path), 4000)
         return True
@@ -404,7 +474,7 @@ class MainWindow(QMainWindow):
         return self.save_to(path) if path else False
 
     def save_to(self, path: str | Path) -> bool:
-        plan = self.form.plan()
+        plan = self.document_plan()
         if not self.form.is_valid() and not self.ask_save_last_valid():
             return False
         try:
@@ -494,5 +564,6 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        self.runs.kill_now()  # no rank outlives the window
         event.accept()
 

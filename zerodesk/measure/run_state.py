@@ -119,3 +119,28 @@ class RunState:
 
     def stage_results(self, stage: int) -> list[Result]:
         return [r for (s, _), r in sorted(self.results.items()) if s == stage]
+
+    # -- what it leaves -------------------------------------------------------------------------
+    def to_record(self, key: str, date: str):
+        """The finished stages as an EvidenceRecord for the plan `key` (None before any stage finished).
+
+        Per stage the largest rank: the peak, and the states with DDP's buckets (as the Plan tab's bars
+        count them) beside the torch profile's prediction for the same rank."""
+        from ..core.evidence import EvidenceRecord, StageEvidence
+
+        if self.started is None:
+            return None
+        stages = []
+        for s in sorted({s for s, _ in self.results}):
+            ranks = self.stage_results(s)
+            if len(ranks) < self.reporting_ranks:
+                continue
+            stages.append(StageEvidence(
+                stage=s, peak_bytes=max(r.peak_bytes for r in ranks),
+                states_bytes=max(r.states.total + (r.comm_buffers or 0) for r in ranks),
+                predicted_bytes=max(r.predicted_states.total + (r.predicted_comm_buffers or 0) for r in ranks)))
+        if not stages:
+            return None
+        st = self.started
+        return EvidenceRecord(kind=self.kind, key=key, torch=st.torch, device=st.device, device_name=st.device_name,
+                              ranks=st.ranks, date=date, stages=stages)
