@@ -20,7 +20,7 @@ from zerodesk.core.architecture import tensor_shapes
 from zerodesk.core.evidence import run_key
 from zerodesk.core.plan import Plan, Profile, load_plan
 from zerodesk.core.torch_profile import rank_states
-from zerodesk.gui import i18n, measure_process
+from zerodesk.gui import measure_process
 from zerodesk.measure import rules
 from zerodesk.measure.protocol import Done, PhaseMsg, Result, Started, States, encode
 
@@ -227,10 +227,12 @@ def test_the_tab_waits_until_it_is_needed_and_status_keeps_the_buttons_still(win
     window.load_plan(TINY)
     tab.controls.python.setText(fake_python)
     tab.controls.python.editingFinished.emit()
+    qtbot.wait(50)  # laid out
     y = tab.bar.cancel_button.mapTo(tab, tab.bar.cancel_button.rect().topLeft()).y()
     script(tab, {"out": stream(TINY)[0] + "\n"}, {"sleep": 60})
     tab.start()
     qtbot.waitUntil(lambda: tab.controller.state.started is not None, timeout=RUN_MS)
+    qtbot.wait(50)
     assert tab.bar.cancel_button.mapTo(tab, tab.bar.cancel_button.rect().topLeft()).y() == y
     with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
         qtbot.mouseClick(tab.bar.cancel_button, Qt.MouseButton.LeftButton)

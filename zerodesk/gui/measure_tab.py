@@ -8,7 +8,6 @@ into its container.
 
 from __future__ import annotations
 
-import html
 import shlex
 
 from PySide6.QtCore import QEvent, Qt, QTimer
@@ -16,21 +15,19 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from ..core.accounting import Breakdown
-from ..core.evidence import EvidenceRecord, run_key
+from ..core.evidence import EvidenceRecord
 from ..core.plan import Plan
-from ..core.units import fmt_count
 from ..measure import rules
-from ..measure.protocol import Scale, scale_plan
+from ..measure.protocol import scale_plan
 from ..measure.simulate import SIMULATED_STAGES
-from . import i18n
 from .evidence.controller import RunController, RunJob
 from .evidence.controls import MeasureControls
-from .evidence.fmt import fmt_auto, fmt_duration, fmt_percent
+from .evidence.fmt import fmt_auto
 from .evidence.results import RankResults, TierComparison
-from .evidence.status import RunBar, phase_name
+from .evidence.status import RunBar
+from .evidence.texts import RunTexts
 from .evidence.timeline import TimelineChart
 from .settings import MeasureSettings
-from .style import ERROR_COLOR, OK_COLOR
 
 
 class MeasureTab(QWidget):
@@ -41,6 +38,7 @@ class MeasureTab(QWidget):
         self.extra_env: dict[str, str] = {}  # added to a run's environment (tests inject faults here)
         self._plan: Plan | None = None
         self._stale = True  # the controls or the plan changed since the last run: say what Start would do
+        self.texts = RunTexts(controller)
         self._build(settings or MeasureSettings(persist=False))
         controller.runStarted.connect(self._on_run_started)
         controller.changed.connect(self.refresh)
@@ -153,20 +151,23 @@ class MeasureTab(QWidget):
         except ValueError:
             return None
 
-    def _common_problem(self, verb: str) -> str:
+    def _common_problem(self, kind: str) -> str:
         plan = self._plan
         if plan is None:
             return self.tr("There is no valid plan yet.")
         if plan.model.architecture is None:
-            return self.tr("{verb} needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only a "
-                           "parameter count: pick a model preset or enter the architecture in the form.").format(verb=verb)
+            return (self.tr("Simulating needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only "
+                            "a parameter count: pick a model preset or enter the architecture in the form.")
+                    if kind == "simulated" else
+                    self.tr("Measuring needs the model's architecture (layers, hidden, heads, FFN, vocabulary), not only "
+                            "a parameter count: pick a model preset or enter the architecture in the form."))
         if not self.controls.interpreter():
             return self.tr("Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).")
         return ""
 
     def measure_problem(self) -> str:
         """Why Measure cannot run now ("" if it can)."""
-        problem = self._common_problem(self.tr("Measuring"))
+        problem = self._common_problem("measured")
         if problem:
             return problem
         scaled = self.measured_plan()
@@ -187,7 +188,7 @@ class MeasureTab(QWidget):
         return ""
 
     def simulate_problem(self) -> str:
-        return self._common_problem(self.tr("Simulating"))
+        return self._common_problem("simulated")
 
     def simulated_stages(self) -> list[int]:
         """The selected stages the fake process group can run; all of those when none is selected."""
@@ -251,8 +252,8 @@ class MeasureTab(QWidget):
         self.bar.set_running(running, c.is_stopping(), not self.measure_problem(), not self.simulate_problem())
         showing = self._showing_run()
         self.bar.show_progress(state if showing else None, running)
-        noun = self.tr("simulated") if showing and c.job.kind == "simulated" else self.tr("measured")
-        self.bar.show_phases(state if showing else None, self.controls.selected_stages(), noun)
+        self.bar.show_phases(state if showing else None, self.controls.selected_stages(),
+                             c.job.kind if showing else "measured")
         if showing and state.results and len(state.results) != len(self.rank_results.results):
             self.rank_results.show(state.sorted_results(), rules.unit_family(c.job.plan))
         if showing and state.error is not None:
@@ -261,151 +262,23 @@ class MeasureTab(QWidget):
         self.model_note.setText(self._model_note())
 
     def _status_html(self, showing: bool) -> str:
-        c, state = self.controller, self.controller.state
         if not showing:
-            return self._idle_html()
+            return self.texts.idle(self._plan, self.controls, self.measure_problem(), self.simulate_problem(),
+                                   self.simulated_stages(), self.measured_plan())
         if self.is_running():
-            return self._running_html()
-        if state.error is not None:
-            return self._error_html()
-        return self._summary_html()
-
-    def _idle_html(self) -> str:
-        problem = self.measure_problem()
-        sim_problem = self.simulate_problem()
-        if sim_problem:
-            return f'<span style="color:{ERROR_COLOR}">{html.escape(sim_problem)}</span>'
-        plan, c = self._plan, self.controls
-        sim = self.tr("<b>Simulate</b> runs rank 0 of {nd} ranks for stage(s) {stages} as a full-size step under fake "
-                      "tensors: no GPU, little memory — for models this machine cannot hold. Expect about {time}.").format(
-            nd=i18n.fmt_int(plan.dp), stages=", ".join(map(str, self.simulated_stages())),
-            time=fmt_duration(rules.simulate_seconds(plan, len(self.simulated_stages()))))
-        if problem:
-            meas = self.tr("<b>Measure</b> cannot run: {why}").format(why=html.escape(problem))
-            return sim + "<br>" + f'<span style="color:{ERROR_COLOR}">{meas}</span>'
-        stages, ranks, device = c.selected_stages(), c.ranks.value(), c.device_choice()
-        where = {"cpu": self.tr("CPU ranks (gloo)"), "cuda": self.tr("CUDA ranks (NCCL, one GPU each)"),
-                 "auto": self.tr("CUDA ranks if this machine has a GPU, else CPU ranks")}[device]
-        meas = self.tr("<b>Measure</b> runs a warm-up and one measured training step for stage(s) {stages} on {ranks} "
-                       "local {where}. Expect about {time}, much of it starting the ranks (each imports torch).").format(
-            stages=", ".join(map(str, stages)), ranks=ranks, where=html.escape(where),
-            time=fmt_duration(rules.measure_seconds(self.measured_plan(), len(stages), ranks, device)))
-        chart = self._chart_note(plan, c.scale(), ranks)
-        return sim + "<br>" + meas + " " + html.escape(chart)
-
-    def _chart_note(self, plan: Plan, scale: Scale, ranks: int) -> str:
-        if not scale.identity:
-            return self.tr("A scaled run is compared here only; the Plan tab's bars stay those of the full model.")
-        if ranks != plan.dp:
-            return self.tr("The Plan tab's bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab "
-                           "(set Ranks to {nd} to put markers on that chart).").format(nd=plan.dp, ranks=ranks)
-        return self.tr("Results also land on the Plan tab's chart beside each bar.")
-
-    def _running_html(self) -> str:
-        c, state = self.controller, self.controller.state
-        sim = c.job.kind == "simulated"
-        current = state.current_stage()
-        if c.is_stopping():
-            text = self.tr("Stopping every process of the run…")
-        elif state.started is None:
-            text = self.tr("Starting the simulation (it imports torch)…") if sim else self.tr(
-                "Starting {ranks} ranks (each imports torch)…").format(ranks=c.job.ranks)
-        elif current is None:
-            text = self.tr("Simulating…") if sim else self.tr("Measuring…")
-        else:
-            phase = phase_name(state.stage_status(current).phase)
-            text = (self.tr("Simulating stage {n}: {phase}…") if sim else self.tr("Measuring stage {n}: {phase}…")).format(
-                n=current, phase=phase)
-        return html.escape(text + " " + self.tr("({s} s so far; Cancel stops every process)").format(
-            s=round(c.elapsed_s())))
+            return self.texts.running()
+        if self.controller.state.error is not None:
+            return self.texts.error_html(self.log.blockCount() > 1)
+        return self.texts.summary(self._plan)
 
     def error_text(self) -> str:
         """The one sentence that says why the last run failed ("" if it did not)."""
-        error = self.controller.state.error
-        if error is None:
-            return ""
-        if error.code == "cancelled":
-            return self.tr("The run was cancelled; every process of it was stopped.")
-        reason = " ".join(error.message.split()).rstrip(".")
-        if reason.lower().startswith(("the measurement ", "the simulation ")):  # already a sentence about the run
-            return reason[:1].upper() + reason[1:] + "."
-        return self.tr("The run failed: {reason}.").format(reason=reason)
-
-    def _error_html(self) -> str:
-        text = html.escape(self.error_text())
-        if self.controller.state.error.code == "cancelled":
-            return f"<b>{text}</b>"
-        more = "<br>" + html.escape(self.tr("Details are in the log below.")) if self.log.blockCount() > 1 else ""
-        return f'<span style="color:{ERROR_COLOR}"><b>⚠ {text}</b></span>{more}'
-
-    def _summary_html(self) -> str:
-        c, state = self.controller, self.controller.state
-        st, job = state.started, c.job
-        if st is None:
-            return html.escape(self.tr("The run finished without results."))
-        wall = i18n.fmt_seconds(state.outcome.wall_s) if state.outcome.wall_s is not None else "?"
-        device = {"cpu": self.tr("CPU"), "cuda": self.tr("CUDA")}.get(st.device, st.device)
-        if job.kind == "simulated":
-            head = self.tr("Simulated rank 0 of {ranks} under fake tensors, torch {torch}, in {wall}.").format(
-                ranks=i18n.fmt_int(st.ranks), torch=st.torch, wall=wall)
-        else:
-            head = self.tr("Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.").format(
-                device=device + (f" ({st.device_name})" if st.device_name else ""), ranks=st.ranks, torch=st.torch, wall=wall)
-        lines = [html.escape(head)]
-        diffs = [(abs(d), d, r) for r in state.sorted_results()
-                 if (d := rules.difference_pct(r.states.total, r.predicted_states.total)) is not None]
-        if diffs:
-            worst = max(diffs, key=lambda x: x[0])
-            if worst[0] < 0.005:
-                lines.append(html.escape(self.tr("Model states at rest match the torch profile on every rank ({d}).").format(
-                    d=fmt_percent(worst[1]))))
-            else:
-                lines.append(html.escape(self.tr("Model states at rest differ from the torch profile by up to {d} "
-                                                 "(stage {s}, rank {r}).").format(
-                    d=fmt_percent(worst[1]), s=worst[2].stage, r=worst[2].rank)))
-        if self._plan is not None and run_key(self._plan) != run_key(job.plan):
-            lines.append(html.escape(self.tr("The plan has changed since this run; its results were set aside.")))
-        elif job.on_chart:
-            lines.append(html.escape(self.tr("On the Plan tab's chart, beside each bar: the peak and the model states of "
-                                             "the largest rank, % against the torch profile.")))
-        elif not job.scale.identity:
-            lines.append("<b>" + html.escape(self.tr("Measured on a scaled model: {model}.").format(
-                model=self._model_text(job.plan, job.scale))) + "</b> " + html.escape(self.tr(
-                "The Plan tab's bars are for the full model, so no markers were put there.")))
-        else:
-            lines.append(html.escape(self.tr("The Plan tab's bars are for Nd = {nd}; this run used {ranks} ranks, so no "
-                                             "markers were put there.").format(nd=job.plan.dp, ranks=st.ranks)))
-        return f'<span style="color:{OK_COLOR}"><b>✓</b></span> ' + "<br>".join(lines)
-
-    def _model_text(self, full: Plan, scale: Scale) -> str:
-        """'2 layers, hidden 64, …; P = …' or, scaled, '2 of 32 layers, …; P = … of …'."""
-        scaled = scale_plan(full, scale)
-        a, b = full.model.architecture, scaled.model.architecture
-        if scale.identity:
-            return self.tr("{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × "
-                           "micro-batch {mb}; P = {p} ({short})").format(
-                layers=a.layers, hidden=a.hidden, heads=a.heads, ffn=a.ffn, vocab=i18n.fmt_int(a.vocab), seq=full.seq_len,
-                mb=full.micro_batch, p=i18n.fmt_int(full.params), short=fmt_count(full.params))
-        return self.tr("{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; "
-                       "P = {p} ({short}) of {P} ({SHORT})").format(
-            l=b.layers, L=a.layers, h=b.hidden, H=a.hidden, f=b.ffn, F=a.ffn, v=i18n.fmt_int(b.vocab),
-            V=i18n.fmt_int(a.vocab), s=scaled.seq_len, S=full.seq_len, p=i18n.fmt_int(scaled.params),
-            short=fmt_count(scaled.params), P=i18n.fmt_int(full.params), SHORT=fmt_count(full.params))
+        return self.texts.error_text()
 
     def _model_note(self) -> str:
         job = self.controller.job if self._showing_run() else None
-        plan = job.plan if job else self._plan
-        scale = job.scale if job else self.controls.scale()
-        if plan is None or plan.model.architecture is None:
-            return ""
-        try:
-            scaled = scale_plan(plan, scale)
-        except ValueError:
-            return ""
-        ranks = job.ranks if job and job.kind == "measured" else self.controls.ranks.value()
-        stages = list(job.stages) if job else (self.controls.selected_stages() or list(rules.STAGES))
-        largest = max(rules.predicted_states(scaled, stages, ranks).values())
-        what = self.tr("Model as measured: {model}.") if scale.identity else self.tr("Scaled model as measured: {model}.")
-        return what.format(model=self._model_text(plan, scale)) + " " + self.tr(
-            "Predicted model states at rest (torch profile, largest of {n} ranks): up to {v}.").format(
-            n=ranks, v=fmt_auto(largest, rules.unit_family(plan)))
+        c = self.controls
+        if job is not None:
+            return self.texts.model_note(job.plan, job.scale, job.ranks if job.kind == "measured" else c.ranks.value(),
+                                         list(job.stages))
+        return self.texts.model_note(self._plan, c.scale(), c.ranks.value(), c.selected_stages() or list(rules.STAGES))

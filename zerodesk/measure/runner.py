@@ -21,7 +21,6 @@ from typing import Iterator, Sequence
 from ..core.plan import Plan
 from .protocol import Error, Message, Scale, Started
 from .reader import ProtocolReader
-from .rules import host_available_bytes  # noqa: F401  (kept importable from here)
 
 PROJECT_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the zerodesk package
 

@@ -10,24 +10,23 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ...core.evidence import EvidenceRecord, EvidenceShelf, run_key
 from ...core.plan import Plan
 from .. import i18n
 from .controller import RunController
 
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
+
 
 def record_label(record: EvidenceRecord) -> str:
     """'measured · CPU, 2 ranks · torch 2.13.0 · 2026-11-29' — a series names its source."""
-    from PySide6.QtCore import QCoreApplication
-
-    tr = lambda text: QCoreApplication.translate("Evidence", text)  # noqa: E731
-    device = {"cpu": tr("CPU"), "cuda": tr("CUDA")}.get(record.device, record.device)
+    device = {"cpu": translate("Evidence", "CPU"), "cuda": translate("Evidence", "CUDA")}.get(record.device, record.device)
     if record.kind == "simulated":
-        head = tr("simulated · rank 0 of {n}, fake tensors").format(n=i18n.fmt_int(record.ranks))
+        head = translate("Evidence", "simulated · rank 0 of {n}, fake tensors").format(n=i18n.fmt_int(record.ranks))
     else:
-        head = tr("measured · {device}, {n} ranks").format(device=device, n=record.ranks)
+        head = translate("Evidence", "measured · {device}, {n} ranks").format(device=device, n=record.ranks)
     return f"{head} · torch {record.torch} · {record.date[:10]}"
 
 

@@ -43,6 +43,8 @@ SCALE_TIPS = {
     "vocab": QT_TRANSLATE_NOOP("MeasureControls", "Fraction of the vocabulary"),
 }
 
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
+
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("MeasureControls", text)
@@ -207,33 +209,33 @@ class MeasureControls(QWidget):
         self.check_python.clicked.connect(self.check_interpreter)
 
     def retranslate(self) -> None:
-        self.device_label.setText(_t("&Device:"))
+        self.device_label.setText(translate("MeasureControls", "&Device:"))
         for i, (_value, text) in enumerate(DEVICES):
             self.device.setItemText(i, _t(text))
-        self.device.setToolTip(_t("CUDA ranks use NCCL, one GPU each; CPU ranks use gloo on this machine"))
-        self.ranks_label.setText(_t("&Ranks:"))
-        self.ranks.setToolTip(_t("Local ranks to start; predictions use this Nd (default: the plan's Nd, at most 2)"))
-        self.stages_label.setText(_t("Stages:"))
+        self.device.setToolTip(translate("MeasureControls", "CUDA ranks use NCCL, one GPU each; CPU ranks use gloo on this machine"))
+        self.ranks_label.setText(translate("MeasureControls", "&Ranks:"))
+        self.ranks.setToolTip(translate("MeasureControls", "Local ranks to start; predictions use this Nd (default: the plan's Nd, at most 2)"))
+        self.stages_label.setText(translate("MeasureControls", "Stages:"))
         for s, box in self.stage_boxes.items():
             box.setToolTip(i18n.stage_label(s).replace("\n", " — "))
-            box.setAccessibleName(_t("Stage {n}").format(n=s))
-        self.scale_label.setText(_t("Scale down:"))
+            box.setAccessibleName(translate("MeasureControls", "Stage {n}").format(n=s))
+        self.scale_label.setText(translate("MeasureControls", "Scale down:"))
         for key in SCALE_KEYS:
             self.scale_names[key].setText(_t(SCALE_LABELS[key]))
             self.scale_fields[key].setToolTip(_t(SCALE_TIPS[key]))
             self.scale_fields[key].setAccessibleName(_t(SCALE_TIPS[key]))
-        self.reset_scale.setText(_t("Full size"))
-        self.reset_scale.setToolTip(_t("Set every scale back to 1 (the model as planned)"))
-        self.python_label.setText(_t("&Python with torch:"))
-        self.python.setPlaceholderText(_t("path to a Python interpreter that can import torch"))
-        self.python.setAccessibleName(_t("Python interpreter that runs the ranks"))
-        self.browse.setText(_t("Browse…"))
-        self.check_python.setText(_t("Check"))
-        self.check_python.setToolTip(_t("Ask this interpreter for its torch version and whether it sees a GPU"))
-        self.timeout_label.setText(_t("&Give up after:"))
-        self.timeout.setSuffix(_t(" s"))
-        self.timeout.setToolTip(_t("Stop the run if it has not finished by then (a hung rank cannot stall it)"))
-        self.timeout_note.setText(_t("a watchdog: a hung rank cannot stall the run"))
+        self.reset_scale.setText(translate("MeasureControls", "Full size"))
+        self.reset_scale.setToolTip(translate("MeasureControls", "Set every scale back to 1 (the model as planned)"))
+        self.python_label.setText(translate("MeasureControls", "&Python with torch:"))
+        self.python.setPlaceholderText(translate("MeasureControls", "path to a Python interpreter that can import torch"))
+        self.python.setAccessibleName(translate("MeasureControls", "Python interpreter that runs the ranks"))
+        self.browse.setText(translate("MeasureControls", "Browse…"))
+        self.check_python.setText(translate("MeasureControls", "Check"))
+        self.check_python.setToolTip(translate("MeasureControls", "Ask this interpreter for its torch version and whether it sees a GPU"))
+        self.timeout_label.setText(translate("MeasureControls", "&Give up after:"))
+        self.timeout.setSuffix(translate("MeasureControls", " s"))
+        self.timeout.setToolTip(translate("MeasureControls", "Stop the run if it has not finished by then (a hung rank cannot stall it)"))
+        self.timeout_note.setText(translate("MeasureControls", "a watchdog: a hung rank cannot stall the run"))
         self._update_python_note()
 
     def changeEvent(self, event) -> None:
@@ -308,11 +310,11 @@ class MeasureControls(QWidget):
         if self._probe_text:
             text = self._probe_text
         elif not path:
-            text = _t("ZeroDesk itself does not load torch: the ranks run in this interpreter.")
+            text = translate("MeasureControls", "ZeroDesk itself does not load torch: the ranks run in this interpreter.")
         elif path == sys.executable:
-            text = _t("The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.")
+            text = translate("MeasureControls", "The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.")
         else:
-            text = _t("The ranks run in this interpreter; it needs torch (press Check to see its version).")
+            text = translate("MeasureControls", "The ranks run in this interpreter; it needs torch (press Check to see its version).")
         self.python_note.setText(text)
 
     def _on_python_typed(self, _text: str = "") -> None:
@@ -322,7 +324,7 @@ class MeasureControls(QWidget):
 
     def _browse_python(self) -> None:
         start = os.path.dirname(self.interpreter()) or os.path.expanduser("~")
-        path, _filter = QFileDialog.getOpenFileName(self, _t("Python interpreter that has torch"), start)
+        path, _filter = QFileDialog.getOpenFileName(self, translate("MeasureControls", "Python interpreter that has torch"), start)
         if path:
             self.python.setText(path)
             self._on_edit()
@@ -332,7 +334,7 @@ class MeasureControls(QWidget):
         path = self.interpreter()
         if not path or self._probe is not None:
             return
-        self._probe_text = _t("Checking {path}…").format(path=path)
+        self._probe_text = translate("MeasureControls", "Checking {path}…").format(path=path)
         self._update_python_note()
         self.check_python.setEnabled(False)
 

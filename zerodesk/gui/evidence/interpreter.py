@@ -13,9 +13,8 @@ from PySide6.QtCore import QCoreApplication, QObject, QProcess, QTimer
 PROBE = "import torch; c = torch.cuda.is_available(); print(torch.__version__, torch.cuda.device_count() if c else 0)"
 PROBE_TIMEOUT_MS = 60_000
 
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("Interpreter", text)
 
 
 def probe_interpreter(parent: QObject, path: str, done: Callable[[str], None]) -> QProcess:
@@ -34,13 +33,13 @@ def probe_interpreter(parent: QObject, path: str, done: Callable[[str], None]) -
         err = [line for line in bytes(proc.readAllStandardError()).decode("utf-8", "replace").splitlines() if line.strip()]
         if proc.exitStatus() == QProcess.ExitStatus.NormalExit and proc.exitCode() == 0 and len(out) >= 2:
             gpus = int(out[1]) if out[1].isdigit() else 0
-            where = _t("{n} GPU(s) visible").format(n=gpus) if gpus else _t("no GPU visible: CPU ranks only")
-            text = _t("torch {version}; {where}.").format(version=out[0], where=where)
+            where = translate("Interpreter", "{n} GPU(s) visible").format(n=gpus) if gpus else translate("Interpreter", "no GPU visible: CPU ranks only")
+            text = translate("Interpreter", "torch {version}; {where}.").format(version=out[0], where=where)
         elif proc.error() == QProcess.ProcessError.FailedToStart:
-            text = _t("Cannot start {path}: {reason}.").format(path=path, reason=proc.errorString())
+            text = translate("Interpreter", "Cannot start {path}: {reason}.").format(path=path, reason=proc.errorString())
         else:
-            text = _t("This interpreter cannot import torch: {reason}").format(
-                reason=(err[-1].strip() if err else _t("exit status {code}").format(code=proc.exitCode())))
+            text = translate("Interpreter", "This interpreter cannot import torch: {reason}").format(
+                reason=(err[-1].strip() if err else translate("Interpreter", "exit status {code}").format(code=proc.exitCode())))
         done(text)
         proc.deleteLater()
 

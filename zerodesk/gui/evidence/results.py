@@ -19,9 +19,8 @@ from .fmt import fmt_in, fmt_percent
 
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("Results", text)
 
 
 def predicted_peak(plan: Plan, stage: int) -> int | None:
@@ -85,15 +84,15 @@ class RankResults:
     def retranslate(self) -> None:
         sim = self.source == "simulated"
         _headers(self.table, [
-            (_t("Stage"), _t("ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)")),
-            (_t("Rank"), _t("Rank of the run")),
-            (_t("Peak\nof the step"), _t("Tracked peak of the step: model states, activations, temporaries and buffers")),
-            (_t("States\nsimulated") if sim else _t("States\nmeasured"),
-             _t("Parameters, gradients and optimizer state at rest after the optimizer step, from live tensors")),
-            (_t("States\npredicted"), _t("The same, predicted by the torch profile for the run's shapes and ranks")),
-            (_t("Difference\nvs torch profile"), _t("(run − predicted) / predicted states")),
-            (_t("DDP buckets\nrun / pred."),
-             _t("DDP's gradient buckets (stages 0 and 1), from the run / predicted; the Plan tab's bars include them")),
+            (translate("Results", "Stage"), translate("Results", "ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)")),
+            (translate("Results", "Rank"), translate("Results", "Rank of the run")),
+            (translate("Results", "Peak\nof the step"), translate("Results", "Tracked peak of the step: model states, activations, temporaries and buffers")),
+            (translate("Results", "States\nsimulated") if sim else translate("Results", "States\nmeasured"),
+             translate("Results", "Parameters, gradients and optimizer state at rest after the optimizer step, from live tensors")),
+            (translate("Results", "States\npredicted"), translate("Results", "The same, predicted by the torch profile for the run's shapes and ranks")),
+            (translate("Results", "Difference\nvs torch profile"), translate("Results", "(run − predicted) / predicted states")),
+            (translate("Results", "DDP buckets\nrun / pred."),
+             translate("Results", "DDP's gradient buckets (stages 0 and 1), from the run / predicted; the Plan tab's bars include them")),
         ])
         self.show(self.results, self.family)
 
@@ -114,13 +113,13 @@ class RankResults:
             cells = [str(r.stage), str(r.rank), fmt_in(r.peak_bytes, unit), fmt_in(r.states.total, unit),
                      fmt_in(r.predicted_states.total, unit), fmt_percent(d), buckets]
             tip = "<br>".join([
-                "<b>" + html.escape(i18n.stage_short(r.stage) + " · " + _t("rank {r}").format(r=r.rank)) + "</b>",
-                *(html.escape(_t("{what}: run {m}, predicted {p}").format(
+                "<b>" + html.escape(i18n.stage_short(r.stage) + " · " + translate("Results", "rank {r}").format(r=r.rank)) + "</b>",
+                *(html.escape(translate("Results", "{what}: run {m}, predicted {p}").format(
                     what=i18n.component_label(k), m=i18n.fmt_exact_bytes(getattr(r.states, k)),
                     p=i18n.fmt_exact_bytes(getattr(r.predicted_states, k)))) for k in ("params", "grads", "optimizer")),
-                html.escape(_t("Peak of the step: {v} (activations and temporaries included)").format(
+                html.escape(translate("Results", "Peak of the step: {v} (activations and temporaries included)").format(
                     v=i18n.fmt_exact_bytes(r.peak_bytes))),
-            ] + ([html.escape(_t("Step time: {t}").format(t=i18n.fmt_seconds(r.step_s)))] if r.step_s is not None else []))
+            ] + ([html.escape(translate("Results", "Step time: {t}").format(t=i18n.fmt_seconds(r.step_s)))] if r.step_s is not None else []))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(RIGHT if col >= 2 else Qt.AlignmentFlag.AlignCenter)
@@ -158,18 +157,18 @@ class TierComparison:
 
         profile = i18n.profile_short(self.plan.profile.value) if self.plan is not None else ""
         sim, meas = self._record("simulated"), self._record("measured")
-        none = _t("no run for this plan yet")
+        none = translate("Results", "no run for this plan yet")
         return [
-            (_t("Stage"), _t("ZeRO stage")),
-            (_t("Computed\nstates"), _t("Model states of the largest rank, computed with the {profile} profile (the bars)").format(
+            (translate("Results", "Stage"), translate("Results", "ZeRO stage")),
+            (translate("Results", "Computed\nstates"), translate("Results", "Model states of the largest rank, computed with the {profile} profile (the bars)").format(
                 profile=profile)),
-            (_t("Torch profile\nstates"), _t("Model states of the largest rank as PyTorch's engines keep them "
+            (translate("Results", "Torch profile\nstates"), translate("Results", "Model states of the largest rank as PyTorch's engines keep them "
                                              "(computed; the reference for every % here)")),
-            (_t("Predicted\npeak"), _t("The computed peak of the step: states, activations and buffers")),
-            (_t("Simulated\npeak"), record_label(sim) if sim else none),
-            (_t("Simulated\nstates (Δ)"), (record_label(sim) if sim else none) + " — " + _t("Δ vs the torch profile")),
-            (_t("Measured\npeak (Δ)"), (record_label(meas) if meas else none) + " — " + _t("Δ vs the simulated peak")),
-            (_t("Measured\nstates (Δ)"), (record_label(meas) if meas else none) + " — " + _t("Δ vs the torch profile")),
+            (translate("Results", "Predicted\npeak"), translate("Results", "The computed peak of the step: states, activations and buffers")),
+            (translate("Results", "Simulated\npeak"), record_label(sim) if sim else none),
+            (translate("Results", "Simulated\nstates (Δ)"), (record_label(sim) if sim else none) + " — " + translate("Results", "Δ vs the torch profile")),
+            (translate("Results", "Measured\npeak (Δ)"), (record_label(meas) if meas else none) + " — " + translate("Results", "Δ vs the simulated peak")),
+            (translate("Results", "Measured\nstates (Δ)"), (record_label(meas) if meas else none) + " — " + translate("Results", "Δ vs the torch profile")),
         ]
 
     def refresh(self) -> None:

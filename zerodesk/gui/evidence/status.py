@@ -22,6 +22,8 @@ PHASE_LABELS = {
     "optimizer": QT_TRANSLATE_NOOP("RunStatus", "optimizer step"),
 }
 
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
+
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("RunStatus", text)
@@ -96,14 +98,14 @@ class RunBar(QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.simulate_button.setText(_t("S&imulate"))
-        self.simulate_button.setToolTip(_t("One full-size step of rank 0 under fake tensors: no GPU, little memory — "
+        self.simulate_button.setText(translate("RunStatus", "S&imulate"))
+        self.simulate_button.setToolTip(translate("RunStatus", "One full-size step of rank 0 under fake tensors: no GPU, little memory — "
                                            "for models this machine cannot hold"))
-        self.start_button.setText(_t("&Measure"))
-        self.start_button.setToolTip(_t("Run one real training step per selected stage on local ranks"))
-        self.cancel_button.setText(_t("&Cancel"))
-        self.cancel_button.setToolTip(_t("Stop every process of the run now"))
-        self.progress.setAccessibleName(_t("Run progress"))
+        self.start_button.setText(translate("RunStatus", "&Measure"))
+        self.start_button.setToolTip(translate("RunStatus", "Run one real training step per selected stage on local ranks"))
+        self.cancel_button.setText(translate("RunStatus", "&Cancel"))
+        self.cancel_button.setToolTip(translate("RunStatus", "Stop every process of the run now"))
+        self.progress.setAccessibleName(translate("RunStatus", "Run progress"))
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange and hasattr(self, "status"):
@@ -117,37 +119,42 @@ class RunBar(QWidget):
             return
         self.progress.setValue(round(1000 * state.progress))
         if state.error is not None:
-            self.progress.setFormat(_t("stopped"))
+            self.progress.setFormat(translate("RunStatus", "stopped"))
         elif starting and state.started is None:
-            self.progress.setFormat(_t("starting…"))
+            self.progress.setFormat(translate("RunStatus", "starting…"))
         else:
             self.progress.setFormat("%p%")
 
-    def show_phases(self, state: RunState | None, stages: list[int], noun: str) -> None:
+    def show_phases(self, state: RunState | None, stages: list[int], kind: str) -> None:
         """One line per stage: waiting / phase / done / stopped for a run; selected or not before one."""
         for s, label in self.phase_labels.items():
             name = i18n.stage_short(s)
             color = None
             if state is None:
-                text = (_t("{stage}: selected") if s in stages else _t("{stage}: not {noun}")).format(stage=name, noun=noun)
+                text = (translate("RunStatus", "{stage}: selected") if s in stages else self._not_run(kind)).format(stage=name)
                 dim = s not in stages
             else:
                 st = state.stage_status(s)
                 dim = s not in state.stages
                 if dim:
-                    text = _t("{stage}: not {noun}").format(stage=name, noun=noun)
+                    text = self._not_run(kind).format(stage=name)
                 elif st.state == "done":
-                    text, color = _t("{stage}: done ✓").format(stage=name), OK_COLOR
+                    text, color = translate("RunStatus", "{stage}: done ✓").format(stage=name), OK_COLOR
                 elif st.state == "stopped":
-                    text, color = _t("{stage}: stopped").format(stage=name), ERROR_COLOR
+                    text, color = translate("RunStatus", "{stage}: stopped").format(stage=name), ERROR_COLOR
                 elif st.state == "running":
-                    text = _t("{stage}: {phase}").format(stage=name, phase=phase_name(st.phase))
+                    text = translate("RunStatus", "{stage}: {phase}").format(stage=name, phase=phase_name(st.phase))
                     if st.phase in ("warmup", "forward") and 0 < st.progress < 1:
                         text += f" {round(st.progress * 100)}%"
                 else:
-                    text = _t("{stage}: waiting").format(stage=name)
+                    text = translate("RunStatus", "{stage}: waiting").format(stage=name)
             label.setText(text)
             label.setStyleSheet("color: palette(mid);" if dim else f"color: {color};" if color else "")
+
+    @staticmethod
+    def _not_run(kind: str) -> str:
+        return translate("RunStatus", "{stage}: not simulated") if kind == "simulated" else translate(
+            "RunStatus", "{stage}: not measured")
 
     def set_running(self, running: bool, stopping: bool, can_measure: bool, can_simulate: bool) -> None:
         self.start_button.setEnabled(not running and can_measure)
