@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, Signal
 
 from ...core.plan import Plan
-from ...measure.protocol import Error, Message, Sample, Scale
+from ...measure.protocol import Done, Error, Message, Sample, Scale
 from ...measure.run_state import RunState
 from ...measure.runner import measure_command, simulate_command
 from .. import i18n
@@ -103,6 +103,10 @@ class RunController(QObject):
             self.state.apply(msg)
             self.sample.emit(msg)
             return
+        if isinstance(msg, Error):
+            self.logLine.emit(self.tr("Error ({code}): {message}").format(code=msg.code, message=msg.message))
+        elif isinstance(msg, Done):
+            self.logLine.emit(self.tr("Done in {wall}.").format(wall=i18n.fmt_seconds(msg.wall_s or 0.0)))
         if self.state.apply(msg):
             self.changed.emit()
 
