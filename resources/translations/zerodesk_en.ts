@@ -1307,6 +1307,14 @@ states (Δ)</translation>
         <translation>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</translation>
     </message>
     <message>
+        <source>Error ({code}): {message}</source>
+        <translation>Error ({code}): {message}</translation>
+    </message>
+    <message>
+        <source>Done in {wall}.</source>
+        <translation>Done in {wall}.</translation>
+    </message>
+    <message>
         <source>Every process of the run stopped {s} after the first signal.</source>
         <translation>Every process of the run stopped {s} after the first signal.</translation>
     </message>

@@ -1307,6 +1307,14 @@ states (Δ)</source>
         <translation>Отмена: остановка всех процессов запуска (SIGTERM, через 1 с — SIGKILL).</translation>
     </message>
     <message>
+        <source>Error ({code}): {message}</source>
+        <translation>Ошибка ({code}): {message}</translation>
+    </message>
+    <message>
+        <source>Done in {wall}.</source>
+        <translation>Готово за {wall}.</translation>
+    </message>
+    <message>
         <source>Every process of the run stopped {s} after the first signal.</source>
         <translation>Все процессы запуска остановились через {s} после первого сигнала.</translation>
     </message>

@@ -36,7 +36,6 @@ from .glossary_dock import (
 )
 from .plan_form import PlanForm, default_plan
 from .evidence.chart_link import ChartEvidence
-from .evidence.controller import RunController
 from .settings import Settings
 from .table_view import TablePanel
 
@@ -79,8 +78,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.table, "")
         self.setCentralWidget(self.tabs)
         # Runs (simulate, measure) and their evidence on the Plan chart; the Measure tab is built when first shown.
-        self.runs = RunController(self)
-        self.evidence = ChartEvidence(self.chart, self.runs, self)
+        self.evidence = ChartEvidence(self.chart, self)
+        self._runs = None
         self._measure_tab = None
         self._measure_slot = QWidget()
         self._measure_slot.setObjectName("measureSlot")
@@ -116,9 +115,6 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.evidence.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.evidence.recordsChanged.connect(self._on_records)
-        app = QApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.runs.kill_now)
         self.document.pathChanged.connect(lambda _p: self._update_title())
         self.document.recentChanged.connect(lambda _r: self._rebuild_recent_menu())
 
@@ -269,6 +265,19 @@ class MainWindow(QMainWindow):
         return self.tabs.addTab(widget, title)
 
     # -- simulate and measure ----------------------------------------------------------------------
+    @property
+    def runs(self):
+        """The RunController (simulate, measure), made with the first use of the Measure tab."""
+        if self._runs is None:
+            from .evidence.controller import RunController
+
+            self._runs = RunController(self)
+            self.evidence.attach(self._runs)
+            app = QApplication.instance()
+            if app is not None:
+                app.aboutToQuit.connect(self._runs.kill_now)
+        return self._runs
+
     @property
     def measure_tab(self):
         """The Measure tab, built on first use (it is not needed to paint the first window)."""
@@ -564,6 +573,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
-        self.runs.kill_now()  # no rank outlives the window
+        if self._runs is not None:
+            self._runs.kill_now()  # no rank outlives the window
         event.accept()
 

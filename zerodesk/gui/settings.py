@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from .. import APP_NAME
-from ..measure.protocol import Scale
+
+if TYPE_CHECKING:
+    from ..measure.protocol import Scale
 
 ORGANIZATION = "ZeroDesk"
 MAX_RECENT = 8
@@ -185,6 +188,8 @@ class MeasureSettings:
 
     @property
     def scale(self) -> Scale:
+        from ..measure.protocol import Scale  # pydantic models: loaded with the Measure tab, not at start-up
+
         try:
             return Scale.model_validate_json(str(self._get("scale", "{}")))
         except ValueError:

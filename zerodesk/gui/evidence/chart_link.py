@@ -15,7 +15,6 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from ...core.evidence import EvidenceRecord, EvidenceShelf, run_key
 from ...core.plan import Plan
 from .. import i18n
-from .controller import RunController
 
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
 
@@ -36,12 +35,16 @@ class ChartEvidence(QObject):
     notice = Signal(str)  # one sentence for the status bar: evidence set aside or restored
     recordsChanged = Signal()  # the shown records changed (the tab's comparison table follows)
 
-    def __init__(self, chart, controller: RunController, parent: QObject | None = None) -> None:
+    def __init__(self, chart, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.chart = chart
-        self.controller = controller
+        self.controller = None
         self.shelf = EvidenceShelf()
         self._run_key: str | None = None
+
+    def attach(self, controller) -> None:
+        """Follow a RunController's runs (attached when the first run can start)."""
+        self.controller = controller
         controller.runStarted.connect(self._on_run_started)
         controller.changed.connect(self._on_run_changed)
 
@@ -92,6 +95,8 @@ class ChartEvidence(QObject):
 
     # -- drawing ----------------------------------------------------------------------------------------
     def redraw(self) -> None:
+        if not self.chart.measured() and not self.shelf.shown():
+            return  # nothing drawn, nothing to draw: spare the chart a repaint
         self.chart.clear_measured()
         for record in self.shelf.shown():
             label = record_label(record)
