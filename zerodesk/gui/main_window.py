@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_NAME, __version__
-from ..core.accounting import Breakdown, compute
+from ..core.accounting import Breakdown
 from ..core.plan import Plan, PlanError
+from ..core.plan_model import PlanModel
 from ..resources import resource
 from . import files, i18n
 from .chart_panel import ChartPanel
@@ -63,8 +64,7 @@ class MainWindow(QMainWindow):
         self.quiet = False  # no modal message boxes (screenshot mode, tests): errors go to the status bar
         self.open_error = ""  # a plan file given at start that could not be read
         self.document = files.PlanDocument(self.settings, self)
-        self._breakdown: Breakdown | None = None
-        self._compute_error = ""
+        self.model = PlanModel()  # plan, breakdown, errors: the views below render what it holds
 
         # central: tabs (Plan, Table; the Measure tab is added later with add_tab)
         self.tabs = QTabWidget()
@@ -108,7 +108,8 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
         self.form.planChanged.connect(self._on_plan)
-        self.form.errorsChanged.connect(self._on_errors)
+        self.form.errorsChanged.connect(self.model.set_errors)
+        self._subscribe_views()
         self.form.edited.connect(self._update_modified)
         self.chart.segmentClicked.connect(self._on_segment_clicked)
         self.chart.segmentHovered.connect(self._on_segment_hovered)
@@ -294,7 +295,7 @@ class MainWindow(QMainWindow):
             self.tabs.blockSignals(blocked)
             self._measure_slot.deleteLater()
             self._measure_tab = tab
-            tab.set_plan(self.form.plan(), self._breakdown)
+            tab.set_plan(self.model.plan, self.model.breakdown)
             tab.set_records(self.evidence.shelf.shown())
         return self._measure_tab
 
@@ -323,19 +324,24 @@ class MainWindow(QMainWindow):
 
     @property
     def breakdown(self) -> Breakdown | None:
-        return self._breakdown
+        return self.model.breakdown
 
     def _on_plan(self, plan: Plan | None) -> None:
-        if plan is None:
-            return
-        try:
-            b = compute(plan)
-        except (ValueError, ArithmeticError, PlanError) as exc:  # keep the last chart, say why
-            self._compute_error = str(exc)
-            self.statusBar().showMessage(self.tr("Cannot compute this plan: {error}").format(error=exc))
-            return
-        self._compute_error = ""
-        self._breakdown = b
+        self.model.set_plan(plan)
+
+    def _subscribe_views(self) -> None:
+        """Each view follows the plan model (the window only wires; a view never knows its siblings)."""
+        def on_plan(model: PlanModel, what: str) -> None:
+            if what == "compute_error":
+                self.statusBar().showMessage(self.tr("Cannot compute this plan: {error}").format(error=model.compute_error))
+            elif what == "plan":
+                self._render_plan(model.plan, model.breakdown)
+            elif what == "errors":
+                self._on_errors(model.errors)
+
+        self.model.subscribe(on_plan)
+
+    def _render_plan(self, plan: Plan, b: Breakdown) -> None:
         self.chart_panel.set_breakdown(plan, b)
         self.table.set_breakdown(plan, b)
         self.glossary.set_context(plan.profile, plan.scheme)
@@ -364,7 +370,7 @@ class MainWindow(QMainWindow):
                 return
 
     def _on_segment_hovered(self, stage: int, key: str) -> None:
-        b, plan = self._breakdown, self.chart.plan
+        b, plan = self.model.breakdown, self.chart.plan
         if b is not None and plan is not None:
             self.statusBar().showMessage(
                 f"{i18n.stage_short(stage)} · {i18n.component_label(key)}: "
