@@ -194,13 +194,19 @@ def test_evidence_is_set_aside_when_the_plan_changes_and_back_when_it_changes_ba
     assert len(window.chart.measured()) == 2 and "back on the chart" in window.statusBar().currentMessage()
 
 
-def test_switching_the_plan_during_a_run_keeps_its_results_with_their_own_plan(window, tab, qtbot):
+def during_a_run(qtbot, tab, action) -> None:
+    """Start a run that pauses a second after Started, do `action` in that pause, and wait for the run's end."""
     lines = stream(TINY)
     script(tab, {"out": lines[0] + "\n"}, {"sleep": 1.0}, {"out": "\n".join(lines[1:]) + "\n" + encode(Done()) + "\n"})
     with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
-        tab.start()
+        assert tab.start()
         qtbot.waitUntil(lambda: tab.controller.state.started is not None, timeout=RUN_MS)
-        window.form.set_plan(TINY.model_copy(update={"micro_batch": 4}))
+        action()
+        assert tab.is_running()
+
+
+def test_switching_the_plan_during_a_run_keeps_its_results_with_their_own_plan(window, tab, qtbot):
+    during_a_run(qtbot, tab, lambda: window.form.set_plan(TINY.model_copy(update={"micro_batch": 4})))
     assert window.chart.measured() == []  # the run's plan is not on screen
     assert "The plan has changed since this run" in tab.status.text()
     window.form.set_plan(TINY)
@@ -208,13 +214,12 @@ def test_switching_the_plan_during_a_run_keeps_its_results_with_their_own_plan(w
 
 
 def test_switching_the_language_during_a_run(window, tab, qtbot):
-    lines = stream(TINY)
-    script(tab, {"out": lines[0] + "\n"}, {"sleep": 1.0}, {"out": "\n".join(lines[1:]) + "\n" + encode(Done()) + "\n"})
-    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
-        tab.start()
-        qtbot.waitUntil(lambda: tab.controller.state.started is not None, timeout=RUN_MS)
+    def to_russian() -> None:
         window.set_language("ru")
         assert tab.bar.cancel_button.text() == "&Отмена" and window.tabs.tabText(2) == "Измерение"
+        assert "Измерение стадии" in tab.status.text() or "Измерение…" in tab.status.text()
+
+    during_a_run(qtbot, tab, to_russian)
     assert "✓" in tab.status.text() and "Измерено" in tab.status.text()
     assert all("измерено" in m.label for m in window.chart.measured())
 
