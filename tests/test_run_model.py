@@ -190,3 +190,32 @@ def test_runner_ends_on_done_and_stops_a_lingering_child():
     t0 = time.monotonic()
     msgs = list(MeasureRun(fake({"out": lines(started(), Done()).decode()}, {"ignore_term": True}, {"sleep": 30})))
     assert msgs[-1].kind == "done" and time.monotonic() - t0 < 10
+
+
+# -- evidence from a run, kept per plan -------------------------------------------------------------------
+def test_a_run_leaves_a_record_per_finished_stage_and_the_shelf_follows_the_plan():
+    from zerodesk.core.evidence import EvidenceShelf, run_key
+
+    st = RunState([0, 3], 2)
+    assert st.to_record("k", "2026-01-01T00:00:00+00:00") is None
+    for m in (started(), result(0, 0, total=300, predicted=300), result(0, 1, total=330, predicted=300),
+              result(3, 0)):
+        st.apply(m)
+    rec = st.to_record(run_key(TINY), "2026-01-01T00:00:00+00:00")
+    assert [s.stage for s in rec.stages] == [0]  # stage 3 has one of two ranks
+    assert (rec.stages[0].states_bytes, rec.stages[0].predicted_bytes, rec.stages[0].peak_bytes) == (330, 300, 660)
+    assert (rec.kind, rec.torch, rec.device, rec.ranks) == ("measured", "2.13.0", "cpu", 2)
+
+    shelf = EvidenceShelf()
+    shelf.set_plan(TINY)
+    shelf.put(rec)
+    assert shelf.shown() == [rec]
+    other = TINY.model_copy(update={"seq_len": 64})
+    change = shelf.set_plan(other)
+    assert change.set_aside == (rec,) and shelf.shown() == []
+    assert shelf.set_plan(TINY.model_copy(update={"units": "GiB"})).restored == (rec,)  # units do not matter
+    assert shelf.set_plan(TINY) == type(change)()  # same key: nothing to say
+
+    saved = TINY.model_copy(update={"evidence": [rec]})
+    again = Plan.model_validate_json(saved.model_dump_json())
+    assert again.evidence == [rec]

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QToolTip
 from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
 from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
+from ..measure.rules import difference_pct
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
 from .style import GPU_LINE_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
@@ -382,7 +383,7 @@ class StageChart(pg.PlotWidget):
             reference = self._breakdown.stage(m.stage).total_bytes
         else:
             return None
-        return 100 * (m.states_bytes - reference) / reference if reference else None
+        return difference_pct(m.states_bytes, reference) if reference else None
 
     def _series_color(self, label: str) -> str:
         """A series' colour: its tier's, unless another series of the same tier came first."""

@@ -34,9 +34,10 @@ class RunJob:
     env: dict[str, str] = field(default_factory=dict)
 
     def argv(self) -> list[str]:
+        plan = self.plan.model_copy(update={"evidence": None})  # the worker needs the shapes, not the file's evidence
         if self.kind == "simulated":
-            return simulate_command(self.plan, self.stages, python=self.python or None)
-        return measure_command(self.plan, self.stages, self.ranks, self.device, self.scale, python=self.python or None,
+            return simulate_command(plan, self.stages, python=self.python or None)
+        return measure_command(plan, self.stages, self.ranks, self.device, self.scale, python=self.python or None,
                                samples=True)
 
     @property
