@@ -9,11 +9,9 @@ import os
 import sys
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QProcess, Qt, Signal
-from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
@@ -28,6 +26,7 @@ from ...measure.protocol import Scale
 from ...measure.rules import STAGES
 from .. import i18n
 from ..settings import MeasureSettings
+from .fraction_spin import FractionSpin
 from .interpreter import probe_interpreter
 
 SCALE_KEYS = ("layers", "hidden", "seq", "vocab")
@@ -48,41 +47,6 @@ translate = QCoreApplication.translate  # lupdate reads translate("Context", "te
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("MeasureControls", text)
-
-
-class FractionSpin(QDoubleSpinBox):
-    """A scale in (0, 1]: shows 0.03125 or 1 without trailing zeros, and accepts a typed fraction such as 1/32."""
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.setDecimals(8)
-        self.setRange(0.0001, 1.0)
-        self.setSingleStep(0.05)
-
-    def textFromValue(self, value: float) -> str:
-        return f"{value:.6g}".replace(".", self.locale().decimalPoint())
-
-    def _parse(self, text: str) -> float | None:
-        text = text.strip().replace(self.locale().decimalPoint(), ".").replace(",", ".")
-        try:
-            if "/" in text:
-                num, den = text.split("/", 1)
-                return float(num) / float(den)
-            return float(text)
-        except (ValueError, ZeroDivisionError):
-            return None
-
-    def valueFromText(self, text: str) -> float:
-        value = self._parse(text)
-        return self.value() if value is None else value
-
-    def validate(self, text: str, pos: int):
-        value = self._parse(text)
-        if value is not None and 0 < value <= 1:
-            return QValidator.State.Acceptable, text, pos
-        if all(c in "0123456789./," + self.locale().decimalPoint() for c in text.strip()):
-            return QValidator.State.Intermediate, text, pos
-        return QValidator.State.Invalid, text, pos
 
 
 class MeasureControls(QWidget):
