@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -246,5 +247,12 @@ def test_the_tab_waits_until_it_is_needed_and_status_keeps_the_buttons_still(win
     assert "Expect about" in tab.status.text()
 
 
-def test_the_window_stays_torch_free():
-    assert "torch" not in sys.modules or os.environ.get("ZERODESK_ALLOW_TORCH")
+def test_the_window_with_its_measure_tab_stays_torch_free():
+    code = ("import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; import zerodesk.gui; "
+            "from PySide6.QtWidgets import QApplication; app = QApplication([]); "
+            "from zerodesk.gui.main_window import MainWindow; w = MainWindow(persist=False); w.measure_tab; "
+            "assert 'torch' not in sys.modules; print('no torch')")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(root)})
+    assert out.returncode == 0 and "no torch" in out.stdout, out.stderr
