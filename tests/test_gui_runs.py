@@ -98,7 +98,7 @@ def test_the_last_line_without_newline_completes_the_run_and_marks_the_chart(win
     assert {m.stage for m in window.chart.measured()} == {0, 3}
     assert all(window.chart.measured_difference(m) == 0 for m in window.chart.measured())
     rows = tab.comparison.table
-    assert rows.item(3, 7).text().endswith("(+0.00%)") and rows.item(1, 7).text() == "—"
+    assert rows.item(3, 7).text().endswith("\n+0.00%") and rows.item(1, 7).text() == "—"
     assert tab.bar.progress.value() == 1000
     assert [tab.bar.phase_labels[s].text() for s in (0, 3)] == ["Stage 0: done ✓", "Stage 3: done ✓"]
 
@@ -166,7 +166,7 @@ def test_simulate_lands_as_its_own_markers_and_is_kept_in_the_plan_file(window, 
     assert "Simulated rank 0 of 2 under fake tensors, torch 2.13.0" in tab.status.text()
     assert {(m.kind, m.stage) for m in window.chart.measured()} == {("simulated", 2), ("simulated", 3)}
     assert "■●" in window.chart.measured_legend_html()
-    assert tab.comparison.table.item(2, 4).text() != "—" and tab.comparison.table.item(2, 5).text().endswith("(+0.00%)")
+    assert tab.comparison.table.item(2, 4).text() != "—" and tab.comparison.table.item(2, 5).text().endswith("\n+0.00%")
     assert "simulated · rank 0 of 2" in tab.comparison.table.horizontalHeaderItem(4).toolTip()
     assert window.is_modified()  # new evidence is a change to save
 

@@ -189,7 +189,7 @@ class TierComparison:
         def with_diff(value: int, reference: int | None) -> str:
             if reference is None:
                 return fmt_in(value, unit)
-            return f"{fmt_in(value, unit)} ({fmt_percent(difference_pct(value, reference))})"
+            return f"{fmt_in(value, unit)}\n{fmt_percent(difference_pct(value, reference))}"  # Δ under the figure
 
         for row, s in enumerate(STAGES):
             sim_st = sim.stage(s) if sim else None
