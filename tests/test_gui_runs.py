@@ -108,6 +108,8 @@ def test_markers_compare_with_the_torch_profile_whatever_profile_the_chart_shows
     assert run(qtbot, tab, tab.bar.start_button)
     form_plan = TINY.model_copy(update={"profile": Profile.PAPER})
     window.load_plan(form_plan)  # same run key: the evidence stays, the bars change
+    assert window.chart.breakdown.profile.value == "torch"  # the Plan tab is out of sight: it catches up when shown
+    window.tabs.setCurrentIndex(0)
     assert window.chart.breakdown.profile.value == "paper"
     for m in window.chart.measured():
         want = 100 * 1000 / m.reference_bytes

@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.open_error = ""  # a plan file given at start that could not be read
         self.document = files.PlanDocument(self.settings, self)
         self.model = PlanModel()  # plan, breakdown, errors: the views below render what it holds
+        self._hidden_views_plan: tuple[Plan, Breakdown] | None = None  # not yet drawn by the charts and the table
 
         # central: tabs (Plan, Table; the Measure tab is added later with add_tab)
         self.tabs = QTabWidget()
@@ -302,6 +303,8 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, index: int) -> None:
         if self._measure_tab is None and self.tabs.widget(index) is self._measure_slot:
             self.tabs.setCurrentWidget(self.measure_tab)
+            return
+        self._render_hidden_views()
 
     def run_evidence(self, kind: str) -> bool:
         """Simulate or measure the current plan from anywhere: the Measure tab shows the run."""
@@ -342,8 +345,9 @@ class MainWindow(QMainWindow):
         self.model.subscribe(on_plan)
 
     def _render_plan(self, plan: Plan, b: Breakdown) -> None:
-        self.chart_panel.set_breakdown(plan, b)
-        self.table.set_breakdown(plan, b)
+        self._hidden_views_plan = (plan, b)
+        if self._measure_tab is None or self.tabs.currentWidget() is not self._measure_tab:
+            self._render_hidden_views()  # else the Plan and Table tabs catch up when shown: an edit stays fast
         self.glossary.set_context(plan.profile, plan.scheme)
         self.evidence.set_plan(plan)
         if self._measure_tab is not None:
@@ -351,6 +355,15 @@ class MainWindow(QMainWindow):
         if plan.units != self.settings.units and self._persist:
             self.settings.units = plan.units
         self._update_modified()
+
+    def _render_hidden_views(self) -> None:
+        """Bring the charts and the table up to the plan model (they wait while the Measure tab is in view)."""
+        if self._hidden_views_plan is None:
+            return
+        plan, b = self._hidden_views_plan
+        self._hidden_views_plan = None
+        self.chart_panel.set_breakdown(plan, b)
+        self.table.set_breakdown(plan, b)
 
     def _on_errors(self, errors: dict) -> None:
         self.chart_panel.set_stale(errors)
@@ -530,6 +543,7 @@ class MainWindow(QMainWindow):
     def export_chart(self, path: str | Path) -> bool:
         """PNG or SVG by suffix: both charts with their captions (what, whence, unit)."""
         path = Path(path)
+        self._render_hidden_views()
         ok = self.chart_panel.export_svg(path) if path.suffix.lower() == ".svg" else self.chart_panel.export_png(path)
         if ok:
             self.statusBar().showMessage(self.tr("Exported {path}").format(path=path), 4000)
@@ -542,6 +556,7 @@ class MainWindow(QMainWindow):
         return self.export_chart(path) if path else False
 
     def copy_table(self) -> str:
+        self._render_hidden_views()
         text = self.table.copy_to_clipboard()
         self.statusBar().showMessage(self.tr("Table copied as text"), 3000)
         return text

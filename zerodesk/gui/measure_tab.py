@@ -38,6 +38,9 @@ class MeasureTab(QWidget):
         self.extra_env: dict[str, str] = {}  # added to a run's environment (tests inject faults here)
         self._plan: Plan | None = None
         self._stale = True  # the controls or the plan changed since the last run: say what Start would do
+        self._breakdown: Breakdown | None = None
+        self._plan_shown = True  # the comparison shows self._plan
+        self._dirty = True  # something changed while the tab was hidden
         self.texts = RunTexts(controller)
         self._build(settings or MeasureSettings(persist=False))
         controller.runStarted.connect(self._on_run_started)
@@ -130,12 +133,11 @@ class MeasureTab(QWidget):
     def set_plan(self, plan: Plan | None, breakdown: Breakdown | None = None) -> None:
         if plan is None:
             return
-        self._plan = plan
+        self._plan, self._breakdown = plan, breakdown
         self.controls.default_ranks(rules.default_ranks(plan))
         self.timeline.family = rules.unit_family(plan)
-        self.comparison.set_plan(plan, breakdown)
-        self.rank_results.show(self.rank_results.results, rules.unit_family(plan))
         self._stale = self._stale or not self.is_running()  # a run under way reports on its own plan when done
+        self._plan_shown = False
         self.refresh()
 
     def set_records(self, records: list[EvidenceRecord]) -> None:
@@ -246,10 +248,25 @@ class MeasureTab(QWidget):
     def _showing_run(self) -> bool:
         return self.controller.job is not None and (self.is_running() or not self._stale)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.refresh()
+
     def refresh(self) -> None:
+        """Render the controller's state and the plan. A hidden tab only notes that it must (edits stay fast)."""
+        if not self.isVisible():
+            self._dirty = True
+            return
+        self._dirty = False
         running, c, state = self.is_running(), self.controller, self.controller.state
+        if not self._plan_shown and self._plan is not None:
+            self._plan_shown = True
+            self.comparison.set_plan(self._plan, self._breakdown)
+            self.rank_results.show(self.rank_results.results, rules.unit_family(self._plan))
+        problems = (self.measure_problem(), self.simulate_problem())
         self.controls.set_running(running)
-        self.bar.set_running(running, c.is_stopping(), not self.measure_problem(), not self.simulate_problem())
+        self.bar.set_running(running, c.is_stopping(), not problems[0], not problems[1])
         showing = self._showing_run()
         self.bar.show_progress(state if showing else None, running)
         self.bar.show_phases(state if showing else None, self.controls.selected_stages(),
@@ -258,13 +275,12 @@ class MeasureTab(QWidget):
             self.rank_results.show(state.sorted_results(), rules.unit_family(c.job.plan))
         if showing and state.error is not None:
             self.timeline.stop()
-        self.status.setText(self._status_html(showing))
+        self.status.setText(self._status_html(showing, problems))
         self.model_note.setText(self._model_note())
 
-    def _status_html(self, showing: bool) -> str:
+    def _status_html(self, showing: bool, problems: tuple[str, str]) -> str:
         if not showing:
-            return self.texts.idle(self._plan, self.controls, self.measure_problem(), self.simulate_problem(),
-                                   self.simulated_stages(), self.measured_plan())
+            return self.texts.idle(self._plan, self.controls, *problems, self.simulated_stages(), self.measured_plan())
         if self.is_running():
             return self.texts.running()
         if self.controller.state.error is not None:

@@ -54,14 +54,28 @@ def default_ranks(plan: Plan | None) -> int:
     return max(1, min(plan.dp if plan is not None else 1, MAX_DEFAULT_RANKS))
 
 
+_STATES_CACHE: dict[tuple, int] = {}  # the window asks again for the same shapes on every redraw of the Measure tab
+
+
 def predicted_states(plan: Plan, stages: Iterable[int], ranks: int) -> dict[int, int]:
     """Torch-profile state bytes of the largest rank per stage (what the ranks will hold at rest)."""
     from ..core.architecture import tensor_shapes
     from ..core.torch_profile import rank_runs
 
     arch = plan.model.architecture
-    shapes = [s for _, s in tensor_shapes(arch)] if arch is not None else None
-    return {s: max(sum(r.values()) for _, r in rank_runs(shapes, plan.params, s, ranks)) for s in stages}
+    base = (arch.model_dump_json(), ranks) if arch is not None else (plan.model.params, ranks)  # P follows the shapes
+    shapes, params = None, None
+    out = {}
+    for s in stages:
+        if (*base, s) not in _STATES_CACHE:
+            if params is None:
+                params = plan.params
+                shapes = [shape for _, shape in tensor_shapes(arch)] if arch is not None else None
+            if len(_STATES_CACHE) > 512:
+                _STATES_CACHE.clear()
+            _STATES_CACHE[(*base, s)] = max(sum(r.values()) for _, r in rank_runs(shapes, params, s, ranks))
+        out[s] = _STATES_CACHE[(*base, s)]
+    return out
 
 
 def host_available_bytes() -> int | None:

@@ -139,16 +139,17 @@ class RunTexts:
         """'2 layers, hidden 64, …; P = …' or, scaled, '2 of 32 layers, …; P = … of …'."""
         scaled = scale_plan(full, scale)
         a, b = full.model.architecture, scaled.model.architecture
+        p_full, p_scaled = full.params, scaled.params  # each counts every tensor: once
         if scale.identity:
             return translate("RunTexts", "{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × "
                            "micro-batch {mb}; P = {p} ({short})").format(
                 layers=a.layers, hidden=a.hidden, heads=a.heads, ffn=a.ffn, vocab=i18n.fmt_int(a.vocab), seq=full.seq_len,
-                mb=full.micro_batch, p=i18n.fmt_int(full.params), short=fmt_count(full.params))
+                mb=full.micro_batch, p=i18n.fmt_int(p_full), short=fmt_count(p_full))
         return translate("RunTexts", "{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; "
                        "P = {p} ({short}) of {P} ({SHORT})").format(
             l=b.layers, L=a.layers, h=b.hidden, H=a.hidden, f=b.ffn, F=a.ffn, v=i18n.fmt_int(b.vocab),
-            V=i18n.fmt_int(a.vocab), s=scaled.seq_len, S=full.seq_len, p=i18n.fmt_int(scaled.params),
-            short=fmt_count(scaled.params), P=i18n.fmt_int(full.params), SHORT=fmt_count(full.params))
+            V=i18n.fmt_int(a.vocab), s=scaled.seq_len, S=full.seq_len, p=i18n.fmt_int(p_scaled),
+            short=fmt_count(p_scaled), P=i18n.fmt_int(p_full), SHORT=fmt_count(p_full))
 
     def model_note(self, plan: Plan | None, scale: Scale, ranks: int, stages: list[int]) -> str:
         """The model a run builds, and the states the torch profile predicts for its largest rank."""
