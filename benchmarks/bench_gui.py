@@ -216,6 +216,8 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=300, help="edits per field")
     parser.add_argument("--nd-edits", type=int, default=40, help="edits at each large Nd")
     args = parser.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (figures scale with other work on the machine)")
     cold_start(args.starts)
     edit_latency(args.edits)
     large_cluster_latency(args.nd_edits)
