@@ -293,6 +293,7 @@ def test_a_python_without_torch_is_a_clear_error(tab, qtbot, tmp_path):
 # -- before a run, settings, language -------------------------------------------------------------------------
 def test_before_a_run_the_tab_says_what_it_will_do(window, qtbot):
     tab = window.measure_tab  # the default plan: a bare parameter count, nothing to build
+    window.tabs.setCurrentWidget(tab)  # a hidden tab renders when it is shown
     assert window.tabs.tabText(window.tabs.indexOf(tab)) == "Measure"
     assert not tab.bar.start_button.isEnabled() and "needs the model's architecture" in shown(tab.status)
     window.load_plan(TINY)
@@ -341,6 +342,7 @@ def test_choices_are_remembered(gui_settings, qtbot, tmp_path):
 def test_the_tab_speaks_russian(window):
     window.load_plan(TINY)
     tab = window.measure_tab
+    window.tabs.setCurrentWidget(tab)
     window.set_language("ru")
     index = window.tabs.indexOf(tab)
     assert window.tabs.tabText(index) == "Измерение"

@@ -228,7 +228,6 @@ class MeasureTab(QWidget):
 
     def _on_run_started(self) -> None:
         self._stale = False
-        self.status.relax()
         self.rank_results.show([], self.rank_results.family)
         self.timeline.family = rules.unit_family(self.controller.job.plan)
         self.timeline.clear_data()
@@ -242,6 +241,8 @@ class MeasureTab(QWidget):
 
     def _on_controls(self) -> None:
         self._stale = True
+        if not self.is_running():
+            self.status.relax()  # new settings, new paragraph: it may be shorter than the last run's
         self.refresh()
 
     # -- rendering ----------------------------------------------------------------------------------------
