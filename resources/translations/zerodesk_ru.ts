@@ -9,6 +9,17 @@
     </message>
 </context>
 <context>
+    <name>ChartEvidence</name>
+    <message>
+        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
+        <translation>Прежние результаты этого плана снова на диаграмме: {what}.</translation>
+    </message>
+    <message>
+        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
+        <translation>План изменился: {what} ему больше не соответствуют и сняты с диаграммы (они вернутся, если план станет прежним).</translation>
+    </message>
+</context>
+<context>
     <name>ChartPanel</name>
     <message>
         <source>Per-stage memory chart</source>
@@ -72,6 +83,25 @@
     <message>
         <source>GPU memory {v}</source>
         <translation>Память GPU {v}</translation>
+    </message>
+</context>
+<context>
+    <name>Evidence</name>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>simulated · rank 0 of {n}, fake tensors</source>
+        <translation>смоделировано · участник 0 из {n}, фиктивные тензоры</translation>
+    </message>
+    <message>
+        <source>measured · {device}, {n} ranks</source>
+        <translation>измерено · {device}, участников: {n}</translation>
     </message>
 </context>
 <context>
@@ -288,6 +318,49 @@
     <message>
         <source>Cannot import the config</source>
         <translation>Не удаётся импортировать конфигурацию</translation>
+    </message>
+</context>
+<context>
+    <name>Interpreter</name>
+    <message>
+        <source>{path} does not answer as a Python 3 interpreter ({why}).</source>
+        <translation>{path} не отвечает как интерпретатор Python 3 ({why}).</translation>
+    </message>
+    <message>
+        <source>{path} is Python {version}; the worker needs Python {minimum} or newer.</source>
+        <translation>{path} — это Python {version}; рабочему процессу нужен Python {minimum} или новее.</translation>
+    </message>
+    <message>
+        <source>{path} lacks {module}, which the worker needs; install it with: {command}</source>
+        <translation>В {path} нет {module}, который нужен рабочему процессу; установите его командой: {command}</translation>
+    </message>
+    <message>
+        <source>{path} has torch, but importing it fails: {error}</source>
+        <translation>В {path} есть torch, но его импорт не удаётся: {error}</translation>
+    </message>
+    <message>
+        <source>{path} cannot run the worker.</source>
+        <translation>{path} не может запустить измерительный процесс.</translation>
+    </message>
+    <message>
+        <source>{path} is not an executable file.</source>
+        <translation>{path} — не исполняемый файл.</translation>
+    </message>
+    <message>
+        <source>Cannot start {path}: {reason}.</source>
+        <translation>Не удаётся запустить {path}: {reason}.</translation>
+    </message>
+    <message>
+        <source>{n} GPU(s) visible</source>
+        <translation>видно GPU: {n}</translation>
+    </message>
+    <message>
+        <source>no GPU visible: CPU ranks only</source>
+        <translation>GPU не видно: только участники на CPU</translation>
+    </message>
+    <message>
+        <source>torch {version}; {where}.</source>
+        <translation>torch {version}; {where}.</translation>
     </message>
 </context>
 <context>
@@ -664,12 +737,28 @@ optimizer sharded</source>
         <translation>Показать вкладку с таблицей</translation>
     </message>
     <message>
-        <source>&amp;Measure</source>
-        <translation>&amp;Измерение</translation>
+        <source>&amp;Measure Tab</source>
+        <translation>Вкладка «&amp;Измерение»</translation>
     </message>
     <message>
-        <source>Show the measure tab: run a real training step</source>
-        <translation>Показать вкладку измерения: запуск реального шага обучения</translation>
+        <source>Show the measure tab: simulate or measure a training step</source>
+        <translation>Показать вкладку измерений: смоделировать или измерить шаг обучения</translation>
+    </message>
+    <message>
+        <source>S&amp;imulate</source>
+        <translation>Сму&amp;лировать</translation>
+    </message>
+    <message>
+        <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
+        <translation>Смоделировать один полноразмерный шаг участника 0 на фиктивных тензорах (для моделей, которые не помещаются в эту машину)</translation>
+    </message>
+    <message>
+        <source>Measu&amp;re</source>
+        <translation>Из&amp;мерить</translation>
+    </message>
+    <message>
+        <source>Measure one real training step per stage on local ranks</source>
+        <translation>Измерить один настоящий шаг обучения для каждой стадии на локальных участниках</translation>
     </message>
     <message>
         <source>&amp;Find Claim…</source>
@@ -738,6 +827,10 @@ optimizer sharded</source>
     <message>
         <source>Table</source>
         <translation>Таблица</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>Измерение</translation>
     </message>
     <message>
         <source>Views</source>
@@ -849,77 +942,10 @@ optimizer sharded</source>
     </message>
 </context>
 <context>
-    <name>MeasureProcess</name>
-    <message>
-        <source>the measurement was cancelled</source>
-        <translation>измерение отменено</translation>
-    </message>
-    <message>
-        <source>could not start {program}: {reason}</source>
-        <translation>не удалось запустить {program}: {reason}</translation>
-    </message>
-    <message>
-        <source>the measurement stopped before finishing</source>
-        <translation>измерение прервалось, не завершившись</translation>
-    </message>
-    <message>
-        <source>the measurement could not start</source>
-        <translation>измерение не смогло начаться</translation>
-    </message>
-    <message>
-        <source>no output</source>
-        <translation>вывода нет</translation>
-    </message>
-    <message>
-        <source>{what} (exit status {code}): {why}</source>
-        <translation>{what} (код выхода {code}): {why}</translation>
-    </message>
-    <message>
-        <source>the measurement did not finish within {s} s and was stopped</source>
-        <translation>измерение не завершилось за {s} с и было остановлено</translation>
-    </message>
-    <message>
-        <source>some processes of the run did not stop after SIGKILL (group {pgid})</source>
-        <translation>некоторые процессы запуска не остановились после SIGKILL (группа {pgid})</translation>
-    </message>
-</context>
-<context>
-    <name>MeasureTab</name>
-    <message>
-        <source>setting up</source>
-        <translation>подготовка</translation>
-    </message>
-    <message>
-        <source>warm-up step</source>
-        <translation>разогревочный шаг</translation>
-    </message>
-    <message>
-        <source>forward</source>
-        <translation>прямой проход</translation>
-    </message>
-    <message>
-        <source>backward</source>
-        <translation>обратный проход</translation>
-    </message>
-    <message>
-        <source>optimizer step</source>
-        <translation>шаг оптимизатора</translation>
-    </message>
+    <name>MeasureControls</name>
     <message>
         <source>auto</source>
         <translation>авто</translation>
-    </message>
-    <message>
-        <source>CUDA when this machine has an NVIDIA GPU, else CPU</source>
-        <translation>CUDA, если на машине есть GPU NVIDIA, иначе CPU</translation>
-    </message>
-    <message>
-        <source>CUDA ranks with NCCL, one GPU each</source>
-        <translation>Участники на CUDA с NCCL, по одному GPU на каждого</translation>
-    </message>
-    <message>
-        <source>CPU ranks with gloo on this machine (small or scaled-down models)</source>
-        <translation>Участники на CPU с gloo на этой машине (для небольших или уменьшенных моделей)</translation>
     </message>
     <message>
         <source>layers ×</source>
@@ -954,58 +980,6 @@ optimizer sharded</source>
         <translation>Доля словаря</translation>
     </message>
     <message>
-        <source>MB</source>
-        <translation>МБ</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>кБ</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>МиБ</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>КиБ</translation>
-    </message>
-    <message>
-        <source>B</source>
-        <translation>байт</translation>
-    </message>
-    <message>
-        <source>{n} s</source>
-        <translation>{n} с</translation>
-    </message>
-    <message>
-        <source>{n} min</source>
-        <translation>{n} мин</translation>
-    </message>
-    <message>
-        <source>{n} h</source>
-        <translation>{n} ч</translation>
-    </message>
-    <message>
-        <source>Time since the measured step began, s</source>
-        <translation>Время от начала измеряемого шага, с</translation>
-    </message>
-    <message>
-        <source>Rank memory, {unit}</source>
-        <translation>Память участника, {unit}</translation>
-    </message>
-    <message>
-        <source>No memory samples arrived before the run stopped.</source>
-        <translation>До остановки запуска замеры памяти не поступили.</translation>
-    </message>
-    <message>
-        <source>The memory of each rank through the measured step is drawn here during a run.</source>
-        <translation>Здесь во время запуска рисуется память каждого участника на протяжении измеряемого шага.</translation>
-    </message>
-    <message>
-        <source>stage {s} · rank {r}</source>
-        <translation>стадия {s} · участник {r}</translation>
-    </message>
-    <message>
         <source>&amp;Device:</source>
         <translation>&amp;Устройство:</translation>
     </message>
@@ -1026,8 +1000,8 @@ optimizer sharded</source>
         <translation>Стадии:</translation>
     </message>
     <message>
-        <source>Measure stage {n}</source>
-        <translation>Измерить стадию {n}</translation>
+        <source>Stage {n}</source>
+        <translation>Стадия {n}</translation>
     </message>
     <message>
         <source>Scale down:</source>
@@ -1082,36 +1056,70 @@ optimizer sharded</source>
         <translation>сторож: зависший участник не задержит запуск</translation>
     </message>
     <message>
-        <source>&amp;Start</source>
-        <translation>&amp;Старт</translation>
+        <source>ZeroDesk itself does not load torch: the ranks run in this interpreter.</source>
+        <translation>Сам ZeroDesk не загружает torch: участники работают в этом интерпретаторе.</translation>
     </message>
     <message>
-        <source>Run one real training step per selected stage</source>
-        <translation>Выполнить один реальный шаг обучения для каждой выбранной стадии</translation>
+        <source>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</source>
+        <translation>Текущий интерпретатор (тот, в котором работает ZeroDesk); собранному пакету нужен другой Python с torch.</translation>
     </message>
     <message>
-        <source>&amp;Cancel</source>
-        <translation>&amp;Отмена</translation>
+        <source>The ranks run in this interpreter; it needs torch (press Check to see its version).</source>
+        <translation>Участники работают в этом интерпретаторе; в нём нужен torch (нажмите «Проверить», чтобы узнать версию).</translation>
     </message>
     <message>
-        <source>Stop every rank of the run now</source>
-        <translation>Немедленно остановить всех участников запуска</translation>
+        <source>Python interpreter that has torch</source>
+        <translation>Интерпретатор Python с torch</translation>
     </message>
     <message>
-        <source>Measurement progress</source>
-        <translation>Ход измерения</translation>
+        <source>Checking {path}…</source>
+        <translation>Проверка {path}…</translation>
     </message>
+    <message>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
+        <translation>В собственном Python ZeroDesk нет torch: установите его командой pip install &apos;zerodesk[measure]&apos; или выберите другой Python, в котором есть torch.</translation>
+    </message>
+</context>
+<context>
+    <name>MeasureProcess</name>
+    <message>
+        <source>the measurement was cancelled</source>
+        <translation>измерение отменено</translation>
+    </message>
+    <message>
+        <source>could not start {program}: {reason}</source>
+        <translation>не удалось запустить {program}: {reason}</translation>
+    </message>
+    <message>
+        <source>the measurement stopped before finishing</source>
+        <translation>измерение прервалось, не завершившись</translation>
+    </message>
+    <message>
+        <source>the measurement could not start</source>
+        <translation>измерение не смогло начаться</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>вывода нет</translation>
+    </message>
+    <message>
+        <source>{what} (exit status {code}): {why}</source>
+        <translation>{what} (код выхода {code}): {why}</translation>
+    </message>
+    <message>
+        <source>the measurement did not finish within {s} s and was stopped</source>
+        <translation>измерение не завершилось за {s} с и было остановлено</translation>
+    </message>
+    <message>
+        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
+        <translation>ожидание прекращено после SIGKILL: часть процессов запуска не остановилась (группа {pgid})</translation>
+    </message>
+</context>
+<context>
+    <name>MeasureTab</name>
     <message>
         <source>Live memory timeline</source>
         <translation>Память во времени</translation>
-    </message>
-    <message>
-        <source>Measured results</source>
-        <translation>Результаты измерения</translation>
-    </message>
-    <message>
-        <source>Measurement log</source>
-        <translation>Журнал измерения</translation>
     </message>
     <message>
         <source>The command, the ranks&apos; messages (stderr) and errors appear here.</source>
@@ -1122,8 +1130,32 @@ optimizer sharded</source>
         <translation>Измерение</translation>
     </message>
     <message>
-        <source>There is no valid plan to measure yet.</source>
-        <translation>Пока нет корректного плана для измерения.</translation>
+        <source>Tiers side by side</source>
+        <translation>Уровни рядом</translation>
+    </message>
+    <message>
+        <source>Ranks of the last run</source>
+        <translation>Участники последнего запуска</translation>
+    </message>
+    <message>
+        <source>Computed, simulated and measured figures per stage</source>
+        <translation>Расчётные, смоделированные и измеренные значения по стадиям</translation>
+    </message>
+    <message>
+        <source>Results of the last run per rank</source>
+        <translation>Результаты последнего запуска по участникам</translation>
+    </message>
+    <message>
+        <source>Run log</source>
+        <translation>Журнал запуска</translation>
+    </message>
+    <message>
+        <source>There is no valid plan yet.</source>
+        <translation>Корректного плана пока нет.</translation>
+    </message>
+    <message>
+        <source>Simulating needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
+        <translation>Для моделирования нужна архитектура модели (слои, hidden, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
     </message>
     <message>
         <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
@@ -1142,346 +1174,16 @@ optimizer sharded</source>
         <translation>Выберите хотя бы одну стадию для измерения.</translation>
     </message>
     <message>
+        <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
+        <translation>Состояниям модели {n} участников на CPU нужно около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, hidden ×), возьмите меньше участников или смоделируйте шаг.</translation>
+    </message>
+    <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
         <translation>Выберите интерпретатор Python, в котором есть torch (эта сборка не может сама запустить участников).</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>В собственном Python ZeroDesk нет torch: установите его командой pip install &apos;zerodesk[measure]&apos; или выберите другой Python, в котором есть torch.</translation>
-    </message>
-    <message>
-        <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</source>
-        <translation>Состояниям модели {n} участников на CPU нужно около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, hidden ×) или число участников.</translation>
-    </message>
-    <message>
-        <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
-        <translation>слоёв {layers}, hidden {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
-    </message>
-    <message>
-        <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
-        <translation>слоёв {l} из {L}, hidden {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation>CPU</translation>
-    </message>
-    <message>
-        <source>CUDA</source>
-        <translation>CUDA</translation>
-    </message>
-    <message>
-        <source>ZeroDesk itself does not load torch: the ranks run in this interpreter.</source>
-        <translation>Сам ZeroDesk не загружает torch: участники работают в этом интерпретаторе.</translation>
-    </message>
-    <message>
-        <source>The running interpreter (ZeroDesk&apos;s own); a frozen bundle needs another Python that has torch.</source>
-        <translation>Текущий интерпретатор (тот, в котором работает ZeroDesk); собранному пакету нужен другой Python с torch.</translation>
-    </message>
-    <message>
-        <source>The ranks run in this interpreter; it needs torch (press Check to see its version).</source>
-        <translation>Участники работают в этом интерпретаторе; в нём нужен torch (нажмите «Проверить», чтобы узнать версию).</translation>
-    </message>
-    <message>
-        <source>Python interpreter that has torch</source>
-        <translation>Интерпретатор Python с torch</translation>
-    </message>
-    <message>
-        <source>{path} does not answer as a Python 3 interpreter ({why}).</source>
-        <translation>{path} не отвечает как интерпретатор Python 3 ({why}).</translation>
-    </message>
-    <message>
-        <source>{path} is Python {version}; the worker needs Python {minimum} or newer.</source>
-        <translation>{path} — это Python {version}; рабочему процессу нужен Python {minimum} или новее.</translation>
-    </message>
-    <message>
-        <source>{path} lacks {module}, which the worker needs; install it with: {command}</source>
-        <translation>В {path} нет {module}, который нужен рабочему процессу; установите его командой: {command}</translation>
-    </message>
-    <message>
-        <source>{path} has torch, but importing it fails: {error}</source>
-        <translation>В {path} есть torch, но его импорт не удаётся: {error}</translation>
-    </message>
-    <message>
-        <source>{path} is not an executable file.</source>
-        <translation>{path} — не исполняемый файл.</translation>
-    </message>
-    <message>
-        <source>Checking {path}…</source>
-        <translation>Проверка {path}…</translation>
-    </message>
-    <message>
-        <source>{n} GPU(s) visible</source>
-        <translation>видно GPU: {n}</translation>
-    </message>
-    <message>
-        <source>no GPU visible: CPU ranks only</source>
-        <translation>GPU не видно: только участники на CPU</translation>
-    </message>
-    <message>
-        <source>torch {version}; {where}.</source>
-        <translation>torch {version}; {where}.</translation>
-    </message>
-    <message>
-        <source>Cannot start {path}: {reason}.</source>
-        <translation>Не удаётся запустить {path}: {reason}.</translation>
-    </message>
-    <message>
-        <source>Model as measured: {model}.</source>
-        <translation>Измеряемая модель: {model}.</translation>
-    </message>
-    <message>
-        <source>Scaled model as measured: {model}.</source>
-        <translation>Измеряемая уменьшенная модель: {model}.</translation>
-    </message>
-    <message>
-        <source>Predicted model states at rest (torch profile, largest rank): up to {v}.</source>
-        <translation>Прогноз состояний модели в покое (профиль «torch», самый нагруженный участник): до {v}.</translation>
-    </message>
-    <message>
-        <source>{stage}: waiting</source>
-        <translation>{stage}: ожидание</translation>
-    </message>
-    <message>
-        <source>{stage}: selected</source>
-        <translation>{stage}: выбрана</translation>
-    </message>
-    <message>
-        <source>{stage}: not measured</source>
-        <translation>{stage}: не измеряется</translation>
-    </message>
-    <message>
-        <source>{stage}: done ✓</source>
-        <translation>{stage}: готово ✓</translation>
-    </message>
-    <message>
-        <source>{stage}: stopped</source>
-        <translation>{stage}: остановлена</translation>
-    </message>
-    <message>
-        <source>{stage}: {phase}</source>
-        <translation>{stage}: {phase}</translation>
-    </message>
-    <message>
-        <source>Measure a real training step.</source>
-        <translation>Измерить реальный шаг обучения.</translation>
-    </message>
-    <message>
-        <source>CPU ranks (gloo)</source>
-        <translation>участниках на CPU (gloo)</translation>
-    </message>
-    <message>
-        <source>CUDA ranks (NCCL, one GPU each)</source>
-        <translation>участниках на CUDA (NCCL, по GPU на каждого)</translation>
-    </message>
-    <message>
-        <source>CUDA ranks if this machine has a GPU, else CPU ranks</source>
-        <translation>участниках на CUDA, если на машине есть GPU, иначе на CPU</translation>
-    </message>
-    <message>
-        <source>Start runs a warm-up step and one measured training step for stage(s) {stages} on {ranks} local {where}, and compares the model states at rest with the torch profile (DDP for stage 0, ZeroRedundancyOptimizer for 1, FSDP2 for 2 and 3). Expect about {time}, much of it starting the ranks (each imports torch).</source>
-        <translation>«Старт» выполняет разогревочный и один измеряемый шаг обучения для стадий {stages} на {ranks} локальных {where} и сравнивает состояния модели в покое с профилем «torch» (DDP для стадии 0, ZeroRedundancyOptimizer для 1, FSDP2 для 2 и 3). Это займёт около {time}, во многом на запуск участников (каждый импортирует torch).</translation>
-    </message>
-    <message>
-        <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
-        <translation>Уменьшенная модель сравнивается только здесь; столбцы на вкладке «План» остаются для полной модели.</translation>
-    </message>
-    <message>
-        <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
-        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}; с {ranks} участниками сравнение остаётся на этой вкладке (укажите участников: {nd}, чтобы отметки появились на той диаграмме).</translation>
-    </message>
-    <message>
-        <source>Results also land on the Plan tab&apos;s chart as markers beside each bar.</source>
-        <translation>Результаты появятся и на диаграмме вкладки «План» — отметками рядом с каждым столбцом.</translation>
-    </message>
-    <message>
-        <source>Starting {ranks} ranks (each imports torch)…</source>
-        <translation>Запуск участников: {ranks} (каждый импортирует torch)…</translation>
-    </message>
-    <message>
-        <source>Measuring…</source>
-        <translation>Измерение…</translation>
-    </message>
-    <message>
-        <source>Measuring stage {n}: {phase}…</source>
-        <translation>Измерение стадии {n}: {phase}…</translation>
-    </message>
-    <message>
-        <source>Stopping every process of the run…</source>
-        <translation>Остановка всех процессов запуска…</translation>
-    </message>
-    <message>
-        <source>({s} s so far; Cancel stops every rank)</source>
-        <translation>(прошло {s} с; «Отмена» остановит всех участников)</translation>
-    </message>
-    <message>
-        <source>The measurement was cancelled; every rank was stopped.</source>
-        <translation>Измерение отменено; все участники остановлены.</translation>
-    </message>
-    <message>
-        <source>the measurement </source>
-        <translation>измерение </translation>
-    </message>
-    <message>
-        <source>The measurement failed: {reason}.</source>
-        <translation>Измерение не удалось: {reason}.</translation>
-    </message>
-    <message>
-        <source>Details are in the log below.</source>
-        <translation>Подробности — в журнале ниже.</translation>
-    </message>
-    <message>
-        <source>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</source>
-        <translation>Измерено на {device}, участников: {ranks}, torch {torch}, за {wall}.</translation>
-    </message>
-    <message>
-        <source>Model states at rest match the torch profile on every rank ({d}).</source>
-        <translation>Состояния модели в покое совпадают с профилем «torch» у каждого участника ({d}).</translation>
-    </message>
-    <message>
-        <source>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</source>
-        <translation>Состояния модели в покое отличаются от профиля «torch» не более чем на {d} (стадия {s}, участник {r}).</translation>
-    </message>
-    <message>
-        <source>Measured on a scaled model: {model}.</source>
-        <translation>Измерено на уменьшенной модели: {model}.</translation>
-    </message>
-    <message>
-        <source>The Plan tab&apos;s bars are for the full model, so no markers were put there; the comparison here is with the torch profile for the measured shapes.</source>
-        <translation>Столбцы на вкладке «План» — для полной модели, поэтому отметки туда не ставятся; здесь сравнение идёт с профилем «torch» для измеренных размеров.</translation>
-    </message>
-    <message>
-        <source>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
-        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}, а в этом запуске было участников: {ranks}, поэтому отметки туда не ставятся.</translation>
-    </message>
-    <message>
-        <source>On the Plan tab&apos;s chart, beside each bar: ▲ the peak and ◆ the model states (with DDP&apos;s buckets, as the bars count them) of the largest rank.</source>
-        <translation>На диаграмме вкладки «План» рядом с каждым столбцом: ▲ пик и ◆ состояния модели (с бакетами DDP, как их считают столбцы) самого нагруженного участника.</translation>
-    </message>
-    <message>
-        <source>The plan has changed since this run; its markers were taken off the chart.</source>
-        <translation>План изменился после этого запуска; его отметки убраны с диаграммы.</translation>
-    </message>
-    <message>
-        <source>starting ranks…</source>
-        <translation>запуск участников…</translation>
-    </message>
-    <message>
         <source>Run: {command}</source>
         <translation>Запуск: {command}</translation>
-    </message>
-    <message>
-        <source>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</source>
-        <translation>Отмена: остановка всех процессов запуска (SIGTERM, через 1 с — SIGKILL).</translation>
-    </message>
-    <message>
-        <source>Started: torch {torch} on {device}, {ranks} ranks, P = {p}.</source>
-        <translation>Начато: torch {torch} на {device}, участников: {ranks}, P = {p}.</translation>
-    </message>
-    <message>
-        <source>Done in {wall}.</source>
-        <translation>Готово за {wall}.</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>остановлено</translation>
-    </message>
-    <message>
-        <source>Error ({code}): {message}</source>
-        <translation>Ошибка ({code}): {message}</translation>
-    </message>
-    <message>
-        <source>Every process of the run stopped {s} after the first signal.</source>
-        <translation>Все процессы запуска остановились через {s} после первого сигнала.</translation>
-    </message>
-    <message>
-        <source>Every process of the run has exited.</source>
-        <translation>Все процессы запуска завершились.</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation>Стадия</translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation>Участник</translation>
-    </message>
-    <message>
-        <source>Peak
-of the step</source>
-        <translation>Пик
-шага</translation>
-    </message>
-    <message>
-        <source>States
-measured</source>
-        <translation>Состояния
-измерено</translation>
-    </message>
-    <message>
-        <source>States
-predicted</source>
-        <translation>Состояния
-прогноз</translation>
-    </message>
-    <message>
-        <source>Difference
-vs torch profile</source>
-        <translation>Разница
-с «torch»</translation>
-    </message>
-    <message>
-        <source>DDP buckets
-meas. / pred.</source>
-        <translation>Бакеты DDP
-изм. / прогн.</translation>
-    </message>
-    <message>
-        <source>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</source>
-        <translation>Стадия ZeRO (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 и 3 = FSDP2)</translation>
-    </message>
-    <message>
-        <source>Rank of the run</source>
-        <translation>Участник запуска</translation>
-    </message>
-    <message>
-        <source>Tracked peak of the measured step: model states, activations, temporaries and buffers</source>
-        <translation>Отслеженный пик измеряемого шага: состояния модели, активации, временные тензоры и буферы</translation>
-    </message>
-    <message>
-        <source>Parameters, gradients and optimizer state at rest after the optimizer step, measured from live tensors</source>
-        <translation>Параметры, градиенты и состояния оптимизатора в покое после шага оптимизатора, измеренные по живым тензорам</translation>
-    </message>
-    <message>
-        <source>The same, predicted by the torch profile for the measured shapes and ranks</source>
-        <translation>То же по прогнозу профиля «torch» для измеренных размеров и участников</translation>
-    </message>
-    <message>
-        <source>(measured − predicted) / predicted states</source>
-        <translation>(измерено − прогноз) / прогноз состояний</translation>
-    </message>
-    <message>
-        <source>DDP&apos;s gradient buckets (stages 0 and 1), measured / predicted; the Plan tab&apos;s bars include them</source>
-        <translation>Бакеты градиентов DDP (стадии 0 и 1), измерено / прогноз; столбцы вкладки «План» их учитывают</translation>
-    </message>
-    <message>
-        <source>rank {r}</source>
-        <translation>участник {r}</translation>
-    </message>
-    <message>
-        <source>{what}: measured {m}, predicted {p}</source>
-        <translation>{what}: измерено {m}, прогноз {p}</translation>
-    </message>
-    <message>
-        <source>Peak of the step: {v} (activations and temporaries included)</source>
-        <translation>Пик шага: {v} (с активациями и временными буферами)</translation>
-    </message>
-    <message>
-        <source>Step time: {t}</source>
-        <translation>Время шага: {t}</translation>
-    </message>
-    <message>
-        <source>measured ({device}, {ranks} ranks)</source>
-        <translation>измерено ({device}, участников: {ranks})</translation>
     </message>
 </context>
 <context>
@@ -1929,6 +1631,428 @@ meas. / pred.</source>
     </message>
 </context>
 <context>
+    <name>Results</name>
+    <message>
+        <source>Stage</source>
+        <translation>Стадия</translation>
+    </message>
+    <message>
+        <source>ZeRO stage (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 and 3 = FSDP2)</source>
+        <translation>Стадия ZeRO (0 = DDP, 1 = ZeroRedundancyOptimizer, 2 и 3 = FSDP2)</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Участник</translation>
+    </message>
+    <message>
+        <source>Rank of the run</source>
+        <translation>Участник запуска</translation>
+    </message>
+    <message>
+        <source>Peak
+of the step</source>
+        <translation>Пик
+шага</translation>
+    </message>
+    <message>
+        <source>Tracked peak of the step: model states, activations, temporaries and buffers</source>
+        <translation>Отслеженный пик шага: состояния модели, активации, временные данные и буферы</translation>
+    </message>
+    <message>
+        <source>States
+simulated</source>
+        <translation>Состояния
+модель</translation>
+    </message>
+    <message>
+        <source>States
+measured</source>
+        <translation>Состояния
+запуск</translation>
+    </message>
+    <message>
+        <source>Parameters, gradients and optimizer state at rest after the optimizer step, from live tensors</source>
+        <translation>Параметры, градиенты и состояния оптимизатора в покое после шага оптимизатора, по живым тензорам</translation>
+    </message>
+    <message>
+        <source>States
+predicted</source>
+        <translation>Состояния
+прогноз</translation>
+    </message>
+    <message>
+        <source>The same, predicted by the torch profile for the run&apos;s shapes and ranks</source>
+        <translation>То же по прогнозу профиля «torch» для форм и участников запуска</translation>
+    </message>
+    <message>
+        <source>Difference
+vs torch profile</source>
+        <translation>Разница
+с «torch»</translation>
+    </message>
+    <message>
+        <source>(run − predicted) / predicted states</source>
+        <translation>(запуск − прогноз) / прогноз состояний</translation>
+    </message>
+    <message>
+        <source>DDP buckets
+run / pred.</source>
+        <translation>Корзины DDP
+запуск / прогн.</translation>
+    </message>
+    <message>
+        <source>DDP&apos;s gradient buckets (stages 0 and 1), from the run / predicted; the Plan tab&apos;s bars include them</source>
+        <translation>Корзины градиентов DDP (стадии 0 и 1), по запуску / по прогнозу; столбцы на вкладке «План» их учитывают</translation>
+    </message>
+    <message>
+        <source>rank {r}</source>
+        <translation>участник {r}</translation>
+    </message>
+    <message>
+        <source>{what}: run {m}, predicted {p}</source>
+        <translation>{what}: запуск {m}, прогноз {p}</translation>
+    </message>
+    <message>
+        <source>Peak of the step: {v} (activations and temporaries included)</source>
+        <translation>Пик шага: {v} (с активациями и временными буферами)</translation>
+    </message>
+    <message>
+        <source>Step time: {t}</source>
+        <translation>Время шага: {t}</translation>
+    </message>
+    <message>
+        <source>no run for this plan yet</source>
+        <translation>для этого плана запусков ещё не было</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>Стадия ZeRO</translation>
+    </message>
+    <message>
+        <source>Computed
+states</source>
+        <translation>Расчётные
+состояния</translation>
+    </message>
+    <message>
+        <source>Model states of the largest rank, computed with the {profile} profile (the bars)</source>
+        <translation>Состояния модели самого нагруженного участника, рассчитанные по профилю {profile} (столбцы)</translation>
+    </message>
+    <message>
+        <source>Torch profile
+states</source>
+        <translation>Состояния
+по «torch»</translation>
+    </message>
+    <message>
+        <source>Model states of the largest rank as PyTorch&apos;s engines keep them (computed; the reference for every % here)</source>
+        <translation>Состояния модели самого нагруженного участника так, как их хранят движки PyTorch (расчёт; от них считаются все % здесь)</translation>
+    </message>
+    <message>
+        <source>Predicted
+peak</source>
+        <translation>Прогноз
+пика</translation>
+    </message>
+    <message>
+        <source>The computed peak of the step: states, activations and buffers</source>
+        <translation>Расчётный пик шага: состояния, активации и буферы</translation>
+    </message>
+    <message>
+        <source>Simulated
+peak</source>
+        <translation>Пик
+модели</translation>
+    </message>
+    <message>
+        <source>Simulated
+states (Δ)</source>
+        <translation>Состояния
+модели (Δ)</translation>
+    </message>
+    <message>
+        <source>Δ vs the torch profile</source>
+        <translation>Δ относительно профиля «torch»</translation>
+    </message>
+    <message>
+        <source>Measured
+peak (Δ)</source>
+        <translation>Измеренный
+пик (Δ)</translation>
+    </message>
+    <message>
+        <source>Δ vs the simulated peak</source>
+        <translation>Δ относительно смоделированного пика</translation>
+    </message>
+    <message>
+        <source>Measured
+states (Δ)</source>
+        <translation>Измеренные
+состояния (Δ)</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>Cancel: stopping every process of the run (SIGTERM, then SIGKILL after 1 s).</source>
+        <translation>Отмена: остановка всех процессов запуска (SIGTERM, через 1 с — SIGKILL).</translation>
+    </message>
+    <message>
+        <source>Error ({code}): {message}</source>
+        <translation>Ошибка ({code}): {message}</translation>
+    </message>
+    <message>
+        <source>Done in {wall}.</source>
+        <translation>Готово за {wall}.</translation>
+    </message>
+    <message>
+        <source>Every process of the run stopped {s} after the first signal.</source>
+        <translation>Все процессы запуска остановились через {s} после первого сигнала.</translation>
+    </message>
+    <message>
+        <source>Every process of the run has exited.</source>
+        <translation>Все процессы запуска завершились.</translation>
+    </message>
+</context>
+<context>
+    <name>RunStatus</name>
+    <message>
+        <source>setting up</source>
+        <translation>подготовка</translation>
+    </message>
+    <message>
+        <source>warm-up step</source>
+        <translation>разогревочный шаг</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>прямой проход</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>обратный проход</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>S&amp;imulate</source>
+        <translation>Сму&amp;лировать</translation>
+    </message>
+    <message>
+        <source>One full-size step of rank 0 under fake tensors: no GPU, little memory — for models this machine cannot hold</source>
+        <translation>Один полноразмерный шаг участника 0 на фиктивных тензорах: без GPU и почти без памяти — для моделей, которые не помещаются в эту машину</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>&amp;Измерить</translation>
+    </message>
+    <message>
+        <source>Run one real training step per selected stage on local ranks</source>
+        <translation>Выполнить один настоящий шаг обучения для каждой выбранной стадии на локальных участниках</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Отмена</translation>
+    </message>
+    <message>
+        <source>Stop every process of the run now</source>
+        <translation>Сейчас же остановить все процессы запуска</translation>
+    </message>
+    <message>
+        <source>Run progress</source>
+        <translation>Ход запуска</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>остановлено</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>запуск…</translation>
+    </message>
+    <message>
+        <source>{stage}: selected</source>
+        <translation>{stage}: выбрана</translation>
+    </message>
+    <message>
+        <source>{stage}: done ✓</source>
+        <translation>{stage}: готово ✓</translation>
+    </message>
+    <message>
+        <source>{stage}: stopped</source>
+        <translation>{stage}: остановлено</translation>
+    </message>
+    <message>
+        <source>{stage}: {phase}</source>
+        <translation>{stage}: {phase}</translation>
+    </message>
+    <message>
+        <source>{stage}: waiting</source>
+        <translation>{stage}: ожидание</translation>
+    </message>
+    <message>
+        <source>{stage}: not simulated</source>
+        <translation>{stage}: не моделируется</translation>
+    </message>
+    <message>
+        <source>{stage}: not measured</source>
+        <translation>{stage}: не измеряется</translation>
+    </message>
+</context>
+<context>
+    <name>RunTexts</name>
+    <message>
+        <source>&lt;b&gt;Simulate&lt;/b&gt; runs rank 0 of {nd} ranks for stage(s) {stages} as a full-size step under fake tensors: no GPU, little memory — for models this machine cannot hold. Expect about {time}.</source>
+        <translation>&lt;b&gt;Смоделировать&lt;/b&gt;: полноразмерный шаг участника 0 из {nd} для стадий {stages} на фиктивных тензорах — без GPU и почти без памяти, для моделей, которые не помещаются в эту машину. Займёт около {time}.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Measure&lt;/b&gt; cannot run: {why}</source>
+        <translation>&lt;b&gt;Измерить&lt;/b&gt; нельзя: {why}</translation>
+    </message>
+    <message>
+        <source>CPU ranks (gloo)</source>
+        <translation>участниках на CPU (gloo)</translation>
+    </message>
+    <message>
+        <source>CUDA ranks (NCCL, one GPU each)</source>
+        <translation>участниках на CUDA (NCCL, по GPU на каждого)</translation>
+    </message>
+    <message>
+        <source>CUDA ranks if this machine has a GPU, else CPU ranks</source>
+        <translation>участниках на CUDA, если на машине есть GPU, иначе на CPU</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Measure&lt;/b&gt; runs a warm-up and one measured training step for stage(s) {stages} on {ranks} local {where}. Expect about {time}, much of it starting the ranks (each imports torch).</source>
+        <translation>&lt;b&gt;Измерить&lt;/b&gt;: разогревочный и один измеряемый шаг обучения для стадий {stages} на {ranks} локальных {where}. Займёт около {time}, в основном на запуск участников (каждый импортирует torch).</translation>
+    </message>
+    <message>
+        <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
+        <translation>Уменьшенная модель сравнивается только здесь; столбцы на вкладке «План» остаются для полной модели.</translation>
+    </message>
+    <message>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
+        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}; с {ranks} участниками сравнение остаётся на этой вкладке (укажите участников: {nd}, чтобы отметки появились на той диаграмме).</translation>
+    </message>
+    <message>
+        <source>Results also land on the Plan tab&apos;s chart beside each bar.</source>
+        <translation>Результаты появятся и на диаграмме вкладки «План» рядом с каждым столбцом.</translation>
+    </message>
+    <message>
+        <source>Stopping every process of the run…</source>
+        <translation>Остановка всех процессов запуска…</translation>
+    </message>
+    <message>
+        <source>Starting the simulation (it imports torch)…</source>
+        <translation>Запуск моделирования (импортируется torch)…</translation>
+    </message>
+    <message>
+        <source>Starting {ranks} ranks (each imports torch)…</source>
+        <translation>Запуск участников: {ranks} (каждый импортирует torch)…</translation>
+    </message>
+    <message>
+        <source>Simulating…</source>
+        <translation>Моделирование…</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>Измерение…</translation>
+    </message>
+    <message>
+        <source>Simulating stage {n}: {phase}…</source>
+        <translation>Моделирование стадии {n}: {phase}…</translation>
+    </message>
+    <message>
+        <source>Measuring stage {n}: {phase}…</source>
+        <translation>Измерение стадии {n}: {phase}…</translation>
+    </message>
+    <message>
+        <source>({s} s so far; Cancel stops every process)</source>
+        <translation>(прошло {s} с; «Отмена» остановит все процессы)</translation>
+    </message>
+    <message>
+        <source>The run was cancelled; every process of it was stopped.</source>
+        <translation>Запуск отменён; все его процессы остановлены.</translation>
+    </message>
+    <message>
+        <source>The run failed: {reason}.</source>
+        <translation>Запуск не удался: {reason}.</translation>
+    </message>
+    <message>
+        <source>Details are in the log below.</source>
+        <translation>Подробности — в журнале ниже.</translation>
+    </message>
+    <message>
+        <source>The run finished without results.</source>
+        <translation>Запуск завершился без результатов.</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>Simulated rank 0 of {ranks} under fake tensors, torch {torch}, in {wall}.</source>
+        <translation>Смоделирован участник 0 из {ranks} на фиктивных тензорах, torch {torch}, за {wall}.</translation>
+    </message>
+    <message>
+        <source>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</source>
+        <translation>Измерено на {device}, участников: {ranks}, torch {torch}, за {wall}.</translation>
+    </message>
+    <message>
+        <source>Model states at rest match the torch profile on every rank ({d}).</source>
+        <translation>Состояния модели в покое совпадают с профилем «torch» у каждого участника ({d}).</translation>
+    </message>
+    <message>
+        <source>Model states at rest differ from the torch profile by up to {d} (stage {s}, rank {r}).</source>
+        <translation>Состояния модели в покое отличаются от профиля «torch» не более чем на {d} (стадия {s}, участник {r}).</translation>
+    </message>
+    <message>
+        <source>The plan has changed since this run; its results were set aside.</source>
+        <translation>После этого запуска план изменился; его результаты отложены.</translation>
+    </message>
+    <message>
+        <source>On the Plan tab&apos;s chart, beside each bar: the peak and the model states of the largest rank, % against the torch profile.</source>
+        <translation>На диаграмме вкладки «План» рядом с каждым столбцом: пик и состояния модели самого нагруженного участника, % — относительно профиля «torch».</translation>
+    </message>
+    <message>
+        <source>Measured on a scaled model: {model}.</source>
+        <translation>Измерено на уменьшенной модели: {model}.</translation>
+    </message>
+    <message>
+        <source>The Plan tab&apos;s bars are for the full model, so no markers were put there.</source>
+        <translation>Столбцы на вкладке «План» посчитаны для полной модели, поэтому отметки туда не ставятся.</translation>
+    </message>
+    <message>
+        <source>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</source>
+        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}, а в этом запуске было участников: {ranks}, поэтому отметки туда не ставятся.</translation>
+    </message>
+    <message>
+        <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
+        <translation>слоёв {layers}, hidden {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
+    </message>
+    <message>
+        <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
+        <translation>слоёв {l} из {L}, hidden {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
+    </message>
+    <message>
+        <source>Model as measured: {model}.</source>
+        <translation>Измеряемая модель: {model}.</translation>
+    </message>
+    <message>
+        <source>Scaled model as measured: {model}.</source>
+        <translation>Измеряемая уменьшенная модель: {model}.</translation>
+    </message>
+    <message>
+        <source>Predicted model states at rest (torch profile, largest of {n} ranks): up to {v}.</source>
+        <translation>Прогноз состояний модели в покое (профиль «torch», самый нагруженный из участников: {n}): до {v}.</translation>
+    </message>
+</context>
+<context>
     <name>StageChart</name>
     <message>
         <source>GPU memory {v}</source>
@@ -1959,12 +2083,16 @@ meas. / pred.</source>
         <translation>Состояния модели: {v}</translation>
     </message>
     <message>
+        <source>States vs the torch profile {c}: {d:+.1f}%</source>
+        <translation>Состояния относительно профиля «torch» {c}: {d:+.1f}%</translation>
+    </message>
+    <message>
         <source>States vs computed {c}: {d:+.1f}%</source>
         <translation>Состояния относительно расчёта {c}: {d:+.1f}%</translation>
     </message>
     <message>
-        <source>beside each bar: ▲ peak, ◆ model states, % = states vs computed</source>
-        <translation>рядом со столбцами: ▲ пик, ◆ состояния модели, % — состояния относительно расчёта</translation>
+        <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
+        <translation>рядом со столбцами: пик (▲ измерено, ■ смоделировано), состояния модели (◆, ●), % — состояния относительно профиля «torch»</translation>
     </message>
 </context>
 <context>
@@ -2062,6 +2190,29 @@ meas. / pred.</source>
     </message>
 </context>
 <context>
+    <name>Timeline</name>
+    <message>
+        <source>Time since the measured step began, s</source>
+        <translation>Время от начала измеряемого шага, с</translation>
+    </message>
+    <message>
+        <source>Rank memory, {unit}</source>
+        <translation>Память участника, {unit}</translation>
+    </message>
+    <message>
+        <source>No memory samples arrived before the run stopped.</source>
+        <translation>До остановки запуска замеры памяти не поступили.</translation>
+    </message>
+    <message>
+        <source>The memory of each rank through the measured step is drawn here during a run.</source>
+        <translation>Здесь во время запуска рисуется память каждого участника на протяжении измеряемого шага.</translation>
+    </message>
+    <message>
+        <source>stage {s} · rank {r}</source>
+        <translation>стадия {s} · участник {r}</translation>
+    </message>
+</context>
+<context>
     <name>Units</name>
     <message>
         <source>GB</source>
@@ -2090,6 +2241,38 @@ meas. / pred.</source>
     <message>
         <source>{v} s</source>
         <translation>{v} с</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>МБ</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>кБ</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>МиБ</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>КиБ</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>байт</translation>
+    </message>
+    <message>
+        <source>{n} s</source>
+        <translation>{n} с</translation>
+    </message>
+    <message>
+        <source>{n} min</source>
+        <translation>{n} мин</translation>
+    </message>
+    <message>
+        <source>{n} h</source>
+        <translation>{n} ч</translation>
     </message>
 </context>
 </TS>

@@ -97,7 +97,7 @@ def sharded(state_class: StateClass, stage: int) -> bool:
 class StageResult:
     stage: int
     components: dict[str, int]  # bytes on the largest rank, by component
-    ranks: list[dict[str, int]]  # every rank's components (paper: all ranks equal, listed once)
+    runs: list[tuple[int, dict[str, int]]]  # every rank's components, run-length: [(count, components), ...]
     comm_bytes: int  # per rank per step
     formula: str
 
@@ -106,8 +106,23 @@ class StageResult:
         return sum(self.components.values())
 
     @property
+    def ranks(self) -> list[dict[str, int]]:
+        """Every rank's components in rank order (expanded from the runs: large at large Nd)."""
+        return [r for count, r in self.runs for _ in range(count)]
+
+    @property
     def rank_totals(self) -> list[int]:
-        return [sum(r.values()) for r in self.ranks]
+        """Every rank's total in rank order (expanded from the runs)."""
+        out: list[int] = []
+        for count, r in self.runs:
+            out += [sum(r.values())] * count
+        return out
+
+    @property
+    def total_range(self) -> tuple[int, int]:
+        """(smallest, largest) rank total, read from the runs without expanding them."""
+        totals = [sum(r.values()) for _, r in self.runs]
+        return min(totals), max(totals)
 
 
 @dataclass(frozen=True)
@@ -180,7 +195,7 @@ def compute(plan: Plan) -> Breakdown:
     stages = []
     for s in STAGES:
         comps = paper_stage(spec, params, dp, s)
-        stages.append(StageResult(s, comps, [comps], paper_comm_bytes(spec, params, s), paper_formula(spec, s)))
+        stages.append(StageResult(s, comps, [(dp, comps)], paper_comm_bytes(spec, params, s), paper_formula(spec, s)))
     notes = [] if spec.in_paper else [f"scheme {plan.scheme.value} is outside the ZeRO paper's §3.1 accounting"]
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
 
@@ -192,10 +207,10 @@ def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     shapes = [s for _, s in named] if named is not None else None
     stages = []
     for s in STAGES:
-        ranks = torch_profile.rank_states(shapes, params, s, dp)
-        ranks = [{c.key: r[c.key] for c in TORCH_COMPONENTS} for r in ranks]  # one column order
-        largest = max(ranks, key=lambda r: sum(r.values()))
-        stages.append(StageResult(s, dict(largest), ranks, TORCH_COMM_BYTES_PER_PARAM[s] * params, TORCH_FORMULA[s]))
+        runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
+                for n, r in torch_profile.rank_runs(shapes, params, s, dp)]
+        largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
+        stages.append(StageResult(s, dict(largest), runs, TORCH_COMM_BYTES_PER_PARAM[s] * params, TORCH_FORMULA[s]))
     notes = [] if plan.scheme == Scheme.MIXED_ADAM else [
         f"the torch profile models AdamW with bf16 compute and fp32 states; scheme {plan.scheme.value} does not apply"]
     if shapes is None:

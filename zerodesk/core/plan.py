@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from .architecture import Architecture, param_count, tensor_shapes
 from .text import shorten
+from .evidence import EvidenceRecord
 from .units import Unit, parse_count
 
 __all__ = ["Architecture"]  # re-exported: plans, catalogs and the worker import it from here
@@ -149,6 +150,8 @@ class Plan(_Strict):
     units: Unit = "GB"
     # at least 1 MB/s: below that the transfer times leave the range of finite numbers in JSON
     bandwidth_gbps: float = Field(default=100.0, ge=1e-3, le=1e6, description="per-rank link bandwidth in GB/s")
+    evidence: list[EvidenceRecord] | None = Field(
+        default=None, description="simulated and measured results kept with the plan (core.evidence)")
 
     @field_validator("schema_version")
     @classmethod

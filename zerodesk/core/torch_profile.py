@@ -53,25 +53,54 @@ def fsdp2_rows(dim0: int, dp: int) -> tuple[int, list[int]]:
     return chunk, [max(0, min(chunk, dim0 - r * chunk)) for r in range(dp)]
 
 
-def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> list[dict[str, int]]:
+# Ranks in run-length form: [(count, states), ...] in rank order. Each stage has only a handful of
+# distinct ranks (FSDP2: full chunks, one short chunk, empty ranks; ZeRO-1: owners of each tensor
+# size, then empty ranks), so a cluster of 65,536 ranks costs a few entries, not 65,536 dicts.
+RankRuns = list[tuple[int, dict[str, int]]]
+
+
+def _runs(per_rank_changes: dict[int, int], dp: int, make) -> RankRuns:
+    """Run-length ranks from a difference map {rank: change of the running value}: make(value) -> states."""
+    runs: RankRuns = []
+    running, at = 0, 0
+    for rank in sorted(r for r in per_rank_changes if r < dp):
+        if rank > at:
+            _append(runs, rank - at, make(running))
+            at = rank
+        running += per_rank_changes[rank]
+    _append(runs, dp - at, make(running))
+    return runs
+
+
+def _append(runs: RankRuns, count: int, states: dict[str, int]) -> None:
+    if count <= 0:
+        return
+    if runs and runs[-1][1] == states:
+        runs[-1] = (runs[-1][0] + count, states)
+    else:
+        runs.append((count, states))
+
+
+def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> RankRuns:
     padded = 0  # fp32 elements every rank stores per state: parameter shard and reduce-scatter output
-    adam = [0] * (dp + 1)  # difference array over ranks of real elements (O(tensors + dp), also at Nd=16384)
+    changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(tensors), whatever Nd)
+
+    def add(rank: int, delta: int) -> None:
+        changes[rank] = changes.get(rank, 0) + delta
+
     for shape in shapes:
         dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
         chunk = ceil(dim0 / dp) if dim0 else 0
         padded += chunk * rest
         full = min(dp, dim0 // chunk) if chunk else 0  # ranks holding a whole chunk
-        adam[0] += chunk * rest
-        adam[full] -= chunk * rest
+        add(0, chunk * rest)
+        add(full, -chunk * rest)
         if full < dp and dim0 - full * chunk > 0:  # the one short chunk
-            adam[full] += (dim0 - full * chunk) * rest
-            adam[full + 1] -= (dim0 - full * chunk) * rest
-    ranks, running = [], 0
-    for r in range(dp):
-        running += adam[r]
-        ranks.append({"params": FP32 * padded, "grads": FP32 * padded,
-                      "optimizer": ADAM_STATES * FP32 * running + step_bytes * len(shapes), "comm_buffers": 0})
-    return ranks
+            add(full, (dim0 - full * chunk) * rest)
+            add(full + 1, -(dim0 - full * chunk) * rest)
+    steps = step_bytes * len(shapes)
+    return _runs(changes, dp, lambda real: {"params": FP32 * padded, "grads": FP32 * padded,
+                                           "optimizer": ADAM_STATES * FP32 * real + steps, "comm_buffers": 0})
 
 
 def rank_states(
@@ -83,6 +112,23 @@ def rank_states(
     device: str = "cpu",
 ) -> list[dict[str, int]]:
     """Bytes per rank at rest: [{"params", "grads", "optimizer", "comm_buffers"}, ...] for ranks 0..dp-1.
+
+    The expanded form of rank_runs(); prefer rank_runs for large Nd.
+    """
+    return [dict(states) for count, states in rank_runs(shapes, params, stage, dp, device=device) for _ in range(count)]
+
+
+def rank_runs(
+    shapes: list[tuple[int, ...]] | None,
+    params: int,
+    stage: int,
+    dp: int,
+    *,
+    device: str = "cpu",
+) -> RankRuns:
+    """Bytes per rank at rest, run-length: [(count, {"params", "grads", "optimizer", "comm_buffers"}), ...].
+
+    The counts sum to dp and follow rank order (the first run starts at rank 0).
 
     shapes: every trainable tensor's shape in module registration order (the order the engines
     see), e.g. [s for _, s in tensor_shapes(arch)]. With shapes=None only the count `params` is
@@ -99,21 +145,20 @@ def rank_states(
     if dp < 1:
         raise ValueError(f"dp must be at least 1, not {dp}")
     step_bytes = STEP_BYTES if device == "cpu" else 0
-    ranks = _raw(params, stage, dp) if shapes is None else _shaped(shapes, stage, dp, step_bytes)
-    return [{key: r[key] for key in STATE_KEYS} for r in ranks]
+    runs = _raw(params, stage, dp) if shapes is None else _shaped(shapes, stage, dp, step_bytes)
+    return [(count, {key: states[key] for key in STATE_KEYS}) for count, states in runs]  # one key order
 
 
-def _raw(params: int, stage: int, dp: int) -> list[dict[str, int]]:
+def _raw(params: int, stage: int, dp: int) -> RankRuns:
     shard = ceil(params / dp)
     if stage <= 1:  # DDP everywhere; ZeRO-1 splits only the Adam state
         opt = ADAM_STATES * FP32 * (params if stage == 0 else shard)
-        return [{"params": FP32 * params, "grads": FP32 * params, "optimizer": opt, "comm_buffers": FP32 * params}
-                for _ in range(dp)]
-    return [{"params": FP32 * shard, "grads": FP32 * shard, "optimizer": ADAM_STATES * FP32 * shard, "comm_buffers": 0}
-            for _ in range(dp)]
+        return [(dp, {"params": FP32 * params, "grads": FP32 * params, "optimizer": opt, "comm_buffers": FP32 * params})]
+    return [(dp, {"params": FP32 * shard, "grads": FP32 * shard, "optimizer": ADAM_STATES * FP32 * shard,
+                  "comm_buffers": 0})]
 
 
-def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int) -> list[dict[str, int]]:
+def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int) -> RankRuns:
     if stage >= 2:
         return _fsdp2(shapes, dp, step_bytes)
     numels = [prod(s) for s in shapes]
@@ -121,14 +166,16 @@ def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int)
     # DDP: every rank holds all params and all grads, plus buckets the size of all grads.
     base = {"params": FP32 * total, "grads": FP32 * total, "comm_buffers": FP32 * total}
     if stage == 0:
-        return [{**base, "optimizer": ADAM_STATES * FP32 * total + step_bytes * len(numels)} for _ in range(dp)]
-    owned = zero_partition(numels, dp)
-    return [{**base, "optimizer": sum(ADAM_STATES * FP32 * numels[i] + step_bytes for i in owned[r])}
-            for r in range(dp)]
-
-
-def rank_total(states: dict[str, int]) -> int:
-    return sum(states.values())
+        return [(dp, {**base, "optimizer": ADAM_STATES * FP32 * total + step_bytes * len(numels)})]
+    runs: RankRuns = []
+    if len(numels) < dp:  # each tensor, largest first, goes to the next empty rank; the rest own nothing
+        for i in sorted(range(len(numels)), key=lambda j: numels[j], reverse=True):
+            _append(runs, 1, {**base, "optimizer": ADAM_STATES * FP32 * numels[i] + step_bytes})
+        _append(runs, dp - len(numels), {**base, "optimizer": 0})
+        return runs
+    for owned in zero_partition(numels, dp):
+        _append(runs, 1, {**base, "optimizer": sum(ADAM_STATES * FP32 * numels[i] + step_bytes for i in owned)})
+    return runs
 
 
 def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int, dp: int) -> dict[str, int]:

@@ -18,9 +18,10 @@ from ..core.units import fmt_count
 from . import i18n
 from .dp_chart import DpChart
 from .stage_chart import StageChart, component_color
-from .table_view import WARN_COLOR, peak_warning, provenance
+from .style import WARN_COLOR
+from .table_view import peak_warning, provenance
 
-ERROR_COLOR = "#D62728"
+from .style import ERROR_COLOR
 
 
 def _nowrap(text: str) -> str:

@@ -21,7 +21,7 @@ from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
 from .stage_chart import GPU_LINE_COLOR
 
-STAGE_COLORS = ("#7F7F7F", "#0072B2", "#E69F00", "#009E73")
+from .style import MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 STAGE_SYMBOLS = ("o", "s", "t", "d")
 MIN_MAX_DP = 1024
 
@@ -74,10 +74,10 @@ class DpChart(pg.PlotWidget):
             c.setZValue(3 if s == 2 else 2)
             self.addItem(c)
             self._curves.append(c)
-        self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#444444", width=1.5, style=Qt.PenStyle.DotLine),
+        self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(ND_LINE_COLOR, width=1.5, style=Qt.PenStyle.DotLine),
                                         label="", labelOpts={"position": 0.6, "anchors": [(0, 0.5), (0, 0.5)]})
         self.addItem(self._nd_line)
-        self._current = pg.ScatterPlotItem(size=11, symbol="o", pen=pg.mkPen("#000000", width=1.5))
+        self._current = pg.ScatterPlotItem(size=11, symbol="o", pen=pg.mkPen(MARKER_OUTLINE, width=1.5))
         self._current.setZValue(10)
         self.addItem(self._current)
         self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),
@@ -99,9 +99,6 @@ class DpChart(pg.PlotWidget):
     def curve_data(self, stage: int) -> tuple[list[float], list[float]]:
         x, y = self._curves[stage].getData()
         return ([] if x is None else list(map(float, x))), ([] if y is None else list(map(float, y)))
-
-    def current_nd(self) -> int | None:
-        return None if self._plan is None else self._plan.dp
 
     def nd_line_x(self) -> float:
         return float(self._nd_line.value())

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from ..core.glossary import Glossary, Origin, load_glossary
 from ..core.plan import PlanError, Profile, Scheme
 from . import i18n
+from .style import BOUNDARY_COLOR, DARK_LINK_COLOR, ERROR_COLOR
 
 CARD_CLAIM = "card-example"
 STAGES_CLAIM = "stages"
@@ -251,12 +252,12 @@ class GlossaryDock(QDockWidget):
             "text": text.name(),
             "muted": _blend(text, base, 0.35),
             "claim_bg": _blend(base, text, 0.05),
-            "boundary_bg": _blend(base, QColor("#E69F00"), 0.22 if dark else 0.14),
-            "boundary_bar": "#E69F00",
+            "boundary_bg": _blend(base, QColor(BOUNDARY_COLOR), 0.22 if dark else 0.14),
+            "boundary_bar": BOUNDARY_COLOR,
             "selected_bg": _blend(base, pal.color(QPalette.ColorRole.Highlight), 0.30),
             "selected_bar": pal.color(QPalette.ColorRole.Highlight).name(),
             "claim_bar": _blend(base, text, 0.30),
-            "link": pal.color(QPalette.ColorRole.Link).name() if not dark else "#7FB8FF",
+            "link": pal.color(QPalette.ColorRole.Link).name() if not dark else DARK_LINK_COLOR,
         }
 
     def origin_label(self, origin: Origin, advice: bool = False) -> str:
@@ -324,7 +325,7 @@ class GlossaryDock(QDockWidget):
         c = self._colors()
         g = self._glossary
         if g is None:
-            self.browser.setHtml(f"<p style='color:#D62728'>⚠ {html.escape(self._error)}</p>")
+            self.browser.setHtml(f"<p style='color:{ERROR_COLOR}'>⚠ {html.escape(self._error)}</p>")
             self._count.setText("")
             return
         query = self.search.text()

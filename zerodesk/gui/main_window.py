@@ -21,9 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_NAME, __version__
-from ..core.accounting import Breakdown, compute
+from ..core.accounting import Breakdown
 from ..core.plan import Plan, PlanError
 from ..core.text import shorten
+from ..core.plan_model import PlanModel
 from ..resources import resource
 from . import files, i18n
 from .chart_panel import ChartPanel
@@ -36,8 +37,8 @@ from .glossary_dock import (
     scheme_claim_ids,
 )
 from .plan_form import PlanForm, default_plan
+from .evidence.chart_link import ChartEvidence
 from .settings import Settings
-from .measure_tab import install_measure_tab
 from .lesson import install_lesson
 from .hf_import import install_hf_import, is_hf_config
 from .table_view import TablePanel
@@ -66,9 +67,10 @@ class MainWindow(QMainWindow):
         self.quiet = False  # no modal message boxes (screenshot mode, tests): errors go to the status bar
         self.open_error = ""  # a plan file given at start that could not be read
         self.document = files.PlanDocument(self.settings, self)
-        self._breakdown: Breakdown | None = None
         self._compute_error = ""
         self._asking_reload = False
+        self.model = PlanModel()  # plan, breakdown, errors: the views below render what it holds
+        self._hidden_views_plan: tuple[Plan, Breakdown] | None = None  # not yet drawn by the charts and the table
 
         # central: tabs (Plan, Table; the Measure tab is added later with add_tab)
         self.tabs = QTabWidget()
@@ -81,6 +83,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.chart_panel, "")
         self.tabs.addTab(self.table, "")
         self.setCentralWidget(self.tabs)
+        # Runs (simulate, measure) and their evidence on the Plan chart; the Measure tab is built when first shown.
+        self.evidence = ChartEvidence(self.chart, self)
+        self._runs = None
+        self._measure_tab = None
+        self._measure_slot = QWidget()
+        self._measure_slot.setObjectName("measureSlot")
+        self.tabs.addTab(self._measure_slot, "")
 
         # docks
         first = plan or default_plan(self.settings.units)
@@ -105,20 +114,24 @@ class MainWindow(QMainWindow):
         self.retranslate()
 
         self.form.planChanged.connect(self._on_plan)
-        self.form.errorsChanged.connect(self._on_errors)
+        self.form.errorsChanged.connect(self.model.set_errors)
+        self._subscribe_views()
         self.form.edited.connect(self._update_modified)
         self.chart.segmentClicked.connect(self._on_segment_clicked)
         self.chart.segmentHovered.connect(self._on_segment_hovered)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.evidence.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.evidence.recordsChanged.connect(self._on_records)
         self.document.pathChanged.connect(lambda _p: self._update_title())
         self.document.recentChanged.connect(lambda _r: self._rebuild_recent_menu())
         self.document.diskChanged.connect(self._on_disk_changed)
 
         self.setWindowIcon(app_icon())
+        self.evidence.load(self.form.plan())
         self._on_plan(self.form.plan())
-        self.measure_tab = install_measure_tab(self)
         self.act_lesson = install_lesson(self)
         self.hf_import = install_hf_import(self)  # File > Import Hugging Face config…, dropped config.json
-        self.document.mark_saved(self.form.plan(), None)
+        self.document.mark_saved(self.document_plan(), None)
         self._restore_layout()
         self._update_title()
 
@@ -148,6 +161,8 @@ class MainWindow(QMainWindow):
         self.act_tab_plan = self._action("actTabPlan", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
         self.act_tab_table = self._action("actTabTable", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
         self.act_tab_measure = self._action("actTabMeasure", lambda: self.tabs.setCurrentWidget(self.measure_tab), "Ctrl+3")
+        self.act_simulate = self._action("actSimulate", lambda: self.run_evidence("simulated"), "F5")
+        self.act_measure = self._action("actMeasure", lambda: self.run_evidence("measured"), "Shift+F5")
         self.act_find = self._action("actFindClaim", self._focus_glossary_search, K.Find)
         self.act_units = self._action("actToggleUnits", self.toggle_units, "Ctrl+U")
         self.act_about = self._action("actAbout", self._about)
@@ -182,6 +197,7 @@ class MainWindow(QMainWindow):
         self.menu_edit.addActions([self.act_copy_table, self.act_card])
         self.menu_view = mb.addMenu("")
         self.menu_view.addActions([self.act_tab_plan, self.act_tab_table, self.act_tab_measure])
+        self.menu_view.addActions([self.act_simulate, self.act_measure])
         self.menu_view.addSeparator()
         self.menu_view.addActions([self.act_toggle_form, self.act_toggle_glossary, self.act_find])
         self.menu_view.addSeparator()
@@ -199,6 +215,8 @@ class MainWindow(QMainWindow):
         self.toolbar.addActions([self.act_new, self.act_open, self.act_save])
         self.toolbar.addSeparator()
         self.toolbar.addActions([self.act_card, self.act_copy_table, self.act_export_png])
+        self.toolbar.addSeparator()
+        self.toolbar.addActions([self.act_simulate, self.act_measure])
         self._rebuild_recent_menu()
 
     def retranslate(self) -> None:
@@ -214,7 +232,10 @@ class MainWindow(QMainWindow):
             self.act_card: (self.tr("Card &Example"), self.tr("P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB")),
             self.act_tab_plan: (self.tr("&Chart"), self.tr("Show the chart tab")),
             self.act_tab_table: (self.tr("&Table"), self.tr("Show the table tab")),
-            self.act_tab_measure: (self.tr("&Measure"), self.tr("Show the measure tab: run a real training step")),
+            self.act_tab_measure: (self.tr("&Measure Tab"), self.tr("Show the measure tab: simulate or measure a training step")),
+            self.act_simulate: (self.tr("S&imulate"), self.tr(
+                "Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)")),
+            self.act_measure: (self.tr("Measu&re"), self.tr("Measure one real training step per stage on local ranks")),
             self.act_find: (self.tr("&Find Claim…"), self.tr("Filter the glossary's claims")),
             self.act_units: (self.tr("Switch &Units (GB / GiB)"), self.tr("Switch between GB (10⁹ B) and GiB (2³⁰ B)")),
             self.act_about: (self.tr("&About ZeroDesk"), ""),
@@ -236,6 +257,8 @@ class MainWindow(QMainWindow):
         self.form_dock.setWindowTitle(self.tr("Model and cluster"))
         self.tabs.setTabText(0, self.tr("Plan"))
         self.tabs.setTabText(1, self.tr("Table"))
+        self.tabs.setTabText(self.tabs.indexOf(self._measure_tab or self._measure_slot), self.tr("Measure"))
+        self.evidence.redraw()  # series labels are in the UI language
         self.tabs.setAccessibleName(self.tr("Views"))
         self._rebuild_recent_menu()
         self._update_title()
@@ -251,31 +274,104 @@ class MainWindow(QMainWindow):
         """Add a view to the central tabs (the Measure tab uses this); returns its index."""
         return self.tabs.addTab(widget, title)
 
+    # -- simulate and measure ----------------------------------------------------------------------
+    @property
+    def runs(self):
+        """The RunController (simulate, measure), made with the first use of the Measure tab."""
+        if self._runs is None:
+            from .evidence.controller import RunController
+
+            self._runs = RunController(self)
+            self.evidence.attach(self._runs)
+            app = QApplication.instance()
+            if app is not None:
+                app.aboutToQuit.connect(self._runs.kill_now)
+        return self._runs
+
+    @property
+    def measure_tab(self):
+        """The Measure tab, built on first use (it is not needed to paint the first window)."""
+        if self._measure_tab is None:
+            from .measure_tab import MeasureTab
+
+            tab = MeasureTab(self.runs, self.settings.measure(persist=self._persist))
+            index = self.tabs.indexOf(self._measure_slot)
+            blocked = self.tabs.blockSignals(True)
+            current = self.tabs.currentIndex()
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, tab, tab.title())
+            self.tabs.setCurrentIndex(current)
+            self.tabs.blockSignals(blocked)
+            self._measure_slot.deleteLater()
+            self._measure_tab = tab
+            tab.set_plan(self.model.plan, self.model.breakdown)
+            tab.set_records(self.evidence.shelf.shown())
+        return self._measure_tab
+
+    def _on_tab_changed(self, index: int) -> None:
+        if self._measure_tab is None and self.tabs.widget(index) is self._measure_slot:
+            self.tabs.setCurrentWidget(self.measure_tab)
+            return
+        self._render_hidden_views()
+
+    def run_evidence(self, kind: str) -> bool:
+        """Simulate or measure the current plan from anywhere: the Measure tab shows the run."""
+        tab = self.measure_tab
+        self.tabs.setCurrentWidget(tab)
+        return tab.simulate() if kind == "simulated" else tab.start()
+
+    def _on_records(self) -> None:
+        if self._measure_tab is not None:
+            self._measure_tab.set_records(self.evidence.shelf.shown())
+        self._update_modified()
+
+    def document_plan(self) -> Plan:
+        """The plan as the file keeps it: the form's plan with the evidence taken for it."""
+        return self.form.plan().model_copy(update={"evidence": self.evidence.records_for_file()})
+
     # -- plan flow -------------------------------------------------------------------------------
     def current_plan(self) -> Plan | None:
         return self.form.plan()
 
     @property
     def breakdown(self) -> Breakdown | None:
-        return self._breakdown
+        return self.model.breakdown
 
     def _on_plan(self, plan: Plan | None) -> None:
-        if plan is None:
-            return
-        try:
-            b = compute(plan)
-        except (ValueError, ArithmeticError, PlanError) as exc:  # keep the last chart, say why
-            self._compute_error = str(exc)
-            self.statusBar().showMessage(self.tr("Cannot compute this plan: {error}").format(error=exc))
-            return
-        self._compute_error = ""
-        self._breakdown = b
-        self.chart_panel.set_breakdown(plan, b)
-        self.table.set_breakdown(plan, b)
+        self.model.set_plan(plan)
+
+    def _subscribe_views(self) -> None:
+        """Each view follows the plan model (the window only wires; a view never knows its siblings)."""
+        def on_plan(model: PlanModel, what: str) -> None:
+            if what == "compute_error":
+                self.statusBar().showMessage(self.tr("Cannot compute this plan: {error}").format(error=model.compute_error))
+            elif what == "plan":
+                self._render_plan(model.plan, model.breakdown)
+            elif what == "errors":
+                self._on_errors(model.errors)
+
+        self.model.subscribe(on_plan)
+
+    def _render_plan(self, plan: Plan, b: Breakdown) -> None:
+        self._hidden_views_plan = (plan, b)
+        if self._measure_tab is None or self.tabs.currentWidget() is not self._measure_tab:
+            self._render_hidden_views()  # else the Plan and Table tabs catch up when shown: an edit stays fast
         self.glossary.set_context(plan.profile, plan.scheme)
+        self.evidence.set_plan(plan)
+        if self._measure_tab is not None:
+            self._measure_tab.set_plan(plan, b)
         if plan.units != self.settings.units and self._persist:
             self.settings.units = plan.units
         self._update_modified()
+
+    def _render_hidden_views(self) -> None:
+        """Bring the charts and the table up to the plan model (they wait while the Measure tab is in view)."""
+        if self._hidden_views_plan is None:
+            return
+        plan, b = self._hidden_views_plan
+        self._hidden_views_plan = None
+        self.chart_panel.set_breakdown(plan, b)
+        self.table.set_breakdown(plan, b)
 
     def _on_errors(self, errors: dict) -> None:
         self.chart_panel.set_stale(errors)
@@ -296,7 +392,7 @@ class MainWindow(QMainWindow):
                 return
 
     def _on_segment_hovered(self, stage: int, key: str) -> None:
-        b, plan = self._breakdown, self.chart.plan
+        b, plan = self.model.breakdown, self.chart.plan
         if b is not None and plan is not None:
             self.statusBar().showMessage(
                 f"{i18n.stage_short(stage)} · {i18n.component_label(key)}: "
@@ -334,7 +430,7 @@ class MainWindow(QMainWindow):
     # -- files --------------------------------------------------------------------------------------
     def is_modified(self) -> bool:
         # a file changed on disk no longer holds what the window shows: that too is unsaved
-        return self.document.is_modified(self.form.plan(), self.form.is_valid()) or self.document.disk_differs()
+        return self.document.is_modified(self.document_plan(), self.form.is_valid()) or self.document.disk_differs()
 
     def _update_modified(self) -> None:
         self.setWindowModified(self.is_modified())
@@ -371,15 +467,17 @@ class MainWindow(QMainWindow):
     def new_plan(self) -> bool:
         if not self.maybe_save():
             return False
+        self.evidence.load(default_plan(self.settings.units))
         self.form.set_plan(default_plan(self.settings.units))
-        self.document.mark_saved(self.form.plan(), None)
+        self.document.mark_saved(self.document_plan(), None)
         self._update_title()
         return True
 
     def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None) -> None:
         """Show a plan; `saved` is what the file holds (differs when command-line flags changed it)."""
+        self.evidence.load(plan)
         self.form.set_plan(plan)
-        self.document.mark_saved(saved if saved is not None else self.form.plan(), path)
+        self.document.mark_saved(saved if saved is not None else self.document_plan(), path)
         self._update_title()
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
@@ -396,6 +494,7 @@ class MainWindow(QMainWindow):
             return False
         previous = self.form.plan()
         try:
+            self.evidence.load(plan)
             self.form.set_plan(plan)
         except Exception as exc:  # noqa: BLE001 - a plan the form cannot show: put the previous one back
             if previous is not None:
@@ -404,7 +503,7 @@ class MainWindow(QMainWindow):
                             self.tr("Cannot show plan file {path}: {reason}").format(
                                 path=shorten(path, 200), reason=shorten(exc, 120) or type(exc).__name__))
             return False
-        self.document.claim(self.form.plan(), path, disk)
+        self.document.claim(self.document_plan(), path, disk)
         self._update_title()
         self.statusBar().showMessage(self.tr("Opened {path}").format(path=shorten(path, 200)), 4000)
         return True
@@ -425,7 +524,7 @@ class MainWindow(QMainWindow):
         return self.save_to(path) if path else False
 
     def save_to(self, path: str | Path) -> bool:
-        plan = self.form.plan()
+        plan = self.document_plan()
         if not self.form.is_valid() and not self.ask_save_last_valid():
             return False
         try:
@@ -519,6 +618,7 @@ class MainWindow(QMainWindow):
     def export_chart(self, path: str | Path) -> bool:
         """PNG or SVG by suffix: both charts with their captions (what, whence, unit)."""
         path = Path(path)
+        self._render_hidden_views()
         ok = self.chart_panel.export_svg(path) if path.suffix.lower() == ".svg" else self.chart_panel.export_png(path)
         if ok:
             self.statusBar().showMessage(self.tr("Exported {path}").format(path=path), 4000)
@@ -531,6 +631,7 @@ class MainWindow(QMainWindow):
         return self.export_chart(path) if path else False
 
     def copy_table(self) -> str:
+        self._render_hidden_views()
         text = self.table.copy_to_clipboard()
         self.statusBar().showMessage(self.tr("Table copied as text"), 3000)
         return text
@@ -568,5 +669,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        if self._runs is not None:
+            self._runs.kill_now()  # no rank outlives the window
         event.accept()
 

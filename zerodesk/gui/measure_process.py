@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from collections import deque
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
 
-from ..measure import proctree
-from ..measure.protocol import Done, Error, PhaseMsg, ProtocolError, Result, Sample, Started, decode
+from ..measure.protocol import Done, Error, Message, PhaseMsg, Result, Sample, Started
+from ..measure.reader import ProtocolReader
 from ..measure.runner import group_alive, measure_env, signal_group
 
 KILL_AFTER_S = 1.0  # SIGTERM first; SIGKILL this long after
@@ -40,6 +41,7 @@ def last_stderr(lines) -> str:
 class MeasureProcess(QObject):
     """One measuring run. Connect the signals, then start(argv). Not reusable: make one per run."""
 
+    message = Signal(object)  # every protocol message, in order (the outcome comes last): feed a RunState
     startedMsg = Signal(object)  # Started
     phase = Signal(object)  # PhaseMsg
     sample = Signal(object)  # Sample
@@ -66,7 +68,8 @@ class MeasureProcess(QObject):
         self.seen_started = False
         self.is_finished = False
         self.stopped_in_s: float | None = None  # from the first signal sent to the group to nothing left
-        self._out = b""
+        self.gave_up = False  # a process survived SIGKILL for GIVE_UP_S (uninterruptible sleep): we stopped waiting
+        self._reader = ProtocolReader()
         self._err = b""
         self._stop_at: float | None = None
         self._term_sent = self._kill_sent = False
@@ -121,36 +124,30 @@ class MeasureProcess(QObject):
     def kill_now(self) -> None:
         """SIGKILL the whole group at once (the application is quitting: no time for grace)."""
         if self.pgid and not self.is_finished:
-            signal_group(self.pgid, proctree.SIGKILL)
+            signal_group(self.pgid, signal.SIGKILL)
             self._kill_sent = True
 
     # -- reading ------------------------------------------------------------------------------------
     def _read_stdout(self) -> None:
-        self._out += bytes(self.proc.readAllStandardOutput())
-        *lines, self._out = self._out.split(b"\n")
-        for line in lines:
+        self._dispatch(self._reader.feed(bytes(self.proc.readAllStandardOutput())))
+
+    def _dispatch(self, messages: list[Message]) -> None:
+        for msg in messages:
             if self.outcome is not None:
                 return  # the run has its outcome; the rest is noise from ranks being stopped
-            if line.strip():
-                self._handle_line(line)
-
-    def _handle_line(self, line: bytes) -> None:
-        try:
-            msg = decode(line)
-        except ProtocolError as exc:
-            self._conclude(Error(code="internal", message=str(exc)))
-            return
-        if isinstance(msg, Started):
-            self.seen_started = True
-            self.startedMsg.emit(msg)
-        elif isinstance(msg, PhaseMsg):
-            self.phase.emit(msg)
-        elif isinstance(msg, Sample):
-            self.sample.emit(msg)
-        elif isinstance(msg, Result):
-            self.result.emit(msg)
-        elif isinstance(msg, (Done, Error)):  # Error: the other ranks have nothing left to say
-            self._conclude(msg)
+            if isinstance(msg, (Done, Error)):  # Error: the other ranks have nothing left to say
+                self._conclude(msg)
+                return
+            self.message.emit(msg)
+            if isinstance(msg, Started):
+                self.seen_started = True
+                self.startedMsg.emit(msg)
+            elif isinstance(msg, PhaseMsg):
+                self.phase.emit(msg)
+            elif isinstance(msg, Sample):
+                self.sample.emit(msg)
+            elif isinstance(msg, Result):
+                self.result.emit(msg)
 
     def _read_stderr(self) -> None:
         self._err += bytes(self.proc.readAllStandardError())
@@ -174,9 +171,8 @@ class MeasureProcess(QObject):
             self._read_stderr()
         if self.outcome is None:
             self._read_stdout()
-            if self.outcome is None and self._out.strip():  # a last line without its newline
-                line, self._out = self._out, b""
-                self._handle_line(line)
+            if self.outcome is None:
+                self._dispatch(self._reader.finish())  # a last line without its newline
         if self.outcome is None:
             if status == QProcess.ExitStatus.CrashExit:
                 code = -1
@@ -197,6 +193,7 @@ class MeasureProcess(QObject):
             return
         self.outcome = msg
         self._watchdog.stop()
+        self.message.emit(msg)
         if isinstance(msg, Done):
             self.done.emit(msg)
         else:
@@ -227,12 +224,14 @@ class MeasureProcess(QObject):
         if now >= self._stop_at and not self._term_sent:
             self._term_sent = True
             self._signal_at = now
-            signal_group(pgid, proctree.SIGTERM)
+            signal_group(pgid, signal.SIGTERM)
         elif self._term_sent and not self._kill_sent and now >= self._signal_at + KILL_AFTER_S:
             self._kill_sent = True
-            signal_group(pgid, proctree.SIGKILL)
+            signal_group(pgid, signal.SIGKILL)
         elif self._kill_sent and now >= self._signal_at + GIVE_UP_S:
-            self.stderrLine.emit(self.tr("some processes of the run did not stop after SIGKILL (group {pgid})").format(pgid=pgid))
+            self.gave_up = True
+            self.stderrLine.emit(self.tr("gave up after SIGKILL: some processes of the run did not stop (group {pgid})").format(
+                pgid=pgid))
             self._finish()
 
     def _finish(self) -> None:

@@ -33,9 +33,9 @@ from ..core.architecture import FAMILIES, FAMILY_KNOBS
 from ..core.plan import Plan, PlanError, Profile, Scheme, field_errors
 from ..core.units import UNIT_BYTES, fmt_count, parse_count
 from . import i18n
+from .style import ERROR_COLOR
 
 CUSTOM = ""  # item data of the "custom" entry in the preset combos
-ERROR_COLOR = "#D62728"
 
 # error keys the core reports at a model level, shown beside the field that most likely causes them
 ERROR_ALIASES = {

@@ -6,11 +6,16 @@ instead of juggling strings and QVariant conversions (Picard's typed-options hab
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from .. import APP_NAME
+
+if TYPE_CHECKING:
+    from ..measure.protocol import Scale
 
 ORGANIZATION = "ZeroDesk"
 MAX_RECENT = 8
@@ -46,9 +51,9 @@ class Settings:
     def sync(self) -> None:
         self._s.sync()
 
-    @property
-    def file_name(self) -> str:
-        return self._s.fileName()
+    def measure(self, persist: bool = True) -> MeasureSettings:
+        """The Measure tab's remembered choices, in the same store."""
+        return MeasureSettings(self._s, persist)
 
     # -- typed options -------------------------------------------------------------------------
     @property
@@ -123,3 +128,93 @@ class Settings:
         text = str(Path(path).resolve())
         self.recent_files = [p for p in self.recent_files if p != text]
         return self.recent_files
+
+
+def default_python() -> str:
+    """The running interpreter, unless this is a frozen bundle (its executable is not a Python with torch)."""
+    return "" if getattr(sys, "frozen", False) else sys.executable
+
+
+class MeasureSettings:
+    """The Measure tab's remembered choices, under "measure/..." (persist=False: read, never write)."""
+
+    DEFAULT_TIMEOUT_S = 600
+
+    def __init__(self, store: QSettings | None = None, persist: bool = True) -> None:
+        self._s = store if store is not None else QSettings()
+        self._persist = persist
+
+    def _get(self, key: str, default):
+        return self._s.value(f"measure/{key}", default)
+
+    def _set(self, key: str, value) -> None:
+        if self._persist:
+            self._s.setValue(f"measure/{key}", value)
+
+    @property
+    def device(self) -> str:
+        value = self._get("device", "auto")
+        return value if value in ("auto", "cuda", "cpu") else "auto"
+
+    @device.setter
+    def device(self, value: str) -> None:
+        self._set("device", value)
+
+    @property
+    def ranks(self) -> int | None:
+        """None until the user picks a number (then the plan's Nd decides)."""
+        try:
+            value = int(self._get("ranks", 0))
+        except (TypeError, ValueError):
+            return None
+        return value if value >= 1 else None
+
+    @ranks.setter
+    def ranks(self, value: int) -> None:
+        self._set("ranks", int(value))
+
+    @property
+    def stages(self) -> list[int]:
+        text = self._get("stages", "0,1,2,3")
+        try:
+            stages = sorted({int(s) for s in str(text).split(",") if s.strip()} & {0, 1, 2, 3})
+        except ValueError:
+            stages = []
+        return stages or [0, 1, 2, 3]
+
+    @stages.setter
+    def stages(self, value: list[int]) -> None:
+        self._set("stages", ",".join(str(s) for s in value))
+
+    @property
+    def scale(self) -> Scale:
+        from ..measure.protocol import Scale  # pydantic models: loaded with the Measure tab, not at start-up
+
+        try:
+            return Scale.model_validate_json(str(self._get("scale", "{}")))
+        except ValueError:
+            return Scale()
+
+    @scale.setter
+    def scale(self, value: Scale) -> None:
+        self._set("scale", value.model_dump_json())
+
+    @property
+    def python(self) -> str:
+        value = self._get("python", "")
+        return value if isinstance(value, str) and value else default_python()
+
+    @python.setter
+    def python(self, value: str) -> None:
+        self._set("python", value)
+
+    @property
+    def timeout_s(self) -> int:
+        try:
+            return max(5, int(self._get("timeout_s", self.DEFAULT_TIMEOUT_S)))
+        except (TypeError, ValueError):
+            return self.DEFAULT_TIMEOUT_S
+
+    @timeout_s.setter
+    def timeout_s(self, value: int) -> None:
+        self._set("timeout_s", int(value))

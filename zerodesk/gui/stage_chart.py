@@ -19,31 +19,13 @@ from PySide6.QtWidgets import QGraphicsItem, QToolTip
 from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
 from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
+from ..measure.rules import difference_pct
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
+from .style import GPU_LINE_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
-
-# Okabe-Ito based: distinguishable for colour-blind readers, legible on light and dark bases.
-COMPONENT_COLORS = {
-    "params": "#0072B2",
-    "grads": "#E69F00",
-    "grad_accum": "#F0E442",
-    "master": "#009E73",
-    "adam_m": "#CC79A7",
-    "adam_v": "#D55E00",
-    "momentum": "#CC79A7",
-    "optimizer": "#8E6CC9",
-    "comm_buffers": "#56B4E9",
-}
-FALLBACK_COLORS = ("#999999", "#777777", "#BBBBBB")
-MEASURE_COLORS = ("#E0115F", "#00A3A3", "#B8860B", "#6A5ACD")
-GPU_LINE_COLOR = "#D62728"
-
-
-def component_color(key: str, index: int = 0) -> str:
-    return COMPONENT_COLORS.get(key, FALLBACK_COLORS[index % len(FALLBACK_COLORS)])
 
 
 def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
@@ -69,6 +51,10 @@ class Measured:
     stage: int
     peak_bytes: int
     states_bytes: int | None
+    kind: str = "measured"  # or "simulated": its own marker shape and colour
+    reference_bytes: int | None = None  # the torch profile's states for the same run; % compares with it
+
+
 
 
 class StageChart(pg.PlotWidget):
@@ -344,15 +330,19 @@ class StageChart(pg.PlotWidget):
                 seen.append(m.label)
         return seen
 
-    def overlay_measured(self, stage: int, peak_bytes: int, states_bytes: int | None, label: str) -> None:
-        """Mark a measured (or simulated) step beside a stage's bar: ◆ states, ▲ peak, and % vs computed.
+    def overlay_measured(self, stage: int, peak_bytes: int, states_bytes: int | None, label: str,
+                         kind: str = "measured", reference_bytes: int | None = None) -> None:
+        """Mark a measured or simulated step beside a stage's bar: states, peak, and % of the states.
 
+        kind picks the marker (measured ▲◆, simulated ■●). reference_bytes is what the states are compared
+        with: the torch profile's prediction for the run, whichever profile the bars show (the bars when None).
         One call per stage and series; a second call with the same stage and label replaces it.
         """
         if stage not in STAGES:
             raise ValueError(f"stage must be 0-3, not {stage}")
         self._measured = [m for m in self._measured if not (m.stage == stage and m.label == label)]
-        self._measured.append(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes)))
+        self._measured.append(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes),
+                                       kind, None if reference_bytes is None else int(reference_bytes)))
         self._set_x_range()
         self._redraw() if self._breakdown is not None else self._draw_measured()
 
@@ -375,26 +365,47 @@ class StageChart(pg.PlotWidget):
         if m.states_bytes is not None:
             lines.append(self.tr("Model states: {v}").format(v=i18n.fmt_bytes(m.states_bytes, unit)))
             d = self.measured_difference(m)
-            if d is not None and self._breakdown is not None:
+            if d is not None and m.reference_bytes is not None:
+                lines.append(self.tr("States vs the torch profile {c}: {d:+.1f}%").format(
+                    c=i18n.fmt_bytes(m.reference_bytes, unit), d=d))
+            elif d is not None and self._breakdown is not None:
                 lines.append(self.tr("States vs computed {c}: {d:+.1f}%").format(
                     c=i18n.fmt_bytes(self._breakdown.stage(m.stage).total_bytes, unit), d=d))
         return "<br>".join(lines)
 
     def measured_difference(self, m: Measured) -> float | None:
-        """(states - computed) / computed in %, or None."""
-        if self._breakdown is None or m.states_bytes is None:
+        """(states - reference) / reference in %: the torch profile's prediction when known, else the bar; or None."""
+        if m.states_bytes is None:
             return None
-        computed = self._breakdown.stage(m.stage).total_bytes
-        return 100 * (m.states_bytes - computed) / computed if computed else None
+        if m.reference_bytes is not None:
+            reference = m.reference_bytes
+        elif self._breakdown is not None:
+            reference = self._breakdown.stage(m.stage).total_bytes
+        else:
+            return None
+        return difference_pct(m.states_bytes, reference) if reference else None
+
+    def _series_color(self, label: str) -> str:
+        """A series' colour: its tier's, unless another series of the same tier came first."""
+        kinds = {}
+        for m in self._measured:
+            kinds.setdefault(m.label, m.kind)
+        same = [lbl for lbl in self._measure_labels() if kinds[lbl] == kinds[label]]
+        i = same.index(label)
+        return TIER_COLORS.get(kinds[label], SERIES_COLORS[0]) if i == 0 else SERIES_COLORS[i % len(SERIES_COLORS)]
+
+    def _series_kind(self, label: str) -> str:
+        return next(m.kind for m in self._measured if m.label == label)
 
     def measured_legend_html(self) -> str:
         labels = self._measure_labels()
         if not labels:
             return ""
         series = "&nbsp;&nbsp;".join(
-            f'<span style="color:{MEASURE_COLORS[i % len(MEASURE_COLORS)]}">▲◆</span>&nbsp;{html.escape(label)}'
-            for i, label in enumerate(labels))
-        return html.escape(self.tr("beside each bar: ▲ peak, ◆ model states, % = states vs computed")) + " — " + series
+            f'<span style="color:{self._series_color(label)}">{TIER_GLYPHS.get(self._series_kind(label), "▲◆")}</span>'
+            f'&nbsp;{html.escape(label)}' for label in labels)
+        return html.escape(self.tr("beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), "
+                                   "% = states vs the torch profile")) + " — " + series
 
     def _measured_at(self, scene_pos) -> Measured | None:
         vb = self.getPlotItem().vb
@@ -421,15 +432,16 @@ class StageChart(pg.PlotWidget):
         outline = pg.mkPen(text_color, width=1)
         small = QFont()
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
-        for i, label in enumerate(self._measure_labels()):
-            color = MEASURE_COLORS[i % len(MEASURE_COLORS)]
+        for label in self._measure_labels():
+            color = self._series_color(label)
+            peak_symbol, states_symbol = TIER_SYMBOLS.get(self._series_kind(label), TIER_SYMBOLS["measured"])
             brush = pg.mkBrush(color)
             spots, xs, ys = [], [], []
             for m in (m for m in self._measured if m.label == label):
                 x = self._marker_x(m)
-                spots.append({"pos": (x, m.peak_bytes / scale), "symbol": "t1", "size": 11, "brush": brush, "pen": outline})
+                spots.append({"pos": (x, m.peak_bytes / scale), "symbol": peak_symbol, "size": 11, "brush": brush, "pen": outline})
                 if m.states_bytes is not None:
-                    spots.append({"pos": (x, m.states_bytes / scale), "symbol": "d", "size": 10, "brush": brush, "pen": outline})
+                    spots.append({"pos": (x, m.states_bytes / scale), "symbol": states_symbol, "size": 10, "brush": brush, "pen": outline})
                     xs += [x, x]
                     ys += [m.states_bytes / scale, m.peak_bytes / scale]
                 d = self.measured_difference(m)

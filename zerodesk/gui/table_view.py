@@ -27,8 +27,7 @@ from ..core.plan import Plan, Profile
 from ..core.residuals import activation_estimate
 from . import i18n
 from .stage_chart import component_specs
-
-WARN_COLOR = "#B35900"
+from .style import WARN_COLOR
 
 
 def provenance(plan: Plan, b: Breakdown) -> str:
@@ -134,9 +133,9 @@ class TablePanel(QWidget):
             rows.append([name, *[i18n.fmt_bytes(s.components[key], unit) for s in b.stages]])
         rows.append([self.tr("Total model states"), *[i18n.fmt_bytes(s.total_bytes, unit) for s in b.stages]])
         rows.append([self.tr("Formula (bytes)"), *[s.formula for s in b.stages]])
-        if plan.profile == Profile.TORCH and any(len(set(s.rank_totals)) > 1 for s in b.stages):
+        if plan.profile == Profile.TORCH and any(len({sum(r.values()) for _, r in s.runs}) > 1 for s in b.stages):
             rows.append([self.tr("Ranks: smallest – largest"),
-                         *[f"{i18n.fmt_bytes(min(s.rank_totals), unit)} – {i18n.fmt_bytes(max(s.rank_totals), unit)}" for s in b.stages]])
+                         *[f"{i18n.fmt_bytes(s.total_range[0], unit)} – {i18n.fmt_bytes(s.total_range[1], unit)}" for s in b.stages]])
         gpu = plan.cluster.gpu_memory_bytes
         if gpu:
             fit = []

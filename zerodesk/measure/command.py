@@ -7,109 +7,50 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import os
 import sys
 from typing import Any
 
 from ..core.plan import Plan
-from .interpreter import resolve_python
 from ..core.text import shorten
-from .launcher import MAX_LOCAL_RANKS  # GPU runs are further held to the visible GPUs
-from .protocol import Error, PhaseMsg, Result, Scale, Started, scale_plan
-from .runner import host_available_bytes, run_measure
-
-STATE_KEYS = ("params", "grads", "optimizer")
-
-
-MAX_TIMEOUT_S = 7 * 24 * 3600.0
-
-
-def _stages(text: str) -> list[int]:
-    parts = [s.strip() for s in text.split(",") if s.strip()] if len(text) <= 64 else ["?"]
-    if not parts or any(p not in ("0", "1", "2", "3") for p in parts):
-        raise argparse.ArgumentTypeError(f"stages must be among 0, 1, 2, 3 (e.g. 0,1,2,3), not '{shorten(text, 40)}'")
-    return sorted({int(p) for p in parts})
-
-
-def _number(text: str) -> float:
-    """float(text) for short text, else nan (refused by every caller's range check)."""
-    try:
-        return float(text) if len(text) <= 64 else math.nan
-    except ValueError:
-        return math.nan
-
-
-def _fraction(text: str) -> float:
-    value = _number(text)
-    if not 1e-6 <= value <= 1:  # nan fails every comparison
-        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a scale; use a fraction in (0, 1], e.g. 0.25")
-    return value
-
-
-def _timeout(text: str) -> float:
-    value = _number(text)
-    if not 0 < value <= MAX_TIMEOUT_S:
-        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a timeout; use seconds above 0 and at most "
-                                         f"{MAX_TIMEOUT_S:.0f} (7 days)")
-    return value
-
-
-def _python(text: str) -> str:
-    """A path to an interpreter: an empty one would silently mean ours, a NUL byte cannot be started."""
-    if not text.strip() or "\x00" in text or len(text) > 4096:
-        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a path to a Python interpreter")
-    return text
-
-
-def _ranks(text: str) -> int:
-    if not (len(text) <= 8 and text.strip().isdigit() and 1 <= int(text) <= MAX_LOCAL_RANKS):
-        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a number of ranks; use 1 to {MAX_LOCAL_RANKS}")
-    return int(text)
-
+from .cli_text import (
+    STATE_KEYS,
+    aligned,
+    collect,
+    diff_text,
+    in_unit,
+    parse_fraction,
+    parse_python,
+    parse_ranks,
+    parse_stages,
+    parse_timeout,
+    started_json,
+    units_line,
+)
+from .interpreter import resolve_python
+from .protocol import Result, Scale, Started, scale_plan
+from .rules import default_ranks, host_fit, unit_family
+from .run_state import RunState
+from .runner import run_measure
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("measurement")
-    g.add_argument("--stage", "--stages", dest="stages", type=_stages, default=[0, 1, 2, 3], metavar="LIST",
+    g.add_argument("--stage", "--stages", dest="stages", type=parse_stages, default=[0, 1, 2, 3], metavar="LIST",
                    help="ZeRO stages to measure, e.g. 0,1,2,3 (default: all)")
-    g.add_argument("--ranks", type=_ranks, default=None, metavar="N",
+    g.add_argument("--ranks", type=parse_ranks, default=None, metavar="N",
                    help="local ranks to start (default: the plan's dp, at most 2); predictions use this Nd")
     g.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                    help="cuda ranks with NCCL, or cpu ranks with gloo (auto: cuda when available)")
     for name, what in (("layers", "the number of blocks"), ("hidden", "head width, hidden and ffn"),
                        ("seq", "the sequence length"), ("vocab", "the vocabulary")):
-        g.add_argument(f"--{name}-scale", type=_fraction, default=1.0, metavar="F",
+        g.add_argument(f"--{name}-scale", type=parse_fraction, default=1.0, metavar="F",
                        help=f"scale {what} down by F in (0, 1] so the step fits this machine")
-    g.add_argument("--timeout", type=_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
-    g.add_argument("--python", type=_python, default=None, metavar="PATH", help="the Python with torch that runs the ranks")
+    g.add_argument("--timeout", type=parse_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
+    g.add_argument("--python", type=parse_python, default=None, metavar="PATH", help="the Python with torch that runs the ranks")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
-_SIZES = {"GB": 1e9, "MB": 1e6, "kB": 1e3, "GiB": 2**30, "MiB": 2**20, "KiB": 2**10, "B": 1}
-_NOTES = {"GB": "1e9 B", "MB": "1e6 B", "kB": "1e3 B", "GiB": "2^30 B", "MiB": "2^20 B", "KiB": "2^10 B"}
-
-
-def _table_unit(largest: int, family: str) -> str:
-    """One unit for the whole table, from the plan's family: GB/MB/kB (decimal) or GiB/MiB/KiB (binary)."""
-    for name in (("GB", "MB", "kB") if family == "GB" else ("GiB", "MiB", "KiB")):
-        if largest >= _SIZES[name]:
-            return name
-    return "B"
-
-
-def _in(nbytes: float, unit: str) -> str:
-    return f"{nbytes / _SIZES[unit]:,.2f}" if unit != "B" else f"{nbytes:,.0f}"
-
-
-def _diff(measured: int, predicted: int) -> str:
-    if predicted == 0:
-        return "n/a" if measured else "+0.00%"
-    return f"{(measured - predicted) / predicted * 100:+.2f}%"
-
-
 def table(started: Started | None, results: list[Result], family: str) -> str:
-    largest = max([r.peak_bytes for r in results] + [r.states.total for r in results] + [1])
-    unit = _table_unit(largest, family)
+    unit, units = units_line(results, family, "measured")
     lines = []
     if started is not None:
         scaled = "" if started.scale.identity else (
@@ -118,71 +59,34 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
         lines.append(f"Measured on {started.device}{f' ({started.device_name})' if started.device_name else ''}, "
                      f"{started.ranks} ranks, torch {started.torch}; model {started.params:,} parameters, "
                      f"seq {started.seq_len} x batch {started.micro_batch}{scaled}.")
-    lines.append(f"Bytes in {unit}" + ("" if unit == "B" else f" (1 {unit} = {_NOTES[unit]})")
-                 + "; states at rest after the optimizer step, measured / predicted by the torch profile.")
+    lines.append(units)
     head = ["stage", "rank", "peak", "params", "grads", "optimizer", "states", "diff"]
     rows = [head]
     for r in results:
         m, p = r.states, r.predicted_states
-        rows.append([str(r.stage), str(r.rank), _in(r.peak_bytes, unit)]
-                    + [f"{_in(getattr(m, k), unit)} / {_in(getattr(p, k), unit)}" for k in STATE_KEYS]
-                    + [f"{_in(m.total, unit)} / {_in(p.total, unit)}", _diff(m.total, p.total)])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    for row in rows:
-        lines.append("  ".join(cell.rjust(w) for cell, w in zip(row, widths)))
-    cuda = [r for r in results if r.max_allocated_bytes is not None]
-    for r in cuda:
-        lines.append(f"stage {r.stage} rank {r.rank}: CUDA max allocated {_in(r.max_allocated_bytes, unit)} {unit}, "
-                     f"max reserved {_in(r.max_reserved_bytes or 0, unit)} {unit}")
+        rows.append([str(r.stage), str(r.rank), in_unit(r.peak_bytes, unit)]
+                    + [f"{in_unit(getattr(m, k), unit)} / {in_unit(getattr(p, k), unit)}" for k in STATE_KEYS]
+                    + [f"{in_unit(m.total, unit)} / {in_unit(p.total, unit)}", diff_text(m.total, p.total)])
+    lines += aligned(rows)
+    for r in (r for r in results if r.max_allocated_bytes is not None):
+        lines.append(f"stage {r.stage} rank {r.rank}: CUDA max allocated {in_unit(r.max_allocated_bytes, unit)} {unit}, "
+                     f"max reserved {in_unit(r.max_reserved_bytes or 0, unit)} {unit}")
     lines.append("Peaks include activations and temporaries; DDP's gradient buckets are reported there as activations.")
     return "\n".join(lines)
 
 
 def result_json(started: Started | None, results: list[Result]) -> dict[str, Any]:
-    out: dict[str, Any] = {"schema": 1, "kind": "measured", "device": started.device if started else None,
-                           "ranks": started.ranks if started else None, "torch": started.torch if started else None}
-    if started is not None:
-        out.update(params=started.params, seq_len=started.seq_len, micro_batch=started.micro_batch,
-                   scale=started.scale.model_dump(), architecture=started.architecture.model_dump(exclude_none=True) if started.architecture else None)
-    out["results"] = [r.model_dump(exclude_none=True, exclude={"kind"}) for r in results]
-    return out
+    return started_json(started, results, "measured")
 
 
-def _fits_host(plan: Plan, ranks: int, stages: list[int]) -> str | None:
+def host_problem(plan: Plan, ranks: int, stages: list[int], device: str) -> str | None:
     """On CPU ranks, refuse a model whose states alone would not fit the host's free memory."""
-    from ..core.torch_profile import rank_states
-
-    shapes = [s for _, s in plan.model.named_shapes or []]
-    need = max(sum(sum(r.values()) for r in rank_states(shapes, plan.params, s, ranks)) for s in stages)
-    free = host_available_bytes()
-    if free is not None and need > 0.7 * free:
-        return (f"the model states of {ranks} CPU ranks need about {need / 1e9:.1f} GB, "
-                f"more than this machine can spare "
-                f"({free / 1e9:.1f} GB free); scale the model down with --layers-scale/--hidden-scale")
-    return None
-
-
-def collect(messages, progress: bool) -> tuple[Started | None, list[Result], str | None]:
-    """Read a run to its end: (started, results, error sentence or None); progress goes to stderr.
-
-    Closing the message stream on the way out kills the subprocess if we leave early."""
-    started: Started | None = None
-    results: list[Result] = []
-    try:
-        for msg in messages:
-            if isinstance(msg, Started):
-                started = msg
-            elif isinstance(msg, Result):
-                results.append(msg)
-            elif isinstance(msg, Error):
-                return started, results, msg.message
-            elif isinstance(msg, PhaseMsg) and progress and msg.rank == 0 and msg.progress == 0.0:
-                print(f"\rstage {msg.stage}: {msg.phase}...      ", end="", file=sys.stderr, flush=True)
-    finally:
-        messages.close()
-        if progress:
-            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
-    return started, results, None
+    refusal = host_fit(plan, stages, ranks, device)
+    if refusal is None:
+        return None
+    return (f"the model states of {ranks} CPU ranks need about {refusal.need / 1e9:.1f} GB, "
+            f"more than this machine can spare ({refusal.free / 1e9:.1f} GB free); "
+            f"scale the model down with --layers-scale/--hidden-scale")
 
 
 def main(args: argparse.Namespace, plan: Plan) -> int:
@@ -195,27 +99,26 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         scaled = scale_plan(plan, scale)
     except ValueError as exc:
         return fail(str(exc).splitlines()[0], 2)
-    ranks = args.ranks if args.ranks is not None else min(plan.dp, 2)
+    ranks = args.ranks if args.ranks is not None else default_ranks(plan)
     if ranks < 1:
         return fail(f"--ranks must be at least 1, not {ranks}", 2)
-    if args.device == "cpu" or (args.device == "auto" and not os.path.exists("/dev/nvidiactl")):
-        problem = _fits_host(scaled, ranks, args.stages)
-        if problem:
-            return fail(problem, 2)
+    problem = host_problem(scaled, ranks, args.stages, args.device)
+    if problem:
+        return fail(problem, 2)
 
     python, problem = resolve_python(args.python)
     if problem:
         return fail(problem)
     messages = run_measure(plan, args.stages, ranks, args.device, scale, timeout=args.timeout, python=python,
                            samples=False)
-    started, results, error = collect(messages, progress=sys.stderr.isatty() and not args.json)
-    if error:
-        return fail(error)
-    if not results:
+    state = collect(messages, progress=sys.stderr.isatty() and not args.json, state=RunState(args.stages, ranks))
+    if state.error is not None:
+        return fail(state.error.message)
+    if not state.results:
         return fail("the measurement finished without results")
-    results.sort(key=lambda r: (r.stage, r.rank))
+    results = state.sorted_results()
     if args.json:
-        print(json.dumps(result_json(started, results), indent=2))
+        print(json.dumps(result_json(state.started, results), indent=2))
     else:
-        print(table(started, results, "GB" if plan.units == "GB" else "GiB"))
+        print(table(state.started, results, unit_family(plan)))
     return 0

@@ -22,7 +22,8 @@ from . import proctree
 from .child import PROJECT_ROOT  # noqa: F401 (re-exported: where our package lives)
 from .child import PLAN_FILE_FLAG, forget_plan_file, python_command, write_plan_file
 from .lifeline import PARENT_ENV
-from .protocol import Done, Error, Message, ProtocolError, Scale, Started, decode
+from .protocol import Error, Message, Scale, Started
+from .reader import ProtocolReader
 
 
 def measure_command(
@@ -62,18 +63,6 @@ def measure_env(base: dict[str, str] | None = None) -> dict[str, str]:
     env["PYTHONUNBUFFERED"] = "1"
     env[PARENT_ENV] = str(os.getpid())
     return env
-
-
-def host_available_bytes() -> int | None:
-    """MemAvailable from /proc/meminfo (None where unknown): CPU ranks must not exhaust the host."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        return None
-    return None
 
 
 def signal_group(pgid: int, sig: int = proctree.SIGKILL) -> None:
@@ -164,8 +153,8 @@ class MeasureRun:
         sel = selectors.DefaultSelector()
         sel.register(fd, selectors.EVENT_READ)
         deadline = time.monotonic() + self.timeout
-        buffer, started, exited_at = b"", False, None
-        while True:
+        reader, started, exited_at = ProtocolReader(), False, None
+        while reader.outcome is None:
             now = time.monotonic()
             if self.cancel_event.is_set():
                 yield Error(code="cancelled", message="the measurement was cancelled")
@@ -178,31 +167,20 @@ class MeasureRun:
                 exited_at = exited_at or now
                 if now - exited_at > 2.0:
                     break
-            eof = False
+            chunk = b"x"
             if sel.select(timeout=min(0.1, max(0.0, deadline - now))):
                 chunk = os.read(fd, 1 << 16)
-                eof = not chunk
-                buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            for line in lines:
-                if not line.strip():
-                    continue
-                try:
-                    msg = decode(line)
-                except ProtocolError as exc:
-                    yield Error(code="internal", message=str(exc))
-                    return
-                started = started or isinstance(msg, Started)
-                yield msg
-                if isinstance(msg, (Error, Done)):
-                    return  # done: finished; error: the other ranks have nothing left to say
-            if eof:
-                break
-        if buffer.strip():
-            try:
-                yield decode(buffer)
-            except ProtocolError as exc:
-                yield Error(code="internal", message=str(exc))
+                for msg in reader.feed(chunk):
+                    started = started or isinstance(msg, Started)
+                    yield msg
+            if not chunk:
+                break  # end of output
+        if reader.outcome is not None:
+            return  # Done: finished; Error: the other ranks have nothing left to say
+        for msg in reader.finish():  # a last line without its newline
+            started = started or isinstance(msg, Started)
+            yield msg
+        if reader.outcome is not None:
             return
         code = self.proc.wait()
         self._drain.join(timeout=1.0)  # let the last stderr lines in before quoting them

@@ -13,9 +13,22 @@ from typing import Any
 
 from ..core.plan import Plan
 from ..core.text import shorten
-from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _python, _table_unit, _timeout, collect, result_json
+from .cli_text import (
+    STATE_KEYS,
+    aligned,
+    collect,
+    diff_text,
+    in_unit,
+    parse_python,
+    parse_stages,
+    parse_timeout,
+    started_json,
+    units_line,
+)
 from .interpreter import resolve_python
 from .protocol import Result, Started
+from .rules import unit_family
+from .run_state import RunState
 from .runner import MeasureRun, simulate_command
 from .simulate import SIMULATED_STAGES, unsupported_message
 
@@ -24,31 +37,29 @@ PHASES = ("forward", "backward", "optimizer")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("simulation")
-    g.add_argument("--stage", "--stages", dest="stages", type=_stages, default=list(SIMULATED_STAGES), metavar="LIST",
+    g.add_argument("--stage", "--stages", dest="stages", type=parse_stages, default=list(SIMULATED_STAGES), metavar="LIST",
                    help="ZeRO stages to simulate: 2, 3 or 2,3 (default); 0 and 1 are computed, not simulated")
-    g.add_argument("--timeout", type=_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
-    g.add_argument("--python", type=_python, default=None, metavar="PATH", help="the Python with torch that runs the simulation")
+    g.add_argument("--timeout", type=parse_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
+    g.add_argument("--python", type=parse_python, default=None, metavar="PATH", help="the Python with torch that runs the simulation")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
 def table(started: Started | None, results: list[Result], family: str) -> str:
-    largest = max([r.peak_bytes for r in results] + [r.states.total for r in results] + [1])
-    unit = _table_unit(largest, family)
+    unit, units = units_line(results, family, "simulated")
     lines = []
     if started is not None:
         lines.append(f"Simulated rank 0 of {started.ranks} (fake tensors, fake process group), torch {started.torch}; "
                      f"model {started.params:,} parameters, seq {started.seq_len} x batch {started.micro_batch}.")
-    lines.append(f"Bytes in {unit}" + ("" if unit == "B" else f" (1 {unit} = {_NOTES[unit]})")
-                 + "; states at rest after the optimizer step, simulated / predicted by the torch profile.")
+    lines.append(units)
     head = ["stage", "peak", *PHASES, *STATE_KEYS, "states", "diff"]
     rows = [head]
     for r in results:
         m, p = r.states, r.predicted_states
-        rows.append([str(r.stage), _in(r.peak_bytes, unit)]
-                    + [_in(r.phase_peaks.get(ph, {}).get("total", 0), unit) for ph in PHASES]
-                    + [f"{_in(getattr(m, k), unit)} / {_in(getattr(p, k), unit)}" for k in STATE_KEYS]
-                    + [f"{_in(m.total, unit)} / {_in(p.total, unit)}", _diff(m.total, p.total)])
-    lines += _aligned(rows)
+        rows.append([str(r.stage), in_unit(r.peak_bytes, unit)]
+                    + [in_unit(r.phase_peaks.get(ph, {}).get("total", 0), unit) for ph in PHASES]
+                    + [f"{in_unit(getattr(m, k), unit)} / {in_unit(getattr(p, k), unit)}" for k in STATE_KEYS]
+                    + [f"{in_unit(m.total, unit)} / {in_unit(p.total, unit)}", diff_text(m.total, p.total)])
+    lines += aligned(rows)
     # The peak moment of each phase, split by category: what fills memory when.
     columns = [(r.stage, ph) for r in results for ph in PHASES if ph in r.phase_peaks]
     by = {(r.stage, ph): r.phase_peaks[ph] for r in results for ph in PHASES if ph in r.phase_peaks}
@@ -57,22 +68,16 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
     if columns:
         lines.append(f"Each phase's peak by category ({unit}):")
         rows = [["category", *(f"{s} {ph}" for s, ph in columns)]]
-        rows += [[c, *(_in(by[k].get(c, 0), unit) for k in columns)] for c in [*cats, "total"]]
-        lines += _aligned(rows, left_first=True)
+        rows += [[c, *(in_unit(by[k].get(c, 0), unit) for k in columns)] for c in [*cats, "total"]]
+        lines += aligned(rows, left_first=True)
     lines.append("CPU sizes: a GPU's caching allocator would round each block up to 512 B. "
                  "Stages 0 and 1 are computed, not simulated.")
     return "\n".join(lines)
 
 
-def _aligned(rows: list[list[str]], left_first: bool = False) -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(w) if left_first and i == 0 else cell.rjust(w)
-                      for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
-
-
 def simulated_json(started: Started | None, results: list[Result]) -> dict[str, Any]:
     """measure --json's object with kind "simulated": the same result keys, so scripts read both alike."""
-    return {**result_json(started, results), "kind": "simulated"}
+    return started_json(started, results, "simulated")
 
 
 def main(args: argparse.Namespace, plan: Plan) -> int:
@@ -91,14 +96,15 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     if problem:
         return fail(problem)
     run = iter(MeasureRun(simulate_command(plan, args.stages, python), timeout=args.timeout))
-    started, results, error = collect(run, progress=sys.stderr.isatty() and not args.json)
-    if error:
-        return fail(error)
-    if not results:
+    state = collect(run, progress=sys.stderr.isatty() and not args.json,
+                    state=RunState(args.stages, plan.dp, kind="simulated"))
+    if state.error is not None:
+        return fail(state.error.message)
+    if not state.results:
         return fail("the simulation finished without results")
-    results.sort(key=lambda r: r.stage)
+    results = state.sorted_results()
     if args.json:
-        print(json.dumps(simulated_json(started, results), indent=2))
+        print(json.dumps(simulated_json(state.started, results), indent=2))
     else:
-        print(table(started, results, "GB" if plan.units == "GB" else "GiB"))
+        print(table(state.started, results, unit_family(plan)))
     return 0

@@ -1,0 +1,121 @@
+"""What `zerodesk measure` and `zerodesk simulate` share on the terminal: arguments, reading a run, tables.
+
+Torch-free. The numbers come from rules.py and the run from RunState; this module only words them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Iterator
+
+from ..core.text import shorten
+from .launcher import MAX_LOCAL_RANKS  # GPU runs are further held to the visible GPUs
+from .protocol import Message, Result, Started
+from .rules import UNIT_BYTES, UNIT_NOTES, difference_pct, table_unit
+from .run_state import RunState
+
+STATE_KEYS = ("params", "grads", "optimizer")
+
+
+MAX_TIMEOUT_S = 7 * 24 * 3600.0
+
+
+def parse_stages(text: str) -> list[int]:
+    """'0,2,3' -> [0, 2, 3]; anything else is one sentence for argparse."""
+    parts = [s.strip() for s in text.split(",") if s.strip()] if len(text) <= 64 else ["?"]
+    if not parts or any(p not in ("0", "1", "2", "3") for p in parts):
+        raise argparse.ArgumentTypeError(f"stages must be among 0, 1, 2, 3 (e.g. 0,1,2,3), not '{shorten(text, 40)}'")
+    return sorted({int(p) for p in parts})
+
+
+def _number(text: str) -> float:
+    """float(text) for short text, else nan (refused by every caller's range check)."""
+    try:
+        return float(text) if len(text) <= 64 else math.nan
+    except ValueError:
+        return math.nan
+
+
+def parse_fraction(text: str) -> float:
+    value = _number(text)
+    if not 1e-6 <= value <= 1:  # nan fails every comparison
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a scale; use a fraction in (0, 1], e.g. 0.25")
+    return value
+
+
+def parse_timeout(text: str) -> float:
+    value = _number(text)
+    if not 0 < value <= MAX_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a timeout; use seconds above 0 and at most "
+                                         f"{MAX_TIMEOUT_S:.0f} (7 days)")
+    return value
+
+
+def parse_python(text: str) -> str:
+    """A path to an interpreter: an empty one would silently mean ours, a NUL byte cannot be started."""
+    if not text.strip() or "\x00" in text or len(text) > 4096:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a path to a Python interpreter")
+    return text
+
+
+def parse_ranks(text: str) -> int:
+    if not (len(text) <= 8 and text.strip().isdigit() and 1 <= int(text) <= MAX_LOCAL_RANKS):
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a number of ranks; use 1 to {MAX_LOCAL_RANKS}")
+    return int(text)
+
+
+def in_unit(nbytes: float, unit: str) -> str:
+    return f"{nbytes / UNIT_BYTES[unit]:,.2f}" if unit != "B" else f"{nbytes:,.0f}"
+
+
+def diff_text(value: int, reference: int) -> str:
+    d = difference_pct(value, reference)
+    return "n/a" if d is None else f"{d:+.2f}%"
+
+
+def units_line(results: list[Result], family: str, what: str) -> tuple[str, str]:
+    """(unit, the sentence naming it): one unit for the whole table, from the plan's family."""
+    largest = max([r.peak_bytes for r in results] + [r.states.total for r in results] + [1])
+    unit = table_unit(largest, family)
+    return unit, (f"Bytes in {unit}" + ("" if unit == "B" else f" (1 {unit} = {UNIT_NOTES[unit]})")
+                  + f"; states at rest after the optimizer step, {what} / predicted by the torch profile.")
+
+
+def aligned(rows: list[list[str]], left_first: bool = False) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if left_first and i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
+
+
+def collect(messages: Iterator[Message], progress: bool, state: RunState | None = None) -> RunState:
+    """Read a run to its end into a RunState; progress goes to stderr.
+
+    Closing the message stream on the way out kills the subprocess if we leave early."""
+    state = state or RunState()
+    try:
+        for msg in messages:
+            state.apply(msg)
+            if state.finished:
+                break
+            if progress and state.current_stage() is not None:
+                st = state.stage_status(state.current_stage())
+                print(f"\rstage {state.current_stage()}: {st.phase}... {state.progress:4.0%}   ", end="",
+                      file=sys.stderr, flush=True)
+    finally:
+        messages.close()
+        if progress:
+            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+    return state
+
+
+def started_json(started: Started | None, results: list[Result], kind: str) -> dict:
+    """One JSON object for scripts: where and how the run went, then its results (measure and simulate alike)."""
+    out: dict = {"schema": 1, "kind": kind, "device": started.device if started else None,
+                 "ranks": started.ranks if started else None, "torch": started.torch if started else None}
+    if started is not None:
+        out.update(params=started.params, seq_len=started.seq_len, micro_batch=started.micro_batch,
+                   scale=started.scale.model_dump(), architecture=started.architecture.model_dump(exclude_none=True))
+    out["results"] = [r.model_dump(exclude_none=True, exclude={"kind"}) for r in results]
+    return out

@@ -1,0 +1,142 @@
+"""The measure rules the CLI and the window share: device, ranks, host fit, differences, units.
+
+Torch-free and Qt-free. Front ends phrase the verdicts in their own words (and language);
+the numbers and thresholds live only here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..core.plan import Plan
+
+STAGES = (0, 1, 2, 3)
+HOST_SHARE = 0.7  # CPU ranks may use at most this share of the host's free memory for model states
+MAX_DEFAULT_RANKS = 2  # a laptop-friendly default: the plan's Nd, at most this many local ranks
+
+# Byte units: the plan's family (decimal GB or binary GiB), stepping down for small figures.
+UNIT_BYTES = {"GB": 10**9, "MB": 10**6, "kB": 10**3, "GiB": 2**30, "MiB": 2**20, "KiB": 2**10, "B": 1}
+UNIT_NOTES = {"GB": "1e9 B", "MB": "1e6 B", "kB": "1e3 B", "GiB": "2^30 B", "MiB": "2^20 B", "KiB": "2^10 B"}
+LADDERS = {"GB": ("GB", "MB", "kB"), "GiB": ("GiB", "MiB", "KiB")}
+
+
+def unit_family(plan: Plan | None) -> str:
+    """'GB' (decimal) or 'GiB' (binary): the plan's choice."""
+    return "GB" if plan is None or plan.units == "GB" else "GiB"
+
+
+def table_unit(largest: float, family: str) -> str:
+    """One unit for a set of figures: the largest step of the family's ladder not above `largest`, else B."""
+    for name in LADDERS["GB" if family == "GB" else "GiB"]:
+        if largest >= UNIT_BYTES[name]:
+            return name
+    return "B"
+
+
+def difference_pct(value: int | float, reference: int | float) -> float | None:
+    """(value - reference) / reference in %; 0 when both are 0, None when only the reference is 0."""
+    if reference == 0:
+        return 0.0 if value == 0 else None
+    return 100.0 * (value - reference) / reference
+
+
+def resolved_device(device: str) -> str:
+    """What "auto" picks, judged torch-free (an NVIDIA driver present): "cuda" or "cpu"."""
+    if device != "auto":
+        return device
+    return "cuda" if os.path.exists("/dev/nvidiactl") else "cpu"
+
+
+def default_ranks(plan: Plan | None) -> int:
+    """Local ranks when the user has not chosen: the plan's Nd, at most MAX_DEFAULT_RANKS."""
+    return max(1, min(plan.dp if plan is not None else 1, MAX_DEFAULT_RANKS))
+
+
+_STATES_CACHE: dict[tuple, int] = {}  # the window asks again for the same shapes on every redraw of the Measure tab
+
+
+def predicted_states(plan: Plan, stages: Iterable[int], ranks: int) -> dict[int, int]:
+    """Torch-profile state bytes of the largest rank per stage (what the ranks will hold at rest)."""
+    from ..core.torch_profile import rank_runs
+
+    m = plan.model
+    # P follows the shapes: an architecture, a tensor list (any Hugging Face model type) or a raw count
+    src = m.architecture.model_dump_json() if m.architecture is not None else (
+        tuple((n, tuple(sh)) for n, sh in m.tensors) if m.tensors else m.params)
+    base = (src, ranks)
+    shapes, params = None, None
+    out = {}
+    for s in stages:
+        if (*base, s) not in _STATES_CACHE:
+            if params is None:
+                params = plan.params
+                named = m.named_shapes
+                shapes = [shape for _, shape in named] if named is not None else None
+            if len(_STATES_CACHE) > 512:
+                _STATES_CACHE.clear()
+            _STATES_CACHE[(*base, s)] = max(sum(r.values()) for _, r in rank_runs(shapes, params, s, ranks))
+        out[s] = _STATES_CACHE[(*base, s)]
+    return out
+
+
+def host_available_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo (None where unknown): CPU ranks must not exhaust the host."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+@dataclass(frozen=True)
+class HostRefusal:
+    """CPU ranks whose model states alone would not fit: `need` bytes of `ranks` ranks vs `free` bytes."""
+
+    ranks: int
+    need: int
+    free: int
+
+
+def host_fit(plan: Plan, stages: Iterable[int], ranks: int, device: str, free: int | None = None) -> HostRefusal | None:
+    """None when the run may start; a refusal when CPU ranks' states need more than HOST_SHARE of free memory.
+
+    free: MemAvailable in bytes (read from the host when None; unknown hosts are not refused)."""
+    if resolved_device(device) != "cpu":
+        return None
+    stages = list(stages)
+    if not stages:
+        return None
+    free = host_available_bytes() if free is None else free
+    if free is None:
+        return None
+    need = ranks * max(predicted_states(plan, stages, ranks).values())
+    return HostRefusal(ranks, need, free) if need > HOST_SHARE * free else None
+
+
+# Rough timing for the "how long" line: start-up (each rank imports torch), then per stage.
+START_S = {"cpu": 3.0, "cuda": 10.0}
+STAGE_OVERHEAD_S = {"cpu": 1.0, "cuda": 2.0}
+FLOPS_PER_RANK = {"cpu": 2e9, "cuda": 2e13}
+TRACKER_SLOWDOWN = 3.0
+SIM_START_S = 4.0  # one process imports torch and builds the fake process group
+SIM_S_PER_TENSOR = 0.01  # fake tensors cost per tensor, not per byte (a 7B model at Nd = 64: ~11 s)
+
+
+def measure_seconds(plan: Plan, stages: int, ranks: int, device: str) -> float:
+    """A rough wall time: start-up, then per stage a warm-up and a measured step under the trackers."""
+    dev = resolved_device(device)
+    flops = 6 * plan.params * plan.seq_len * plan.micro_batch * 2 * TRACKER_SLOWDOWN
+    share = max(1.0, ranks / (os.cpu_count() or 1)) if dev == "cpu" else 1.0
+    return START_S[dev] + stages * (STAGE_OVERHEAD_S[dev] + flops / FLOPS_PER_RANK[dev] * share)
+
+
+def simulate_seconds(plan: Plan, stages: int) -> float:
+    """A rough wall time of a fake-tensor step: it grows with the number of tensors, not with their size."""
+    named = plan.model.named_shapes
+    tensors = len(named) if named is not None else 0
+    return SIM_START_S + stages * (1.0 + 2 * SIM_S_PER_TENSOR * tensors)  # warm-up and measured step
