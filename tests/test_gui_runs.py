@@ -56,7 +56,9 @@ def stream(plan: Plan, stages=(0, 3), ranks=2, source="measured", extra=0) -> li
 @pytest.fixture
 def fake_python(tmp_path):
     path = tmp_path / "python-with-torch"
-    path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+    # the interpreter check (`-I -c PROBE`) is answered by this Python itself; a run gets the script
+    path.write_text(f'#!/bin/sh\nif [ "$1" = "-I" ] && [ "$2" = "-c" ]; then exec "{sys.executable}" "$@"; fi\n'
+                    f'exec "{sys.executable}" "{FAKE}" "$@"\n')
     path.chmod(0o755)
     return str(path)
 
