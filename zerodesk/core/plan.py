@@ -160,6 +160,10 @@ class Plan(_Strict):
     micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per step")
     units: Unit = "GB"
     bandwidth_gbps: float = Field(default=100.0, gt=0, le=1e6, description="per-rank link bandwidth in GB/s")
+    recompute: Literal["none", "selective", "full"] = Field(
+        default="none", description="activation recomputation per block: none, selective (attention) or full")
+    cuda_allowance_bytes: int = Field(
+        default=0, ge=0, le=10**13, description="bytes set aside per GPU for the CUDA context and allocator")
 
     @field_validator("schema_version")
     @classmethod
