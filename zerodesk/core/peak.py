@@ -74,10 +74,8 @@ def _shapes(plan: Plan) -> _Shapes:
     from .architecture import tensor_shapes
 
     arch, dp = plan.model.architecture, plan.dp
-    if arch is None:  # a raw count: one even group, no structure
-        p = plan.params
-        padded = ceil(p / dp) * dp
-        return _Shapes(0, padded, padded, p, ceil(p / dp), 0)
+    if arch is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
+        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0)
     groups: dict[str, int] = {}
     largest = largest_local = 0
     for name, shape in tensor_shapes(arch):
