@@ -186,7 +186,7 @@ def _simulate_command(argv: list[str]) -> int:
     from .measure import sim_command
 
     parser = _Parser(prog="zerodesk simulate", description="Simulate one rank's full-size step under fake tensors "
-                     "(ZeRO stages 2 and 3).")
+                     "(ZeRO stages 0-3).")
     add_plan_arguments(parser)
     sim_command.add_arguments(parser)
     args = parser.parse_args(argv)

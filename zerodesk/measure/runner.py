@@ -42,12 +42,14 @@ def measure_command(
     return argv
 
 
-def simulate_command(plan: Plan, stages: Sequence[int] = (2, 3), python: str | None = None) -> list[str]:
+def simulate_command(plan: Plan, stages: Sequence[int] = (0, 1, 2, 3), python: str | None = None,
+                     backend: str = "nccl") -> list[str]:
     """argv that simulates rank 0 of plan.dp ranks under fake tensors: [python, -m, zerodesk.measure.simulate, ...].
 
     One process, no launcher; MeasureRun reads it like a measurement (its lines carry source="simulated")."""
     return [python or sys.executable, "-m", "zerodesk.measure.simulate", "--plan-json",
-            plan.model_dump_json(exclude_none=True), "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp)]
+            plan.model_dump_json(exclude_none=True), "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp),
+            "--backend", backend]
 
 
 def measure_env(base: dict[str, str] | None = None) -> dict[str, str]:

@@ -246,7 +246,7 @@ class Sampler(threading.Thread):
 
 
 def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Emitter, mesh: Any,
-                  warmup: int, samples: bool) -> Result:
+                  warmup: int, samples: bool, ddp_class: Any = None) -> Result:
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
@@ -260,9 +260,12 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     check_tracker(stage)
     emit(PhaseMsg(stage=stage, rank=rank, phase="setup", progress=0.0))
     model = build_model(arch, device, seed=0)
+    from .recompute import apply_recompute
+
+    apply_recompute(model, plan.recompute)
     ddp = None
-    if stage <= 1:
-        ddp = DDP(model, device_ids=[device.index] if cuda else None)
+    if stage <= 1:  # ddp_class: the simulation's stand-in for DDP under the fake process group
+        ddp = (ddp_class or DDP)(model, device_ids=[device.index] if cuda else None)
         train_model = ddp
         if stage == 0:
             opt = torch.optim.AdamW(ddp.parameters(), lr=1e-4)
