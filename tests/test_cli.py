@@ -26,7 +26,7 @@ def test_card_example_json():
     for s in out["stages"]:
         assert sum(s["components"].values()) == s["total_bytes"]
         assert isinstance(s["comm_bytes"], int)
-    assert out["stages"][3]["comm_bytes"] == 3 * 2 * 10**9 * 2
+    assert out["stages"][3]["comm_bytes"] == 3 * 2 * 10**9 * 2 * 3 // 4  # ring factor (Nd-1)/Nd
 
 
 def test_card_example_table_says_units_and_source():
