@@ -71,23 +71,28 @@ class _Shapes:
 
 
 def _shapes(plan: Plan) -> _Shapes:
-    from .architecture import tensor_shapes
+    from .architecture import numel, tensor_shapes
 
     arch, dp = plan.model.architecture, plan.dp
     if arch is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
         return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0)
     groups: dict[str, int] = {}
     largest = largest_local = 0
-    for name, shape in tensor_shapes(arch):
-        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
-        key = ".".join(name.split(".")[:2]) if name.startswith("blocks.") else "root"
-        chunk = ceil(dim0 / dp)
+    one_block = arch.model_copy(update={"layers": 1})  # blocks are alike: list one, count it `layers` times
+    for name, shape in tensor_shapes(one_block):
+        dim0 = shape[0] if shape else 1
+        rest = numel(shape) // dim0 if dim0 else 0
+        key = name[:name.index(".", 7)] if name.startswith("blocks.") else "root"
+        chunk = -(-dim0 // dp)
         groups[key] = groups.get(key, 0) + chunk * dp * rest
-        largest = max(largest, dim0 * rest)
-        largest_local = max(largest_local, chunk * rest)
-    blocks = [n for k, n in groups.items() if k != "root"]
+        if dim0 * rest > largest:
+            largest = dim0 * rest
+        if chunk * rest > largest_local:
+            largest_local = chunk * rest
+    block = groups.get("blocks.0", 0)
     head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
-    return _Shapes(groups.get("root", 0), max(blocks, default=0), sum(groups.values()), largest, largest_local, head)
+    root = groups.get("root", 0)
+    return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head)
 
 
 def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
@@ -96,17 +101,21 @@ def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
     return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
 
 
-def moments(plan: Plan, stage: int, b: Breakdown | None = None) -> list[Moment]:
+def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
+            _act: dict | None = None) -> list[Moment]:
     """Every candidate peak moment of one stage, each with its components in bytes."""
     b = b or compute(plan)
     states = dict(b.stage(stage).components)
     grad_keys = _grad_keys(plan, b)
     at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
     resting = {k: v for k, v in states.items() if k not in grad_keys}  # set_to_none: no grads in forward
-    sh = _shapes(plan)
+    sh = _sh or _shapes(plan)
     arch = plan.model.architecture
     compute_mode: Compute = "autocast" if stage <= 1 else "bf16"
-    act = estimate(arch, plan.seq_len, plan.micro_batch, compute_mode, plan.recompute) if arch else None
+    if _act is not None and compute_mode in _act:
+        act = _act[compute_mode]
+    else:
+        act = estimate(arch, plan.seq_len, plan.micro_batch, compute_mode, plan.recompute) if arch else None
     layers = act.per_layer_bytes * act.layers + act.final_norm_bytes if act else 0
     logits = plan.seq_len * plan.micro_batch * arch.vocab if arch else 0
     stream = BF16 * plan.seq_len * plan.micro_batch * arch.hidden if arch else 0  # a gradient of the residual stream
@@ -163,9 +172,12 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
     """The predicted peak of every stage (0-3) for this plan."""
     b = b or compute(plan)
     allowance = plan.cuda_allowance_bytes
+    sh, arch = _shapes(plan), plan.model.architecture
+    acts = {mode: estimate(arch, plan.seq_len, plan.micro_batch, mode, plan.recompute, b.params) if arch else None
+            for mode in ("autocast", "bf16")}
     out = []
     for stage in STAGES:
-        ms = moments(plan, stage, b)
+        ms = moments(plan, stage, b, sh, acts)
         phase_totals = {ph: max((x.total for x in ms if x.phase == ph), default=0) for ph in PHASES}
         top = max(ms, key=lambda x: x.total)
         comps = {k: v for k, v in top.components.items() if v}

@@ -118,28 +118,19 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
     )
 
 
-def linear_weight_count(arch: Architecture) -> int:
-    """Elements of every linear layer's weight and bias (what autocast casts to bf16), head included."""
-    from .architecture import tensor_shapes
+def linear_weight_count(arch: Architecture, params: int) -> int:
+    """Elements of every linear layer's weight and bias (what autocast casts to bf16), head included.
 
-    n = 0
-    for name, shape in tensor_shapes(arch):
-        if ".attn." in name or ".mlp." in name or name == "head.weight":
-            n += _numel(shape)
-    if arch.tied_embeddings:
-        n += arch.vocab * arch.hidden  # F.linear(x, embed.weight) casts the shared table
-    return n
-
-
-def _numel(shape: tuple[int, ...]) -> int:
-    out = 1
-    for d in shape:
-        out *= d
-    return out
+    params: the exact count of arch. Everything but the embeddings and the norms is a linear layer;
+    a tied head casts the shared table."""
+    norm_params = (2 * arch.layers + 1) * arch.hidden * (2 if arch.norm == "layernorm" else 1)
+    positions = arch.max_positions * arch.hidden if arch.positions == "learned" else 0
+    n = params - arch.vocab * arch.hidden - positions - norm_params
+    return n + (arch.vocab * arch.hidden if arch.tied_embeddings else 0)
 
 
 def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16",
-             recompute: Recompute = "none") -> ActivationEstimate:
+             recompute: Recompute = "none", params: int | None = None) -> ActivationEstimate:
     """The full activation model of one rank for this shape, compute mode and recompute choice."""
     t = seq * batch
     terms = block_terms(arch, seq, batch, compute)
@@ -156,7 +147,12 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
         per_layer, rebuilt = terms.total, 0
     final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h
     logits = t * arch.vocab
-    cast = 2 * linear_weight_count(arch) if compute == "autocast" else 0
+    if compute == "autocast":
+        from .architecture import param_count
+
+        cast = 2 * linear_weight_count(arch, params if params is not None else param_count(arch))
+    else:
+        cast = 0
     return ActivationEstimate(
         per_layer_bytes=per_layer, logits_bytes=LOGITS_FORWARD_PEAK * logits, layers=arch.layers, block=terms,
         recompute=recompute, recompute_bytes=rebuilt, final_norm_bytes=final_norm,
