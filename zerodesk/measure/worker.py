@@ -246,7 +246,7 @@ class Sampler(threading.Thread):
 
 
 def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Emitter, mesh: Any,
-                  warmup: int, samples: bool, ddp_class: Any = None) -> Result:
+                  warmup: int, samples: bool, ddp_class: Any = None, track_warmup: bool = True) -> Result:
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
@@ -318,12 +318,18 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         mark(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="optimizer", progress=1.0))
 
-    with tracker:
+    def warm() -> None:
         for i in range(warmup):
             emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=i / max(warmup, 1)))
             step(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
-        tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
+
+    if not track_warmup:  # the trackers pick up the states that exist when they are entered
+        warm()
+    with tracker:
+        if track_warmup:
+            warm()
+            tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
         _fault("stage", rank)
         layers, hooks = len(model.blocks), []
         if rank == 0:  # forward progress per block, measured step only
