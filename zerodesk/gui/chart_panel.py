@@ -16,7 +16,7 @@ from ..core.residuals import activation_estimate
 from ..core.units import fmt_count
 from . import i18n
 from .dp_chart import DpChart
-from .stage_chart import StageChart, component_color
+from .stage_chart import PEAK_COLOR, StageChart, component_color
 from .table_view import WARN_COLOR, peak_warning, provenance
 
 ERROR_COLOR = "#D62728"
@@ -157,6 +157,8 @@ class ChartPanel(QWidget):
         text = "&nbsp;&nbsp; ".join(
             f'<span style="color:{component_color(k, i)}; font-size:large">■</span>&nbsp;{_nowrap(i18n.component_label(k))}'
             for i, k in enumerate(b.stages[0].components))
+        text += (f'&nbsp;&nbsp; <span style="color:{PEAK_COLOR}; font-size:large">▨</span>&nbsp;'
+                 + _nowrap(self.tr("predicted peak of the step (estimate)")))
         measured = self.chart.measured_legend_html()
         self.legend.setText(text + ("<br>" + measured if measured else ""))
 
