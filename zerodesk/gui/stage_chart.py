@@ -330,6 +330,14 @@ class StageChart(pg.PlotWidget):
         scene_pos = self.getPlotItem().vb.mapViewToScene(self.segment_center(stage, key))
         return self.mapFromScene(scene_pos)
 
+    def _moment_name(self, moment: str) -> str:
+        names = {"loss": self.tr("the loss"), "loss backward": self.tr("the loss's backward"),
+                 "end of backward": self.tr("the end of backward"), "last block": self.tr("the last block"),
+                 "first block reduce-scatter": self.tr("the first block's reduce-scatter"),
+                 "root reduce-scatter": self.tr("the root group's reduce-scatter"),
+                 "optimizer step": self.tr("the optimizer step")}
+        return names.get(moment, moment)
+
     def peak_text(self, stage: int) -> str:
         """Hover text of the peak layer: the predicted peak, its phase and what fills memory then."""
         p, unit = self._peaks[stage], self.unit
@@ -337,7 +345,7 @@ class StageChart(pg.PlotWidget):
                  "optimizer": self.tr("optimizer step")}.get(p.phase, p.phase)
         lines = [f"<b>{i18n.stage_short(stage)} · " + self.tr("Predicted peak of the step") + "</b>",
                  f"≈ {i18n.fmt_bytes(p.total_bytes, unit)} = {i18n.fmt_exact_bytes(p.total_bytes)}",
-                 self.tr("Phase: {phase} ({moment})").format(phase=phase, moment=p.moment)]
+                 self.tr("Phase: {phase} ({moment})").format(phase=phase, moment=self._moment_name(p.moment))]
         for key, nbytes in sorted(p.components.items(), key=lambda kv: -kv[1]):
             lines.append(f"&nbsp;&nbsp;{html.escape(i18n.component_label(key))}: {i18n.fmt_bytes(nbytes, unit)}")
         gpu = self._plan.cluster.gpu_memory_bytes
