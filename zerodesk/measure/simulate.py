@@ -61,8 +61,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--dp", type=int, default=None, help="data-parallel degree Nd (default: the plan's)")
     p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the simulated one")
     p.add_argument("--track-warmup", action="store_true",
-                   help="run the warm-up under the memory tracker too (slower; FSDP2 figures are the same either way, "
-                        "DDP stages always track it)")
+                   help="run the warm-up under the memory tracker too (slower; the figures are the same)")
     return p.parse_args(argv)
 
 
@@ -144,9 +143,7 @@ def run(args: argparse.Namespace, emit: worker.Emitter, where: dict) -> None:
         for stage in stages:
             where["stage"] = stage
             result = worker.measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False,
-                                          ddp_class=SimulatedDDP,
-                                          # FSDPMemTracker picks up existing states on entry; MemTracker (DDP) not
-                                          track_warmup=args.track_warmup or stage <= 1)
+                                          ddp_class=SimulatedDDP, track_warmup=args.track_warmup)
             # step_s would be the time to simulate, not a step's time: leave it out.
             emit(result.model_copy(update={"source": "simulated", "step_s": None,
                                            "method": method(stage, args.backend)}))

@@ -324,8 +324,10 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             step(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
 
-    if not track_warmup:  # the trackers pick up the states that exist when they are entered
+    if not track_warmup:  # FSDPMemTracker picks up existing states on entry; MemTracker is told of them
         warm()
+        if stage <= 1:  # ZeroRedundancyOptimizer keeps its states in its local optimizer
+            tracker.track_external(opt, getattr(opt, "optim", opt))
     with tracker:
         if track_warmup:
             warm()
