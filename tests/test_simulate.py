@@ -168,3 +168,20 @@ def test_cli_bad_input_is_one_line(args, words):
 def test_cli_side_is_torch_free():
     code = "import sys, zerodesk.measure.sim_command, zerodesk.measure.simulate; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+ISSUE_SHAPE = {"layers": 2, "hidden": 48, "heads": 4, "kv_heads": 2, "ffn": 100, "vocab": 1003, "mlp": "gated",
+               "norm": "rmsnorm", "positions": "rotary", "tied_embeddings": False}
+
+
+@pytest.mark.parametrize("recompute", ["none", "selective", "full"])
+def test_predicted_peak_matches_the_simulated_one_every_stage(recompute):
+    """The core's closed form against the fake-tensor step it models (nccl: no collective copies)."""
+    from zerodesk.core.peak import predict
+
+    plan = Plan.model_validate({"model": {"architecture": ISSUE_SHAPE}, "seq_len": 32, "micro_batch": 2,
+                                "profile": "torch", "recompute": recompute, "cluster": {"nodes": 1, "gpus_per_node": 2}})
+    sim = results_of(run(simulate_command(plan, [0, 1, 2, 3])))
+    for p in predict(plan):
+        assert abs(p.total_bytes / sim[p.stage].peak_bytes - 1) <= 0.01, (recompute, p.stage, p.total_bytes,
+                                                                            sim[p.stage].peak_bytes)

@@ -131,8 +131,10 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
 
     if stage <= 1:
         cast = act.cast_weights_bytes if act else BF16 * plan.params
+        saved_cast = act.cast_saved_bytes if act else cast
         m("forward", "loss", cast_weights=cast, activations=layers, logits=10 * logits)
-        m("backward", "loss backward", cast_weights=cast, activations=layers, logits=12 * logits)
+        # autocast's cache is gone after forward: only the weights the layers saved remain
+        m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
         # The last gradients arrive with the whole residual stream's gradient still alive.
         m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=2 * stream)
     else:
@@ -156,9 +158,10 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
           reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
-        # The root's reduce-scatter at the end: every block's shard, the root's bf16 grads and fp32 copy.
-        m("backward", "root reduce-scatter", gathered_params=BF16 * sh.root_padded,
-          grads=at_rest_grads, unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
+        # The root's reduce-scatter at the end (resharded first): every block's shard, the root's bf16 grads
+        # and their fp32 reduce-scatter input.
+        m("backward", "root reduce-scatter", grads=at_rest_grads, unsharded_grads=BF16 * sh.root_padded,
+          reduce_scatter=FP32 * sh.root_padded)
     largest = sh.largest_tensor if stage == 0 else sh.largest_local
     if stage == 1:  # ZeroRedundancyOptimizer steps whole tensors: the largest this rank may own
         largest = sh.largest_tensor

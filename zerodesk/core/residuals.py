@@ -75,7 +75,8 @@ class ActivationEstimate:
     final_norm_bytes: int = 0  # the final norm's saves and the head's input
     logits_saved_bytes: int = 0  # the log-softmax kept for backward
     logits_backward_bytes: int = 0  # temporaries of the loss's backward
-    cast_weights_bytes: int = 0  # autocast's cached bf16 weight copies (DDP stages only)
+    cast_weights_bytes: int = 0  # autocast's cached bf16 copies of every linear weight and bias (DDP stages)
+    cast_saved_bytes: int = 0  # of those, the weights the linear layers keep for backward (not recomputed ones)
 
     @property
     def total_bytes(self) -> int:
@@ -147,17 +148,21 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
         per_layer, rebuilt = terms.total, 0
     final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h
     logits = t * arch.vocab
+    cast = saved_cast = 0
     if compute == "autocast":
         from .architecture import param_count
 
         cast = 2 * linear_weight_count(arch, params if params is not None else param_count(arch))
-    else:
-        cast = 0
+        q, kv = arch.heads * arch.dim_per_head, arch.n_kv_heads * arch.dim_per_head
+        attn_w = 2 * h * q + 2 * h * kv
+        mlp_w = (3 if arch.mlp == "gated" else 2) * h * arch.ffn
+        kept = {"none": attn_w + mlp_w, "selective": mlp_w, "full": 0}[recompute]
+        saved_cast = 2 * (arch.layers * kept + arch.vocab * h)  # biases are not saved; the head always is
     return ActivationEstimate(
         per_layer_bytes=per_layer, logits_bytes=LOGITS_FORWARD_PEAK * logits, layers=arch.layers, block=terms,
         recompute=recompute, recompute_bytes=rebuilt, final_norm_bytes=final_norm,
         logits_saved_bytes=LOGITS_SAVED * logits, logits_backward_bytes=LOGITS_BACKWARD_TEMPS * logits,
-        cast_weights_bytes=cast)
+        cast_weights_bytes=cast, cast_saved_bytes=saved_cast)
 
 
 def activation_estimate(plan: Plan, compute: Compute = "bf16") -> ActivationEstimate | None:

@@ -11,7 +11,8 @@ import json
 import sys
 from typing import Any
 
-from ..core.plan import Plan
+from ..core.peak import predict
+from ..core.plan import Plan, Profile
 from .command import _NOTES, STATE_KEYS, _diff, _in, _stages, _table_unit, collect, result_json
 from .protocol import Result, Started
 from .runner import MeasureRun, simulate_command
@@ -31,7 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
-def table(started: Started | None, results: list[Result], family: str) -> str:
+def predicted_peaks(plan: Plan) -> dict[int, int]:
+    """The core's closed-form peak per stage for the engines the simulation runs (torch profile)."""
+    return {p.stage: p.total_bytes for p in predict(plan.model_copy(update={"profile": Profile.TORCH}))}
+
+
+def table(started: Started | None, results: list[Result], family: str, predicted: dict[int, int] | None = None) -> str:
     largest = max([r.peak_bytes for r in results] + [r.states.total for r in results] + [1])
     unit = _table_unit(largest, family)
     lines = []
@@ -40,11 +46,12 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
                      f"model {started.params:,} parameters, seq {started.seq_len} x batch {started.micro_batch}.")
     lines.append(f"Bytes in {unit}" + ("" if unit == "B" else f" (1 {unit} = {_NOTES[unit]})")
                  + "; states at rest after the optimizer step, simulated / predicted by the torch profile.")
-    head = ["stage", "peak", *PHASES, *STATE_KEYS, "states", "diff"]
+    head = ["stage", "peak", *(["predicted", "diff"] if predicted else []), *PHASES, *STATE_KEYS, "states", "diff"]
     rows = [head]
     for r in results:
         m, p = r.states, r.predicted_states
-        rows.append([str(r.stage), _in(r.peak_bytes, unit)]
+        guess = [_in(predicted[r.stage], unit), _diff(r.peak_bytes, predicted[r.stage])] if predicted else []
+        rows.append([str(r.stage), _in(r.peak_bytes, unit), *guess]
                     + [_in(r.phase_peaks.get(ph, {}).get("total", 0), unit) for ph in PHASES]
                     + [f"{_in(getattr(m, k), unit)} / {_in(getattr(p, k), unit)}" for k in STATE_KEYS]
                     + [f"{_in(m.total, unit)} / {_in(p.total, unit)}", _diff(m.total, p.total)])
@@ -62,6 +69,9 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
     for r in results:
         if r.method:
             lines.append(f"Stage {r.stage} simulated with {r.method}.")
+    if predicted:
+        lines.append("predicted: zerodesk.core.peak's closed form for a GPU rank (NCCL, no collective copies); "
+                     "diff = simulated vs predicted.")
     lines.append("CPU sizes: a GPU's caching allocator would round each block up to 512 B.")
     return "\n".join(lines)
 
@@ -72,9 +82,14 @@ def _aligned(rows: list[list[str]], left_first: bool = False) -> list[str]:
                       for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
 
 
-def simulated_json(started: Started | None, results: list[Result]) -> dict[str, Any]:
-    """measure --json's object with kind "simulated": the same result keys, so scripts read both alike."""
-    return {**result_json(started, results), "kind": "simulated"}
+def simulated_json(started: Started | None, results: list[Result], predicted: dict[int, int] | None = None) -> dict[str, Any]:
+    """measure --json's object with kind "simulated": the same result keys, so scripts read both alike,
+    plus the core's predicted peak per result."""
+    out = {**result_json(started, results), "kind": "simulated"}
+    for r in out["results"]:
+        if predicted and r["stage"] in predicted:
+            r["predicted_peak_bytes"] = predicted[r["stage"]]
+    return out
 
 
 def main(args: argparse.Namespace, plan: Plan) -> int:
@@ -93,8 +108,9 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     if not results:
         return fail("the simulation finished without results")
     results.sort(key=lambda r: r.stage)
+    predicted = predicted_peaks(plan)
     if args.json:
-        print(json.dumps(simulated_json(started, results), indent=2))
+        print(json.dumps(simulated_json(started, results, predicted), indent=2))
     else:
-        print(table(started, results, "GB" if plan.units == "GB" else "GiB"))
+        print(table(started, results, "GB" if plan.units == "GB" else "GiB", predicted))
     return 0

@@ -47,7 +47,10 @@ METHODS = {
 
 def method(stage: int, backend: str) -> str:
     """How a stage is simulated, in one phrase (torch-free: the CLI prints it too)."""
-    copies = "gloo's reduce-scatter copy added" if backend == "gloo" else "nccl: no collective copies"
+    if stage <= 1:
+        copies = f"{backend}: DDP all-reduces its buckets in place"
+    else:
+        copies = "gloo's reduce-scatter copy added" if backend == "gloo" else "nccl: no collective copies"
     return f"{METHODS[stage]}; {copies}"
 
 
