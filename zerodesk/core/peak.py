@@ -158,10 +158,9 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
           reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
-        # The root's reduce-scatter at the end (resharded first): every block's shard, the root's bf16 grads
-        # and their fp32 reduce-scatter input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads, unsharded_grads=BF16 * sh.root_padded,
-          reduce_scatter=FP32 * sh.root_padded)
+        # The root's reduce-scatter at the end (resharded first; its bf16 grads are freed once copied into
+        # the fp32 reduce-scatter input): every shard of gradients and that input.
+        m("backward", "root reduce-scatter", grads=at_rest_grads, reduce_scatter=FP32 * sh.root_padded)
     largest = sh.largest_tensor if stage == 0 else sh.largest_local
     if stage == 1:  # ZeroRedundancyOptimizer steps whole tensors: the largest this rank may own
         largest = sh.largest_tensor
