@@ -112,3 +112,35 @@ def test_raw_count_still_predicts_states_and_gathered_params():
     assert not peaks[0].complete
     assert peaks[2].components["gathered_params"] == 2 * 2 * 10**9  # stage 2 holds every 16-bit parameter
 
+
+
+def _cli(*args: str):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-m", "zerodesk", *args], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=root)
+
+
+def test_cli_plan_json_and_table_carry_the_peak():
+    import json
+
+    out = _cli("plan", "--preset", "llama-2-7b", "--dp", "8", "--seq", "4096", "--profile", "torch",
+               "--recompute", "selective", "--cuda-allowance", "1GiB", "--gpu-memory", "80GB", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["recompute"] == "selective" and data["cuda_allowance_bytes"] == 2**30
+    for s in data["stages"]:
+        assert s["peak_components"]["cuda_allowance"] == 2**30
+        assert s["predicted_peak_bytes"] == sum(s["peak_components"].values())
+    table = _cli("plan", "--preset", "llama-2-7b", "--dp", "8", "--seq", "4096", "--gpu-memory", "80GB").stdout
+    assert "Peak, predicted (GB)" in table and "Peak vs GPU" in table and "the fit verdict uses it" in table
+
+
+def test_cli_bad_recompute_is_one_line():
+    out = _cli("plan", "--params", "7B", "--recompute", "half")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--recompute" in out.stderr
