@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from zerodesk.core.accounting import compute  # noqa: E402
 from zerodesk.core.catalog import find_model  # noqa: E402
 from zerodesk.core.peak import predict  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
@@ -60,8 +61,24 @@ def simulate(plan: Plan, stage: int) -> tuple[Result, float]:
     return result, time.perf_counter() - t0
 
 
+def prediction_cost() -> str:
+    """Median wall time predict() adds to a plan whose states are computed, 7B at Nd = 8 and 70B at Nd = 1024."""
+    out = []
+    for name, dp in (("llama-2-7b", 8), ("llama-2-70b", 1024)):
+        plan = plan_for(name, dp, 4096, 1, "none")
+        states = compute(plan)
+        times = []
+        for _ in range(200):
+            t0 = time.perf_counter()
+            predict(plan, states)
+            times.append(time.perf_counter() - t0)
+        out.append(f"{name} Nd={dp}: {1e3 * sorted(times)[len(times) // 2]:.3f} ms")
+    return "predict() added to a computed plan, all four stages, median of 200: " + "; ".join(out)
+
+
 def main() -> int:
     quick = "--quick" in sys.argv
+    print(prediction_cost())
     print("model            P        Nd  st  seq   b  recompute  predicted GiB (phase)   simulated GiB (phase)  error    sim s")
     worst = 0.0
     for name, dp, stage, seq, batch, rc in CONFIGS:

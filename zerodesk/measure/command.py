@@ -103,7 +103,8 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
     cuda = [r for r in results if r.max_allocated_bytes is not None]
     for r in cuda:
         lines.append(f"stage {r.stage} rank {r.rank}: CUDA max allocated {_in(r.max_allocated_bytes, unit)} {unit}, "
-                     f"max reserved {_in(r.max_reserved_bytes or 0, unit)} {unit}")
+                     f"max reserved {_in(r.max_reserved_bytes or 0, unit)} {unit}; fragmentation (measured, "
+                     f"reserved - allocated) {_in(max(0, (r.max_reserved_bytes or 0) - r.max_allocated_bytes), unit)} {unit}")
     lines.append("Peaks include activations and temporaries; DDP's gradient buckets are reported there as activations.")
     return "\n".join(lines)
 
