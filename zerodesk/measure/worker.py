@@ -324,10 +324,8 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             step(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
 
-    if not track_warmup:  # FSDPMemTracker picks up existing states on entry; MemTracker is told of them
+    if not track_warmup:  # FSDP2 only (simulate --fast-warmup): FSDPMemTracker picks up the states on entry
         warm()
-        if stage <= 1:  # ZeroRedundancyOptimizer keeps its states in its local optimizer
-            tracker.track_external(opt, getattr(opt, "optim", opt))
     with tracker:
         if track_warmup:
             warm()
