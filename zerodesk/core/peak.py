@@ -147,6 +147,11 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
             gathered_end = 0  # every group, the root included, is resharded after forward
             m("forward", "last block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
               all_gather=per_block_gathered, activations=layers)
+        # The first block: the root and block 0 gathered, both all-gather buffers still held, the embedding's output
+        # and the rotary tables (fp32, and FSDP2's bf16 cast) alive.
+        rope = (FP32 + BF16) * 2 * plan.seq_len * (arch.dim_per_head // 2) if arch and arch.positions == "rotary" else 0
+        m("forward", "first block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
+          all_gather=BF16 * sh.root_padded + per_block_gathered, activations=stream + rope)
         m("forward", "loss", gathered_params=gathered_end, activations=layers, logits=10 * logits)
         m("backward", "loss backward", gathered_params=gathered_end, activations=layers, logits=12 * logits)
         # The first block's reduce-scatter: its fp32 input, one shard of output, the head's bf16
@@ -158,9 +163,10 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
           reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
-        # The root's reduce-scatter at the end (resharded first; its bf16 grads are freed once copied into
-        # the fp32 reduce-scatter input): every shard of gradients and that input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads, reduce_scatter=FP32 * sh.root_padded)
+        # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
+        # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
+        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,
+          unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
     largest = sh.largest_tensor if stage == 0 else sh.largest_local
     if stage == 1:  # ZeroRedundancyOptimizer steps whole tensors: the largest this rank may own
         largest = sh.largest_tensor
