@@ -1,10 +1,15 @@
-"""Simulating Llama 2 7B (seq 4096, micro-batch 1) at Nd = 64, stages 2 and 3: time, peak RSS, peaks. Prints figures.
+"""Simulation cost, printed: Llama 2 7B at Nd = 64 stage 3, tracked vs untracked side by side; Llama 2 70B at Nd = 1024.
 
-One simulation process per stage, so each stage's peak RSS is its own (os.wait4 reports the child's).
-Next to the simulated peak: the states at rest simulated / computed by the torch profile for rank 0,
-the paper's §5 model states, and the core's activation estimate.
+1. The same fake-tensor FSDP2 step three ways, each in its own process: with no memory tracker at
+   all (the floor), simulated as `zerodesk simulate` runs it (warm-up tracked, as real ranks are),
+   and with --fast-warmup (warm-up untracked). Prints wall times, ratios to the floor and which
+   figures stay the same: peaks and phase totals do; the categories of the forward phase do not
+   all (FSDP2's gathered parameters first allocated untracked are filed as activations).
+2. Llama 2 70B (seq 4096) at Nd = 1024, stage 3, with the simulation's progress streamed as it runs.
+Usage: python benchmarks/bench_simulate.py [--skip-70b]
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -13,50 +18,92 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from zerodesk.core.accounting import compute  # noqa: E402
 from zerodesk.core.catalog import find_model  # noqa: E402
+from zerodesk.core.peak import predict  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
-from zerodesk.core.residuals import activation_estimate  # noqa: E402
-from zerodesk.measure.protocol import Error, Result, decode  # noqa: E402
+from zerodesk.measure.protocol import Error, PhaseMsg, Result, decode  # noqa: E402
 from zerodesk.measure.runner import measure_env, simulate_command  # noqa: E402
 
 GIB = 2**30
-PLAN = Plan.model_validate({"model": find_model("llama-2-7b").to_model_spec().model_dump(), "seq_len": 4096,
-                            "micro_batch": 1, "cluster": {"nodes": 8, "gpus_per_node": 8, "dp": 64}})
 
 
-def simulate(stage: int) -> tuple[float, int, Result]:
-    """(wall s, peak RSS bytes, result) of one simulation process."""
+def plan_for(name: str, dp: int, seq: int = 4096) -> Plan:
+    return Plan.model_validate({"model": find_model(name).to_model_spec().model_dump(), "seq_len": seq,
+                                "micro_batch": 1, "profile": "torch", "cluster": {"nodes": 1, "gpus_per_node": dp}})
+
+
+def untracked(plan_json: str, stage: int) -> None:
+    """Child: the worker's FSDP2 step (model, wrapping, AdamW, loss) under the fake group, no tracker."""
+    import torch
+    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+    from zerodesk.measure.model import build_model, loss_fn
+    from zerodesk.measure.simulate import _fake_world
+
+    plan = Plan.model_validate_json(plan_json)
+    arch = plan.model.architecture
+    with _fake_world(plan.dp) as mesh:
+        model = build_model(arch, "cpu")
+        mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+        for block in model.blocks:
+            fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
+        fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        tokens = torch.randint(arch.vocab, (plan.micro_batch, plan.seq_len))
+        for _ in range(2):  # warm-up + measured, as the simulation runs them
+            opt.zero_grad(set_to_none=True)
+            loss_fn(model(tokens), tokens).backward()
+            opt.step()
+
+
+def timed(argv: list[str], progress: bool = False) -> tuple[float, Result | None]:
     t0 = time.perf_counter()
-    proc = subprocess.Popen(simulate_command(PLAN, [stage]), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env=measure_env())
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    messages = [decode(line) for line in out.splitlines() if line.strip()]
-    errors = [m for m in messages if isinstance(m, Error)]
-    if errors or proc.returncode:
-        raise SystemExit(f"stage {stage}: {errors[0].message if errors else f'exit status {proc.returncode}'}")
-    (result,) = [m for m in messages if isinstance(m, Result)]
-    return wall, usage.ru_maxrss * 1024, result  # ru_maxrss is in KiB on Linux
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=measure_env(), text=True)
+    result = None
+    for line in proc.stdout:
+        if not line.strip() or not line.startswith("{"):
+            continue
+        msg = decode(line)
+        if isinstance(msg, Error):
+            raise SystemExit(msg.message)
+        if isinstance(msg, Result):
+            result = msg
+        if progress and isinstance(msg, PhaseMsg):
+            print(f"  {time.perf_counter() - t0:6.1f} s  stage {msg.stage} {msg.phase:9} {100 * msg.progress:5.1f}%",
+                  flush=True)
+    if proc.wait():
+        raise SystemExit(f"{argv[2]} failed with exit status {proc.returncode}")
+    return time.perf_counter() - t0, result
 
 
 def main() -> int:
-    paper = compute(PLAN.model_copy(update={"profile": "paper"}))
-    act = activation_estimate(PLAN)
-    print(f"python {sys.version.split()[0]}; llama-2-7b ({PLAN.params:,} params), seq {PLAN.seq_len} x batch "
-          f"{PLAN.micro_batch}, Nd = {PLAN.dp}, rank 0, fake tensors on cpu; GiB = 2^30 B")
-    print(f"core activation estimate {act.total_bytes / GIB:.2f} GiB (all layers + logits)")
-    for stage in (2, 3):
-        wall, rss, r = simulate(stage)
-        per_phase = ", ".join(f"{ph} {v['total'] / GIB:.2f}" for ph, v in r.phase_peaks.items())
-        print(f"stage {stage}: {wall:5.1f} s, peak RSS {rss / 2**20:6.0f} MiB; "
-              f"simulated peak {r.peak_bytes / GIB:6.2f} GiB ({per_phase}); "
-              f"states simulated {r.states.total / GIB:.3f} / torch profile {r.predicted_states.total / GIB:.3f} GiB "
-              f"(exact: {r.states == r.predicted_states}); paper {paper.stage(stage).total_bytes / GIB:.3f} GiB")
+    plan = plan_for("llama-2-7b", 64)
+    print(f"Llama 2 7B ({plan.params:,} params), seq 4096 x 1, Nd = 64, stage 3, fake tensors on cpu; "
+          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS')}")
+    floor, _ = timed([sys.executable, __file__, "--untracked", plan.model_dump_json(exclude_none=True), "3"])
+    slow, r_slow = timed(simulate_command(plan, [3]))
+    fast, r_fast = timed(simulate_command(plan, [3]) + ["--fast-warmup"])
+    totals = ({ph: v["total"] for ph, v in r_fast.phase_peaks.items()}
+              == {ph: v["total"] for ph, v in r_slow.phase_peaks.items()})
+    cats = r_fast.phase_peaks == r_slow.phase_peaks
+    print(f"  no tracker (floor)            {floor:6.1f} s")
+    print(f"  simulate (warm-up tracked)    {slow:6.1f} s  = {slow / floor:.2f}x the floor")
+    print(f"  simulate --fast-warmup        {fast:6.1f} s  = {fast / floor:.2f}x the floor")
+    print(f"  same peak: {r_fast.peak_bytes == r_slow.peak_bytes}; same phase totals: {totals}; "
+          f"same categories: {cats}; states: {r_fast.states == r_slow.states}")
+    print(f"  peak {r_slow.peak_bytes / GIB:.3f} GiB, predicted {predict(plan)[3].total_bytes / GIB:.3f} GiB")
+    if "--skip-70b" not in sys.argv:
+        big = plan_for("llama-2-70b", 1024)
+        print(f"Llama 2 70B ({big.params:,} params), seq 4096 x 1, Nd = 1024, stage 3 (progress streamed):")
+        wall, r = timed(simulate_command(big, [3]), progress=True)
+        print(f"  simulated in {wall:.1f} s; peak {r.peak_bytes / GIB:.3f} GiB, predicted "
+              f"{predict(big)[3].total_bytes / GIB:.3f} GiB")
     return 0
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if len(sys.argv) > 1 and sys.argv[1] == "--untracked":
+        untracked(sys.argv[2], int(sys.argv[3]))
+        sys.exit(0)
     sys.exit(main())

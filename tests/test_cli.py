@@ -26,13 +26,13 @@ def test_card_example_json():
     for s in out["stages"]:
         assert sum(s["components"].values()) == s["total_bytes"]
         assert isinstance(s["comm_bytes"], int)
-    assert out["stages"][3]["comm_bytes"] == 3 * 2 * 10**9 * 2
+    assert out["stages"][3]["comm_bytes"] == 3 * 2 * 10**9 * 2 * 3 // 4  # ring factor (Nd-1)/Nd
 
 
 def test_card_example_table_says_units_and_source():
     text = run("plan", "--preset", "card-example").stdout
     assert "1 GB = 10^9 B" in text and "profile paper" in text and "computed" in text
-    totals = [line.split()[-4] for line in text.splitlines() if line[:2] in ("0 ", "1 ", "2 ", "3 ")]
+    totals = [line.split()[-6] for line in text.splitlines() if line[:2] in ("0 ", "1 ", "2 ", "3 ")]
     assert totals == ["32.00", "14.00", "11.00", "8.00"]
     assert "not the peak" in text
 

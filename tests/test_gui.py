@@ -327,8 +327,9 @@ def test_table_shows_totals_components_comm_fit_and_the_peak_warning(window, qtb
     assert by_name["Total model states"] == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
     assert by_name["Parameters (fp16)"] == ["4.00 GB", "4.00 GB", "4.00 GB", "1.00 GB"]
     assert by_name["Formula (bytes)"] == ["16P", "4P + 12P/Nd", "2P + 14P/Nd", "16P/Nd"]
-    assert by_name["Communication per step"] == ["8.00 GB", "8.00 GB", "8.00 GB", "12.00 GB"]  # §7: 2P, 2P, 2P, 3P
-    assert by_name["Communication time at 100 GB/s"] == ["80.0 ms", "80.0 ms", "80.0 ms", "120.0 ms"]
+    # §7: 2P, 2P, 2P, 3P, times the ring factor (Nd-1)/Nd = 3/4
+    assert by_name["Communication per step"] == ["6.00 GB", "6.00 GB", "6.00 GB", "9.00 GB"]
+    assert by_name["Communication time at 100 GB/s"] == ["60.0 ms", "60.0 ms", "60.0 ms", "90.0 ms"]
     fit = by_name["States vs GPU memory"]
     assert fit[0].startswith("over by") and fit[3].startswith("fits")
     assert "not the peak" in window.table.note.text() and "§3.2" in window.table.note.text()

@@ -100,10 +100,14 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
     cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
     cl.add_argument("--bandwidth", type=_positive, metavar="GB/s", help="per-rank link bandwidth in GB/s")
+    cl.add_argument("--cuda-allowance", type=_memory, metavar="SIZE",
+                    help="memory set aside per GPU for the CUDA context and allocator, e.g. 1GiB (added to the peak)")
     acc = parser.add_argument_group("accounting")
     acc.add_argument("--profile", choices=[p.value for p in Profile])
     acc.add_argument("--scheme", choices=[s.value for s in Scheme])
     acc.add_argument("--units", choices=["GB", "GiB"])
+    acc.add_argument("--recompute", choices=["none", "selective", "full"],
+                     help="activation recomputation per block: none, selective (attention sub-layer) or full")
 
 
 def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Plan:
@@ -159,7 +163,8 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         cluster.update(gpu_memory_bytes=args.gpu_memory)
 
     for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
-                        ("profile", "profile"), ("scheme", "scheme")):
+                        ("profile", "profile"), ("scheme", "scheme"), ("recompute", "recompute"),
+                        ("cuda_allowance", "cuda_allowance_bytes")):
         if getattr(args, dest) is not None:
             data[field] = getattr(args, dest)
     data["model"], data["cluster"] = model, cluster
@@ -210,7 +215,7 @@ def _simulate_command(argv: list[str]) -> int:
     from .measure import sim_command
 
     parser = _Parser(prog="zerodesk simulate", description="Simulate one rank's full-size step under fake tensors "
-                     "(ZeRO stages 2 and 3).")
+                     "(ZeRO stages 0-3).")
     add_plan_arguments(parser)
     sim_command.add_arguments(parser)
     args = parser.parse_args(argv)

@@ -65,6 +65,10 @@
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
         <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
     </message>
+    <message>
+        <source>predicted peak of the step (estimate)</source>
+        <translation>predicted peak of the step (estimate)</translation>
+    </message>
 </context>
 <context>
     <name>DpChart</name>
@@ -436,6 +440,50 @@
     <message>
         <source>DDP gradient buckets</source>
         <translation>DDP gradient buckets</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Activations</translation>
+    </message>
+    <message>
+        <source>Logits and loss</source>
+        <translation>Logits and loss</translation>
+    </message>
+    <message>
+        <source>Gathered 16-bit parameters</source>
+        <translation>Gathered 16-bit parameters</translation>
+    </message>
+    <message>
+        <source>All-gather buffer</source>
+        <translation>All-gather buffer</translation>
+    </message>
+    <message>
+        <source>Reduce-scatter buffer</source>
+        <translation>Reduce-scatter buffer</translation>
+    </message>
+    <message>
+        <source>Unsharded 16-bit gradients</source>
+        <translation>Unsharded 16-bit gradients</translation>
+    </message>
+    <message>
+        <source>Backward temporaries</source>
+        <translation>Backward temporaries</translation>
+    </message>
+    <message>
+        <source>Optimizer step temporaries</source>
+        <translation>Optimizer step temporaries</translation>
+    </message>
+    <message>
+        <source>Autocast bf16 weight copies</source>
+        <translation>Autocast bf16 weight copies</translation>
+    </message>
+    <message>
+        <source>Input tokens and targets</source>
+        <translation>Input tokens and targets</translation>
+    </message>
+    <message>
+        <source>CUDA context and allocator (your allowance)</source>
+        <translation>CUDA context and allocator (your allowance)</translation>
     </message>
     <message>
         <source>parameter</source>
@@ -1336,6 +1384,14 @@ optimizer sharded</translation>
         <translation>Units</translation>
     </message>
     <message>
+        <source>Recompute</source>
+        <translation>Recompute</translation>
+    </message>
+    <message>
+        <source>CUDA allowance, {unit}</source>
+        <translation>CUDA allowance, {unit}</translation>
+    </message>
+    <message>
         <source>Key/value heads (grouped-query attention)</source>
         <translation>Key/value heads (grouped-query attention)</translation>
     </message>
@@ -1420,12 +1476,28 @@ optimizer sharded</translation>
         <translation>Sequences per rank per step (activations estimate)</translation>
     </message>
     <message>
+        <source>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</source>
+        <translation>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</translation>
+    </message>
+    <message>
+        <source>Memory per GPU you set aside for the CUDA context and allocator; added to the predicted peak and shown apart. Empty: 0</source>
+        <translation>Memory per GPU you set aside for the CUDA context and allocator; added to the predicted peak and shown apart. Empty: 0</translation>
+    </message>
+    <message>
         <source>auto</source>
         <translation>auto</translation>
     </message>
     <message>
         <source>none</source>
         <translation>none</translation>
+    </message>
+    <message>
+        <source>selective (attention)</source>
+        <translation>selective (attention)</translation>
+    </message>
+    <message>
+        <source>full (whole block)</source>
+        <translation>full (whole block)</translation>
     </message>
     <message>
         <source>Model</source>
@@ -2055,12 +2127,88 @@ states (Δ)</translation>
 <context>
     <name>StageChart</name>
     <message>
+        <source>peak ≈ {v}</source>
+        <translation>peak ≈ {v}</translation>
+    </message>
+    <message>
+        <source>(fits)</source>
+        <translation>(fits)</translation>
+    </message>
+    <message>
+        <source>(over)</source>
+        <translation>(over)</translation>
+    </message>
+    <message>
         <source>GPU memory {v}</source>
         <translation>GPU memory {v}</translation>
     </message>
     <message>
         <source>Per-rank model states, {unit}</source>
         <translation>Per-rank model states, {unit}</translation>
+    </message>
+    <message>
+        <source>the loss</source>
+        <translation>the loss</translation>
+    </message>
+    <message>
+        <source>the loss&apos;s backward</source>
+        <translation>the loss&apos;s backward</translation>
+    </message>
+    <message>
+        <source>the end of backward</source>
+        <translation>the end of backward</translation>
+    </message>
+    <message>
+        <source>the last block</source>
+        <translation>the last block</translation>
+    </message>
+    <message>
+        <source>the first block&apos;s reduce-scatter</source>
+        <translation>the first block&apos;s reduce-scatter</translation>
+    </message>
+    <message>
+        <source>the root group&apos;s reduce-scatter</source>
+        <translation>the root group&apos;s reduce-scatter</translation>
+    </message>
+    <message>
+        <source>the optimizer step</source>
+        <translation>the optimizer step</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>forward</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>backward</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>optimizer step</translation>
+    </message>
+    <message>
+        <source>Predicted peak of the step</source>
+        <translation>Predicted peak of the step</translation>
+    </message>
+    <message>
+        <source>Phase: {phase} ({moment})</source>
+        <translation>Phase: {phase} ({moment})</translation>
+    </message>
+    <message>
+        <source>Fits in {gpu}</source>
+        <translation>Fits in {gpu}</translation>
+    </message>
+    <message>
+        <source>Over {gpu} by {over}</source>
+        <translation>Over {gpu} by {over}</translation>
+    </message>
+    <message>
+        <source>Activations left out: they need the architecture.</source>
+        <translation>Activations left out: they need the architecture.</translation>
+    </message>
+    <message>
+        <source>Predicted (closed form), not measured; fragmentation is not included. Check it with Simulate or Measure.</source>
+        <translation>Predicted (closed form), not measured; fragmentation is not included. Check it with Simulate or Measure.</translation>
     </message>
     <message>
         <source>Formula: {f} with P = {p}, Nd = {nd}</source>
@@ -2159,6 +2307,26 @@ states (Δ)</translation>
     <message>
         <source>no GPU memory given</source>
         <translation>no GPU memory given</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>forward</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>backward</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>optimizer step</translation>
+    </message>
+    <message>
+        <source>Predicted peak of the step (estimate)</source>
+        <translation>Predicted peak of the step (estimate)</translation>
+    </message>
+    <message>
+        <source>Predicted peak vs GPU memory</source>
+        <translation>Predicted peak vs GPU memory</translation>
     </message>
     <message>
         <source>Communication per step</source>

@@ -65,6 +65,10 @@
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
         <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
     </message>
+    <message>
+        <source>predicted peak of the step (estimate)</source>
+        <translation>прогнозируемый пик шага (оценка)</translation>
+    </message>
 </context>
 <context>
     <name>DpChart</name>
@@ -436,6 +440,50 @@
     <message>
         <source>DDP gradient buckets</source>
         <translation>Бакеты градиентов DDP</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Активации</translation>
+    </message>
+    <message>
+        <source>Logits and loss</source>
+        <translation>Логиты и функция потерь</translation>
+    </message>
+    <message>
+        <source>Gathered 16-bit parameters</source>
+        <translation>Собранные 16-битные параметры</translation>
+    </message>
+    <message>
+        <source>All-gather buffer</source>
+        <translation>Буфер all-gather</translation>
+    </message>
+    <message>
+        <source>Reduce-scatter buffer</source>
+        <translation>Буфер reduce-scatter</translation>
+    </message>
+    <message>
+        <source>Unsharded 16-bit gradients</source>
+        <translation>Неразделённые 16-битные градиенты</translation>
+    </message>
+    <message>
+        <source>Backward temporaries</source>
+        <translation>Временные тензоры обратного прохода</translation>
+    </message>
+    <message>
+        <source>Optimizer step temporaries</source>
+        <translation>Временные тензоры шага оптимизатора</translation>
+    </message>
+    <message>
+        <source>Autocast bf16 weight copies</source>
+        <translation>bf16-копии весов autocast</translation>
+    </message>
+    <message>
+        <source>Input tokens and targets</source>
+        <translation>Входные токены и цели</translation>
+    </message>
+    <message>
+        <source>CUDA context and allocator (your allowance)</source>
+        <translation>Контекст CUDA и аллокатор (ваш запас)</translation>
     </message>
     <message>
         <source>parameter</source>
@@ -1336,6 +1384,14 @@ optimizer sharded</source>
         <translation>Единицы</translation>
     </message>
     <message>
+        <source>Recompute</source>
+        <translation>Пересчёт</translation>
+    </message>
+    <message>
+        <source>CUDA allowance, {unit}</source>
+        <translation>Запас CUDA, {unit}</translation>
+    </message>
+    <message>
         <source>Key/value heads (grouped-query attention)</source>
         <translation>Головы ключей и значений (grouped-query attention)</translation>
     </message>
@@ -1420,12 +1476,28 @@ optimizer sharded</source>
         <translation>Последовательностей на участника за шаг (для оценки активаций)</translation>
     </message>
     <message>
+        <source>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</source>
+        <translation>Пересчёт активаций по блокам: нет; выборочный пересчитывает подслой внимания; полный — весь блок (прогноз пика учитывает выбор)</translation>
+    </message>
+    <message>
+        <source>Memory per GPU you set aside for the CUDA context and allocator; added to the predicted peak and shown apart. Empty: 0</source>
+        <translation>Память на GPU, которую вы откладываете под контекст CUDA и аллокатор; прибавляется к прогнозу пика и показывается отдельно. Пусто: 0</translation>
+    </message>
+    <message>
         <source>auto</source>
         <translation>авто</translation>
     </message>
     <message>
         <source>none</source>
         <translation>нет</translation>
+    </message>
+    <message>
+        <source>selective (attention)</source>
+        <translation>выборочный (внимание)</translation>
+    </message>
+    <message>
+        <source>full (whole block)</source>
+        <translation>полный (весь блок)</translation>
     </message>
     <message>
         <source>Model</source>
@@ -1697,12 +1769,12 @@ vs torch profile</source>
     <message>
         <source>DDP buckets
 run / pred.</source>
-        <translation>Корзины DDP
+        <translation>Бакеты DDP
 запуск / прогн.</translation>
     </message>
     <message>
         <source>DDP&apos;s gradient buckets (stages 0 and 1), from the run / predicted; the Plan tab&apos;s bars include them</source>
-        <translation>Корзины градиентов DDP (стадии 0 и 1), по запуску / по прогнозу; столбцы на вкладке «План» их учитывают</translation>
+        <translation>Бакеты градиентов DDP (стадии 0 и 1), по запуску / по прогнозу; столбцы на вкладке «План» их учитывают</translation>
     </message>
     <message>
         <source>rank {r}</source>
@@ -1882,7 +1954,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>{stage}: stopped</source>
-        <translation>{stage}: остановлено</translation>
+        <translation>{stage}: остановлена</translation>
     </message>
     <message>
         <source>{stage}: {phase}</source>
@@ -2055,12 +2127,88 @@ states (Δ)</source>
 <context>
     <name>StageChart</name>
     <message>
+        <source>peak ≈ {v}</source>
+        <translation>пик ≈ {v}</translation>
+    </message>
+    <message>
+        <source>(fits)</source>
+        <translation>(помещается)</translation>
+    </message>
+    <message>
+        <source>(over)</source>
+        <translation>(не помещается)</translation>
+    </message>
+    <message>
         <source>GPU memory {v}</source>
         <translation>Память GPU {v}</translation>
     </message>
     <message>
         <source>Per-rank model states, {unit}</source>
         <translation>Состояния модели на участника, {unit}</translation>
+    </message>
+    <message>
+        <source>the loss</source>
+        <translation>функция потерь</translation>
+    </message>
+    <message>
+        <source>the loss&apos;s backward</source>
+        <translation>обратный проход функции потерь</translation>
+    </message>
+    <message>
+        <source>the end of backward</source>
+        <translation>конец обратного прохода</translation>
+    </message>
+    <message>
+        <source>the last block</source>
+        <translation>последний блок</translation>
+    </message>
+    <message>
+        <source>the first block&apos;s reduce-scatter</source>
+        <translation>reduce-scatter первого блока</translation>
+    </message>
+    <message>
+        <source>the root group&apos;s reduce-scatter</source>
+        <translation>reduce-scatter корневой группы</translation>
+    </message>
+    <message>
+        <source>the optimizer step</source>
+        <translation>шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>прямой проход</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>обратный проход</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>Predicted peak of the step</source>
+        <translation>Прогнозируемый пик шага</translation>
+    </message>
+    <message>
+        <source>Phase: {phase} ({moment})</source>
+        <translation>Фаза: {phase} ({moment})</translation>
+    </message>
+    <message>
+        <source>Fits in {gpu}</source>
+        <translation>Помещается в {gpu}</translation>
+    </message>
+    <message>
+        <source>Over {gpu} by {over}</source>
+        <translation>Превышает {gpu} на {over}</translation>
+    </message>
+    <message>
+        <source>Activations left out: they need the architecture.</source>
+        <translation>Активации не учтены: для них нужна архитектура.</translation>
+    </message>
+    <message>
+        <source>Predicted (closed form), not measured; fragmentation is not included. Check it with Simulate or Measure.</source>
+        <translation>Прогноз (замкнутая формула), не измерение; фрагментация не учтена. Проверьте симуляцией или измерением.</translation>
     </message>
     <message>
         <source>Formula: {f} with P = {p}, Nd = {nd}</source>
@@ -2159,6 +2307,26 @@ states (Δ)</source>
     <message>
         <source>no GPU memory given</source>
         <translation>память GPU не задана</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>прямой проход</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>обратный проход</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>Predicted peak of the step (estimate)</source>
+        <translation>Прогнозируемый пик шага (оценка)</translation>
+    </message>
+    <message>
+        <source>Predicted peak vs GPU memory</source>
+        <translation>Прогноз пика и память GPU</translation>
     </message>
     <message>
         <source>Communication per step</source>

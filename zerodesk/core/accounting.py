@@ -161,23 +161,35 @@ def paper_formula(spec: SchemeSpec, stage: int) -> str:
     return " + ".join(terms)
 
 
-def paper_comm_bytes(spec: SchemeSpec, params: int, stage: int) -> int:
-    """§7: stages 0-2 move 2P elements per rank per step (reduce-scatter + all-gather), stage 3 moves 3P.
+def ring_factor(dp: int) -> float:
+    """A ring collective moves (Nd-1)/Nd of the data per rank: 0 with no peer."""
+    return (dp - 1) / dp
+
+
+def paper_comm_bytes(spec: SchemeSpec, params: int, stage: int, dp: int = 2) -> int:
+    """§7: stages 0-2 move 2Ψ per rank per step (reduce-scatter + all-gather), stage 3 moves 3Ψ; ring: x (Nd-1)/Nd.
 
     Stage 0 all-reduces gradients (both halves in the gradients' dtype); stages 1-3 reduce-scatter
-    P gradient elements and all-gather P parameter elements (twice at stage 3) in the parameters' dtype.
+    Ψ gradient elements and all-gather Ψ parameter elements (twice at stage 3) in the parameters' dtype.
     """
     grad = spec.comm_bytes_per_element
     gather = spec.gather_bytes_per_element or grad
-    if stage == 0:
-        return 2 * params * grad
-    return params * grad + (2 if stage == 3 else 1) * params * gather
+    per_rank = 2 * params * grad if stage == 0 else params * grad + (2 if stage == 3 else 1) * params * gather
+    return per_rank * (dp - 1) // dp
 
 
-# Bytes per parameter moved per rank per step by the torch engines (fp32 grads reduced,
-# bf16 params gathered): DDP all-reduce 8; ZeRO-1 adds a fp32 parameter broadcast 4;
+# Bytes per parameter moved per rank per step by the torch engines before the ring factor (fp32
+# grads reduced, bf16 params gathered): DDP all-reduce 8 (2Ψ); torch's ZeRO-1 is DDP's all-reduce
+# plus ZeroRedundancyOptimizer's fp32 parameter broadcasts, 12 (3Ψ, measured, not the paper's 2Ψ);
 # FSDP2 reduce-scatter fp32 4 + all-gather bf16 2 (stage 3 gathers again for backward: +2).
 TORCH_COMM_BYTES_PER_PARAM = {0: 8, 1: 12, 2: 6, 3: 8}
+
+
+def torch_comm_bytes(params: int, stage: int, dp: int) -> int:
+    """Bytes one rank sends per step under the torch engines, ring factor applied (0 at Nd = 1)."""
+    return TORCH_COMM_BYTES_PER_PARAM[stage] * params * (dp - 1) // dp
+
+
 TORCH_FORMULA = {
     0: "16P + 4P buckets",
     1: "8P + 4P buckets + 8P/Nd (whole tensors)",
@@ -195,7 +207,7 @@ def compute(plan: Plan) -> Breakdown:
     stages = []
     for s in STAGES:
         comps = paper_stage(spec, params, dp, s)
-        stages.append(StageResult(s, comps, [(dp, comps)], paper_comm_bytes(spec, params, s), paper_formula(spec, s)))
+        stages.append(StageResult(s, comps, [(dp, comps)], paper_comm_bytes(spec, params, s, dp), paper_formula(spec, s)))
     notes = [] if spec.in_paper else [f"scheme {plan.scheme.value} is outside the ZeRO paper's §3.1 accounting"]
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
 
@@ -210,7 +222,7 @@ def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
         runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
                 for n, r in torch_profile.rank_runs(shapes, params, s, dp)]
         largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
-        stages.append(StageResult(s, dict(largest), runs, TORCH_COMM_BYTES_PER_PARAM[s] * params, TORCH_FORMULA[s]))
+        stages.append(StageResult(s, dict(largest), runs, torch_comm_bytes(params, s, dp), TORCH_FORMULA[s]))
     notes = [] if plan.scheme == Scheme.MIXED_ADAM else [
         f"the torch profile models AdamW with bf16 compute and fp32 states; scheme {plan.scheme.value} does not apply"]
     if shapes is None:

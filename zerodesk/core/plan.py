@@ -13,7 +13,7 @@ import time
 from enum import Enum
 from math import prod
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
@@ -152,6 +152,10 @@ class Plan(_Strict):
     bandwidth_gbps: float = Field(default=100.0, ge=1e-3, le=1e6, description="per-rank link bandwidth in GB/s")
     evidence: list[EvidenceRecord] | None = Field(
         default=None, description="simulated and measured results kept with the plan (core.evidence)")
+    recompute: Literal["none", "selective", "full"] = Field(
+        default="none", description="activation recomputation per block: none, selective (attention) or full")
+    cuda_allowance_bytes: int = Field(
+        default=0, ge=0, le=10**13, description="bytes set aside per GPU for the CUDA context and allocator")
 
     @field_validator("schema_version")
     @classmethod

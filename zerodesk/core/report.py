@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .accounting import SCHEMES, Breakdown, comm_seconds
+from .peak import StagePeak, predict
 from .plan import Plan, Profile
 from .residuals import activation_estimate
 from .text import shorten
@@ -19,9 +20,12 @@ PROFILE_SOURCE = {
     Profile.TORCH: "PyTorch DDP / ZeroRedundancyOptimizer / FSDP2",
 }
 PEAK_WARNING = (
-    "States fitting in GPU memory is not the peak: activations, temporary buffers and "
-    "fragmentation come on top (ZeRO §3.2). Measure the full step: zerodesk measure."
+    "States fitting in GPU memory is not the peak: activations and temporary buffers come on top "
+    "(ZeRO §3.2); the predicted peak adds them, fragmentation is not predicted. "
+    "Check it: zerodesk simulate, zerodesk measure."
 )
+PEAK_SOURCE = ("predicted, closed form: states + activations, logits, gathered 16-bit parameters and "
+               "communication buffers at the step's peak moment, as PyTorch's engines keep them on one rank")
 
 
 def provenance(plan: Plan) -> str:
@@ -44,6 +48,7 @@ def unit_note(unit: str) -> str:
 def plan_json(plan: Plan, b: Breakdown) -> dict:
     """Stable keys for scripts: schema, params, dp, profile, stages[stage, total_bytes, components, comm_bytes]."""
     act = activation_estimate(plan)
+    peaks = predict(plan, b)
     return {
         "schema": 1,
         "kind": "computed",
@@ -64,12 +69,30 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
                 "comm_seconds": comm_seconds(s.comm_bytes, plan.bandwidth_gbps),
                 "formula": s.formula,
                 "rank_total_bytes": s.rank_totals,
+                **peak_json(peaks[s.stage]),
             }
             for s in b.stages
         ],
+        "peak_source": PEAK_SOURCE,
+        "recompute": plan.recompute,
+        "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
         "notes": list(b.notes),
     }
+
+
+def peak_json(p: StagePeak) -> dict:
+    """The per-stage peak keys of plan --json: bytes (int), phase, components (ints)."""
+    return {"predicted_peak_bytes": p.total_bytes, "predicted_peak_phase": p.phase,
+            "predicted_peak_moment": p.moment, "peak_components": dict(p.components),
+            "predicted_peak_complete": p.complete}
+
+
+def fit_verdict(nbytes: int, gpu: int | None) -> str | None:
+    """'fits' or 'over' for a predicted peak on one GPU (None without a GPU size)."""
+    if not gpu:
+        return None
+    return "fits" if nbytes <= gpu else "over"
 
 
 def _table(rows: list[list[str]], right: set[int]) -> str:
@@ -93,21 +116,20 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
     keys = list(b.stages[0].components)
     gpu = plan.cluster.gpu_memory_bytes
     act = activation_estimate(plan)
-    header = ["Stage", "Shards", "Formula (bytes)", *keys, f"Total ({unit})", f"Comm/step ({unit})", "Comm time"]
+    peaks = predict(plan, b)
+    header = ["Stage", "Shards", "Formula (bytes)", *keys, f"Total ({unit})", f"Peak, predicted ({unit})",
+              f"Comm/step ({unit})", "Comm time"]
     if gpu:
-        header.append("States vs GPU")
-        if act:
-            header.append("+ act. est. vs GPU")
+        header += ["States vs GPU", "Peak vs GPU"]
     rows = [header]
     for s in b.stages:
         row = [str(s.stage), STAGE_SHARDS[s.stage], s.formula]
         row += [f"{s.components[k] / scale:,.2f}" for k in keys]
-        row += [f"{s.total_bytes / scale:,.2f}", f"{s.comm_bytes / scale:,.2f}",
-                f"{comm_seconds(s.comm_bytes, plan.bandwidth_gbps) * 1e3:,.1f} ms"]
+        p = peaks[s.stage]
+        row += [f"{s.total_bytes / scale:,.2f}", f"{p.total_bytes / scale:,.2f} ({p.phase})",
+                f"{s.comm_bytes / scale:,.2f}", f"{comm_seconds(s.comm_bytes, plan.bandwidth_gbps) * 1e3:,.1f} ms"]
         if gpu:
-            row.append(_fit(s.total_bytes, gpu))
-            if act:
-                row.append(_fit(s.total_bytes + act.total_bytes, gpu))
+            row += [_fit(s.total_bytes, gpu), _fit(p.total_bytes, gpu)]
         rows.append(row)
 
     name = shorten(plan.model.name, 120) if plan.model.name else ("architecture" if plan.model.architecture else "raw count")
@@ -127,13 +149,20 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         spec = SCHEMES[plan.scheme]
         lines.append(f"Scheme bytes per parameter: {spec.bytes_per_param:g} (K = {spec.k:g}); "
                      f"communication per rank per step: stages 0-2 move 2P elements, stage 3 moves 3P (§7), "
+                     f"times the ring factor (Nd-1)/Nd = {(b.dp - 1) / b.dp:.3g}, "
                      f"at {plan.bandwidth_gbps:g} GB/s")
     lines.append("")
     if act:
-        lines.append(f"On top, estimated activations for seq {plan.seq_len} x micro-batch {plan.micro_batch}: "
-                     f"{fmt_bytes(act.total_bytes, unit)} (16-bit, fused attention, no recomputation; an estimate, not a measurement)")
+        lines.append(f"Peak: {PEAK_SOURCE}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "
+                     f"recompute {plan.recompute}; the fit verdict uses it.")
+        big = peaks[3]
+        parts = ", ".join(f"{k} {fmt_bytes(v, unit)}" for k, v in big.components.items())
+        lines.append(f"Stage 3 peak ({big.phase}, {big.moment}): {parts}.")
     else:
-        lines.append("On top: activations (need the architecture to estimate), temporary buffers, fragmentation.")
+        lines.append("Peak: states and gathered 16-bit parameters only; activations need the architecture.")
+    if plan.cuda_allowance_bytes:
+        lines.append(f"The peak includes {fmt_bytes(plan.cuda_allowance_bytes, unit)} set aside for the CUDA context "
+                     "and allocator (your allowance).")
     for note in b.notes:
         lines.append(f"Note: {note}.")
     lines.append(PEAK_WARNING)

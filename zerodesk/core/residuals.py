@@ -1,42 +1,173 @@
-"""What comes on top of the model states (ZeRO §3.2): an activation estimate, clearly labelled.
+"""What eager PyTorch keeps for backward on top of the model states (ZeRO §3.2), term by term.
 
-Counts the tensors one block saves for backward with 16-bit activations, fused (flash)
-attention, no dropout, no recomputation and no tensor/sequence parallelism, plus the fp32
-logits of the loss. It is an estimate to size the gap, not a measurement: measure the step.
+Counted op by op from what torch's autograd saves for the measure worker's decoder
+(zerodesk.measure.model), with 16-bit (bf16) compute and no dropout:
+
+- `bf16` compute: parameters cast by FSDP2's MixedPrecisionPolicy, activations bf16 throughout
+  (stages 2, 3). `autocast` compute: fp32 parameters under torch.autocast (DDP, stages 0, 1):
+  the residual stream and the norms stay fp32, every linear layer casts its own bf16 copy of an
+  fp32 input, and autocast caches one bf16 copy of each linear weight for the whole forward.
+- nn.RMSNorm (torch's composite kernel) saves its input upcast to fp32 and the normalised fp32
+  tensor (8 B per element of s·b·h) plus a fp32 rstd per token; nn.LayerNorm saves its input and
+  a mean and rstd per token (in the input's dtype).
+- Rotary: each rotation saves bf16 cos and sin (s x d/2). Under autocast q and k cast their own
+  (4 per block); FSDP2 casts the block's fp32 cos/sin inputs to bf16 once (2 per block).
+- Attention is fused (flash) SDPA: it saves q, k, v, its output and a fp32 logsumexp per head
+  and token, never the s×s scores. After rotary the output is laid out (b, heads, s, d), so the
+  output projection saves a contiguous copy of it (+2 B per q element).
+- The loss: bf16 logits, their fp32 copy and the fp32 log-softmax (10 B per logit) at the
+  forward's end; the log-softmax (4 B) stays saved for backward, which adds ~8 B of temporaries.
+
+Recompute wraps each block with torch's activation checkpointing (zerodesk.measure.recompute):
+`selective` recomputes the attention sub-layer (only its input is kept), `full` the whole block
+(only the block input is kept); a recomputed block's activations live again during its backward.
+Pure Python: no torch.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from .plan import Plan
+from .plan import Architecture, Plan
 
-ACT_BYTES = 2  # bf16/fp16 activations
-LOGIT_BYTES = 4 + ACT_BYTES  # fp32 upcast for the loss plus the 16-bit logits
+ACT_BYTES = 2  # bf16 activations
+FP32 = 4
+Compute = Literal["bf16", "autocast"]
+Recompute = Literal["none", "selective", "full"]
+
+# The loss in bytes per logit (s·b·V): see the module docstring.
+LOGITS_FORWARD_PEAK = 2 + 4 + 4  # bf16 logits + fp32 copy + fp32 log-softmax
+LOGITS_SAVED = 4  # fp32 log-softmax kept for backward
+LOGITS_BACKWARD_TEMPS = 8  # fp32 grad of the log-softmax input and its bf16/fp32 casts, at once
+
+
+@dataclass(frozen=True)
+class BlockTerms:
+    """Bytes one block saves for backward, by source (the glossary names each term)."""
+
+    norms: int  # both norms' saved tensors
+    norm_outputs: int  # the norms' outputs as the linear layers save them (autocast: one bf16 copy per linear)
+    qkv: int  # q, k, v as SDPA saves them (after rotary)
+    rotary: int  # the bf16 cos/sin copies the rotations save
+    attention_out: int  # SDPA output + logsumexp, and the copy the output projection saves after rotary
+    mlp: int  # inner tensors of the MLP
+
+    @property
+    def attention(self) -> int:
+        return self.qkv + self.rotary + self.attention_out
+
+    @property
+    def total(self) -> int:
+        return self.norms + self.norm_outputs + self.attention + self.mlp
 
 
 @dataclass(frozen=True)
 class ActivationEstimate:
-    per_layer_bytes: int
-    logits_bytes: int
+    """Activations of one rank's micro-batch: per block, the ends of the model and the loss."""
+
+    per_layer_bytes: int  # what one block keeps between its forward and its backward
+    logits_bytes: int  # the loss's forward peak (10 B per logit)
     layers: int
+    block: BlockTerms | None = None
+    recompute: Recompute = "none"
+    recompute_bytes: int = 0  # a block's activations rebuilt during its backward (0 without recompute)
+    final_norm_bytes: int = 0  # the final norm's saves and the head's input
+    logits_saved_bytes: int = 0  # the log-softmax kept for backward
+    logits_backward_bytes: int = 0  # temporaries of the loss's backward
+    cast_weights_bytes: int = 0  # autocast's cached bf16 copies of every linear weight and bias (DDP stages)
+    cast_saved_bytes: int = 0  # of those, the weights the linear layers keep for backward (not recomputed ones)
 
     @property
     def total_bytes(self) -> int:
-        return self.per_layer_bytes * self.layers + self.logits_bytes
+        """Everything saved at the end of forward plus the loss's forward peak (the old single figure)."""
+        return self.per_layer_bytes * self.layers + self.final_norm_bytes + self.logits_bytes
+
+    @property
+    def saved_bytes(self) -> int:
+        """Saved for backward when the forward ends: blocks, final norm and the log-softmax."""
+        return self.per_layer_bytes * self.layers + self.final_norm_bytes + self.logits_saved_bytes
 
 
-def activation_estimate(plan: Plan) -> ActivationEstimate | None:
+def _norm_saved(arch: Architecture, tokens: int, compute: Compute) -> int:
+    h = arch.hidden
+    if arch.norm == "rmsnorm":
+        return 2 * FP32 * tokens * h + FP32 * tokens  # fp32 input and normalised tensor, fp32 rstd
+    if compute == "autocast":  # layer_norm runs in fp32: its fp32 input, fp32 mean and rstd
+        return FP32 * tokens * h + 2 * FP32 * tokens
+    return ACT_BYTES * tokens * h + 2 * ACT_BYTES * tokens
+
+
+def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16") -> BlockTerms:
+    """Bytes one block saves for backward without recompute (see the module docstring)."""
+    t = seq * batch
+    h, f = arch.hidden, arch.ffn
+    hd = arch.dim_per_head
+    q, kv = arch.heads * hd, arch.n_kv_heads * hd
+    rotary = arch.positions == "rotary"
+    # autocast: q, k, v each cast the fp32 norm output (3 copies), gate and up both (2, or 1 plain)
+    attn_inputs = 3 if compute == "autocast" else 1
+    mlp_inputs = (2 if arch.mlp == "gated" else 1) if compute == "autocast" else 1
+    mlp_inner = 4 if arch.mlp == "gated" else 2  # gated: gate, silu, up, product; plain: up, gelu
+    return BlockTerms(
+        norms=2 * _norm_saved(arch, t, compute),
+        norm_outputs=ACT_BYTES * t * h * (attn_inputs + mlp_inputs),
+        qkv=ACT_BYTES * t * (q + 2 * kv),
+        rotary=(4 if compute == "autocast" else 2) * ACT_BYTES * seq * (hd // 2) if rotary else 0,
+        attention_out=ACT_BYTES * t * q * (2 if rotary else 1) + FP32 * t * arch.heads,
+        mlp=ACT_BYTES * t * f * mlp_inner,
+    )
+
+
+def linear_weight_count(arch: Architecture, params: int) -> int:
+    """Elements of every linear layer's weight and bias (what autocast casts to bf16), head included.
+
+    params: the exact count of arch. Everything but the embeddings and the norms is a linear layer;
+    a tied head casts the shared table."""
+    norm_params = (2 * arch.layers + 1) * arch.hidden * (2 if arch.norm == "layernorm" else 1)
+    positions = arch.max_positions * arch.hidden if arch.positions == "learned" else 0
+    n = params - arch.vocab * arch.hidden - positions - norm_params
+    return n + (arch.vocab * arch.hidden if arch.tied_embeddings else 0)
+
+
+def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16",
+             recompute: Recompute = "none", params: int | None = None) -> ActivationEstimate:
+    """The full activation model of one rank for this shape, compute mode and recompute choice."""
+    t = seq * batch
+    terms = block_terms(arch, seq, batch, compute)
+    h = arch.hidden
+    if recompute == "full":  # only the block input survives (fp32 residual stream under autocast)
+        per_layer = (FP32 if compute == "autocast" else ACT_BYTES) * t * h
+        rebuilt = terms.total
+    elif recompute == "selective":  # the attention sub-layer keeps only its input: the norm's output
+        copies = ACT_BYTES * t * h * (3 if compute == "autocast" else 1)  # its input as q, k, v saved it
+        kept = (FP32 if compute == "autocast" else ACT_BYTES) * t * h
+        per_layer = terms.total - terms.attention - copies + kept
+        rebuilt = terms.attention + copies
+    else:
+        per_layer, rebuilt = terms.total, 0
+    final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h
+    logits = t * arch.vocab
+    cast = saved_cast = 0
+    if compute == "autocast":
+        from .architecture import param_count
+
+        cast = 2 * linear_weight_count(arch, params if params is not None else param_count(arch))
+        q, kv = arch.heads * arch.dim_per_head, arch.n_kv_heads * arch.dim_per_head
+        attn_w = 2 * h * q + 2 * h * kv
+        mlp_w = (3 if arch.mlp == "gated" else 2) * h * arch.ffn
+        kept = {"none": attn_w + mlp_w, "selective": mlp_w, "full": 0}[recompute]
+        saved_cast = 2 * (arch.layers * kept + arch.vocab * h)  # biases are not saved; the head always is
+    return ActivationEstimate(
+        per_layer_bytes=per_layer, logits_bytes=LOGITS_FORWARD_PEAK * logits, layers=arch.layers, block=terms,
+        recompute=recompute, recompute_bytes=rebuilt, final_norm_bytes=final_norm,
+        logits_saved_bytes=LOGITS_SAVED * logits, logits_backward_bytes=LOGITS_BACKWARD_TEMPS * logits,
+        cast_weights_bytes=cast, cast_saved_bytes=saved_cast)
+
+
+def activation_estimate(plan: Plan, compute: Compute = "bf16") -> ActivationEstimate | None:
     """None when only a raw parameter count is known (the shapes decide activations)."""
     arch = plan.model.architecture
     if arch is None:
         return None
-    tokens = plan.seq_len * plan.micro_batch
-    h, f = arch.hidden, arch.ffn
-    q = arch.heads * arch.dim_per_head
-    kv = arch.n_kv_heads * arch.dim_per_head
-    attention = h + h + (q + 2 * kv) + q  # norm input, projection input, q/k/v, attention output
-    mlp = h + h + (4 * f if arch.mlp == "gated" else 2 * f)  # norm input, projection input, inner tensors
-    per_layer = tokens * (attention + mlp) * ACT_BYTES
-    logits = tokens * arch.vocab * LOGIT_BYTES
-    return ActivationEstimate(per_layer, logits, arch.layers)
+    return estimate(arch, plan.seq_len, plan.micro_batch, compute, getattr(plan, "recompute", "none"))

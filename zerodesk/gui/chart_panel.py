@@ -18,7 +18,7 @@ from ..core.units import fmt_count
 from . import i18n
 from .dp_chart import DpChart
 from .stage_chart import StageChart, component_color
-from .style import WARN_COLOR
+from .style import PEAK_COLOR, WARN_COLOR
 from .table_view import peak_warning, provenance
 
 from .style import ERROR_COLOR
@@ -159,6 +159,8 @@ class ChartPanel(QWidget):
         text = "&nbsp;&nbsp; ".join(
             f'<span style="color:{component_color(k, i)}; font-size:large">■</span>&nbsp;{_nowrap(i18n.component_label(k))}'
             for i, k in enumerate(b.stages[0].components))
+        text += (f'&nbsp;&nbsp; <span style="color:{PEAK_COLOR}; font-size:large">▨</span>&nbsp;'
+                 + _nowrap(self.tr("predicted peak of the step (estimate)")))
         measured = self.chart.measured_legend_html()
         self.legend.setText(text + ("<br>" + measured if measured else ""))
 

@@ -136,6 +136,18 @@ COMPONENT_LABELS = {
     "momentum": QT_TRANSLATE_NOOP("Labels", "SGD momentum"),
     "optimizer": QT_TRANSLATE_NOOP("Labels", "AdamW state (m, v, step)"),
     "comm_buffers": QT_TRANSLATE_NOOP("Labels", "DDP gradient buckets"),
+    # components of the predicted peak (zerodesk.core.peak)
+    "activations": QT_TRANSLATE_NOOP("Labels", "Activations"),
+    "logits": QT_TRANSLATE_NOOP("Labels", "Logits and loss"),
+    "gathered_params": QT_TRANSLATE_NOOP("Labels", "Gathered 16-bit parameters"),
+    "all_gather": QT_TRANSLATE_NOOP("Labels", "All-gather buffer"),
+    "reduce_scatter": QT_TRANSLATE_NOOP("Labels", "Reduce-scatter buffer"),
+    "unsharded_grads": QT_TRANSLATE_NOOP("Labels", "Unsharded 16-bit gradients"),
+    "temporaries": QT_TRANSLATE_NOOP("Labels", "Backward temporaries"),
+    "optimizer_temps": QT_TRANSLATE_NOOP("Labels", "Optimizer step temporaries"),
+    "cast_weights": QT_TRANSLATE_NOOP("Labels", "Autocast bf16 weight copies"),
+    "inputs": QT_TRANSLATE_NOOP("Labels", "Input tokens and targets"),
+    "cuda_allowance": QT_TRANSLATE_NOOP("Labels", "CUDA context and allocator (your allowance)"),
 }
 STATE_CLASS_LABELS = {
     "param": QT_TRANSLATE_NOOP("Labels", "parameter"),

@@ -46,6 +46,7 @@ ERROR_ALIASES = {
 ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions",
                    "experts", "top_k")
 ARCH_OPTIONAL = ("kv_heads", "head_dim", "experts", "top_k")
+RECOMPUTE_CHOICES = ("none", "selective", "full")
 ARCH_CHOICES = {
     "mlp": ("gated", "plain"),
     "norm": ("rmsnorm", "layernorm", "nonparametric"),
@@ -122,6 +123,7 @@ class PlanForm(QWidget):
         self._loading = False
         self._model_name: str | None = None
         self._gpu_shown: tuple[str, int] | None = None  # (text shown, exact bytes) of the GPU memory field
+        self._cuda_shown: tuple[str, int] | None = None  # the same for the CUDA allowance
         self._fields: dict[str, QWidget] = {}
         self._error_labels: dict[str, QLabel] = {}
         self._field_labels: dict[str, QLabel] = {}
@@ -293,6 +295,8 @@ class PlanForm(QWidget):
         self._form_row(tform, "seq_len", self._seq)
         self._mb = self._edit("micro_batch", stepper=True)
         self._form_row(tform, "micro_batch", self._mb)
+        self._recompute = self._combo("recompute", [("", m) for m in RECOMPUTE_CHOICES])
+        self._form_row(tform, "recompute", self._recompute)
         outer.addWidget(self._train_box)
 
         # cluster
@@ -320,6 +324,8 @@ class PlanForm(QWidget):
         self._form_row(cform, "cluster.dp", self._dp, self._dp_hint)
         self._bw = self._edit("bandwidth_gbps")
         self._form_row(cform, "bandwidth_gbps", self._bw)
+        self._cuda = self._edit("cuda_allowance_bytes")
+        self._form_row(cform, "cuda_allowance_bytes", self._cuda)
         self._units = self._combo("units", [("GB", "GB"), ("GiB", "GiB")])
         self._form_row(cform, "units", self._units)
         outer.addWidget(self._cluster_box)
@@ -357,6 +363,8 @@ class PlanForm(QWidget):
             "cluster.dp": self.tr("Data-parallel Nd"),
             "bandwidth_gbps": self.tr("Bandwidth, GB/s per rank"),
             "units": self.tr("Units"),
+            "recompute": self.tr("Recompute"),
+            "cuda_allowance_bytes": self.tr("CUDA allowance, {unit}").format(unit=i18n.unit_label(self._unit())),
         }
         accessible = {
             "model.architecture.kv_heads": self.tr("Key/value heads (grouped-query attention)"),
@@ -389,6 +397,10 @@ class PlanForm(QWidget):
             "bandwidth_gbps": self.tr("Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)"),
             "seq_len": self.tr("Tokens per sequence (activations estimate)"),
             "micro_batch": self.tr("Sequences per rank per step (activations estimate)"),
+            "recompute": self.tr("Activation recomputation per block: none; selective recomputes the attention "
+                                 "sub-layer; full recomputes the whole block (the predicted peak follows)"),
+            "cuda_allowance_bytes": self.tr("Memory per GPU you set aside for the CUDA context and allocator; "
+                                            "added to the predicted peak and shown apart. Empty: 0"),
         }
         for key, text in tips.items():
             self._fields[key].setToolTip(text)
@@ -397,6 +409,11 @@ class PlanForm(QWidget):
         self._dp.setPlaceholderText(self.tr("auto"))
         self._arch_fields_placeholders()
         self._gpu_mem.setPlaceholderText(self.tr("none"))
+        self._cuda.setPlaceholderText("0")
+        recompute_names = {"none": self.tr("none"), "selective": self.tr("selective (attention)"),
+                           "full": self.tr("full (whole block)")}
+        for i in range(self._recompute.count()):
+            self._recompute.setItemText(i, recompute_names[self._recompute.itemData(i)])
         self._model_box.setTitle(self.tr("Model"))
         self._train_box.setTitle(self.tr("Training"))
         self._cluster_box.setTitle(self.tr("Cluster"))
@@ -499,7 +516,23 @@ class PlanForm(QWidget):
             "micro_batch": self._mb.text().strip(),
             "units": self._unit(),
             "bandwidth_gbps": self._bw.text().strip().replace(",", "."),
+            "recompute": self._recompute.currentData(),
+            "cuda_allowance_bytes": self._cuda_allowance_value(),
         }
+
+    def _cuda_allowance_value(self):
+        """The allowance in bytes from the text in the plan's unit; empty means none."""
+        text = self._cuda.text().strip()
+        if not text:
+            return 0
+        if self._cuda_shown is not None and self._cuda_shown[0] == text:
+            return self._cuda_shown[1]
+        try:
+            value = round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
+        except (ValueError, OverflowError):
+            return text  # let the core say what is wrong with it
+        self._cuda_shown = (text, value)  # a unit change re-shows these bytes
+        return value
 
     def _sync_scheme_enabled(self) -> None:
         """The torch profile models the engines' own scheme (fp32 states, bf16 compute): the choice is idle."""
@@ -567,6 +600,11 @@ class PlanForm(QWidget):
             self._mb.setText(str(plan.micro_batch))
             self._bw.setText(f"{plan.bandwidth_gbps:g}")
             self._sync_family_fields()
+            self._select_data(self._recompute, plan.recompute)
+            allowance = plan.cuda_allowance_bytes
+            text = number_text(allowance / UNIT_BYTES[self._unit()]) if allowance else ""
+            self._cuda.setText(text)
+            self._cuda_shown = (text, allowance) if allowance else None
             self._on_source_toggled()
         finally:
             self._loading = False
@@ -644,6 +682,13 @@ class PlanForm(QWidget):
         self.edited.emit()
 
     def _units_changed(self) -> None:
+        if self._cuda_shown is not None and self._cuda.text().strip() == self._cuda_shown[0]:
+            allowance = self._cuda_shown[1]
+            text = number_text(allowance / UNIT_BYTES[self._unit()])
+            self._cuda.setText(text)
+            self._cuda_shown = (text, allowance)
+        self._field_labels["cuda_allowance_bytes"].setText(
+            self.tr("CUDA allowance, {unit}").format(unit=i18n.unit_label(self._unit())))
         nbytes = self._gpu_memory_value()
         if isinstance(nbytes, int):  # re-show the same bytes in the new unit
             self._loading = True

@@ -4,6 +4,8 @@ The items are created once and updated in place (BarGraphItem.setOpts, TextItem.
 InfiniteLine.setValue), so an edit costs a few hundred microseconds of Python, not a rebuild.
 Figures are stored in bytes and drawn in the plan's unit. Hover a segment for its bytes and
 formula; click it to ask for the glossary claim it rests on (segmentClicked).
+Above the states, a hatched, outlined layer shows the predicted full-step peak (zerodesk.core.peak):
+an estimate, drawn so it cannot be mistaken for the computed states.
 """
 
 from __future__ import annotations
@@ -17,16 +19,18 @@ from PySide6.QtGui import QColor, QCursor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QToolTip
 
 from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
+from ..core.peak import StagePeak, predict
 from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
 from ..measure.rules import difference_pct
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
-from .style import GPU_LINE_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
+from .style import GPU_LINE_COLOR, PEAK_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
 
+PEAK_KEY = "predicted_peak"  # the hatched layer's key in hover and click signals
 
 def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
     specs = TORCH_COMPONENTS if plan.profile == Profile.TORCH else SCHEMES[plan.scheme].components
@@ -75,6 +79,7 @@ class StageChart(pg.PlotWidget):
         self.hovered: tuple[int, str] | None = None
         self._axes_key: tuple | None = None
         self._yrange: tuple | None = None
+        self._peaks: list[StagePeak] = []
 
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
@@ -96,6 +101,18 @@ class StageChart(pg.PlotWidget):
             t.setZValue(10)
             self.addItem(t)
             self._total_labels.append(t)
+        # The predicted peak: hatched and dashed-outlined, above the states (an estimate, not a state).
+        self._peak_bar = pg.BarGraphItem(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH,
+                                         brush=pg.mkBrush(QColor(PEAK_COLOR), style=Qt.BrushStyle.FDiagPattern),
+                                         pen=pg.mkPen(PEAK_COLOR, width=1.5, style=Qt.PenStyle.DashLine))
+        self._peak_bar.setZValue(1)
+        self.addItem(self._peak_bar)
+        self._peak_labels = []
+        for s in STAGES:
+            t = pg.TextItem("", anchor=(0.5, 1.0), color=PEAK_COLOR)
+            t.setZValue(10)
+            self.addItem(t)
+            self._peak_labels.append(t)
         self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),
                                          label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
         self._gpu_line.setZValue(5)
@@ -139,7 +156,34 @@ class StageChart(pg.PlotWidget):
     def set_breakdown(self, plan: Plan, breakdown: Breakdown) -> None:
         self._plan, self._breakdown = plan, breakdown
         self._specs = component_specs(plan)
+        self._peaks = predict(plan, breakdown)
         self._redraw()
+
+    @property
+    def peaks(self) -> list[StagePeak]:
+        """The predicted full-step peak per stage, as drawn."""
+        return list(self._peaks)
+
+    def peak_label_texts(self) -> list[str]:
+        return [t.textItem.toPlainText() for t in self._peak_labels]
+
+    def _draw_peaks(self, scale: float) -> float:
+        """Place the hatched peak layer and its labels; returns the highest peak in bytes."""
+        b, gpu = self._breakdown, self._plan.cluster.gpu_memory_bytes
+        states = [s.total_bytes for s in b.stages]
+        peaks = [p.total_bytes for p in self._peaks] or states
+        self._peak_bar.setOpts(x=[float(s.stage) for s in b.stages], y0=[v / scale for v in states],
+                               height=[max(0, p - v) / scale for p, v in zip(peaks, states)])
+        top = max(peaks + states + [gpu or 0])
+        for label, p, v in zip(self._peak_labels, self._peaks, states):
+            text = self.tr("peak ≈ {v}").format(v=i18n.fmt_bytes(p.total_bytes, self.unit))
+            if gpu:
+                text += " " + (self.tr("(fits)") if p.total_bytes <= gpu else self.tr("(over)"))
+            label.setText(text)
+            label.setPos(p.stage, max(p.total_bytes, v) / scale)
+            # a thin layer would put this label on the states total: lift it one line
+            label.setAnchor((0.5, 2.0 if p.total_bytes - v < 0.08 * top else 1.0))
+        return max(peaks)
 
     def _redraw(self) -> None:
         b = self._breakdown
@@ -171,7 +215,7 @@ class StageChart(pg.PlotWidget):
             label.setText(i18n.fmt_bytes(s.total_bytes, self.unit))
             label.setPos(s.stage, s.total_bytes / scale)
         gpu = self._plan.cluster.gpu_memory_bytes
-        top = max(s.total_bytes for s in b.stages)
+        top = max(max(s.total_bytes for s in b.stages), self._draw_peaks(scale))
         if gpu:
             self._gpu_line.show()  # before the text: a hidden label ignores setFormat
             self._gpu_line.setValue(gpu / scale)
@@ -182,7 +226,7 @@ class StageChart(pg.PlotWidget):
         for m in self._measured:
             top = max(top, m.peak_bytes, m.states_bytes or 0)
         self._draw_measured()
-        yrange = (-top / scale * 0.005, top / scale * (1.25 if self._measured else 1.15) if top else 1)
+        yrange = (-top / scale * 0.005, top / scale * (1.25 if self._measured else 1.2) if top else 1)
         if yrange != self._yrange:
             self._yrange = yrange
             self.setYRange(*yrange, padding=0)
@@ -252,6 +296,8 @@ class StageChart(pg.PlotWidget):
             if bottom <= y <= top and nbytes > 0:
                 return stage, key
             bottom = top
+        if self._peaks and bottom < y <= self._peaks[stage].total_bytes / scale:
+            return stage, PEAK_KEY
         return None
 
     def segment_center(self, stage: int, key: str) -> QPointF:
@@ -269,8 +315,39 @@ class StageChart(pg.PlotWidget):
         scene_pos = self.getPlotItem().vb.mapViewToScene(self.segment_center(stage, key))
         return self.mapFromScene(scene_pos)
 
+    def _moment_name(self, moment: str) -> str:
+        names = {"loss": self.tr("the loss"), "loss backward": self.tr("the loss's backward"),
+                 "end of backward": self.tr("the end of backward"), "last block": self.tr("the last block"),
+                 "first block reduce-scatter": self.tr("the first block's reduce-scatter"),
+                 "root reduce-scatter": self.tr("the root group's reduce-scatter"),
+                 "optimizer step": self.tr("the optimizer step")}
+        return names.get(moment, moment)
+
+    def peak_text(self, stage: int) -> str:
+        """Hover text of the peak layer: the predicted peak, its phase and what fills memory then."""
+        p, unit = self._peaks[stage], self.unit
+        phase = {"forward": self.tr("forward"), "backward": self.tr("backward"),
+                 "optimizer": self.tr("optimizer step")}.get(p.phase, p.phase)
+        lines = [f"<b>{i18n.stage_short(stage)} · " + self.tr("Predicted peak of the step") + "</b>",
+                 f"≈ {i18n.fmt_bytes(p.total_bytes, unit)} = {i18n.fmt_exact_bytes(p.total_bytes)}",
+                 self.tr("Phase: {phase} ({moment})").format(phase=phase, moment=self._moment_name(p.moment))]
+        for key, nbytes in sorted(p.components.items(), key=lambda kv: -kv[1]):
+            lines.append(f"&nbsp;&nbsp;{html.escape(i18n.component_label(key))}: {i18n.fmt_bytes(nbytes, unit)}")
+        gpu = self._plan.cluster.gpu_memory_bytes
+        if gpu:
+            lines.append(self.tr("Fits in {gpu}") .format(gpu=i18n.fmt_bytes(gpu, unit)) if p.total_bytes <= gpu
+                         else self.tr("Over {gpu} by {over}").format(gpu=i18n.fmt_bytes(gpu, unit),
+                                                                     over=i18n.fmt_bytes(p.total_bytes - gpu, unit)))
+        if not p.complete:
+            lines.append(self.tr("Activations left out: they need the architecture."))
+        lines.append(self.tr("Predicted (closed form), not measured; fragmentation is not included. "
+                             "Check it with Simulate or Measure."))
+        return "<br>".join(lines)
+
     def segment_text(self, stage: int, key: str) -> str:
         """The hover text: component, bytes in the unit and exactly, its formula, where it comes from."""
+        if key == PEAK_KEY:
+            return self.peak_text(stage)
         b, unit = self._breakdown, self.unit
         nbytes = b.stage(stage).components[key]
         spec = self._specs.get(key)
@@ -312,7 +389,8 @@ class StageChart(pg.PlotWidget):
         self.hover_text = self.segment_text(*hit)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         QToolTip.showText(QCursor.pos(), self.hover_text, self)
-        self.segmentHovered.emit(*hit)
+        if hit[1] != PEAK_KEY:  # listeners read the hovered state's bytes from the breakdown
+            self.segmentHovered.emit(*hit)
 
     def _on_mouse_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:

@@ -34,6 +34,7 @@ OK_COLOR = "#1A7F37"
 WARN_COLOR = "#B35900"
 GPU_LINE_COLOR = ERROR_COLOR
 ND_LINE_COLOR = "#444444"
+PEAK_COLOR = "#7F7F7F"  # the predicted peak's hatched layer: an estimate, drawn in grey
 MARKER_OUTLINE = "#000000"
 BOUNDARY_COLOR = "#E69F00"  # the glossary's "holds within" box
 DARK_LINK_COLOR = "#7FB8FF"

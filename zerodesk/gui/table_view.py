@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.accounting import STAGES, Breakdown, comm_seconds
+from ..core.peak import predict
 from ..core.plan import Plan, Profile
 from ..core.residuals import activation_estimate
 from . import i18n
@@ -148,6 +149,18 @@ class TablePanel(QWidget):
             rows.append([self.tr("States vs GPU memory"), *fit])
         else:
             rows.append([self.tr("States vs GPU memory"), *[self.tr("no GPU memory given")] * len(b.stages)])
+        peaks = predict(plan, b)
+        phases = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
+        rows.append([self.tr("Predicted peak of the step (estimate)"),
+                     *[f"≈ {i18n.fmt_bytes(p.total_bytes, unit)} ({phases.get(p.phase, p.phase)})" for p in peaks]])
+        if gpu:
+            fit = []
+            for p in peaks:
+                pct = i18n.fmt_number(100 * p.total_bytes / gpu, 0)
+                fit.append(self.tr("fits: {pct}% of {gpu}").format(pct=pct, gpu=i18n.fmt_bytes(gpu, unit))
+                           if p.total_bytes <= gpu else
+                           self.tr("over by {over} ({pct}%)").format(over=i18n.fmt_bytes(p.total_bytes - gpu, unit), pct=pct))
+            rows.append([self.tr("Predicted peak vs GPU memory"), *fit])
         rows.append([self.tr("Communication per step"), *[i18n.fmt_bytes(s.comm_bytes, unit) for s in b.stages]])
         rows.append([self.tr("Communication time at {bw} GB/s").format(bw=i18n.fmt_number(plan.bandwidth_gbps, 0 if plan.bandwidth_gbps == int(plan.bandwidth_gbps) else 2)),
                      *[i18n.fmt_seconds(comm_seconds(s.comm_bytes, plan.bandwidth_gbps)) for s in b.stages]])

@@ -70,7 +70,8 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
     lines += aligned(rows)
     for r in (r for r in results if r.max_allocated_bytes is not None):
         lines.append(f"stage {r.stage} rank {r.rank}: CUDA max allocated {in_unit(r.max_allocated_bytes, unit)} {unit}, "
-                     f"max reserved {in_unit(r.max_reserved_bytes or 0, unit)} {unit}")
+                     f"max reserved {in_unit(r.max_reserved_bytes or 0, unit)} {unit}; fragmentation (measured, "
+                     f"reserved - allocated) {in_unit(max(0, (r.max_reserved_bytes or 0) - r.max_allocated_bytes), unit)} {unit}")
     lines.append("Peaks include activations and temporaries; DDP's gradient buckets are reported there as activations.")
     return "\n".join(lines)
 

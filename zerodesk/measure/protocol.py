@@ -150,6 +150,7 @@ class Result(_Msg):
     max_reserved_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
     step_s: float | None = Field(default=None, ge=0, description="wall time of the measured step")
     source: Source = "measured"
+    method: str | None = Field(default=None, description="how a simulated result was simulated")
 
 
 class Error(_Msg):

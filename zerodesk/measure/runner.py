@@ -45,12 +45,13 @@ def measure_command(
     return python_command(python or sys.executable, "zerodesk.measure.launcher", args)
 
 
-def simulate_command(plan: Plan, stages: Sequence[int] = (2, 3), python: str | None = None) -> list[str]:
+def simulate_command(plan: Plan, stages: Sequence[int] = (0, 1, 2, 3), python: str | None = None,
+                     backend: str = "nccl") -> list[str]:
     """argv that simulates rank 0 of plan.dp ranks under fake tensors: zerodesk.measure.simulate, isolated (child.py).
 
     One process, no launcher; MeasureRun reads it like a measurement (its lines carry source="simulated")."""
     args = [PLAN_FILE_FLAG, write_plan_file(plan.model_dump_json(exclude_none=True)),
-            "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp)]
+            "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp), "--backend", backend]
     return python_command(python or sys.executable, "zerodesk.measure.simulate", args)
 
 

@@ -11,7 +11,8 @@ import json
 import sys
 from typing import Any
 
-from ..core.plan import Plan
+from ..core.peak import predict
+from ..core.plan import Plan, Profile
 from ..core.text import shorten
 from .cli_text import (
     STATE_KEYS,
@@ -30,7 +31,7 @@ from .protocol import Result, Started
 from .rules import unit_family
 from .run_state import RunState
 from .runner import MeasureRun, simulate_command
-from .simulate import SIMULATED_STAGES, unsupported_message
+from .simulate import BACKENDS, SIMULATED_STAGES
 
 PHASES = ("forward", "backward", "optimizer")
 
@@ -38,24 +39,32 @@ PHASES = ("forward", "backward", "optimizer")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("simulation")
     g.add_argument("--stage", "--stages", dest="stages", type=parse_stages, default=list(SIMULATED_STAGES), metavar="LIST",
-                   help="ZeRO stages to simulate: 2, 3 or 2,3 (default); 0 and 1 are computed, not simulated")
+                   help="ZeRO stages to simulate, e.g. 0,1,2,3 (default)")
+    g.add_argument("--backend", choices=BACKENDS, default="nccl",
+                   help="whose collective copies to model: nccl (a GPU rank, default) or gloo (a CPU rank)")
     g.add_argument("--timeout", type=parse_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
     g.add_argument("--python", type=parse_python, default=None, metavar="PATH", help="the Python with torch that runs the simulation")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
-def table(started: Started | None, results: list[Result], family: str) -> str:
+def predicted_peaks(plan: Plan) -> dict[int, int]:
+    """The core's closed-form peak per stage for the engines the simulation runs (torch profile)."""
+    return {p.stage: p.total_bytes for p in predict(plan.model_copy(update={"profile": Profile.TORCH}))}
+
+
+def table(started: Started | None, results: list[Result], family: str, predicted: dict[int, int] | None = None) -> str:
     unit, units = units_line(results, family, "simulated")
     lines = []
     if started is not None:
         lines.append(f"Simulated rank 0 of {started.ranks} (fake tensors, fake process group), torch {started.torch}; "
                      f"model {started.params:,} parameters, seq {started.seq_len} x batch {started.micro_batch}.")
     lines.append(units)
-    head = ["stage", "peak", *PHASES, *STATE_KEYS, "states", "diff"]
+    head = ["stage", "peak", *(["predicted", "diff"] if predicted else []), *PHASES, *STATE_KEYS, "states", "diff"]
     rows = [head]
     for r in results:
         m, p = r.states, r.predicted_states
-        rows.append([str(r.stage), in_unit(r.peak_bytes, unit)]
+        guess = [in_unit(predicted[r.stage], unit), diff_text(r.peak_bytes, predicted[r.stage])] if predicted else []
+        rows.append([str(r.stage), in_unit(r.peak_bytes, unit), *guess]
                     + [in_unit(r.phase_peaks.get(ph, {}).get("total", 0), unit) for ph in PHASES]
                     + [f"{in_unit(getattr(m, k), unit)} / {in_unit(getattr(p, k), unit)}" for k in STATE_KEYS]
                     + [f"{in_unit(m.total, unit)} / {in_unit(p.total, unit)}", diff_text(m.total, p.total)])
@@ -70,14 +79,24 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
         rows = [["category", *(f"{s} {ph}" for s, ph in columns)]]
         rows += [[c, *(in_unit(by[k].get(c, 0), unit) for k in columns)] for c in [*cats, "total"]]
         lines += aligned(rows, left_first=True)
-    lines.append("CPU sizes: a GPU's caching allocator would round each block up to 512 B. "
-                 "Stages 0 and 1 are computed, not simulated.")
+    for r in results:
+        if r.method:
+            lines.append(f"Stage {r.stage} simulated with {r.method}.")
+    if predicted:
+        lines.append("predicted: zerodesk.core.peak's closed form for a GPU rank (NCCL, no collective copies); "
+                     "diff = simulated vs predicted.")
+    lines.append("CPU sizes: a GPU's caching allocator would round each block up to 512 B.")
     return "\n".join(lines)
 
 
-def simulated_json(started: Started | None, results: list[Result]) -> dict[str, Any]:
-    """measure --json's object with kind "simulated": the same result keys, so scripts read both alike."""
-    return started_json(started, results, "simulated")
+def simulated_json(started: Started | None, results: list[Result], predicted: dict[int, int] | None = None) -> dict[str, Any]:
+    """measure --json's object with kind "simulated": the same result keys, so scripts read both alike,
+    plus the core's predicted peak per result."""
+    out = started_json(started, results, "simulated")
+    for r in out["results"]:
+        if predicted and r["stage"] in predicted:
+            r["predicted_peak_bytes"] = predicted[r["stage"]]
+    return out
 
 
 def main(args: argparse.Namespace, plan: Plan) -> int:
@@ -85,9 +104,6 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         print(f"zerodesk simulate: {shorten(message, 4000)}", file=sys.stderr)
         return status
 
-    refused = [s for s in args.stages if s not in SIMULATED_STAGES]
-    if refused:
-        return fail(unsupported_message(refused[-1]), 2)
     if not plan.model.buildable:
         return fail("simulating needs an architecture (layers, hidden, heads, ffn, vocab), "
                     "not only a parameter count", 2)
@@ -95,7 +111,7 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     python, problem = resolve_python(args.python)
     if problem:
         return fail(problem)
-    run = iter(MeasureRun(simulate_command(plan, args.stages, python), timeout=args.timeout))
+    run = iter(MeasureRun(simulate_command(plan, args.stages, python, backend=args.backend), timeout=args.timeout))
     state = collect(run, progress=sys.stderr.isatty() and not args.json,
                     state=RunState(args.stages, plan.dp, kind="simulated"))
     if state.error is not None:
@@ -103,8 +119,9 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     if not state.results:
         return fail("the simulation finished without results")
     results = state.sorted_results()
+    predicted = predicted_peaks(plan)
     if args.json:
-        print(json.dumps(simulated_json(state.started, results), indent=2))
+        print(json.dumps(simulated_json(state.started, results, predicted), indent=2))
     else:
-        print(table(state.started, results, unit_family(plan)))
+        print(table(state.started, results, unit_family(plan), predicted))
     return 0

@@ -7,8 +7,13 @@ it unchanged: the same GPT model, the same FSDP2 wrapping and MixedPrecisionPoli
 same AdamW, FSDPMemTracker over a warm-up and a measured step. So a 7B model at Nd = 64
 is simulated on a laptop in seconds, and the figures are the ones a real rank 0 would track.
 
-Only FSDP2 (stages 2, 3) runs under the fake group; DDP (stage 0) and DDP + ZeRO-1 (stage 1)
-do not, so those stages are refused with code "unsupported" rather than faked.
+Stages 2 and 3 run FSDP2 itself. DDP (stages 0 and 1) reads tensor data in its constructor, so
+its reducer is replayed in Python with torch's own bucket assignment (ddp_sim.SimulatedDDP);
+ZeroRedundancyOptimizer runs as it is. Each Result says how it was simulated ("method").
+
+--backend gloo adds the copies gloo makes that NCCL does not: ProcessGroupGloo reduce-scatters
+through a full-size copy of the input, which a real CPU rank holds while the collective runs.
+The default, nccl, models a GPU rank (in-place reduce-scatter, no copy).
 
 Sizes are CPU sizes (fake CUDA tensors need a CUDA build): a GPU's caching allocator
 would round each block up to 512 B, which these figures leave out.
@@ -30,14 +35,23 @@ from ..core.plan import Plan, PlanError, plan_from_json
 from . import worker
 from .protocol import Done, Error, Started
 
-SIMULATED_STAGES = (2, 3)
+SIMULATED_STAGES = (0, 1, 2, 3)
+BACKENDS = ("nccl", "gloo")
+METHODS = {
+    0: "fake process group: DDP's reducer replayed (torch's bucket assignment, flat fp32 buckets) + AdamW",
+    1: "fake process group: DDP's reducer replayed + torch's ZeroRedundancyOptimizer(AdamW)",
+    2: "fake process group: torch's FSDP2 fully_shard(reshard_after_forward=False) + AdamW",
+    3: "fake process group: torch's FSDP2 fully_shard(reshard_after_forward=True) + AdamW",
+}
 
 
-def unsupported_message(stage: int) -> str:
-    """The one sentence for a stage the fake process group cannot run (torch-free: the CLI says it too)."""
-    engine = "DDP" if stage == 0 else "DDP with ZeroRedundancyOptimizer"
-    return (f"stage {stage} is computed, not simulated: {engine} cannot run under the fake process group, "
-            "so only stages 2 and 3 (FSDP2) are simulated")
+def method(stage: int, backend: str) -> str:
+    """How a stage is simulated, in one phrase (torch-free: the CLI prints it too)."""
+    if stage <= 1:
+        copies = f"{backend}: DDP all-reduces its buckets in place"
+    else:
+        copies = "gloo's reduce-scatter copy added" if backend == "gloo" else "nccl: no collective copies"
+    return f"{METHODS[stage]}; {copies}"
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
@@ -45,9 +59,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--plan-json", help="the plan as JSON text")
     src.add_argument("--plan", help="a *.zerodesk.json plan file")
-    p.add_argument("--stage", "--stages", dest="stages", default="2,3", help="stages to simulate: 2, 3 or 2,3")
+    p.add_argument("--stage", "--stages", dest="stages", default="0,1,2,3", help="stages to simulate, e.g. 0,1,2,3")
+    p.add_argument("--backend", choices=BACKENDS, default="nccl", help="whose collective copies to model")
     p.add_argument("--dp", type=int, default=None, help="data-parallel degree Nd (default: the plan's)")
     p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the simulated one")
+    p.add_argument("--fast-warmup", action="store_true",
+                   help="stages 2-3: run the warm-up without the memory tracker (about 1.5x faster; the same peaks "
+                        "and phase totals, but some gathered-parameter bytes are filed as activations)")
     return p.parse_args(argv)
 
 
@@ -62,10 +80,7 @@ def _load(args: argparse.Namespace) -> tuple[Plan, list[int], int]:
     except (PlanError, OSError, ValueError) as exc:
         raise worker.WorkerError("bad_plan", f"{exc}".splitlines()[0]) from None
     if not stages or any(s not in (0, 1, 2, 3) for s in stages):
-        raise worker.WorkerError("bad_plan", f"stages must be among 2, 3, not {args.stages!r}")
-    refused = [s for s in stages if s not in SIMULATED_STAGES]
-    if refused:
-        raise worker.WorkerError("unsupported", unsupported_message(refused[-1]))
+        raise worker.WorkerError("bad_plan", f"stages must be among 0, 1, 2, 3, not {args.stages!r}")
     dp = plan.dp if args.dp is None else args.dp
     if dp < 1:
         raise worker.WorkerError("bad_plan", f"--dp must be at least 1, not {dp}")
@@ -80,7 +95,7 @@ def _load(args: argparse.Namespace) -> tuple[Plan, list[int], int]:
 
 
 @contextmanager
-def _fake_world(world: int) -> Iterator[Any]:
+def _fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
     """Rank 0 of a fake process group of `world` ranks, a CPU device mesh, and FakeTensorMode; yields the mesh."""
     try:
         import torch.distributed as dist
@@ -92,12 +107,28 @@ def _fake_world(world: int) -> Iterator[Any]:
                                  f"this torch has no fake process group or fake tensors ({exc}); "
                                  "torch 2.6 or newer is needed") from None
     dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=world)
+    original = dist.reduce_scatter_single
+    if backend == "gloo":
+        dist.reduce_scatter_single = _gloo_reduce_scatter(original)
     try:
         mesh = init_device_mesh("cpu", (world,))
         with FakeTensorMode():
             yield mesh
     finally:
+        dist.reduce_scatter_single = original
         dist.destroy_process_group()
+
+
+def _gloo_reduce_scatter(original: Any) -> Any:
+    """reduce_scatter_single as gloo runs it: on a full-size copy of the input, held while it runs."""
+
+    def reduce_scatter_single(output: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
+        copy = input.clone()  # ProcessGroupGloo's working copy (the fake group moves nothing)
+        work = original(output=output, input=input, *args, **kwargs)
+        del copy
+        return work
+
+    return reduce_scatter_single
 
 
 def run(args: argparse.Namespace, emit: worker.Emitter, where: dict) -> None:
@@ -110,12 +141,17 @@ def run(args: argparse.Namespace, emit: worker.Emitter, where: dict) -> None:
                  architecture=plan.model.architecture, params=plan.params, seq_len=plan.seq_len,
                  micro_batch=plan.micro_batch, source="simulated"))
     device = torch.device("cpu")
-    with _fake_world(world) as mesh:
+    from .ddp_sim import SimulatedDDP
+
+    with _fake_world(world, args.backend) as mesh:
         for stage in stages:
             where["stage"] = stage
-            result = worker.measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False)
+            result = worker.measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False,
+                                          ddp_class=SimulatedDDP,
+                                          track_warmup=not (args.fast_warmup and stage >= 2))
             # step_s would be the time to simulate, not a step's time: leave it out.
-            emit(result.model_copy(update={"source": "simulated", "step_s": None}))
+            emit(result.model_copy(update={"source": "simulated", "step_s": None,
+                                           "method": method(stage, args.backend)}))
             where["stage"] = None
     emit(Done(wall_s=time.perf_counter() - t0))
 

@@ -247,7 +247,7 @@ class Sampler(threading.Thread):
 
 
 def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Emitter, mesh: Any,
-                  warmup: int, samples: bool) -> Result:
+                  warmup: int, samples: bool, ddp_class: Any = None, track_warmup: bool = True) -> Result:
     import torch
     import torch.distributed as dist
     from torch.nn.parallel import DistributedDataParallel as DDP
@@ -265,9 +265,12 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     except (TransformersMissing, ValueError) as exc:
         raise WorkerError("unsupported", str(exc)) from None
     blocks = blocks_of(model)
+    from .recompute import apply_recompute
+
+    apply_recompute(blocks, plan.recompute)
     ddp = None
-    if stage <= 1:
-        ddp = DDP(model, device_ids=[device.index] if cuda else None)
+    if stage <= 1:  # ddp_class: the simulation's stand-in for DDP under the fake process group
+        ddp = (ddp_class or DDP)(model, device_ids=[device.index] if cuda else None)
         train_model = ddp
         if stage == 0:
             opt = torch.optim.AdamW(ddp.parameters(), lr=1e-4)
@@ -321,12 +324,18 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         mark(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="optimizer", progress=1.0))
 
-    with tracker:
+    def warm() -> None:
         for i in range(warmup):
             emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=i / max(warmup, 1)))
             step(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
-        tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
+
+    if not track_warmup:  # FSDP2 only (simulate --fast-warmup): FSDPMemTracker picks up the states on entry
+        warm()
+    with tracker:
+        if track_warmup:
+            warm()
+            tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
         _fault("stage", rank)
         layers, hooks = len(blocks), []
         if rank == 0:  # forward progress per block, measured step only

@@ -1,0 +1,146 @@
+"""Closed-form tests of the activation model and the predicted full-step peak (zerodesk.core.residuals, peak)."""
+
+from __future__ import annotations
+
+import pytest
+
+from zerodesk.core.accounting import compute, torch_comm_bytes
+from zerodesk.core.catalog import find_model
+from zerodesk.core.peak import PHASES, moments, predict
+from zerodesk.core.plan import Architecture, Plan
+from zerodesk.core.report import plan_json
+from zerodesk.core.residuals import LOGITS_BACKWARD_TEMPS, LOGITS_FORWARD_PEAK, LOGITS_SAVED, block_terms, estimate
+
+LLAMA = Architecture(layers=2, hidden=256, heads=4, ffn=512, vocab=1000)  # rmsnorm, rotary, gated
+GPT = Architecture(layers=2, hidden=256, heads=4, kv_heads=2, ffn=512, vocab=1000, norm="layernorm",
+                   positions="learned", mlp="plain", bias="all")
+S, B = 64, 2
+T = S * B
+
+
+def test_llama_block_bf16_term_by_term():
+    h, q, kv, f, hd, heads = 256, 256, 256, 512, 64, 4
+    t = block_terms(LLAMA, S, B, "bf16")
+    assert t.norms == 2 * (2 * 4 * T * h + 4 * T)  # RMSNorm: fp32 input + fp32 normalised, fp32 rstd; two norms
+    assert t.norm_outputs == 2 * 2 * T * h  # the attention's and the MLP's input, bf16
+    assert t.qkv == 2 * T * (q + 2 * kv)
+    assert t.rotary == 2 * 2 * S * (hd // 2)  # FSDP2 casts cos and sin to bf16 once per block
+    assert t.attention_out == 2 * T * q * 2 + 4 * T * heads  # SDPA output, its copy after rotary, logsumexp
+    assert t.mlp == 2 * T * f * 4  # gate, silu, up, product
+    assert t.total == 1_518_592
+
+
+def test_autocast_adds_per_linear_input_copies_and_rotary_casts():
+    bf16, amp = block_terms(LLAMA, S, B, "bf16"), block_terms(LLAMA, S, B, "autocast")
+    assert amp.norm_outputs - bf16.norm_outputs == 2 * T * 256 * 3  # q, k, v cast 3 copies, gate and up 2: 5 vs 2
+    assert amp.rotary == 2 * bf16.rotary
+    assert amp.norms == bf16.norms  # RMSNorm saves two fp32 tensors either way
+
+
+def test_gpt_style_block_layernorm_learned_plain():
+    t = block_terms(GPT, S, B, "bf16")
+    h, q, kv, f = 256, 256, 128, 512
+    assert t.norms == 2 * (2 * T * h + 2 * 2 * T)  # LayerNorm: bf16 input, bf16 mean and rstd
+    assert t.rotary == 0 and t.attention_out == 2 * T * q + 4 * T * 4  # no copy without rotary
+    assert t.qkv == 2 * T * (q + 2 * kv) and t.mlp == 2 * T * f * 2
+    assert t.total == 723_968
+
+
+def test_logits_terms_and_recompute():
+    e = estimate(LLAMA, S, B)
+    assert (LOGITS_FORWARD_PEAK, LOGITS_SAVED, LOGITS_BACKWARD_TEMPS) == (10, 4, 8)
+    assert e.logits_bytes == 10 * T * 1000 and e.logits_saved_bytes == 4 * T * 1000
+    full, sel = estimate(LLAMA, S, B, recompute="full"), estimate(LLAMA, S, B, recompute="selective")
+    assert full.per_layer_bytes == 2 * T * 256 and full.recompute_bytes == e.per_layer_bytes
+    assert sel.per_layer_bytes == e.per_layer_bytes - e.block.attention  # the attention input is kept anyway
+    assert full.per_layer_bytes < sel.per_layer_bytes < e.per_layer_bytes
+
+
+def test_ring_factor_and_torch_zero1_volume():
+    p = 10**9
+    assert torch_comm_bytes(p, 0, 1) == 0
+    assert torch_comm_bytes(p, 1, 8) == 12 * p * 7 // 8  # all-reduce 2Ψ + broadcasts Ψ, fp32
+    assert torch_comm_bytes(p, 0, 8) == 8 * p * 7 // 8
+    solo = Plan.model_validate({"model": {"params": p}, "cluster": {"nodes": 1, "gpus_per_node": 1}})
+    assert all(s.comm_bytes == 0 for s in compute(solo).stages)
+
+
+def _plan(**kw) -> Plan:
+    data = {"model": find_model("llama-2-7b").to_model_spec().model_dump(), "seq_len": 4096, "profile": "torch",
+            "cluster": {"nodes": 1, "gpus_per_node": 8}}
+    data.update(kw)
+    return Plan.model_validate(data)
+
+
+def test_issue_example_stage_2_peak_is_the_simulated_53_gb():
+    peaks = predict(_plan())
+    assert peaks[2].phase == "backward"
+    assert peaks[2].total_bytes == pytest.approx(53.0e9, rel=0.01)  # the issue's simulated 53.0 GB
+    gathered = peaks[2].components["gathered_params"]
+    assert gathered == pytest.approx(13.5e9, rel=0.01)  # every bf16 parameter, gathered (stage 2)
+    assert peaks[3].total_bytes < peaks[2].total_bytes < peaks[1].total_bytes < peaks[0].total_bytes
+
+
+def test_peak_is_the_largest_moment_and_components_sum():
+    plan = _plan()
+    for p in predict(plan):
+        ms = moments(plan, p.stage)
+        assert p.total_bytes == max(m.total for m in ms)
+        assert p.phase in PHASES and set(p.phase_totals) == set(PHASES)
+        assert all(isinstance(v, int) and v >= 0 for v in p.components.values())
+
+
+def test_cuda_allowance_shown_apart_and_recompute_lowers_the_peak():
+    base, withcuda = predict(_plan()), predict(_plan(cuda_allowance_bytes=2 * 2**30))
+    for a, b in zip(base, withcuda):
+        assert b.components["cuda_allowance"] == 2 * 2**30 and b.total_bytes == a.total_bytes + 2 * 2**30
+    full = predict(_plan(recompute="full"))
+    assert all(f.total_bytes < a.total_bytes for f, a in zip(full, base))
+
+
+def test_plan_json_keys():
+    plan = _plan(cluster={"nodes": 1, "gpus_per_node": 8, "gpu_memory_bytes": 80 * 10**9})
+    out = plan_json(plan, compute(plan))
+    for s in out["stages"]:
+        assert isinstance(s["predicted_peak_bytes"], int) and s["predicted_peak_phase"] in PHASES
+        assert sum(s["peak_components"].values()) == s["predicted_peak_bytes"]
+
+
+def test_raw_count_still_predicts_states_and_gathered_params():
+    plan = Plan.model_validate({"model": {"params": 2 * 10**9}, "cluster": {"nodes": 1, "gpus_per_node": 4}})
+    peaks = predict(plan)
+    assert not peaks[0].complete
+    assert peaks[2].components["gathered_params"] == 2 * 2 * 10**9  # stage 2 holds every 16-bit parameter
+
+
+
+def _cli(*args: str):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-m", "zerodesk", *args], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=root)
+
+
+def test_cli_plan_json_and_table_carry_the_peak():
+    import json
+
+    out = _cli("plan", "--preset", "llama-2-7b", "--dp", "8", "--seq", "4096", "--profile", "torch",
+               "--recompute", "selective", "--cuda-allowance", "1GiB", "--gpu-memory", "80GB", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["recompute"] == "selective" and data["cuda_allowance_bytes"] == 2**30
+    for s in data["stages"]:
+        assert s["peak_components"]["cuda_allowance"] == 2**30
+        assert s["predicted_peak_bytes"] == sum(s["peak_components"].values())
+    table = _cli("plan", "--preset", "llama-2-7b", "--dp", "8", "--seq", "4096", "--gpu-memory", "80GB").stdout
+    assert "Peak, predicted (GB)" in table and "Peak vs GPU" in table and "the fit verdict uses it" in table
+
+
+def test_cli_bad_recompute_is_one_line():
+    out = _cli("plan", "--params", "7B", "--recompute", "half")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--recompute" in out.stderr

@@ -1,0 +1,209 @@
+"""The predicted full-step peak of one rank, per stage, in closed form (no torch, well under 1 ms).
+
+A training step is a few moments where memory can peak; each moment is the model states in
+use then plus the transients alive then. The prediction is the largest moment:
+
+  forward    the last block (FSDP2: its all-gather buffer held to the next all-gather) and the
+             loss (bf16 logits + fp32 copy + log-softmax: 10 B per logit)
+  backward   the loss's backward (log-softmax kept + ~8 B per logit of temporaries), the first
+             block's reduce-scatter (FSDP2) and the end of backward with all gradients (DDP)
+  optimizer  all states plus AdamW's per-tensor temporaries (two fp32 copies of the largest
+             local tensor; torch's CPU default, for-each on CUDA is issue 16)
+
+Engines as the measure worker runs them: DDP (+ ZeroRedundancyOptimizer) under bf16 autocast for
+stages 0-1, FSDP2 per block + root with a bf16 MixedPrecisionPolicy for stages 2-3 (stage 2 keeps
+every group gathered from forward to its backward; stage 3 re-gathers with one block prefetched).
+Gradients are set to None before each step, so forward holds no gradients. States come from the
+plan's profile (zerodesk.core.accounting); the CUDA allowance the user sets is shown apart.
+Fragmentation (reserved - allocated) is not predicted: it is measured, and labelled so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import ceil, prod
+
+from .accounting import SCHEMES, STAGES, Breakdown, compute
+from .plan import Architecture, Plan, Profile
+from .residuals import ActivationEstimate, Compute, estimate
+
+BF16, FP32 = 2, 4
+PHASES = ("forward", "backward", "optimizer")
+
+
+@dataclass(frozen=True)
+class Moment:
+    phase: str
+    name: str  # e.g. "loss", "last block", "first block reduce-scatter"
+    components: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.components.values())
+
+
+@dataclass(frozen=True)
+class StagePeak:
+    """The predicted peak of one stage: its phase, the moment and what fills memory then."""
+
+    stage: int
+    phase: str
+    moment: str
+    components: dict[str, int]  # bytes by component at the peak moment, the CUDA allowance included
+    phase_totals: dict[str, int] = field(default_factory=dict)  # each phase's own peak
+    complete: bool = True  # False: raw parameter count, so activations are left out
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(self.components.values())
+
+
+@dataclass(frozen=True)
+class _Shapes:
+    """What the transients need from the tensor list: group sizes and the largest local tensor."""
+
+    root_padded: int  # elements of the root FSDP2 group, dim 0 padded to Nd
+    block_padded: int  # the largest block group, padded
+    all_padded: int
+    largest_tensor: int  # elements of the largest tensor (whole)
+    largest_local: int  # elements of the largest dim-0 shard (FSDP2)
+    head_grad: int  # elements of the output head's gradient held to the root's reduce-scatter
+
+
+def _shapes(plan: Plan) -> _Shapes:
+    from .architecture import numel, tensor_shapes
+
+    arch, dp = plan.model.architecture, plan.dp
+    if arch is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
+        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0)
+    groups: dict[str, int] = {}
+    largest = largest_local = 0
+    one_block = arch.model_copy(update={"layers": 1})  # blocks are alike: list one, count it `layers` times
+    for name, shape in tensor_shapes(one_block):
+        dim0 = shape[0] if shape else 1
+        rest = numel(shape) // dim0 if dim0 else 0
+        key = name[:name.index(".", 7)] if name.startswith("blocks.") else "root"
+        chunk = -(-dim0 // dp)
+        groups[key] = groups.get(key, 0) + chunk * dp * rest
+        if dim0 * rest > largest:
+            largest = dim0 * rest
+        if chunk * rest > largest_local:
+            largest_local = chunk * rest
+    block = groups.get("blocks.0", 0)
+    head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
+    root = groups.get("root", 0)
+    return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head)
+
+
+def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
+    if b.profile == Profile.TORCH:
+        return {"grads"}
+    return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
+
+
+def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
+            _act: dict | None = None) -> list[Moment]:
+    """Every candidate peak moment of one stage, each with its components in bytes."""
+    b = b or compute(plan)
+    states = dict(b.stage(stage).components)
+    grad_keys = _grad_keys(plan, b)
+    at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
+    resting = {k: v for k, v in states.items() if k not in grad_keys}  # set_to_none: no grads in forward
+    sh = _sh or _shapes(plan)
+    arch = plan.model.architecture
+    compute_mode: Compute = "autocast" if stage <= 1 else "bf16"
+    if _act is not None and compute_mode in _act:
+        act = _act[compute_mode]
+    else:
+        act = estimate(arch, plan.seq_len, plan.micro_batch, compute_mode, plan.recompute) if arch else None
+    layers = act.per_layer_bytes * act.layers + act.final_norm_bytes if act else 0
+    logits = plan.seq_len * plan.micro_batch * arch.vocab if arch else 0
+    stream = BF16 * plan.seq_len * plan.micro_batch * arch.hidden if arch else 0  # a gradient of the residual stream
+    rebuilt = act.recompute_bytes if act else 0
+    out: list[Moment] = []
+
+    inputs = 2 * 8 * plan.seq_len * plan.micro_batch  # int64 tokens and targets
+
+    def m(phase: str, name: str, **extra: int) -> None:
+        comps = dict(resting, inputs=inputs)
+        comps.update({k: v for k, v in extra.items()})
+        out.append(Moment(phase, name, comps))
+
+    if stage <= 1:
+        cast = act.cast_weights_bytes if act else BF16 * plan.params
+        saved_cast = act.cast_saved_bytes if act else cast
+        m("forward", "loss", cast_weights=cast, activations=layers, logits=10 * logits)
+        # autocast's cache is gone after forward: only the weights the layers saved remain
+        m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
+        # The last gradients arrive with the whole residual stream's gradient still alive.
+        m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=2 * stream)
+    else:
+        per_block_gathered = BF16 * sh.block_padded
+        if stage == 2:
+            gathered_end = BF16 * sh.all_padded
+            m("forward", "last block", gathered_params=gathered_end, all_gather=per_block_gathered,
+              activations=layers, logits=2 * logits)
+        else:
+            gathered_end = 0  # every group, the root included, is resharded after forward
+            m("forward", "last block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
+              all_gather=per_block_gathered, activations=layers)
+        # The first block: the root and block 0 gathered, both all-gather buffers still held, the embedding's output
+        # and the rotary tables (fp32, and FSDP2's bf16 cast) alive.
+        rope = (FP32 + BF16) * 2 * plan.seq_len * (arch.dim_per_head // 2) if arch and arch.positions == "rotary" else 0
+        m("forward", "first block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
+          all_gather=BF16 * sh.root_padded + per_block_gathered, activations=stream + rope)
+        m("forward", "loss", gathered_params=gathered_end, activations=layers, logits=10 * logits)
+        m("backward", "loss backward", gathered_params=gathered_end, activations=layers, logits=12 * logits)
+        # The first block's reduce-scatter: its fp32 input, one shard of output, the head's bf16
+        # gradient waiting for the root's reduce-scatter, the residual stream's gradient.
+        remaining = layers - (act.per_layer_bytes + act.final_norm_bytes if act else 0) + rebuilt
+        # post-backward reshards the block before it reduce-scatters; stage 3 has the next one prefetched
+        gathered = BF16 * (sh.all_padded - sh.block_padded) if stage == 2 else BF16 * sh.root_padded + per_block_gathered
+        ag = 0 if stage == 2 else per_block_gathered
+        m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
+          reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+          unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
+        # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
+        # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
+        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,
+          unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
+    largest = sh.largest_tensor if stage == 0 else sh.largest_local
+    if stage == 1:  # ZeroRedundancyOptimizer steps whole tensors: the largest this rank may own
+        largest = sh.largest_tensor
+    comps = dict(states, inputs=inputs)
+    comps["optimizer_temps"] = 2 * FP32 * largest
+    out.append(Moment("optimizer", "optimizer step", comps))
+    return out
+
+
+def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
+    """The predicted peak of every stage (0-3) for this plan."""
+    b = b or compute(plan)
+    allowance = plan.cuda_allowance_bytes
+    sh, arch = _shapes(plan), plan.model.architecture
+    acts = {mode: estimate(arch, plan.seq_len, plan.micro_batch, mode, plan.recompute, b.params) if arch else None
+            for mode in ("autocast", "bf16")}
+    out = []
+    for stage in STAGES:
+        ms = moments(plan, stage, b, sh, acts)
+        phase_totals = {ph: max((x.total for x in ms if x.phase == ph), default=0) for ph in PHASES}
+        top = max(ms, key=lambda x: x.total)
+        comps = {k: v for k, v in top.components.items() if v}
+        if allowance:
+            comps["cuda_allowance"] = allowance
+        out.append(StagePeak(stage, top.phase, top.name, comps, phase_totals,
+                             complete=plan.model.architecture is not None))
+    return out
+
+
+def predicted_peak(plan: Plan, stage: int) -> StagePeak:
+    """One stage's predicted peak."""
+    return predict(plan)[stage]
+
+
+def activations(plan: Plan, stage: int) -> ActivationEstimate | None:
+    """The activation model the prediction uses for this stage (autocast for 0-1, bf16 for 2-3)."""
+    arch: Architecture | None = plan.model.architecture
+    if arch is None:
+        return None
+    return estimate(arch, plan.seq_len, plan.micro_batch, "autocast" if stage <= 1 else "bf16", plan.recompute)
