@@ -124,31 +124,34 @@ def test_the_frozen_bundle_gives_children_the_users_library_path(monkeypatch):
     assert interpreter.worker_root() == os.path.join("/bundle/_internal", interpreter.WORKER_DIR)
 
 
-def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(gui_settings, qtbot, tmp_path, bare_python):
-    from PySide6.QtCore import QSettings
-
+def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(window, qtbot, bare_python):
     from zerodesk.core.plan import Plan
-    from zerodesk.gui.measure_tab import MeasureSettings, MeasureTab
 
-    tab = MeasureTab(MeasureSettings(QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat)))
-    qtbot.addWidget(tab)
-    tab.set_plan(Plan.model_validate({
+    window.load_plan(Plan.model_validate({
         "model": {"architecture": {"layers": 2, "hidden": 64, "heads": 4, "ffn": 128, "vocab": 256}},
         "seq_len": 16, "micro_batch": 1, "profile": "torch", "cluster": {"nodes": 1, "gpus_per_node": 2}}))
-    assert tab.start_button.isEnabled()  # this Python has torch
+    tab = window.measure_tab
+    window.tabs.setCurrentWidget(tab)
+    controls, bar = tab.controls, tab.bar
+    controls.python.setText(sys.executable)
+    controls.python.editingFinished.emit()
+    qtbot.waitUntil(lambda: controls.python_note.text().startswith("torch "), timeout=60_000)
+    qtbot.waitUntil(bar.start_button.isEnabled, timeout=5_000)  # this Python has torch
 
-    tab.python.setText(bare_python)
-    tab.python.editingFinished.emit()  # checked at once, not at Start
-    qtbot.waitUntil(lambda: "lacks pydantic" in tab.python_note.text(), timeout=30_000)
-    note = tab.python_note.text()
+    controls.python.setText(bare_python)
+    controls.python.editingFinished.emit()  # checked at once, not at Start
+    qtbot.waitUntil(lambda: "lacks pydantic" in controls.python_note.text(), timeout=30_000)
+    note = controls.python_note.text()
     assert f"{bare_python} lacks torch, which the worker needs; install it with: {bare_python} -m pip install torch" in note
     assert f"install it with: {bare_python} -m pip install 'pydantic>=2.5,<3'" in note
-    assert not tab.start_button.isEnabled()
+    qtbot.waitUntil(lambda: not bar.start_button.isEnabled(), timeout=5_000)
+    assert not bar.simulate_button.isEnabled()
+    assert "lacks torch" in tab.measure_problem()
 
-    tab.python.setText(sys.executable)
-    tab.python.editingFinished.emit()
-    qtbot.waitUntil(lambda: tab.python_note.text().startswith("torch "), timeout=60_000)
-    assert tab.start_button.isEnabled()
+    controls.python.setText(sys.executable)
+    controls.python.editingFinished.emit()
+    qtbot.waitUntil(lambda: controls.python_note.text().startswith("torch "), timeout=60_000)
+    qtbot.waitUntil(bar.start_button.isEnabled, timeout=5_000)
 
 
 def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, qtbot, tmp_path, monkeypatch):
@@ -156,7 +159,8 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
 
     from PySide6.QtCore import QSettings
 
-    from zerodesk.gui import measure_tab
+    from zerodesk.gui.evidence import controls as controls_module
+    from zerodesk.gui.settings import MeasureSettings
 
     searched_in = []
 
@@ -164,12 +168,12 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
         searched_in.append(threading.current_thread() is threading.main_thread())
         return sys.executable
 
-    monkeypatch.setattr(measure_tab, "find_python_with_torch", search)
-    tab = measure_tab.MeasureTab(measure_tab.MeasureSettings(QSettings(str(tmp_path / "m.ini"),
-                                                                       QSettings.Format.IniFormat)))
-    qtbot.addWidget(tab)
-    tab.python.setText("")  # as a bundle starts: no interpreter of its own
-    tab._search_python()
-    qtbot.waitUntil(lambda: tab.interpreter() == sys.executable, timeout=10_000)
+    monkeypatch.setattr(controls_module, "find_python_with_torch", search)
+    controls = controls_module.MeasureControls(MeasureSettings(QSettings(str(tmp_path / "m.ini"),
+                                                                         QSettings.Format.IniFormat)))
+    qtbot.addWidget(controls)
+    controls.python.setText("")  # as a bundle starts: no interpreter of its own
+    controls.search_python()
+    qtbot.waitUntil(lambda: controls.interpreter() == sys.executable, timeout=10_000)
     assert searched_in == [False]
-    qtbot.waitUntil(lambda: tab.python_note.text().startswith("torch "), timeout=60_000)  # and checked at once
+    qtbot.waitUntil(lambda: controls.python_note.text().startswith("torch "), timeout=60_000)  # and checked at once

@@ -475,7 +475,7 @@
     </message>
     <message>
         <source>Autocast bf16 weight copies</source>
-        <translation>bf16-копии весов autocast</translation>
+        <translation>BF16-копии весов autocast</translation>
     </message>
     <message>
         <source>Input tokens and targets</source>

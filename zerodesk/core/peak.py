@@ -71,28 +71,35 @@ class _Shapes:
 
 
 def _shapes(plan: Plan) -> _Shapes:
-    from .architecture import numel, tensor_shapes
+    from .architecture import block_group, numel, tensor_shapes
 
     arch, dp = plan.model.architecture, plan.dp
-    if arch is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
+    named = plan.model.named_shapes
+    if named is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
         return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0)
+    # blocks are alike: list one and count it `layers` times (a tensor list is listed whole)
+    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else named
     groups: dict[str, int] = {}
-    largest = largest_local = 0
-    one_block = arch.model_copy(update={"layers": 1})  # blocks are alike: list one, count it `layers` times
-    for name, shape in tensor_shapes(one_block):
+    largest = largest_local = head = 0
+    for name, shape in listed:
         dim0 = shape[0] if shape else 1
         rest = numel(shape) // dim0 if dim0 else 0
-        key = name[:name.index(".", 7)] if name.startswith("blocks.") else "root"
+        key = block_group(name)  # the FSDP2 group: a block ('model.layers.0', 'blocks.0') or the root
         chunk = -(-dim0 // dp)
         groups[key] = groups.get(key, 0) + chunk * dp * rest
         if dim0 * rest > largest:
             largest = dim0 * rest
         if chunk * rest > largest_local:
             largest_local = chunk * rest
-    block = groups.get("blocks.0", 0)
-    head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
+        if arch is None and name.endswith("head.weight"):
+            head = dim0 * rest
+    blocks = [n for k, n in groups.items() if k != "root"]
+    block = max(blocks, default=0)
     root = groups.get("root", 0)
-    return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head)
+    if arch is not None:
+        head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
+        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head)
+    return _Shapes(root, block, root + sum(blocks), largest, largest_local, head)
 
 
 def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:

@@ -26,8 +26,12 @@ def _checkpointed(forward: Any) -> Any:
 
 def attention_of(block: Any) -> Any:
     """The block's attention sub-layer, whatever the layout names it (attn, self_attn, attention, self_attention)."""
-    for name, child in block.named_children():
-        if "attn" in name or "attention" in name:
+    children = dict(block.named_children())
+    for name in ("attn", "self_attn", "attention", "self_attention"):
+        if name in children:
+            return children[name]
+    for name, child in children.items():  # another layout's name, never its norm (attn_norm, input_layernorm)
+        if ("attn" in name or "attention" in name) and "norm" not in name:
             return child
     raise ValueError(f"no attention sub-layer in {type(block).__name__}: selective recompute cannot apply")
 
