@@ -42,6 +42,14 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False)
 
 
+def default_ffn(hidden: int, mlp: str = "gated") -> int:
+    """The usual MLP width when none is given: 4·hidden for a plain MLP; for a gated one (SwiGLU)
+    Llama's rule, 8/3·hidden rounded up to a multiple of 256 (hidden 4096 -> 11008)."""
+    if mlp == "plain":
+        return 4 * hidden
+    return -(-(8 * hidden // 3) // 256) * 256
+
+
 class Architecture(_Strict):
     """A GPT-style decoder. Shapes follow zerodesk.core.architecture.tensor_shapes."""
 
@@ -58,6 +66,19 @@ class Architecture(_Strict):
     norm: Literal["layernorm", "rmsnorm"] = "rmsnorm"
     positions: Literal["learned", "rotary"] = "rotary"
     max_positions: int = Field(default=2048, ge=1, le=10_000_000, description="learned position table size")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ffn_defaults_from_hidden(cls, data: Any) -> Any:
+        """An absent (or empty) ffn takes default_ffn(hidden, mlp); with no usable hidden it stays absent."""
+        if isinstance(data, dict) and data.get("ffn") in (None, ""):
+            try:
+                hidden = int(str(data.get("hidden")).strip())
+            except ValueError:
+                return data
+            if hidden >= 1:
+                data = {**data, "ffn": default_ffn(hidden, data.get("mlp") or "gated")}
+        return data
 
     # Field validators (not a model validator) so each error carries the field's own path.
     @field_validator("heads")
