@@ -193,15 +193,19 @@ def _gui_command(argv: list[str]) -> int:
                      "Subcommands: plan, measure, simulate (see zerodesk plan --help).")
     parser.add_argument("plan_file", nargs="?", type=Path, help="a *.zerodesk.json plan to open")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
+    from .gui.app import add_window_arguments  # no Qt import at module level there
+
+    add_window_arguments(parser)
     add_plan_arguments(parser)
     args = parser.parse_args(argv)
     if args.plan_file is not None and args.plan is None:
         args.plan = args.plan_file
-    flags_given = any(v is not None for k, v in vars(args).items() if k not in ("plan_file", "screenshot"))
+    window_flags = ("plan_file", "screenshot", "lang", "size", "theme")
+    flags_given = any(v is not None for k, v in vars(args).items() if k not in window_flags)
     plan = plan_from_args(args) if flags_given else None
     from .gui.app import run_gui
 
-    return run_gui(plan, args.plan, args.screenshot)
+    return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme)
 
 
 COMMANDS = {"plan": _plan_command, "measure": _measure_command, "simulate": _simulate_command}

@@ -12,6 +12,22 @@
         <translation>Memory versus Nd chart</translation>
     </message>
     <message>
+        <source>Log scale</source>
+        <translation>Log scale</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Logarithmic memory axis: small stages and models stay readable</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Export Charts as PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Export Charts as SVG…</translation>
+    </message>
+    <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
         <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
     </message>
@@ -32,6 +48,10 @@
         <translation>Per-rank model states versus Nd</translation>
     </message>
     <message>
+        <source>log memory axis</source>
+        <translation>log memory axis</translation>
+    </message>
+    <message>
         <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
         <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</translation>
     </message>
@@ -46,6 +66,21 @@
     <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
         <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
+    </message>
+</context>
+<context>
+    <name>CoreNotes</name>
+    <message>
+        <source>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</source>
+        <translation>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</translation>
+    </message>
+    <message>
+        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
+        <translation>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</translation>
+    </message>
+    <message>
+        <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
+        <translation>raw parameter count: tensor shapes unknown, so sharding is taken as even</translation>
     </message>
 </context>
 <context>
@@ -65,6 +100,18 @@
     <message>
         <source>GPU memory {v}</source>
         <translation>GPU memory {v}</translation>
+    </message>
+    <message>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu}, above the chart</translation>
+    </message>
+    <message>
+        <source>{v} per rank</source>
+        <translation>{v} per rank</translation>
+    </message>
+    <message>
+        <source>Computed, {profile}.</source>
+        <translation>Computed, {profile}.</translation>
     </message>
 </context>
 <context>
@@ -100,6 +147,57 @@
     <message>
         <source>PNG images (*.png)</source>
         <translation>PNG images (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>FormMessages</name>
+    <message>
+        <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
+        <translation>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</translation>
+    </message>
+    <message>
+        <source>Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.</source>
+        <translation>Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.</translation>
+    </message>
+    <message>
+        <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
+        <translation>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>Nodes × GPUs per node must be at most {max}.</source>
+        <translation>Nodes × GPUs per node must be at most {max}.</translation>
+    </message>
+    <message>
+        <source>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</source>
+        <translation>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</translation>
+    </message>
+    <message>
+        <source>Heads ({heads}) must be a multiple of KV heads ({kv}).</source>
+        <translation>Heads ({heads}) must be a multiple of KV heads ({kv}).</translation>
+    </message>
+    <message>
+        <source>FFN is empty and cannot default yet: give Hidden first, or a whole number.</source>
+        <translation>FFN is empty and cannot default yet: give Hidden first, or a whole number.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from {lo} to {hi}.</source>
+        <translation>{name} must be a whole number from {lo} to {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number greater than {lo}, at most {hi}.</source>
+        <translation>{name} must be a number greater than {lo}, at most {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number.</source>
+        <translation>{name} must be a whole number.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number.</source>
+        <translation>{name} must be a number.</translation>
+    </message>
+    <message>
+        <source>{name}: choose one of the listed values.</source>
+        <translation>{name}: choose one of the listed values.</translation>
     </message>
 </context>
 <context>
@@ -303,6 +401,42 @@ optimizer sharded</translation>
         <source>Stage {n}</source>
         <translation>Stage {n}</translation>
     </message>
+    <message>
+        <source>gated (SwiGLU)</source>
+        <translation>gated (SwiGLU)</translation>
+    </message>
+    <message>
+        <source>plain (GELU)</source>
+        <translation>plain (GELU)</translation>
+    </message>
+    <message>
+        <source>RMSNorm</source>
+        <translation>RMSNorm</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>LayerNorm</translation>
+    </message>
+    <message>
+        <source>rotary (RoPE)</source>
+        <translation>rotary (RoPE)</translation>
+    </message>
+    <message>
+        <source>learned table</source>
+        <translation>learned table</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>q, k, v only</source>
+        <translation>q, k, v only</translation>
+    </message>
+    <message>
+        <source>all layers</source>
+        <translation>all layers</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -383,12 +517,12 @@ optimizer sharded</translation>
         <translation>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</translation>
     </message>
     <message>
-        <source>&amp;Chart</source>
-        <translation>&amp;Chart</translation>
+        <source>&amp;Plan</source>
+        <translation>&amp;Plan</translation>
     </message>
     <message>
-        <source>Show the chart tab</source>
-        <translation>Show the chart tab</translation>
+        <source>Show the plan tab: both charts</source>
+        <translation>Show the plan tab: both charts</translation>
     </message>
     <message>
         <source>&amp;Table</source>
@@ -459,6 +593,22 @@ optimizer sharded</translation>
         <translation>&amp;Help</translation>
     </message>
     <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Theme</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>Follow the &amp;System</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Light</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dark</translation>
+    </message>
+    <message>
         <source>Main toolbar</source>
         <translation>Main toolbar</translation>
     </message>
@@ -491,8 +641,8 @@ optimizer sharded</translation>
         <translation>Computed: model states per rank; not the peak (ZeRO §3.2).</translation>
     </message>
     <message>
-        <source>Glossary: claim {id}</source>
-        <translation>Glossary: claim {id}</translation>
+        <source>Glossary: the claim behind this figure is highlighted</source>
+        <translation>Glossary: the claim behind this figure is highlighted</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -1314,6 +1464,18 @@ meas. / pred.</translation>
         <translation>Empty: hidden / heads</translation>
     </message>
     <message>
+        <source>for example 2e9, 7B, 350M</source>
+        <translation>for example 2e9, 7B, 350M</translation>
+    </message>
+    <message>
+        <source>auto: {n}</source>
+        <translation>auto: {n}</translation>
+    </message>
+    <message>
+        <source>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</source>
+        <translation>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</translation>
+    </message>
+    <message>
         <source>Size of the learned position table (learned positions only)</source>
         <translation>Size of the learned position table (learned positions only)</translation>
     </message>
@@ -1410,6 +1572,10 @@ meas. / pred.</translation>
         <translation>= heads</translation>
     </message>
     <message>
+        <source>Rotary positions have no table: this size changes nothing</source>
+        <translation>Rotary positions have no table: this size changes nothing</translation>
+    </message>
+    <message>
         <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
         <translation>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</translation>
     </message>
@@ -1433,6 +1599,10 @@ meas. / pred.</translation>
 <context>
     <name>Provenance</name>
     <message>
+        <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
+        <translation>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</translation>
+    </message>
+    <message>
         <source>Computed (closed form), {profile}: {source}; scheme: {scheme}</source>
         <translation>Computed (closed form), {profile}: {source}; scheme: {scheme}</translation>
     </message>
@@ -1446,6 +1616,10 @@ meas. / pred.</translation>
     <message>
         <source>GPU memory {v}</source>
         <translation>GPU memory {v}</translation>
+    </message>
+    <message>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu}, above the chart</translation>
     </message>
     <message>
         <source>Per-rank model states, {unit}</source>
@@ -1515,12 +1689,12 @@ meas. / pred.</translation>
         <translation>fits: {pct}% of {gpu}</translation>
     </message>
     <message>
-        <source>over by {over} ({pct}%)</source>
-        <translation>over by {over} ({pct}%)</translation>
-    </message>
-    <message>
         <source>States vs GPU memory</source>
         <translation>States vs GPU memory</translation>
+    </message>
+    <message>
+        <source>States + activations vs GPU memory</source>
+        <translation>States + activations vs GPU memory</translation>
     </message>
     <message>
         <source>no GPU memory given</source>
@@ -1533,6 +1707,10 @@ meas. / pred.</translation>
     <message>
         <source>Communication time at {bw} GB/s</source>
         <translation>Communication time at {bw} GB/s</translation>
+    </message>
+    <message>
+        <source>over by {over}: needs {pct}% of {gpu}</source>
+        <translation>over by {over}: needs {pct}% of {gpu}</translation>
     </message>
     <message>
         <source>Per-rank model-state memory, largest rank</source>
@@ -1572,6 +1750,26 @@ meas. / pred.</translation>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 GiB = 2³⁰ B</translation>
+    </message>
+    <message>
+        <source>T</source>
+        <translation>T</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>M</source>
+        <translation>M</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>{v}{suffix}</source>
+        <translation>{v}{suffix}</translation>
     </message>
     <message>
         <source>{n} B</source>

@@ -12,6 +12,22 @@
         <translation>Диаграмма памяти в зависимости от Nd</translation>
     </message>
     <message>
+        <source>Log scale</source>
+        <translation>Логарифмическая шкала</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Логарифмическая ось памяти: малые стадии и модели остаются читаемыми</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Экспорт диаграмм в PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Экспорт диаграмм в SVG…</translation>
+    </message>
+    <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
         <translation>Полей с ошибками: {n}; диаграмма показывает последний корректный план.</translation>
     </message>
@@ -32,6 +48,10 @@
         <translation>Состояния модели на участника в зависимости от Nd</translation>
     </message>
     <message>
+        <source>log memory axis</source>
+        <translation>логарифмическая ось памяти</translation>
+    </message>
+    <message>
         <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
         <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPU) · значения в {unit} ({note})</translation>
     </message>
@@ -46,6 +66,21 @@
     <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
         <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
+    </message>
+</context>
+<context>
+    <name>CoreNotes</name>
+    <message>
+        <source>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</source>
+        <translation>схема «{scheme}» выходит за рамки учёта статьи ZeRO (§3.1)</translation>
+    </message>
+    <message>
+        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
+        <translation>профиль torch моделирует AdamW с вычислениями в bf16 и состояниями в fp32; схема «{scheme}» здесь не применяется</translation>
+    </message>
+    <message>
+        <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
+        <translation>задано только число параметров: формы тензоров неизвестны, поэтому разделение считается равным</translation>
     </message>
 </context>
 <context>
@@ -65,6 +100,18 @@
     <message>
         <source>GPU memory {v}</source>
         <translation>Память GPU {v}</translation>
+    </message>
+    <message>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu} — выше диаграммы</translation>
+    </message>
+    <message>
+        <source>{v} per rank</source>
+        <translation>{v} на участника</translation>
+    </message>
+    <message>
+        <source>Computed, {profile}.</source>
+        <translation>Расчёт по формулам, {profile}.</translation>
     </message>
 </context>
 <context>
@@ -100,6 +147,57 @@
     <message>
         <source>PNG images (*.png)</source>
         <translation>Изображения PNG (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>FormMessages</name>
+    <message>
+        <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
+        <translation>Память GPU — число в {unit} больше 0, например 80 или 79,5; оставьте поле пустым, чтобы не рисовать линию GPU.</translation>
+    </message>
+    <message>
+        <source>Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.</source>
+        <translation>Параметры P — число вида 2e9, 7B, 350M или 1.5T, от 1 до {hi}.</translation>
+    </message>
+    <message>
+        <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
+        <translation>Nd должно делить узлы × GPU на узел ({world}): например {divisors}.</translation>
+    </message>
+    <message>
+        <source>Nodes × GPUs per node must be at most {max}.</source>
+        <translation>Узлы × GPU на узел — не больше {max}.</translation>
+    </message>
+    <message>
+        <source>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</source>
+        <translation>Ширина ({hidden}) должна быть кратна числу голов ({heads}), если не задана размерность головы.</translation>
+    </message>
+    <message>
+        <source>Heads ({heads}) must be a multiple of KV heads ({kv}).</source>
+        <translation>Число голов ({heads}) должно быть кратно числу голов KV ({kv}).</translation>
+    </message>
+    <message>
+        <source>FFN is empty and cannot default yet: give Hidden first, or a whole number.</source>
+        <translation>FFN пусто, и значение по умолчанию пока не вычислить: сначала задайте ширину или введите целое число.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from {lo} to {hi}.</source>
+        <translation>{name}: нужно целое число от {lo} до {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number greater than {lo}, at most {hi}.</source>
+        <translation>{name}: нужно число больше {lo}, но не больше {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number.</source>
+        <translation>{name}: нужно целое число.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number.</source>
+        <translation>{name}: нужно число.</translation>
+    </message>
+    <message>
+        <source>{name}: choose one of the listed values.</source>
+        <translation>{name}: выберите одно из значений списка.</translation>
     </message>
 </context>
 <context>
@@ -285,7 +383,7 @@ plain DP</source>
         <source>Stage 1
 optimizer sharded</source>
         <translation>Стадия 1
-оптимизатор</translation>
+оптимизатор разделён</translation>
     </message>
     <message>
         <source>Stage 2
@@ -302,6 +400,42 @@ optimizer sharded</source>
     <message>
         <source>Stage {n}</source>
         <translation>Стадия {n}</translation>
+    </message>
+    <message>
+        <source>gated (SwiGLU)</source>
+        <translation>с затвором (SwiGLU)</translation>
+    </message>
+    <message>
+        <source>plain (GELU)</source>
+        <translation>обычный (GELU)</translation>
+    </message>
+    <message>
+        <source>RMSNorm</source>
+        <translation>RMSNorm</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>LayerNorm</translation>
+    </message>
+    <message>
+        <source>rotary (RoPE)</source>
+        <translation>вращательное (RoPE)</translation>
+    </message>
+    <message>
+        <source>learned table</source>
+        <translation>обучаемая таблица</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>q, k, v only</source>
+        <translation>только q, k, v</translation>
+    </message>
+    <message>
+        <source>all layers</source>
+        <translation>во всех слоях</translation>
     </message>
 </context>
 <context>
@@ -383,12 +517,12 @@ optimizer sharded</source>
         <translation>P = 2·10⁹, Nd = 4, Adam из статьи: 32 / 14 / 11 / 8 ГБ</translation>
     </message>
     <message>
-        <source>&amp;Chart</source>
-        <translation>&amp;Диаграмма</translation>
+        <source>&amp;Plan</source>
+        <translation>&amp;План</translation>
     </message>
     <message>
-        <source>Show the chart tab</source>
-        <translation>Показать вкладку с диаграммой</translation>
+        <source>Show the plan tab: both charts</source>
+        <translation>Показать вкладку «План»: обе диаграммы</translation>
     </message>
     <message>
         <source>&amp;Table</source>
@@ -459,6 +593,22 @@ optimizer sharded</source>
         <translation>&amp;Справка</translation>
     </message>
     <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Тема</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>Как в &amp;системе</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Светлая</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Тёмная</translation>
+    </message>
+    <message>
         <source>Main toolbar</source>
         <translation>Основная панель</translation>
     </message>
@@ -491,8 +641,8 @@ optimizer sharded</source>
         <translation>Расчёт: состояния модели на участника; это не пик памяти (ZeRO §3.2).</translation>
     </message>
     <message>
-        <source>Glossary: claim {id}</source>
-        <translation>Глоссарий: утверждение {id}</translation>
+        <source>Glossary: the claim behind this figure is highlighted</source>
+        <translation>Глоссарий: утверждение, на котором стоит эта цифра, выделено</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -1314,6 +1464,18 @@ meas. / pred.</source>
         <translation>Пусто: ширина / число голов</translation>
     </message>
     <message>
+        <source>for example 2e9, 7B, 350M</source>
+        <translation>например 2e9, 7B, 350M</translation>
+    </message>
+    <message>
+        <source>auto: {n}</source>
+        <translation>авто: {n}</translation>
+    </message>
+    <message>
+        <source>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</source>
+        <translation>Пусто: 4 × ширина для обычного MLP; 8/3 × ширина с округлением вверх до кратного 256 для MLP с затвором (правило Llama)</translation>
+    </message>
+    <message>
         <source>Size of the learned position table (learned positions only)</source>
         <translation>Размер обучаемой таблицы позиций (только для обучаемых позиций)</translation>
     </message>
@@ -1410,6 +1572,10 @@ meas. / pred.</source>
         <translation>= головы</translation>
     </message>
     <message>
+        <source>Rotary positions have no table: this size changes nothing</source>
+        <translation>У вращательного кодирования позиций нет таблицы: этот размер ни на что не влияет</translation>
+    </message>
+    <message>
         <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
         <translation>Профиль torch учитывает то, что хранят движки PyTorch: параметры, градиенты и состояния AdamW в fp32, вычисления в bf16.</translation>
     </message>
@@ -1433,6 +1599,10 @@ meas. / pred.</source>
 <context>
     <name>Provenance</name>
     <message>
+        <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
+        <translation>Расчёт по формулам, {profile}: {source}; AdamW с состояниями в fp32 и вычислениями в bf16</translation>
+    </message>
+    <message>
         <source>Computed (closed form), {profile}: {source}; scheme: {scheme}</source>
         <translation>Расчёт по формулам, {profile}: {source}; схема: {scheme}</translation>
     </message>
@@ -1446,6 +1616,10 @@ meas. / pred.</source>
     <message>
         <source>GPU memory {v}</source>
         <translation>Память GPU {v}</translation>
+    </message>
+    <message>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu} — выше диаграммы</translation>
     </message>
     <message>
         <source>Per-rank model states, {unit}</source>
@@ -1515,12 +1689,12 @@ meas. / pred.</source>
         <translation>помещается: {pct}% от {gpu}</translation>
     </message>
     <message>
-        <source>over by {over} ({pct}%)</source>
-        <translation>превышение на {over} ({pct}%)</translation>
-    </message>
-    <message>
         <source>States vs GPU memory</source>
         <translation>Состояния и память GPU</translation>
+    </message>
+    <message>
+        <source>States + activations vs GPU memory</source>
+        <translation>Состояния + активации относительно памяти GPU</translation>
     </message>
     <message>
         <source>no GPU memory given</source>
@@ -1533,6 +1707,10 @@ meas. / pred.</source>
     <message>
         <source>Communication time at {bw} GB/s</source>
         <translation>Время обмена при {bw} ГБ/с</translation>
+    </message>
+    <message>
+        <source>over by {over}: needs {pct}% of {gpu}</source>
+        <translation>не помещается на {over}: нужно {pct}% от {gpu}</translation>
     </message>
     <message>
         <source>Per-rank model-state memory, largest rank</source>
@@ -1572,6 +1750,26 @@ meas. / pred.</source>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 ГиБ = 2³⁰ байт</translation>
+    </message>
+    <message>
+        <source>T</source>
+        <translation>трлн</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>млрд</translation>
+    </message>
+    <message>
+        <source>M</source>
+        <translation>млн</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>тыс.</translation>
+    </message>
+    <message>
+        <source>{v}{suffix}</source>
+        <translation>{v} {suffix}</translation>
     </message>
     <message>
         <source>{n} B</source>

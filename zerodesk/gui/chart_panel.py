@@ -105,8 +105,8 @@ class ChartPanel(QWidget):
         self.dp_chart.setMinimumHeight(140)
         bv.addWidget(self.dp_chart, 1)
         split.addWidget(bottom)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 4)
         self.splitter = split
         v.addWidget(split, 1)
         self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
@@ -181,9 +181,10 @@ class ChartPanel(QWidget):
         c = plan.cluster
         title = html.escape(self.tr("Per-rank model-state memory by ZeRO stage"))
         dp_title = html.escape(self.tr("Per-rank model states versus Nd"))
+        log_note = html.escape(" · " + self.tr("log memory axis"))
         self.caption.setText(
             f"<b>{title}</b> — "
-            + html.escape(provenance(plan, b)) + "<br>"
+            + html.escape(provenance(plan, b)) + (log_note if self.chart.log_y else "") + "<br>"
             + html.escape(self.tr("{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})").format(
                 name=name, p=i18n.fmt_int(b.params), short=i18n.fmt_count(b.params), nd=b.dp, nodes=c.nodes, gpn=c.gpus_per_node,
                 unit=i18n.unit_label(unit), note=i18n.unit_note(unit))))
@@ -200,7 +201,7 @@ class ChartPanel(QWidget):
             f"<b>{dp_title}</b> — "
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
                 profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
-            + "<br>" + self.dp_chart.legend_html())
+            + (log_note if self.dp_chart.log_y else "") + "<br>" + self.dp_chart.legend_html())
 
     def _update_legend(self) -> None:
         b = self._breakdown

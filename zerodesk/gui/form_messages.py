@@ -22,10 +22,6 @@ _INT_TYPES = {"int_parsing", "int_type", "int_from_float", "missing", "greater_t
 _FLOAT_TYPES = {"float_parsing", "float_type", "finite_number"}
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("FormMessages", text)
-
-
 def _model_of(annotation) -> type[BaseModel] | None:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
@@ -76,10 +72,10 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
     kind = item.get("type", "")
     loc = tuple(str(p) for p in item.get("loc", ()))
     if key == "cluster.gpu_memory_bytes":
-        return _t("GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; "
+        return QCoreApplication.translate("FormMessages", "GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; "
                   "leave it empty for no GPU line.").format(unit=i18n.unit_label(unit))
     if key == "model.params":
-        return _t("Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.").format(
+        return QCoreApplication.translate("FormMessages", "Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.").format(
             hi=i18n.fmt_int(10**15))
     cluster, arch = raw.get("cluster") or {}, (raw.get("model") or {}).get("architecture") or {}
     if kind == "value_error" or kind == "assertion_error":
@@ -87,28 +83,33 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
             nodes, gpn = _int(cluster.get("nodes")), _int(cluster.get("gpus_per_node"))
             if nodes and gpn:
                 world = nodes * gpn
-                return _t("Nd must divide nodes × GPUs per node ({world}): for example {divisors}.").format(
+                return QCoreApplication.translate("FormMessages", "Nd must divide nodes × GPUs per node ({world}): for example {divisors}.").format(
                     world=i18n.fmt_int(world), divisors=_divisors(world))
         if key == "cluster.gpus_per_node":
-            return _t("Nodes × GPUs per node must be at most {max}.").format(max=i18n.fmt_int(MAX_RANKS))
+            return QCoreApplication.translate("FormMessages", "Nodes × GPUs per node must be at most {max}.").format(max=i18n.fmt_int(MAX_RANKS))
         if key == "model.architecture.heads":
-            return _t("Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.").format(
+            return QCoreApplication.translate("FormMessages", "Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.").format(
                 hidden=arch.get("hidden"), heads=arch.get("heads"))
         if key == "model.architecture.kv_heads":
-            return _t("Heads ({heads}) must be a multiple of KV heads ({kv}).").format(
+            return QCoreApplication.translate("FormMessages", "Heads ({heads}) must be a multiple of KV heads ({kv}).").format(
                 heads=arch.get("heads"), kv=arch.get("kv_heads"))
     if kind in _INT_TYPES or kind in _FLOAT_TYPES:
         lo, hi = field_bounds(loc)
         whole = kind not in _FLOAT_TYPES and key != "bandwidth_gbps"
         if key == "model.architecture.ffn" and kind == "missing":
-            return _t("FFN is empty and cannot default yet: give Hidden first, or a whole number.")
+            return QCoreApplication.translate(
+                "FormMessages", "FFN is empty and cannot default yet: give Hidden first, or a whole number.")
         if lo is not None and hi is not None:
-            text = _t("{name} must be a whole number from {lo} to {hi}.") if whole else _t(
-                "{name} must be a number greater than {lo}, at most {hi}.")
+            if whole:
+                text = QCoreApplication.translate("FormMessages", "{name} must be a whole number from {lo} to {hi}.")
+            else:
+                text = QCoreApplication.translate("FormMessages", "{name} must be a number greater than {lo}, at most {hi}.")
             return text.format(name=name, lo=_num(lo), hi=_num(hi))
-        return (_t("{name} must be a whole number.") if whole else _t("{name} must be a number.")).format(name=name)
+        if whole:
+            return QCoreApplication.translate("FormMessages", "{name} must be a whole number.").format(name=name)
+        return QCoreApplication.translate("FormMessages", "{name} must be a number.").format(name=name)
     if kind in ("literal_error", "enum"):
-        return _t("{name}: choose one of the listed values.").format(name=name)
+        return QCoreApplication.translate("FormMessages", "{name}: choose one of the listed values.").format(name=name)
     # a rule of the core we do not know by name: its own sentence, after the field's name
     return f"{name}: {item.get('msg', '').removeprefix('Value error, ')}"
 

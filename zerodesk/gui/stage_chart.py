@@ -294,8 +294,7 @@ class StageChart(pg.PlotWidget):
             return
         self._axes_key = key
         pi = self.getPlotItem()
-        pi.setLabel("left", (self.tr("Per-rank model states, {unit} (log scale)") if self._log else
-                             self.tr("Per-rank model states, {unit}")).format(unit=i18n.unit_label(self.unit)))
+        pi.setLabel("left", self.tr("Per-rank model states, {unit}").format(unit=i18n.unit_label(self.unit)))
         bottom = pi.getAxis("bottom")
         bottom.setTicks([[(s, i18n.stage_label(s)) for s in STAGES]])
         lines = max(i18n.stage_label(s).count("\n") + 1 for s in STAGES)
