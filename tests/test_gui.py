@@ -575,7 +575,12 @@ def test_gui_script_entry_takes_an_optional_plan_path(monkeypatch):
     calls = []
     monkeypatch.setattr(app, "run_gui", lambda *a: calls.append(a) or 0)
     assert app.main([]) == 0 and app.main(["p.zerodesk.json"]) == 0
-    assert calls == [(None, None, None), (None, Path("p.zerodesk.json"), None)]
+    assert app.main(["--lang", "ru", "--size", "1024x700", "--theme", "dark"]) == 0
+    assert calls == [(None, None, None, None, None, None), (None, Path("p.zerodesk.json"), None, None, None, None),
+                     (None, None, None, "ru", "1024x700", "dark")]
+    assert app.parse_size("1920x1080") == (1920, 1080)
+    with pytest.raises(ValueError, match="--size must be WIDTHxHEIGHT"):
+        app.parse_size("big")
 
 
 def test_add_tab_leaves_room_for_more_views(window):

@@ -272,4 +272,15 @@ class ChartPanel(QWidget):
         with self._exporting():
             self.render(painter, QPoint())
         painter.end()
-        return Path(path).is_file() and Path(path).stat().st_size > 0
+        path = Path(path)
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        from .svg_export import portable_svg
+
+        from xml.etree.ElementTree import ParseError
+
+        try:  # shapes in page coordinates: librsvg, ImageMagick and browsers draw what Qt draws
+            path.write_text(portable_svg(path.read_text(encoding="utf-8")), encoding="utf-8")
+        except (OSError, ParseError):  # Qt's own file stays: right in Qt, if not everywhere
+            pass
+        return True

@@ -217,7 +217,7 @@ class DpChart(pg.PlotWidget):
     def _place_gpu_label(self, text: str) -> None:
         """Put the GPU line's label where no stage curve runs through it."""
         vb = self.getPlotItem().vb
-        (x0, x1), _ = vb.viewRange()
+        (x0, x1), (y0, y1) = vb.viewRange()
         px, py = vb.viewPixelSize()
         if px <= 0 or py <= 0:
             return
@@ -229,8 +229,11 @@ class DpChart(pg.PlotWidget):
             x_at = x0 + position * (x1 - x0)
             left = x_at - anchor[0] * w
             bottom = y_line if anchor[1] == 1 else y_line - h
-            if not any(_crosses(xs, ys, left, left + w, bottom, bottom + h) for xs, ys in curves):
+            inside = y0 <= bottom and bottom + h <= y1
+            if inside and not any(_crosses(xs, ys, left, left + w, bottom, bottom + h) for xs, ys in curves):
                 break
+        else:  # crowded everywhere: the usual place
+            position, anchor = GPU_LABEL_SPOTS[0]
         label = self._gpu_line.label
         label.anchors = [anchor, anchor]
         label.setPosition(position)

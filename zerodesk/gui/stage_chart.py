@@ -42,7 +42,7 @@ COMPONENT_COLORS = {
 FALLBACK_COLORS = ("#999999", "#777777", "#BBBBBB")
 MEASURE_COLORS = ("#E0115F", "#00A3A3", "#B8860B", "#6A5ACD")
 GPU_LINE_COLOR = "#D62728"
-GPU_REACH = 2.5  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
+GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
 
 
 def component_color(key: str, index: int = 0) -> str:
