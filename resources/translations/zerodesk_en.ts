@@ -69,6 +69,21 @@
     </message>
 </context>
 <context>
+    <name>CoreFormulas</name>
+    <message>
+        <source>(whole tensors)</source>
+        <translation>(whole tensors)</translation>
+    </message>
+    <message>
+        <source>(dim 0 padded)</source>
+        <translation>(dim 0 padded)</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>buckets</translation>
+    </message>
+</context>
+<context>
     <name>CoreNotes</name>
     <message>
         <source>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</source>
@@ -1609,6 +1624,17 @@ meas. / pred.</translation>
     <message>
         <source>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</source>
         <translation>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Look in:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>Files of &amp;type:</translation>
     </message>
 </context>
 <context>

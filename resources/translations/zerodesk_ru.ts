@@ -69,6 +69,21 @@
     </message>
 </context>
 <context>
+    <name>CoreFormulas</name>
+    <message>
+        <source>(whole tensors)</source>
+        <translation>(целые тензоры)</translation>
+    </message>
+    <message>
+        <source>(dim 0 padded)</source>
+        <translation>(с дополнением по измерению 0)</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>бакеты</translation>
+    </message>
+</context>
+<context>
     <name>CoreNotes</name>
     <message>
         <source>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</source>
@@ -355,7 +370,7 @@
     </message>
     <message>
         <source>AdamW state (m, v, step)</source>
-        <translation>Состояние AdamW (m, v, step)</translation>
+        <translation>Состояние AdamW (m, v, шаг)</translation>
     </message>
     <message>
         <source>DDP gradient buckets</source>
@@ -784,7 +799,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>hidden ×</source>
-        <translation>hidden ×</translation>
+        <translation>ширина ×</translation>
     </message>
     <message>
         <source>sequence ×</source>
@@ -800,7 +815,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Fraction of the head width, hence hidden and FFN (heads keep their count)</source>
-        <translation>Доля ширины головы, а значит hidden и FFN (число голов сохраняется)</translation>
+        <translation>Доля ширины головы, а значит и ширины модели, и FFN (число голов сохраняется)</translation>
     </message>
     <message>
         <source>Fraction of the sequence length</source>
@@ -984,7 +999,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
-        <translation>Для измерения нужна архитектура модели (слои, hidden, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
+        <translation>Для измерения нужна архитектура модели (слои, ширина, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
     </message>
     <message>
         <source>This scale-down does not give a valid model; change the fractions.</source>
@@ -1004,15 +1019,15 @@ optimizer sharded</source>
     </message>
     <message>
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×) or use fewer ranks.</source>
-        <translation>Состояниям модели {n} участников на CPU нужно около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, hidden ×) или число участников.</translation>
+        <translation>Состояниям модели {n} участников на CPU нужно около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, ширина ×) или число участников.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
-        <translation>слоёв {layers}, hidden {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
+        <translation>слоёв {layers}, ширина {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
     </message>
     <message>
         <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
-        <translation>слоёв {l} из {L}, hidden {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
+        <translation>слоёв {l} из {L}, ширина {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
     </message>
     <message>
         <source>CPU</source>
@@ -1429,7 +1444,7 @@ meas. / pred.</source>
     </message>
     <message>
         <source>Key/value heads (grouped-query attention)</source>
-        <translation>Головы ключей и значений (grouped-query attention)</translation>
+        <translation>Головы ключей и значений (групповое внимание по запросам, GQA)</translation>
     </message>
     <message>
         <source>Head dimension</source>
@@ -1609,6 +1624,17 @@ meas. / pred.</source>
     <message>
         <source>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</source>
         <translation>Только состояния модели. То, что они помещаются в память GPU, не означает, что поместится пик: сверху добавляются активации, временные буферы и фрагментация (ZeRO §3.2). Измерьте полный шаг.</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Папка:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>&amp;Тип файлов:</translation>
     </message>
 </context>
 <context>

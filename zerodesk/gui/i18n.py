@@ -46,22 +46,31 @@ def set_language(lang: str) -> bool:
     QLocale.setDefault(QLocale(lang))
     _current = lang
     ok = True
-    ours = QTranslator()
+    if lang != "en":  # Qt's own strings (standard buttons, file dialogs)
+        qt = QTranslator()
+        if qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            _installed.append(qt)
+    ours = QTranslator()  # installed last, asked first: it also fills qtbase's gaps (QT_GAPS)
     path = qm_path(lang)
     if path.is_file() and ours.load(str(path)):
         _installed.append(ours)
     else:
         ok = False
-    if lang != "en":  # Qt's own strings (standard buttons, file dialogs)
-        qt = QTranslator()
-        if qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-            _installed.append(qt)
     if app is not None:
         for t in _installed:
             app.installTranslator(t)
         # Qt posts LanguageChange; deliver it now so every widget reads its new texts before we return
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
     return ok
+
+
+# Qt's own strings that the qtbase_<lang>.qm shipped with PySide6 lacks (Qt 6.11 renamed them and
+# the Russian catalog was not updated): our .ts carries them under Qt's context, and our translator,
+# installed after Qt's, answers for them. tests/test_gui_russian.py finds any new gap.
+QT_GAPS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+)
 
 
 def _x(context: str, text: str) -> str:
@@ -200,6 +209,21 @@ def core_note(note: str) -> str:
             values = {k: (scheme_label(v) if k == "scheme" else v) for k, v in m.groupdict().items()}
             return _x("CoreNotes", template).format(**values)
     return note
+
+
+# Words inside the core's stage formulas ("16P + 4P buckets"): translated in place, figures untouched.
+FORMULA_WORDS = (
+    QT_TRANSLATE_NOOP("CoreFormulas", "(whole tensors)"),
+    QT_TRANSLATE_NOOP("CoreFormulas", "(dim 0 padded)"),
+    QT_TRANSLATE_NOOP("CoreFormulas", "buckets"),
+)
+
+
+def core_formula(formula: str) -> str:
+    for words in FORMULA_WORDS:
+        if words in formula:
+            formula = formula.replace(words, _x("CoreFormulas", words))
+    return formula
 
 
 def choice_label(value: str) -> str:

@@ -383,6 +383,8 @@ class PlanForm(QWidget):
                 combo.setItemText(i, i18n.choice_label(combo.itemData(i)))
         for i, p in enumerate(self._model_presets, start=1):
             self._model_preset.setItemText(i, i18n.preset_label(p))
+        for i, g in enumerate(self._gpu_presets, start=1):
+            self._gpu_preset.setItemText(i, i18n.preset_label(g))
         self._dp.setPlaceholderText(self.tr("auto"))
         self._arch_fields_placeholders()
         self._sync_positions()

@@ -379,7 +379,7 @@ class StageChart(pg.PlotWidget):
             f"{i18n.fmt_bytes(nbytes, unit)} = {i18n.fmt_exact_bytes(nbytes)}",
             self.tr("Formula: {f} with P = {p}, Nd = {nd}").format(f=formula, p=i18n.fmt_int(b.params), nd=b.dp),
             self.tr("Stage total: {total} = {formula}").format(
-                total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=b.stage(stage).formula),
+                total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=i18n.core_formula(b.stage(stage).formula)),
             self.tr("Computed, {profile}. Click for the claim it rests on.").format(profile=i18n.profile_short(b.profile.value)),
         ]
         return "<br>".join(lines)

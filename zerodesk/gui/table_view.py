@@ -139,7 +139,7 @@ class TablePanel(QWidget):
             name = i18n.component_label(key) + (f" ({spec.dtype})" if spec else "")
             rows.append([name, *[i18n.fmt_bytes(s.components[key], unit) for s in b.stages]])
         rows.append([self.tr("Total model states"), *[i18n.fmt_bytes(s.total_bytes, unit) for s in b.stages]])
-        rows.append([self.tr("Formula (bytes)"), *[s.formula for s in b.stages]])
+        rows.append([self.tr("Formula (bytes)"), *[i18n.core_formula(s.formula) for s in b.stages]])
         if plan.profile == Profile.TORCH and any(len(set(s.rank_totals)) > 1 for s in b.stages):
             rows.append([self.tr("Ranks: smallest – largest"),
                          *[f"{i18n.fmt_bytes(min(s.rank_totals), unit)} – {i18n.fmt_bytes(max(s.rank_totals), unit)}" for s in b.stages]])
