@@ -99,7 +99,7 @@ def test_the_log_scale_is_in_each_charts_own_menu(window):
         assert plot.scene().contextMenu == []  # pyqtgraph's untranslated "Export..." is gone
         menu = plot.menu.build()
         texts = [a.text() for a in menu.actions() if not a.isSeparator()]
-        assert texts == ["Export Charts as PNG…", "Export Charts as SVG…", "Log scale"]
+        assert texts == ["Export Charts as PNG…", "Export Charts as SVG…", "Logarithmic Scale"]
     window.dp_chart.menu.log_action.setChecked(False)
     assert not window.dp_chart.log_y and not window.chart_panel.dp_log_toggle.isChecked()
     i18n.set_language("ru")

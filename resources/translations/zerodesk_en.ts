@@ -20,6 +20,10 @@
         <translation>Logarithmic memory axis: small stages and models stay readable</translation>
     </message>
     <message>
+        <source>Logarithmic Scale</source>
+        <translation>Logarithmic Scale</translation>
+    </message>
+    <message>
         <source>Export Charts as PNG…</source>
         <translation>Export Charts as PNG…</translation>
     </message>
@@ -105,8 +109,8 @@
         <translation>Data-parallel degree Nd (log scale)</translation>
     </message>
     <message>
-        <source>Per rank, {unit}</source>
-        <translation>Per rank, {unit}</translation>
+        <source>{unit} per rank</source>
+        <translation>{unit} per rank</translation>
     </message>
     <message>
         <source>current Nd = {nd}</source>
@@ -1648,8 +1652,8 @@ meas. / pred.</translation>
         <translation>{gpu}, above the chart</translation>
     </message>
     <message>
-        <source>Per-rank model states, {unit}</source>
-        <translation>Per-rank model states, {unit}</translation>
+        <source>{unit} per rank</source>
+        <translation>{unit} per rank</translation>
     </message>
     <message>
         <source>Formula: {f} with P = {p}, Nd = {nd}</source>

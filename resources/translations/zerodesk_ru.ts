@@ -13,11 +13,15 @@
     </message>
     <message>
         <source>Log scale</source>
-        <translation>Логарифмическая шкала</translation>
+        <translation>Лог. шкала</translation>
     </message>
     <message>
         <source>Logarithmic memory axis: small stages and models stay readable</source>
         <translation>Логарифмическая ось памяти: малые стадии и модели остаются читаемыми</translation>
+    </message>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>Логарифмическая шкала</translation>
     </message>
     <message>
         <source>Export Charts as PNG…</source>
@@ -105,8 +109,8 @@
         <translation>Степень параллелизма по данным Nd (логарифмическая шкала)</translation>
     </message>
     <message>
-        <source>Per rank, {unit}</source>
-        <translation>На участника, {unit}</translation>
+        <source>{unit} per rank</source>
+        <translation>{unit} на участника</translation>
     </message>
     <message>
         <source>current Nd = {nd}</source>
@@ -1648,8 +1652,8 @@ meas. / pred.</source>
         <translation>{gpu} — выше диаграммы</translation>
     </message>
     <message>
-        <source>Per-rank model states, {unit}</source>
-        <translation>Состояния модели на участника, {unit}</translation>
+        <source>{unit} per rank</source>
+        <translation>{unit} на участника</translation>
     </message>
     <message>
         <source>Formula: {f} with P = {p}, Nd = {nd}</source>

@@ -133,7 +133,7 @@ class ChartPanel(QWidget):
             box.setText(self.tr("Log scale"))
             box.setToolTip(self.tr("Logarithmic memory axis: small stages and models stay readable"))
         for plot in (self.chart, self.dp_chart):
-            plot.menu.log_action.setText(self.tr("Log scale"))
+            plot.menu.log_action.setText(self.tr("Logarithmic Scale"))
         self._export_actions[0].setText(self.tr("Export Charts as PNG…"))
         self._export_actions[1].setText(self.tr("Export Charts as SVG…"))
 

@@ -171,7 +171,7 @@ class DpChart(pg.PlotWidget):
             pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
             self.grid_lines.set_vertical(xs)
             pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
-            pi.setLabel("left", self.tr("Per rank, {unit}").format(unit=i18n.unit_label(plan.units)))
+            pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(plan.units)))
             self.setXRange(-0.3, xs[-1] + 0.3, padding=0)
         top = self._top
         # current values at the plan's Nd (exact, even off the power-of-two grid)

@@ -519,7 +519,7 @@ class MainWindow(QMainWindow):
     def fit_docks(self) -> None:
         """Dock widths for the window's width: the charts keep at least about 45% of a narrow window."""
         width = self.width()
-        form = max(300, min(380, round(width * 0.27)))
+        form = max(320, min(380, round(width * 0.27)))
         glossary = max(260, min(420, round(width * 0.27)))
         self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
 

@@ -173,6 +173,7 @@ class PlanForm(QWidget):
             v.addWidget(hint)
         v.addWidget(self._error_label(key))
         label = QLabel()
+        label.setWordWrap(True)  # a long label (Russian) wraps instead of pushing the field out of the dock
         label.setBuddy(widget)
         self._field_labels[key] = label
         layout.addRow(label, box)

@@ -45,6 +45,22 @@ GPU_LINE_COLOR = "#D62728"
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
 
 
+def wrap_to_width(text: str, metrics: QFontMetrics, room: float) -> str:
+    """Break each line of `text` at spaces so that no line is wider than `room` pixels (if words allow)."""
+    out = []
+    for line in text.split("\n"):
+        current = ""
+        for word in line.split(" "):
+            trial = f"{current} {word}" if current else word
+            if current and metrics.horizontalAdvance(trial) > room:
+                out.append(current)
+                current = word
+            else:
+                current = trial
+        out.append(current)
+    return "\n".join(out)
+
+
 def component_color(key: str, index: int = 0) -> str:
     return COMPONENT_COLORS.get(key, FALLBACK_COLORS[index % len(FALLBACK_COLORS)])
 
@@ -283,21 +299,27 @@ class StageChart(pg.PlotWidget):
         for label, text in zip(labels, texts):
             label.setFont(font)
             label.setText(text.replace(" ", "\n", 1) if wrap else text)
+        self._set_axes_text()
 
     def _set_x_range(self) -> None:
         right = 3 + MEASURE_X + 0.1 * len(self._measure_labels()) + 0.2 if self._measured else 3.5
         self.setXRange(-0.5, right, padding=0)
 
     def _set_axes_text(self, force: bool = False) -> None:
-        key = (self.unit, i18n.current_language(), self._log)
+        pi = self.getPlotItem()
+        bottom = pi.getAxis("bottom")
+        metrics = QFontMetrics(bottom.font() if hasattr(bottom, "font") else self.font())
+        (x0, x1), _ = pi.vb.viewRange()
+        room = max(40.0, pi.vb.width() / max(x1 - x0, 1e-9) * 0.95)  # pixels per stage
+        key = (self.unit, i18n.current_language(), self._log, round(room / 8))
         if key == self._axes_key and not force:
             return
         self._axes_key = key
-        pi = self.getPlotItem()
-        pi.setLabel("left", self.tr("Per-rank model states, {unit}").format(unit=i18n.unit_label(self.unit)))
-        bottom = pi.getAxis("bottom")
-        bottom.setTicks([[(s, i18n.stage_label(s)) for s in STAGES]])
-        lines = max(i18n.stage_label(s).count("\n") + 1 for s in STAGES)
+        # short: the caption above says what is drawn; a tall chart has room, a short one does not
+        pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(self.unit)))
+        labels = {s: wrap_to_width(i18n.stage_label(s), metrics, room) for s in STAGES}
+        bottom.setTicks([list(labels.items())])
+        lines = max(text.count("\n") + 1 for text in labels.values())
         height = QFontMetrics(bottom.font() if hasattr(bottom, "font") else self.font()).lineSpacing() * lines + 14
         if bottom.height() != height:
             bottom.setHeight(height)
