@@ -27,6 +27,8 @@ STAGE_SYMBOLS = ("o", "s", "t", "d")
 MIN_MAX_DP = 1024
 HOVER_PX = 9  # how near a point the mouse must be for its tooltip
 # where the GPU line's label may sit: (position along the line, anchor); the first clear of the curves wins
+ND_LABEL_SPOTS = ((0.6, (0, 0.5)), (0.85, (0, 0.5)), (0.35, (0, 0.5)), (0.12, (0, 0.5)),
+                  (0.6, (1, 0.5)), (0.85, (1, 0.5)), (0.35, (1, 0.5)), (0.12, (1, 0.5)))
 GPU_LABEL_SPOTS = ((0.99, (1, 1)), (0.99, (1, 0)), (0.55, (0.5, 1)), (0.55, (0.5, 0)), (0.01, (0, 1)), (0.01, (0, 0)))
 
 
@@ -210,12 +212,18 @@ class DpChart(pg.PlotWidget):
             self._gpu_above.show()
         else:
             self._gpu_above.hide()
+        self._place_label(self._nd_line, self.tr("current Nd = {nd}").format(nd=plan.dp), ND_LABEL_SPOTS)
 
     def gpu_line_shown(self) -> bool:
         return self._gpu_line.isVisible()
 
     def _place_gpu_label(self, text: str) -> None:
-        """Put the GPU line's label where no stage curve runs through it."""
+        self._place_label(self._gpu_line, text, GPU_LABEL_SPOTS)
+
+    def _place_label(self, line: pg.InfiniteLine, text: str, spots) -> None:
+        """Put a line's label at the first spot where no stage curve or current marker runs through it.
+
+        spots: (position along the visible line 0..1, anchor of the label box at that point)."""
         vb = self.getPlotItem().vb
         (x0, x1), (y0, y1) = vb.viewRange()
         px, py = vb.viewPixelSize()
@@ -223,18 +231,23 @@ class DpChart(pg.PlotWidget):
             return
         metrics = QFontMetrics(self.font())
         w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
-        y_line = self._gpu_line.value()
         curves = [self.curve_data(s) for s in STAGES]
-        for position, anchor in GPU_LABEL_SPOTS:
-            x_at = x0 + position * (x1 - x0)
-            left = x_at - anchor[0] * w
-            bottom = y_line if anchor[1] == 1 else y_line - h
-            inside = y0 <= bottom and bottom + h <= y1
-            if inside and not any(_crosses(xs, ys, left, left + w, bottom, bottom + h) for xs, ys in curves):
+        marks = [(x, y) for x, y in zip(*self._current.getData())] if self._current.getData()[0] is not None else []
+        horizontal = line.angle % 180 == 0
+        for position, anchor in spots:
+            if horizontal:
+                x_at, y_at = x0 + position * (x1 - x0), line.value()
+            else:
+                x_at, y_at = line.value(), y0 + position * (y1 - y0)
+            left, bottom = x_at - anchor[0] * w, y_at - (1 - anchor[1]) * h
+            inside = y0 <= bottom and bottom + h <= y1 and x0 <= left and left + w <= x1
+            hits_mark = any(left - 6 * px <= mx <= left + w + 6 * px and bottom - 6 * py <= my <= bottom + h + 6 * py
+                            for mx, my in marks)
+            if inside and not hits_mark and not any(_crosses(xs, ys, left, left + w, bottom, bottom + h) for xs, ys in curves):
                 break
         else:  # crowded everywhere: the usual place
-            position, anchor = GPU_LABEL_SPOTS[0]
-        label = self._gpu_line.label
+            position, anchor = spots[0]
+        label = line.label
         label.anchors = [anchor, anchor]
         label.setPosition(position)
         label.updatePosition()

@@ -280,7 +280,7 @@ class GlossaryDock(QDockWidget):
             f'<tr><td width="3" style="background-color:{c["boundary_bar"]};"></td>'
             f'<td><small><b>{boundary_title}:</b> <i>{html.escape(claim.boundary)}</i></small></td></tr></table>'
             + ("" if compact else f'<p style="margin:2px 0 0 0; color:{c["muted"]}"><small>{sources_title}: {sources}'
-               f' · <code>{html.escape(claim.id)}</code></small></p>')
+               '</small></p>')
             + "</td></tr></table>"
         )
 
@@ -326,7 +326,7 @@ class GlossaryDock(QDockWidget):
             h.append(f"<h3>{t['in_use']}</h3>")
             for title, claim in in_use:
                 h.append(f"<p style='margin:6px 0 0 0'><b>{html.escape(title)}</b> "
-                         f"(<a href='#{html.escape(claim.id)}'>{html.escape(claim.id)}</a>)</p>")
+                         f"(<a href='#{html.escape(claim.id)}'>{html.escape(self.tr('the claim below'))}</a>)</p>")
                 h.append(self._claim_html(claim, c, compact=True))
 
         h.append(f"<h3>{t['confirmed']}</h3>")

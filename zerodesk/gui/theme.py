@@ -39,18 +39,20 @@ def system_is_dark() -> bool:
 
 def dark_palette() -> QPalette:
     p = QPalette()
-    window, base, text = QColor("#2b2b2b"), QColor("#1e1e1e"), QColor("#e6e6e6")
+    # the window clearly lighter than fields and boxes: Fusion outlines are the window colour darkened,
+    # so unchecked check boxes and radio buttons stay visible as dark squares on a lighter panel
+    window, base, text = QColor("#383838"), QColor("#1e1e1e"), QColor("#e6e6e6")
     disabled = QColor("#7f7f7f")
     roles = {
         QPalette.ColorRole.Window: window, QPalette.ColorRole.WindowText: text,
-        QPalette.ColorRole.Base: base, QPalette.ColorRole.AlternateBase: QColor("#262626"),
+        QPalette.ColorRole.Base: base, QPalette.ColorRole.AlternateBase: QColor("#282828"),
         QPalette.ColorRole.ToolTipBase: QColor("#3a3a3a"), QPalette.ColorRole.ToolTipText: text,
         QPalette.ColorRole.PlaceholderText: QColor("#9a9a9a"), QPalette.ColorRole.Text: text,
-        QPalette.ColorRole.Button: QColor("#353535"), QPalette.ColorRole.ButtonText: text,
+        QPalette.ColorRole.Button: QColor("#454545"), QPalette.ColorRole.ButtonText: text,
         QPalette.ColorRole.BrightText: QColor("#ff6b6b"), QPalette.ColorRole.Highlight: QColor("#2f65ca"),
         QPalette.ColorRole.HighlightedText: QColor("#ffffff"), QPalette.ColorRole.Link: QColor("#7fb8ff"),
-        QPalette.ColorRole.LinkVisited: QColor("#c59cff"), QPalette.ColorRole.Light: QColor("#4a4a4a"),
-        QPalette.ColorRole.Midlight: QColor("#3d3d3d"), QPalette.ColorRole.Mid: QColor("#2f2f2f"),
+        QPalette.ColorRole.LinkVisited: QColor("#c59cff"), QPalette.ColorRole.Light: QColor("#5c5c5c"),
+        QPalette.ColorRole.Midlight: QColor("#4a4a4a"), QPalette.ColorRole.Mid: QColor("#2c2c2c"),
         QPalette.ColorRole.Dark: QColor("#181818"), QPalette.ColorRole.Shadow: QColor("#000000"),
     }
     for role, color in roles.items():
