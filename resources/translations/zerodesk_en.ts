@@ -302,6 +302,10 @@
         <translation>Scheme: {name}</translation>
     </message>
     <message>
+        <source>the claim below</source>
+        <translation>the claim below</translation>
+    </message>
+    <message>
         <source>Filtered by “{q}”: {n} of {total} claims.</source>
         <translation>Filtered by “{q}”: {n} of {total} claims.</translation>
     </message>

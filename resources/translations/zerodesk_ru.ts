@@ -302,6 +302,10 @@
         <translation>Схема: {name}</translation>
     </message>
     <message>
+        <source>the claim below</source>
+        <translation>утверждение ниже</translation>
+    </message>
+    <message>
         <source>Filtered by “{q}”: {n} of {total} claims.</source>
         <translation>Фильтр «{q}»: утверждений {n} из {total}.</translation>
     </message>

@@ -59,8 +59,9 @@ def _render_screenshot(window, path: Path, size: tuple[int, int] | None = None) 
     from PySide6.QtWidgets import QApplication
 
     window.resize(*(size or SCREENSHOT_SIZE))
-    window.fit_docks()
     window.show()
+    QApplication.processEvents()
+    window.fit_docks()  # once shown: docks take their widths from the laid-out window
     window.glossary.flush()
     for _ in range(3):
         QApplication.processEvents()
@@ -145,8 +146,10 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
 
     if wh is not None:
         window.resize(*wh)
-        window.fit_docks()
     window.show()
+    if wh is not None:
+        QApplication.processEvents()
+        window.fit_docks()
     if window.open_error:
         window.show_error(QCoreApplication.translate("MainWindow", "Cannot open the plan"), window.open_error)
     return QApplication.instance().exec()

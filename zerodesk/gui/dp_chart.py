@@ -103,6 +103,7 @@ class DpChart(pg.PlotWidget):
         self.menu.log_action.setChecked(True)
         self.menu.logToggled.connect(self.set_log_y)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels follow the height
         self.grid_lines = GridLines(self, vertical=True)
         self._apply_palette()
         self._ready = True
@@ -188,10 +189,14 @@ class DpChart(pg.PlotWidget):
         gpu_on_axis = bool(gpu) and (self._log or gpu / scale <= top * GPU_REACH)
         if gpu_on_axis:
             top = max(top, gpu / scale)
+        # head room above the highest line for one line of label text, however short the chart is
+        label_share = min(0.4, (QFontMetrics(self.font()).height() + 8) / max(self.getPlotItem().vb.height(), 1.0))
         if self._log:
-            yrange = (self._ty(self._floor), math.log10(top) + 0.12 if top > 0 else 1)
+            low = self._ty(self._floor)
+            high = math.log10(top) if top > 0 else low + 1
+            yrange = (low, high + (high - low) * (0.03 + label_share) / (1 - label_share))
         else:
-            yrange = (-top * 0.01, top * 1.1 if top else 1)
+            yrange = (-top * 0.01, top * (1.03 + label_share) / (1 - label_share) if top else 1)
         if yrange != self._yrange or force:
             self._yrange = yrange
             self.setYRange(*yrange, padding=0)

@@ -324,9 +324,10 @@ class GlossaryDock(QDockWidget):
                 break
         if in_use:
             h.append(f"<h3>{t['in_use']}</h3>")
+            below = html.escape(self.tr("the claim below"))
             for title, claim in in_use:
                 h.append(f"<p style='margin:6px 0 0 0'><b>{html.escape(title)}</b> "
-                         f"(<a href='#{html.escape(claim.id)}'>{html.escape(self.tr('the claim below'))}</a>)</p>")
+                         f"(<a href='#{html.escape(claim.id)}'>{below}</a>)</p>")
                 h.append(self._claim_html(claim, c, compact=True))
 
         h.append(f"<h3>{t['confirmed']}</h3>")

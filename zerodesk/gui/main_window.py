@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -340,6 +340,9 @@ class MainWindow(QMainWindow):
     def set_language(self, lang: str) -> None:
         i18n.set_language(lang)  # Qt sends LanguageChange to every widget
         self.glossary.set_language(lang)
+        need = self.form_width_needed()
+        if self.form_dock.isVisible() and self.form_dock.width() < need <= self.width() * 0.4:
+            self.resizeDocks([self.form_dock], [need], Qt.Orientation.Horizontal)  # longer labels: widen the form
         if self._persist:
             self.settings.language = lang
         if lang in self.lang_actions:
@@ -511,16 +514,23 @@ class MainWindow(QMainWindow):
                 avail = screen.availableGeometry().size()
                 size = QSize(min(size.width(), avail.width()), min(size.height(), avail.height()))
             self.resize(size)
-            self.fit_docks()
+            QTimer.singleShot(0, self.fit_docks)  # after the first layout: a dock resized before it is ignored
         state = self.settings.window_state if self._persist else None
         if state is not None:
             self.restoreState(state)
 
+    def form_width_needed(self) -> int:
+        """The form dock's width that shows every field whole (labels grow in Russian)."""
+        scroll = self.form_dock.widget()
+        bar = scroll.verticalScrollBar().sizeHint().width() if scroll is not None else 16
+        return self.form.minimumSizeHint().width() + bar + 6
+
     def fit_docks(self) -> None:
-        """Dock widths for the window's width: the charts keep at least about 45% of a narrow window."""
+        """Dock widths for the window's width: the form whole if the window allows (at most 40% of it),
+        the glossary about a quarter; the charts keep the rest."""
         width = self.width()
-        form = max(320, min(380, round(width * 0.27)))
-        glossary = max(260, min(420, round(width * 0.27)))
+        form = max(320, min(self.form_width_needed(), round(width * 0.4)))
+        glossary = max(260, min(420, round(width * 0.25)))
         self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
 
     def save_layout(self) -> None:
