@@ -71,6 +71,35 @@ class ValueAxis(pg.AxisItem):
         return [_plain_number(10 ** v * scale) for v in values]
 
 
+class LogScaleMixin:
+    """A chart whose value axis is linear or log10. The chart draws every value through _ty() and
+    redraws in _log_changed(); it has a ChartMenu as self.menu."""
+
+    _log = False
+    _floor = 1.0  # bottom of the log axis, in the drawn unit
+
+    @property
+    def log_y(self) -> bool:
+        return self._log
+
+    def set_log_y(self, on: bool) -> None:
+        """Log value axis: small stages and models stay readable beside big ones."""
+        on = bool(on)
+        if on == self._log:
+            return
+        self._log = on
+        self.menu.log_action.setChecked(on)
+        self.getPlotItem().getAxis("left").setLogMode(False, on)
+        self._log_changed()
+
+    def _log_changed(self) -> None:
+        raise NotImplementedError
+
+    def _ty(self, v: float) -> float:
+        """A value as drawn: itself, or its log10 on a log axis (clamped at the floor)."""
+        return math.log10(max(v, self._floor)) if self._log else v
+
+
 def log_floor(values) -> float:
     """The bottom of a log axis: a decade at or below the smallest positive value, at most
     LOG_FLOOR_DECADES decades below the largest (so a tiny component does not flatten the rest)."""

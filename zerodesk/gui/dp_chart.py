@@ -19,7 +19,7 @@ from ..core.plan import Plan
 from ..core.units import UNIT_BYTES
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
-from .chart_tools import ChartMenu, StickyTip, ValueAxis, log_floor
+from .chart_tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor
 from .stage_chart import GPU_LINE_COLOR, GPU_REACH
 
 STAGE_COLORS = ("#7F7F7F", "#0072B2", "#E69F00", "#009E73")
@@ -47,7 +47,7 @@ def dp_grid(current: int) -> list[int]:
     return out
 
 
-class DpChart(pg.PlotWidget):
+class DpChart(LogScaleMixin, pg.PlotWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent, axisItems={"left": ValueAxis("left")})
         self.setObjectName("dpChart")
@@ -126,21 +126,8 @@ class DpChart(pg.PlotWidget):
     def nd_line_x(self) -> float:
         return float(self._nd_line.value())
 
-    @property
-    def log_y(self) -> bool:
-        return self._log
-
-    def set_log_y(self, on: bool) -> None:
-        on = bool(on)
-        if on == self._log:
-            return
-        self._log = on
-        self.menu.log_action.setChecked(on)
-        self.getPlotItem().getAxis("left").setLogMode(False, on)
+    def _log_changed(self) -> None:
         self._redraw(force=True)
-
-    def _ty(self, v: float) -> float:
-        return math.log10(max(v, self._floor)) if self._log else v
 
     def set_plan(self, plan: Plan, breakdown: Breakdown | None = None) -> None:
         """Recompute the sweep only when something it depends on changed (not Nd, units or GPU)."""

@@ -22,7 +22,7 @@ from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
-from .chart_tools import ChartMenu, StickyTip, ValueAxis, log_floor, widget_rect_of
+from .chart_tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor, widget_rect_of
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
@@ -90,7 +90,7 @@ class Measured:
     states_bytes: int | None
 
 
-class StageChart(pg.PlotWidget):
+class StageChart(LogScaleMixin, pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
     measuredChanged = Signal()
@@ -167,25 +167,10 @@ class StageChart(pg.PlotWidget):
         return self._plan.units if self._plan is not None else "GB"
 
     # -- value axis (linear or log) -------------------------------------------------------------
-    @property
-    def log_y(self) -> bool:
-        return self._log
-
-    def set_log_y(self, on: bool) -> None:
-        """Log value axis: small components and models stay readable beside big ones."""
-        on = bool(on)
-        if on == self._log:
-            return
-        self._log = on
-        self.menu.log_action.setChecked(on)
-        self.getPlotItem().getAxis("left").setLogMode(False, on)
+    def _log_changed(self) -> None:
         self._yrange = None
         self._axes_key = None
         self._redraw()
-
-    def _ty(self, v: float) -> float:
-        """A value in the plan's unit as drawn: itself, or its log10 on a log axis (clamped at the floor)."""
-        return math.log10(max(v, self._floor)) if self._log else v
 
     def component_keys(self) -> list[str]:
         return list(self._breakdown.stages[0].components) if self._breakdown else []
