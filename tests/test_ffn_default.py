@@ -33,7 +33,7 @@ def test_an_architecture_without_ffn_takes_the_default_and_an_explicit_one_wins(
     assert Architecture(layers=2, hidden=64, heads=4, vocab=256, ffn=100).ffn == 100
     plan = Plan.model_validate({"model": {"architecture": {"layers": 2, "hidden": 64, "heads": 4, "vocab": 256}}})
     assert plan.model.architecture.ffn == 256 and plan.params == param_count(plan.model.architecture)
-    assert '"ffn": 256' in plan.model_dump_json()  # saved plans say what was assumed
+    assert '"ffn":256' in plan.model_dump_json()  # saved plans say what was assumed
 
 
 def test_the_cli_plans_without_an_ffn_flag():
