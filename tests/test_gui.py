@@ -373,7 +373,8 @@ def test_glossary_shows_the_boundary_of_the_profile_and_scheme_in_use(window, qt
     assert card.claim("mixed-adam-16p").boundary[:50] in in_use
     choose(qtbot, window.form.field("profile"), "torch")
     choose(qtbot, window.form.field("scheme"), "fp32-adam")
-    qtbot.waitUntil(lambda: "profile-torch" in g.browser.toPlainText().split("What is confirmed")[0])
+    torch_boundary = card.claim("profile-torch").boundary[:50]  # claim ids are not shown, their texts are
+    qtbot.waitUntil(lambda: torch_boundary in g.browser.toPlainText().split("What is confirmed")[0])
     in_use = g.browser.toPlainText().split("What is confirmed")[0]
     assert card.claim("profile-torch").boundary[:50] in in_use
     assert card.claim("scheme-fp32-adam").boundary[:50] in in_use
