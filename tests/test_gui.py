@@ -126,7 +126,10 @@ def test_editing_fields_redraws_the_chart_with_the_cores_numbers(window, qtbot):
     assert dp.sweep() == sweep_dp(want, dp.grid)
     xs, ys = dp.curve_data(3)
     assert xs == pytest.approx([math.log2(n) for n in dp.grid])
-    assert ys == pytest.approx([v / 1e9 for v in sweep_dp(want, dp.grid)[3]])
+    assert dp.log_y  # memory falls as 1/Nd: log-log by default
+    assert ys == pytest.approx([math.log10(v / 1e9) for v in sweep_dp(want, dp.grid)[3]])
+    dp.set_log_y(False)
+    assert dp.curve_data(3)[1] == pytest.approx([v / 1e9 for v in sweep_dp(want, dp.grid)[3]])
     assert dp.nd_line_x() == pytest.approx(3.0)
 
 
@@ -182,14 +185,14 @@ def core_errors(data: dict) -> dict[str, str]:
     return field_errors(info.value)
 
 
-def test_invalid_input_is_marked_with_the_cores_message_and_the_chart_keeps_the_last_plan(window, qtbot):
+def test_invalid_input_is_marked_with_a_sentence_and_the_chart_keeps_the_last_plan(window, qtbot):
     form = window.form
     before = window.chart.bar_data()
     labels = window.chart.total_label_texts()
     nodes = form.field("cluster.nodes")
     type_into(qtbot, nodes, "two")
-    message = core_errors({"model": {"params": 2 * 10**9}, "cluster": {"nodes": "two"}})["cluster.nodes"]
-    assert form.error_text("cluster.nodes") == "⚠ " + message
+    assert "cluster.nodes" in core_errors({"model": {"params": 2 * 10**9}, "cluster": {"nodes": "two"}})
+    assert form.error_text("cluster.nodes") == "⚠ Nodes must be a whole number from 1 to 100,000."
     assert form.error_label("cluster.nodes").isVisible()
     assert nodes.text() == "two"  # nothing typed is lost
     assert window.chart.bar_data() == before and window.chart.total_label_texts() == labels
@@ -197,7 +200,7 @@ def test_invalid_input_is_marked_with_the_cores_message_and_the_chart_keeps_the_
     assert window.is_modified()
     # a second error elsewhere, then fix both
     type_into(qtbot, form.field("model.params"), "lots")
-    assert "is not a parameter count" in form.error_text("model.params")
+    assert form.error_text("model.params").startswith("⚠ Parameters P must be a count such as 2e9, 7B")
     type_into(qtbot, nodes, "1")
     type_into(qtbot, form.field("model.params"), "3B")
     assert form.errors() == {}
@@ -210,8 +213,8 @@ def test_nd_that_does_not_divide_the_cluster_is_marked_on_the_nd_field(window, q
     form = window.form
     type_into(qtbot, form.field("cluster.dp"), "3")
     errors = core_errors({"model": {"params": 1}, "cluster": {"nodes": 1, "gpus_per_node": 4, "dp": 3}})
-    message = errors.get("cluster.dp") or errors["cluster"]  # field- or model-level, the form shows it on Nd
-    assert form.error_text("cluster.dp") == "⚠ " + message
+    assert "cluster.dp" in errors or "cluster" in errors  # field- or model-level, the form shows it on Nd
+    assert form.error_text("cluster.dp") == "⚠ Nd must divide nodes × GPUs per node (4): for example 1, 2, 4."
     assert window.breakdown.dp == 4
     type_into(qtbot, form.field("cluster.dp"), "2")
     assert form.errors() == {} and window.breakdown.dp == 2
@@ -221,12 +224,15 @@ def test_architecture_errors_and_empty_fields_do_not_crash(window, qtbot):
     form = window.form
     qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.field("model.architecture.heads"), "5")  # 768 is not a multiple of 5
-    assert "multiple of heads" in form.error_text("model.architecture.heads")
+    assert form.error_text("model.architecture.heads") == (
+        "⚠ Hidden (768) must be a multiple of heads (5), unless the head dim is given.")
     for key in ("model.architecture.layers", "seq_len", "micro_batch", "bandwidth_gbps", "cluster.gpus_per_node"):
         type_into(qtbot, form.field(key), "")
         assert form.error_text(key), key
-    type_into(qtbot, form.field("cluster.gpu_memory_bytes"), "-3")
-    assert "greater than or equal to 1" in form.error_text("cluster.gpu_memory_bytes")
+    assert form.error_text("seq_len") == "⚠ Sequence length must be a whole number from 1 to 10,000,000."
+    for text in ("-3", "abc"):
+        type_into(qtbot, form.field("cluster.gpu_memory_bytes"), text)
+        assert form.error_text("cluster.gpu_memory_bytes").startswith("⚠ GPU memory must be a number of GB greater than 0")
     assert window.breakdown is not None
 
 
@@ -369,7 +375,8 @@ def test_glossary_shows_the_boundary_of_the_profile_and_scheme_in_use(window, qt
     assert card.claim("mixed-adam-16p").boundary[:50] in in_use
     choose(qtbot, window.form.field("profile"), "torch")
     choose(qtbot, window.form.field("scheme"), "fp32-adam")
-    qtbot.waitUntil(lambda: card.claim("profile-torch").boundary[:50] in g.browser.toPlainText().split("What is confirmed")[0])
+    torch_boundary = card.claim("profile-torch").boundary[:50]  # claim ids are not shown, their texts are
+    qtbot.waitUntil(lambda: torch_boundary in g.browser.toPlainText().split("What is confirmed")[0])
     in_use = g.browser.toPlainText().split("What is confirmed")[0]
     assert card.claim("profile-torch").boundary[:50] in in_use
     assert card.claim("scheme-fp32-adam").boundary[:50] in in_use
@@ -596,7 +603,12 @@ def test_gui_script_entry_takes_an_optional_plan_path(monkeypatch):
     calls = []
     monkeypatch.setattr(app, "run_gui", lambda *a: calls.append(a) or 0)
     assert app.main([]) == 0 and app.main(["p.zerodesk.json"]) == 0
-    assert calls == [(None, None, None), (None, Path("p.zerodesk.json"), None)]
+    assert app.main(["--lang", "ru", "--size", "1024x700", "--theme", "dark"]) == 0
+    assert calls == [(None, None, None, None, None, None), (None, Path("p.zerodesk.json"), None, None, None, None),
+                     (None, None, None, "ru", "1024x700", "dark")]
+    assert app.parse_size("1920x1080") == (1920, 1080)
+    with pytest.raises(ValueError, match="--size must be WIDTHxHEIGHT"):
+        app.parse_size("big")
 
 
 def test_add_tab_leaves_room_for_more_views(window):
@@ -645,3 +657,55 @@ def test_small_figures_keep_their_digits(qapp):
 
     assert fmt_bytes(1_840_000, "GB") == "0.00184 GB"  # a tiny model's states, not "0.00 GB"
     assert fmt_bytes(14 * 10**9, "GB") == "14.00 GB" and fmt_bytes(0, "GiB") == "0.00 GiB"
+
+
+# -- what the user meant --------------------------------------------------------------------------------
+def test_a_half_typed_value_never_stays_on_the_chart(window, qtbot):
+    """Typing 1e30 passes through 1e3 (valid): once 1e30 is refused, the chart goes back to the committed plan."""
+    form = window.form
+    committed = window.chart.total_label_texts()
+    type_into(qtbot, form.field("model.params"), "1e30")
+    assert form.error_text("model.params")
+    assert window.chart.total_label_texts() == committed and form.plan().params == 2 * 10**9
+    type_into(qtbot, form.field("model.params"), "7B")
+    form.field("model.params").editingFinished.emit()  # Enter or leaving the field commits
+    type_into(qtbot, form.field("cluster.dp"), "1000")  # passes through Nd = 1, which divides 4
+    assert form.error_text("cluster.dp").startswith("⚠ Nd must divide nodes × GPUs per node (4)")
+    assert window.breakdown.dp == 4 and window.breakdown.params == 7 * 10**9
+
+
+def test_gpu_memory_label_follows_the_units_after_new_and_the_card_example(window, qtbot):
+    form = window.form
+    choose(qtbot, form.field("cluster.gpu"), "a100-80gb")
+    window.act_units.trigger()
+    assert form._field_labels["cluster.gpu_memory_bytes"].text() == "GPU memory, GiB"
+    window.act_card.trigger()  # back to GB
+    assert form.plan().units == "GB"
+    assert form._field_labels["cluster.gpu_memory_bytes"].text() == "GPU memory, GB"
+    window.act_units.trigger()
+    window.new_plan()
+    assert form._field_labels["cluster.gpu_memory_bytes"].text() == f"GPU memory, {form.plan().units}"
+
+
+def test_an_empty_ffn_takes_the_usual_default_shown_as_placeholder(window, qtbot):
+    from zerodesk.core.plan import default_ffn
+
+    form = window.form
+    qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)
+    ffn = form.field("model.architecture.ffn")
+    type_into(qtbot, form.field("model.architecture.hidden"), "1200")
+    type_into(qtbot, ffn, "")
+    assert form.errors() == {}
+    choose(qtbot, form.field("model.architecture.mlp"), "gated")
+    assert ffn.placeholderText() == f"auto: {default_ffn(1200, 'gated')}" == "auto: 3328"  # 3200 up to 13 x 256
+    assert form.plan().model.architecture.ffn == 3328
+    choose(qtbot, form.field("model.architecture.mlp"), "plain")
+    assert ffn.placeholderText() == "auto: 4800" and form.plan().model.architecture.ffn == 4800
+
+
+def test_the_position_table_size_is_idle_for_rotary_models(window, qtbot):
+    form = window.form
+    choose(qtbot, form.field("model.preset"), "llama-2-7b")
+    assert not form.field("model.architecture.max_positions").isEnabled()
+    choose(qtbot, form.field("model.preset"), "gpt2")
+    assert form.field("model.architecture.max_positions").isEnabled()

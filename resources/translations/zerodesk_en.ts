@@ -30,6 +30,26 @@
         <translation>Memory versus Nd chart</translation>
     </message>
     <message>
+        <source>Log scale</source>
+        <translation>Log scale</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Logarithmic memory axis: small stages and models stay readable</translation>
+    </message>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>Logarithmic Scale</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Export Charts as PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Export Charts as SVG…</translation>
+    </message>
+    <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
         <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
     </message>
@@ -48,6 +68,10 @@
     <message>
         <source>Per-rank model states versus Nd</source>
         <translation>Per-rank model states versus Nd</translation>
+    </message>
+    <message>
+        <source>log memory axis</source>
+        <translation>log memory axis</translation>
     </message>
     <message>
         <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
@@ -71,14 +95,44 @@
     </message>
 </context>
 <context>
+    <name>CoreFormulas</name>
+    <message>
+        <source>(whole tensors)</source>
+        <translation>(whole tensors)</translation>
+    </message>
+    <message>
+        <source>(dim 0 padded)</source>
+        <translation>(dim 0 padded)</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>buckets</translation>
+    </message>
+</context>
+<context>
+    <name>CoreNotes</name>
+    <message>
+        <source>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</source>
+        <translation>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</translation>
+    </message>
+    <message>
+        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
+        <translation>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</translation>
+    </message>
+    <message>
+        <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
+        <translation>raw parameter count: tensor shapes unknown, so sharding is taken as even</translation>
+    </message>
+</context>
+<context>
     <name>DpChart</name>
     <message>
         <source>Data-parallel degree Nd (log scale)</source>
         <translation>Data-parallel degree Nd (log scale)</translation>
     </message>
     <message>
-        <source>Per rank, {unit}</source>
-        <translation>Per rank, {unit}</translation>
+        <source>{unit} per rank</source>
+        <translation>{unit} per rank</translation>
     </message>
     <message>
         <source>current Nd = {nd}</source>
@@ -87,6 +141,18 @@
     <message>
         <source>GPU memory {v}</source>
         <translation>GPU memory {v}</translation>
+    </message>
+    <message>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu}, above the chart</translation>
+    </message>
+    <message>
+        <source>{v} per rank</source>
+        <translation>{v} per rank</translation>
+    </message>
+    <message>
+        <source>Computed, {profile}.</source>
+        <translation>Computed, {profile}.</translation>
     </message>
 </context>
 <context>
@@ -141,6 +207,57 @@
     <message>
         <source>PNG images (*.png)</source>
         <translation>PNG images (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>FormMessages</name>
+    <message>
+        <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
+        <translation>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</translation>
+    </message>
+    <message>
+        <source>Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.</source>
+        <translation>Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.</translation>
+    </message>
+    <message>
+        <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
+        <translation>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>Nodes × GPUs per node must be at most {max}.</source>
+        <translation>Nodes × GPUs per node must be at most {max}.</translation>
+    </message>
+    <message>
+        <source>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</source>
+        <translation>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</translation>
+    </message>
+    <message>
+        <source>Heads ({heads}) must be a multiple of KV heads ({kv}).</source>
+        <translation>Heads ({heads}) must be a multiple of KV heads ({kv}).</translation>
+    </message>
+    <message>
+        <source>FFN is empty and cannot default yet: give Hidden first, or a whole number.</source>
+        <translation>FFN is empty and cannot default yet: give Hidden first, or a whole number.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from {lo} to {hi}.</source>
+        <translation>{name} must be a whole number from {lo} to {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number greater than {lo}, at most {hi}.</source>
+        <translation>{name} must be a number greater than {lo}, at most {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number.</source>
+        <translation>{name} must be a whole number.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number.</source>
+        <translation>{name} must be a number.</translation>
+    </message>
+    <message>
+        <source>{name}: choose one of the listed values.</source>
+        <translation>{name}: choose one of the listed values.</translation>
     </message>
 </context>
 <context>
@@ -525,6 +642,42 @@ optimizer sharded</translation>
         <source>Stage {n}</source>
         <translation>Stage {n}</translation>
     </message>
+    <message>
+        <source>gated (SwiGLU)</source>
+        <translation>gated (SwiGLU)</translation>
+    </message>
+    <message>
+        <source>plain (GELU)</source>
+        <translation>plain (GELU)</translation>
+    </message>
+    <message>
+        <source>RMSNorm</source>
+        <translation>RMSNorm</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>LayerNorm</translation>
+    </message>
+    <message>
+        <source>rotary (RoPE)</source>
+        <translation>rotary (RoPE)</translation>
+    </message>
+    <message>
+        <source>learned table</source>
+        <translation>learned table</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>q, k, v only</source>
+        <translation>q, k, v only</translation>
+    </message>
+    <message>
+        <source>all layers</source>
+        <translation>all layers</translation>
+    </message>
 </context>
 <context>
     <name>Lesson</name>
@@ -769,12 +922,12 @@ optimizer sharded</translation>
         <translation>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</translation>
     </message>
     <message>
-        <source>&amp;Chart</source>
-        <translation>&amp;Chart</translation>
+        <source>&amp;Plan</source>
+        <translation>&amp;Plan</translation>
     </message>
     <message>
-        <source>Show the chart tab</source>
-        <translation>Show the chart tab</translation>
+        <source>Show the plan tab: both charts</source>
+        <translation>Show the plan tab: both charts</translation>
     </message>
     <message>
         <source>&amp;Table</source>
@@ -859,6 +1012,22 @@ optimizer sharded</translation>
     <message>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Theme</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>Follow the &amp;System</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Light</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dark</translation>
     </message>
     <message>
         <source>Main toolbar</source>
@@ -1484,6 +1653,10 @@ optimizer sharded</translation>
         <translation>Memory per GPU you set aside for the CUDA context and allocator; added to the predicted peak and shown apart. Empty: 0</translation>
     </message>
     <message>
+        <source>for example 2e9, 7B, 350M</source>
+        <translation>for example 2e9, 7B, 350M</translation>
+    </message>
+    <message>
         <source>auto</source>
         <translation>auto</translation>
     </message>
@@ -1568,6 +1741,22 @@ optimizer sharded</translation>
         <translation>= heads</translation>
     </message>
     <message>
+        <source>auto: {n}</source>
+        <translation>auto: {n}</translation>
+    </message>
+    <message>
+        <source>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</source>
+        <translation>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</translation>
+    </message>
+    <message>
+        <source>Size of the learned position table (learned positions only)</source>
+        <translation>Size of the learned position table (learned positions only)</translation>
+    </message>
+    <message>
+        <source>Rotary positions have no table: this size changes nothing</source>
+        <translation>Rotary positions have no table: this size changes nothing</translation>
+    </message>
+    <message>
         <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
         <translation>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</translation>
     </message>
@@ -1639,12 +1828,27 @@ optimizer sharded</translation>
 <context>
     <name>Provenance</name>
     <message>
+        <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
+        <translation>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</translation>
+    </message>
+    <message>
         <source>Computed (closed form), {profile}: {source}; scheme: {scheme}</source>
         <translation>Computed (closed form), {profile}: {source}; scheme: {scheme}</translation>
     </message>
     <message>
         <source>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</source>
         <translation>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Look in:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>Files of &amp;type:</translation>
     </message>
 </context>
 <context>
@@ -2143,8 +2347,12 @@ states (Δ)</translation>
         <translation>GPU memory {v}</translation>
     </message>
     <message>
-        <source>Per-rank model states, {unit}</source>
-        <translation>Per-rank model states, {unit}</translation>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu}, above the chart</translation>
+    </message>
+    <message>
+        <source>{unit} per rank</source>
+        <translation>{unit} per rank</translation>
     </message>
     <message>
         <source>the loss</source>
@@ -2305,6 +2513,10 @@ states (Δ)</translation>
         <translation>States vs GPU memory</translation>
     </message>
     <message>
+        <source>States + activations vs GPU memory</source>
+        <translation>States + activations vs GPU memory</translation>
+    </message>
+    <message>
         <source>no GPU memory given</source>
         <translation>no GPU memory given</translation>
     </message>
@@ -2335,6 +2547,10 @@ states (Δ)</translation>
     <message>
         <source>Communication time at {bw} GB/s</source>
         <translation>Communication time at {bw} GB/s</translation>
+    </message>
+    <message>
+        <source>over by {over}: needs {pct}% of {gpu}</source>
+        <translation>over by {over}: needs {pct}% of {gpu}</translation>
     </message>
     <message>
         <source>Per-rank model-state memory, largest rank</source>
@@ -2397,6 +2613,22 @@ states (Δ)</translation>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 GiB = 2³⁰ B</translation>
+    </message>
+    <message>
+        <source>T</source>
+        <translation>T</translation>
+    </message>
+    <message>
+        <source>M</source>
+        <translation>M</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>{v}{suffix}</source>
+        <translation>{v}{suffix}</translation>
     </message>
     <message>
         <source>{n} B</source>

@@ -30,6 +30,26 @@
         <translation>Диаграмма памяти в зависимости от Nd</translation>
     </message>
     <message>
+        <source>Log scale</source>
+        <translation>Лог. шкала</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Логарифмическая ось памяти: малые стадии и модели остаются читаемыми</translation>
+    </message>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>Логарифмическая шкала</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Экспорт диаграмм в PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Экспорт диаграмм в SVG…</translation>
+    </message>
+    <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
         <translation>Полей с ошибками: {n}; диаграмма показывает последний корректный план.</translation>
     </message>
@@ -48,6 +68,10 @@
     <message>
         <source>Per-rank model states versus Nd</source>
         <translation>Состояния модели на участника в зависимости от Nd</translation>
+    </message>
+    <message>
+        <source>log memory axis</source>
+        <translation>логарифмическая ось памяти</translation>
     </message>
     <message>
         <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
@@ -71,14 +95,44 @@
     </message>
 </context>
 <context>
+    <name>CoreFormulas</name>
+    <message>
+        <source>(whole tensors)</source>
+        <translation>(целые тензоры)</translation>
+    </message>
+    <message>
+        <source>(dim 0 padded)</source>
+        <translation>(с дополнением по измерению 0)</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>бакеты</translation>
+    </message>
+</context>
+<context>
+    <name>CoreNotes</name>
+    <message>
+        <source>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</source>
+        <translation>схема «{scheme}» выходит за рамки учёта статьи ZeRO (§3.1)</translation>
+    </message>
+    <message>
+        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
+        <translation>профиль torch моделирует AdamW с вычислениями в bf16 и состояниями в fp32; схема «{scheme}» здесь не применяется</translation>
+    </message>
+    <message>
+        <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
+        <translation>задано только число параметров: формы тензоров неизвестны, поэтому разделение считается равным</translation>
+    </message>
+</context>
+<context>
     <name>DpChart</name>
     <message>
         <source>Data-parallel degree Nd (log scale)</source>
         <translation>Степень параллелизма по данным Nd (логарифмическая шкала)</translation>
     </message>
     <message>
-        <source>Per rank, {unit}</source>
-        <translation>На участника, {unit}</translation>
+        <source>{unit} per rank</source>
+        <translation>{unit} на участника</translation>
     </message>
     <message>
         <source>current Nd = {nd}</source>
@@ -87,6 +141,18 @@
     <message>
         <source>GPU memory {v}</source>
         <translation>Память GPU {v}</translation>
+    </message>
+    <message>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu} — выше диаграммы</translation>
+    </message>
+    <message>
+        <source>{v} per rank</source>
+        <translation>{v} на участника</translation>
+    </message>
+    <message>
+        <source>Computed, {profile}.</source>
+        <translation>Расчёт по формулам, {profile}.</translation>
     </message>
 </context>
 <context>
@@ -141,6 +207,57 @@
     <message>
         <source>PNG images (*.png)</source>
         <translation>Изображения PNG (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>FormMessages</name>
+    <message>
+        <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
+        <translation>Память GPU — число в {unit} больше 0, например 80 или 79,5; оставьте поле пустым, чтобы не рисовать линию GPU.</translation>
+    </message>
+    <message>
+        <source>Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.</source>
+        <translation>Параметры P — число вида 2e9, 7B, 350M или 1.5T, от 1 до {hi}.</translation>
+    </message>
+    <message>
+        <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
+        <translation>Nd должно делить узлы × GPU на узел ({world}): например {divisors}.</translation>
+    </message>
+    <message>
+        <source>Nodes × GPUs per node must be at most {max}.</source>
+        <translation>Узлы × GPU на узел — не больше {max}.</translation>
+    </message>
+    <message>
+        <source>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</source>
+        <translation>Ширина ({hidden}) должна быть кратна числу голов ({heads}), если не задана размерность головы.</translation>
+    </message>
+    <message>
+        <source>Heads ({heads}) must be a multiple of KV heads ({kv}).</source>
+        <translation>Число голов ({heads}) должно быть кратно числу голов KV ({kv}).</translation>
+    </message>
+    <message>
+        <source>FFN is empty and cannot default yet: give Hidden first, or a whole number.</source>
+        <translation>FFN пусто, и значение по умолчанию пока не вычислить: сначала задайте ширину или введите целое число.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number from {lo} to {hi}.</source>
+        <translation>{name}: нужно целое число от {lo} до {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number greater than {lo}, at most {hi}.</source>
+        <translation>{name}: нужно число больше {lo}, но не больше {hi}.</translation>
+    </message>
+    <message>
+        <source>{name} must be a whole number.</source>
+        <translation>{name}: нужно целое число.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number.</source>
+        <translation>{name}: нужно число.</translation>
+    </message>
+    <message>
+        <source>{name}: choose one of the listed values.</source>
+        <translation>{name}: выберите одно из значений списка.</translation>
     </message>
 </context>
 <context>
@@ -435,7 +552,7 @@
     </message>
     <message>
         <source>AdamW state (m, v, step)</source>
-        <translation>Состояние AdamW (m, v, step)</translation>
+        <translation>Состояние AdamW (m, v, шаг)</translation>
     </message>
     <message>
         <source>DDP gradient buckets</source>
@@ -507,7 +624,7 @@ plain DP</source>
         <source>Stage 1
 optimizer sharded</source>
         <translation>Стадия 1
-состояния оптимизатора</translation>
+оптимизатор разделён</translation>
     </message>
     <message>
         <source>Stage 2
@@ -524,6 +641,42 @@ optimizer sharded</source>
     <message>
         <source>Stage {n}</source>
         <translation>Стадия {n}</translation>
+    </message>
+    <message>
+        <source>gated (SwiGLU)</source>
+        <translation>с затвором (SwiGLU)</translation>
+    </message>
+    <message>
+        <source>plain (GELU)</source>
+        <translation>обычный (GELU)</translation>
+    </message>
+    <message>
+        <source>RMSNorm</source>
+        <translation>RMSNorm</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>LayerNorm</translation>
+    </message>
+    <message>
+        <source>rotary (RoPE)</source>
+        <translation>вращательное (RoPE)</translation>
+    </message>
+    <message>
+        <source>learned table</source>
+        <translation>обучаемая таблица</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>q, k, v only</source>
+        <translation>только q, k, v</translation>
+    </message>
+    <message>
+        <source>all layers</source>
+        <translation>во всех слоях</translation>
     </message>
 </context>
 <context>
@@ -769,12 +922,12 @@ optimizer sharded</source>
         <translation>P = 2·10⁹, Nd = 4, Adam из статьи: 32 / 14 / 11 / 8 ГБ</translation>
     </message>
     <message>
-        <source>&amp;Chart</source>
-        <translation>&amp;Диаграмма</translation>
+        <source>&amp;Plan</source>
+        <translation>&amp;План</translation>
     </message>
     <message>
-        <source>Show the chart tab</source>
-        <translation>Показать вкладку с диаграммой</translation>
+        <source>Show the plan tab: both charts</source>
+        <translation>Показать вкладку «План»: обе диаграммы</translation>
     </message>
     <message>
         <source>&amp;Table</source>
@@ -859,6 +1012,22 @@ optimizer sharded</source>
     <message>
         <source>&amp;Help</source>
         <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Тема</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>Как в &amp;системе</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Светлая</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Тёмная</translation>
     </message>
     <message>
         <source>Main toolbar</source>
@@ -1207,7 +1376,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
-        <translation>Для измерения нужна архитектура модели (слои, hidden, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
+        <translation>Для измерения нужна архитектура модели (слои, ширина, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
     </message>
     <message>
         <source>This scale-down does not give a valid model; change the fractions.</source>
@@ -1393,7 +1562,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Key/value heads (grouped-query attention)</source>
-        <translation>Головы ключей и значений (grouped-query attention)</translation>
+        <translation>Головы ключей и значений (групповое внимание по запросам, GQA)</translation>
     </message>
     <message>
         <source>Head dimension</source>
@@ -1484,6 +1653,10 @@ optimizer sharded</source>
         <translation>Память на GPU, которую вы откладываете под контекст CUDA и аллокатор; прибавляется к прогнозу пика и показывается отдельно. Пусто: 0</translation>
     </message>
     <message>
+        <source>for example 2e9, 7B, 350M</source>
+        <translation>например 2e9, 7B, 350M</translation>
+    </message>
+    <message>
         <source>auto</source>
         <translation>авто</translation>
     </message>
@@ -1568,6 +1741,22 @@ optimizer sharded</source>
         <translation>= головы</translation>
     </message>
     <message>
+        <source>auto: {n}</source>
+        <translation>авто: {n}</translation>
+    </message>
+    <message>
+        <source>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</source>
+        <translation>Пусто: 4 × ширина для обычного MLP; 8/3 × ширина с округлением вверх до кратного 256 для MLP с затвором (правило Llama)</translation>
+    </message>
+    <message>
+        <source>Size of the learned position table (learned positions only)</source>
+        <translation>Размер обучаемой таблицы позиций (только для обучаемых позиций)</translation>
+    </message>
+    <message>
+        <source>Rotary positions have no table: this size changes nothing</source>
+        <translation>У вращательного кодирования позиций нет таблицы: этот размер ни на что не влияет</translation>
+    </message>
+    <message>
         <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
         <translation>Профиль «torch» учитывает то, что хранят движки PyTorch: параметры, градиенты и состояния AdamW в FP32, вычисления в BF16.</translation>
     </message>
@@ -1639,12 +1828,27 @@ optimizer sharded</source>
 <context>
     <name>Provenance</name>
     <message>
+        <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
+        <translation>Расчёт по формулам, {profile}: {source}; AdamW с состояниями в fp32 и вычислениями в bf16</translation>
+    </message>
+    <message>
         <source>Computed (closed form), {profile}: {source}; scheme: {scheme}</source>
         <translation>Расчёт по формулам, {profile}: {source}; схема: {scheme}</translation>
     </message>
     <message>
         <source>Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and fragmentation come on top (ZeRO §3.2). Measure the full step.</source>
         <translation>Только состояния модели. То, что они помещаются в память GPU, не означает, что поместится пик: сверху добавляются активации, временные буферы и фрагментация (ZeRO §3.2). Измерьте полный шаг.</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Папка:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>&amp;Тип файлов:</translation>
     </message>
 </context>
 <context>
@@ -2143,8 +2347,12 @@ states (Δ)</source>
         <translation>Память GPU {v}</translation>
     </message>
     <message>
-        <source>Per-rank model states, {unit}</source>
-        <translation>Состояния модели на участника, {unit}</translation>
+        <source>{gpu}, above the chart</source>
+        <translation>{gpu} — выше диаграммы</translation>
+    </message>
+    <message>
+        <source>{unit} per rank</source>
+        <translation>{unit} на участника</translation>
     </message>
     <message>
         <source>the loss</source>
@@ -2305,6 +2513,10 @@ states (Δ)</source>
         <translation>Состояния и память GPU</translation>
     </message>
     <message>
+        <source>States + activations vs GPU memory</source>
+        <translation>Состояния + активации относительно памяти GPU</translation>
+    </message>
+    <message>
         <source>no GPU memory given</source>
         <translation>память GPU не задана</translation>
     </message>
@@ -2335,6 +2547,10 @@ states (Δ)</source>
     <message>
         <source>Communication time at {bw} GB/s</source>
         <translation>Время обмена при {bw} ГБ/с</translation>
+    </message>
+    <message>
+        <source>over by {over}: needs {pct}% of {gpu}</source>
+        <translation>не помещается на {over}: нужно {pct}% от {gpu}</translation>
     </message>
     <message>
         <source>Per-rank model-state memory, largest rank</source>
@@ -2399,6 +2615,22 @@ states (Δ)</source>
         <translation>1 ГиБ = 2³⁰ байт</translation>
     </message>
     <message>
+        <source>T</source>
+        <translation>трлн</translation>
+    </message>
+    <message>
+        <source>M</source>
+        <translation>млн</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>тыс.</translation>
+    </message>
+    <message>
+        <source>{v}{suffix}</source>
+        <translation>{v} {suffix}</translation>
+    </message>
+    <message>
         <source>{n} B</source>
         <translation>{n} байт</translation>
     </message>
@@ -2428,7 +2660,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>B</source>
-        <translation>байт</translation>
+        <translation>млрд</translation>
     </message>
     <message>
         <source>{n} s</source>

@@ -61,6 +61,14 @@ FAMILY_KNOBS: dict[str, dict[str, tuple | None]] = {  # None: any valid value
 }
 
 
+def default_ffn(hidden: int, mlp: str = "gated") -> int:
+    """The usual MLP width when none is given: 4·hidden for a plain MLP; for a gated one (SwiGLU)
+    Llama's rule, 8/3·hidden rounded up to a multiple of 256 (hidden 4096 -> 11008)."""
+    if mlp == "plain":
+        return 4 * hidden
+    return -(-(8 * hidden // 3) // 256) * 256
+
+
 class Architecture(BaseModel):
     """A decoder-only transformer: the common shape plus the knobs its family's layout reads."""
 
@@ -96,6 +104,19 @@ class Architecture(BaseModel):
     top_k: int | None = Field(default=None, ge=1, le=4096, description="experts routed per token")
 
     # Field validators (not a model validator) so each error carries the field's own path.
+    @model_validator(mode="before")
+    @classmethod
+    def _ffn_defaults_from_hidden(cls, data: Any) -> Any:
+        """An absent (or empty) ffn takes default_ffn(hidden, mlp); with no usable hidden it stays absent."""
+        if isinstance(data, dict) and data.get("ffn") in (None, ""):
+            try:
+                hidden = int(str(data.get("hidden")).strip())
+            except ValueError:
+                return data
+            if hidden >= 1:
+                data = {**data, "ffn": default_ffn(hidden, data.get("mlp") or "gated")}
+        return data
+
     @field_validator("heads")
     @classmethod
     def _heads_divide_hidden(cls, heads: int, info: ValidationInfo) -> int:

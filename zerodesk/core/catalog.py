@@ -22,6 +22,7 @@ class _Preset(BaseModel):
 
     name: str = Field(min_length=1)
     label: str = Field(min_length=1)
+    labels: dict[str, str] = Field(default_factory=dict, description="the label in other languages: {'ru': ...}")
     source: str = Field(min_length=1, description="where the published figures come from")
 
 

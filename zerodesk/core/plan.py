@@ -17,12 +17,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from .architecture import Architecture, param_count, tensor_shapes
+from .architecture import Architecture, default_ffn, param_count, tensor_shapes
 from .text import shorten
 from .evidence import EvidenceRecord
 from .units import Unit, parse_count
 
-__all__ = ["Architecture"]  # re-exported: plans, catalogs and the worker import it from here
+__all__ = ["Architecture", "default_ffn"]  # re-exported: plans, catalogs and the worker import it from here
 
 SCHEMA_VERSION = 1
 PLAN_SUFFIX = ".zerodesk.json"

@@ -15,6 +15,25 @@ from ..core.plan import Plan, PlanError, load_plan
 
 MIN_SCREENSHOT = (1280, 800)
 SCREENSHOT_SIZE = (1440, 900)
+LANG_CHOICES = ("en", "ru")
+THEME_CHOICES = ("system", "light", "dark")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'1024x700' -> (1024, 700); one sentence naming the option when it is not a size."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text or "")
+    if not m or not (320 <= int(m.group(1)) <= 16384 and 240 <= int(m.group(2)) <= 16384):
+        raise ValueError(f"--size must be WIDTHxHEIGHT in pixels, such as 1024x700 (320x240 to 16384x16384), not {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def add_window_arguments(parser: argparse.ArgumentParser) -> None:
+    """--lang, --size and --theme: for the window and its screenshot mode."""
+    parser.add_argument("--lang", choices=LANG_CHOICES, help="interface language for this run (default: the saved one)")
+    parser.add_argument("--size", metavar="WxH", help="window size in pixels, such as 1024x700")
+    parser.add_argument("--theme", choices=THEME_CHOICES, help="light, dark, or follow the system (default: the saved choice)")
 
 
 def _application(offscreen: bool):
@@ -36,16 +55,18 @@ def _application(offscreen: bool):
     return app
 
 
-def _render_screenshot(window, path: Path) -> int:
+def _render_screenshot(window, path: Path, size: tuple[int, int] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
-    window.resize(*SCREENSHOT_SIZE)
+    window.resize(*(size or SCREENSHOT_SIZE))
     window.show()
+    QApplication.processEvents()
+    window.fit_docks()  # once shown: docks take their widths from the laid-out window
     window.glossary.flush()
     for _ in range(3):
         QApplication.processEvents()
     pixmap = window.grab()
-    if pixmap.width() < MIN_SCREENSHOT[0] or pixmap.height() < MIN_SCREENSHOT[1]:
+    if size is None and (pixmap.width() < MIN_SCREENSHOT[0] or pixmap.height() < MIN_SCREENSHOT[1]):
         pixmap = pixmap.scaled(max(pixmap.width(), MIN_SCREENSHOT[0]), max(pixmap.height(), MIN_SCREENSHOT[1]))
     return save_screenshot(pixmap, Path(path))
 
@@ -62,7 +83,8 @@ def save_screenshot(pixmap, path: Path, what: str = "") -> int:
     return 0
 
 
-def create_window(plan: Plan | None = None, plan_path: Path | None = None, headless: bool = False):
+def create_window(plan: Plan | None = None, plan_path: Path | None = None, headless: bool = False,
+                  lang: str | None = None, theme_choice: str | None = None):
     """The main window showing `plan` (command-line flags) or the plan file, in the saved language.
 
     A plan file that cannot be read raises PlanError when headless or when flags were given;
@@ -79,14 +101,19 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
                 raise
             open_error = str(exc)
     _application(offscreen=headless)
-    from . import i18n
+    from . import i18n, theme
     from .files import safe_resolve
     from .main_window import MainWindow
     from .settings import Settings
 
     settings = Settings()
-    i18n.set_language(settings.language or i18n.system_language())
+    i18n.set_language(lang or settings.language or i18n.system_language())  # --lang: this run only
+    chosen = theme_choice or theme.saved_theme(settings.store)
+    theme.apply_theme(chosen)
     window = MainWindow(settings, persist=not headless)
+    window.theme_actions[chosen].setChecked(True)
+    theme.follow_system(lambda: window.theme_group.checkedAction() is window.theme_actions["system"]
+                        and theme.apply_theme("system"))
     window.quiet = headless
     window.open_error = open_error
     if plan is not None:  # the flags win; against the file they are an unsaved change
@@ -99,36 +126,51 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
 
 
 def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None,
-            lang: str | None = None) -> int:
+            lang: str | None = None, size: str | tuple[int, int] | None = None, theme_choice: str | None = None) -> int:
     """Open the main window; returns the exit code.
 
     plan: built from command-line flags (shown as given); plan_path: a plan file (opened; when
     `plan` is also given, the flags win and the window shows it as an unsaved change of that file);
     screenshot: render the window offscreen to this PNG (at least 1280x800) and return 0.
-    Exit codes: 0 fine, 1 the screenshot could not be written, 2 the plan file could not be read.
+    lang ('en'/'ru'), size ('1024x700' or (w, h)) and theme_choice ('system'/'light'/'dark') apply to this run.
+    Exit codes: 0 fine, 1 the screenshot could not be written, 2 the plan file or an option could not be read.
     """
     headless = screenshot is not None
     try:
-        window = create_window(plan, plan_path, headless)
-    except PlanError as exc:
+        wh = parse_size(size) if isinstance(size, str) else size
+        if lang is not None and lang not in LANG_CHOICES:
+            raise ValueError(f"--lang must be one of {', '.join(LANG_CHOICES)}, not {lang!r}")
+        window = create_window(plan, plan_path, headless, lang, theme_choice)
+    except (PlanError, ValueError) as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
     if lang:
         window.set_language(lang)
     if headless:
-        return _render_screenshot(window, Path(screenshot))
+        return _render_screenshot(window, Path(screenshot), wh)
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
+    if wh is not None:
+        window.resize(*wh)
     window.show()
+    if wh is not None:
+        QApplication.processEvents()
+        window.fit_docks()
     if window.open_error:
         window.show_error(QCoreApplication.translate("MainWindow", "Cannot open the plan"), window.open_error)
     return QApplication.instance().exec()
 
 
-def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = None, lang: str | None = None) -> int:
+def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = None, lang: str | None = None,
+               size: str | None = None) -> int:
     """`zerodesk --lesson [N]`: the lesson window at step N (1-based); with a screenshot path,
-    render that step offscreen at 1280x800 and return. `plan` (flags) replaces the Figure 1 preset."""
+    render that step offscreen (at --size, default 1280x800) and return. `plan` (flags) replaces the Figure 1 preset."""
+    try:
+        wh = parse_size(size) if size else None
+    except ValueError as exc:
+        print(f"zerodesk: {exc}", file=sys.stderr)
+        return 2
     _application(offscreen=screenshot is not None)
     from . import i18n
     from .lesson import render
@@ -136,7 +178,7 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
 
     i18n.set_language(lang or Settings().language or i18n.system_language())
     if screenshot is not None:
-        return render.screenshot(Path(screenshot), step, plan)
+        return render.screenshot(Path(screenshot), step, plan, *([wh] if wh else []))
     from PySide6.QtWidgets import QApplication
 
     from .lesson import LessonWindow
@@ -146,6 +188,8 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
         print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
         return 2
     window.go(step - 1, animate=False)
+    if wh:
+        window.resize(*wh)
     window.show()
     return QApplication.instance().exec()
 
@@ -155,8 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="zerodesk-gui", description="Open the ZeroDesk window.")
     parser.add_argument("plan", nargs="?", type=Path, help="a plan file (*.zerodesk.json) to open")
     parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
+    add_window_arguments(parser)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return run_gui(None, args.plan, None)
+    return run_gui(None, args.plan, args.screenshot, args.lang, args.size, args.theme)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ import html
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ..core.accounting import Breakdown
 from ..core.plan import Plan, PlanError
@@ -35,7 +35,7 @@ def preset_label(name: str | None) -> str | None:
     from ..core import catalog
 
     try:
-        return catalog.find_model(name).label
+        return i18n.preset_label(catalog.find_model(name))
     except PlanError:  # an unknown name or a broken catalog: show the name as given, on one line
         return shorten(name, 80)
 
@@ -49,7 +49,18 @@ def _caption_label(name: str) -> QLabel:
     return label
 
 
+def _with_toggle(label: QLabel, toggle: QCheckBox) -> QWidget:
+    row = QWidget()
+    h = QHBoxLayout(row)
+    h.setContentsMargins(0, 0, 0, 0)
+    h.addWidget(label, 1)
+    h.addWidget(toggle, 0, Qt.AlignmentFlag.AlignTop)
+    return row
+
+
 class ChartPanel(QWidget):
+    exportRequested = Signal(str)  # ".png" or ".svg", from a chart's context menu
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("chartPanel")
@@ -60,7 +71,9 @@ class ChartPanel(QWidget):
         v.setContentsMargins(6, 6, 6, 6)
         v.setSpacing(2)
         self.caption = _caption_label("stageCaption")
-        v.addWidget(self.caption)
+        self.log_toggle = QCheckBox()
+        self.log_toggle.setObjectName("stageLogScale")
+        v.addWidget(_with_toggle(self.caption, self.log_toggle))
         self.stale = _caption_label("staleNote")
         self.stale.setStyleSheet(f"color: {ERROR_COLOR};")
         self.stale.hide()
@@ -75,31 +88,69 @@ class ChartPanel(QWidget):
         tv = QVBoxLayout(top)
         tv.setContentsMargins(0, 0, 0, 0)
         self.chart = StageChart()
-        self.chart.setMinimumHeight(220)
+        self.chart.setMinimumHeight(180)
         tv.addWidget(self.chart, 1)
         self.warning = _caption_label("peakWarning")
         self.warning.setStyleSheet(f"color: {WARN_COLOR};")
         tv.addWidget(self.warning)
         split.addWidget(top)
+        self._top_pane = top
 
         bottom = QWidget()
         bv = QVBoxLayout(bottom)
         bv.setContentsMargins(0, 4, 0, 0)
         bv.setSpacing(2)
         self.dp_caption = _caption_label("dpCaption")
-        bv.addWidget(self.dp_caption)
+        self.dp_log_toggle = QCheckBox()
+        self.dp_log_toggle.setObjectName("dpLogScale")
+        bv.addWidget(_with_toggle(self.dp_caption, self.dp_log_toggle))
         self.dp_chart = DpChart()
-        self.dp_chart.setMinimumHeight(170)
+        self.dp_chart.setMinimumHeight(140)
         bv.addWidget(self.dp_chart, 1)
         split.addWidget(bottom)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 4)
         self.splitter = split
         v.addWidget(split, 1)
         self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
         self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
         self.chart.measuredChanged.connect(self._update_legend)
+        # log scale: the check box and each chart's context menu stay in step
+        for box, plot in ((self.log_toggle, self.chart), (self.dp_log_toggle, self.dp_chart)):
+            box.setChecked(plot.log_y)
+            box.toggled.connect(plot.set_log_y)
+            plot.menu.logToggled.connect(box.setChecked)
+            plot.menu.logToggled.connect(lambda _on: self._update_texts())
+        self._export_actions = []
+        for suffix in (".png", ".svg"):
+            from PySide6.QtGui import QAction
 
+            a = QAction(self)
+            a.triggered.connect(lambda _=False, s=suffix: self.exportRequested.emit(s))
+            self._export_actions.append(a)
+        self.chart.menu.actions = self.dp_chart.menu.actions = self._export_actions
+        self._retranslate_controls()
+
+    def _retranslate_controls(self) -> None:
+        for box in (self.log_toggle, self.dp_log_toggle):
+            box.setText(self.tr("Log scale"))
+            box.setToolTip(self.tr("Logarithmic memory axis: small stages and models stay readable"))
+        for plot in (self.chart, self.dp_chart):
+            plot.menu.log_action.setText(self.tr("Logarithmic Scale"))
+        self._export_actions[0].setText(self.tr("Export Charts as PNG…"))
+        self._export_actions[1].setText(self.tr("Export Charts as SVG…"))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_warning()
+
+    def _fit_warning(self) -> None:
+        """The warning wraps to more lines when narrow: the chart's pane grows its minimum so the
+        splitter never squeezes the text over the bars."""
+        width = max(1, self._top_pane.width())
+        need = self.chart.minimumHeight() + self.warning.heightForWidth(width) + 6
+        if self._top_pane.minimumHeight() != need:
+            self._top_pane.setMinimumHeight(need)
     def set_breakdown(self, plan: Plan, b: Breakdown) -> None:
         self._plan, self._breakdown = plan, b
         self.chart.set_breakdown(plan, b)
@@ -118,6 +169,7 @@ class ChartPanel(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
             self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
+            self._retranslate_controls()
             self._update_texts()
             self.set_stale({"": ""} if self._stale else {})
         super().changeEvent(event)
@@ -132,11 +184,12 @@ class ChartPanel(QWidget):
         c = plan.cluster
         title = html.escape(self.tr("Per-rank model-state memory by ZeRO stage"))
         dp_title = html.escape(self.tr("Per-rank model states versus Nd"))
+        log_note = html.escape(" · " + self.tr("log memory axis"))
         self.caption.setText(
             f"<b>{title}</b> — "
-            + html.escape(provenance(plan, b)) + "<br>"
+            + html.escape(provenance(plan, b)) + (log_note if self.chart.log_y else "") + "<br>"
             + html.escape(self.tr("{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})").format(
-                name=name, p=i18n.fmt_int(b.params), short=fmt_count(b.params), nd=b.dp, nodes=c.nodes, gpn=c.gpus_per_node,
+                name=name, p=i18n.fmt_int(b.params), short=i18n.fmt_count(b.params), nd=b.dp, nodes=c.nodes, gpn=c.gpus_per_node,
                 unit=i18n.unit_label(unit), note=i18n.unit_note(unit))))
         self._update_legend()
         act = activation_estimate(plan)
@@ -144,13 +197,14 @@ class ChartPanel(QWidget):
         if act is not None:
             extra = " " + self.tr("Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).").format(
                 act=i18n.fmt_bytes(act.total_bytes, unit), seq=plan.seq_len, mb=plan.micro_batch)
-        notes = "".join("<br>" + html.escape(self.tr("Note: {note}.").format(note=n)) for n in b.notes)
+        notes = "".join("<br>" + html.escape(self.tr("Note: {note}.").format(note=i18n.core_note(n))) for n in b.notes)
         self.warning.setText("⚠ " + html.escape(peak_warning() + extra) + notes)
+        self._fit_warning()
         self.dp_caption.setText(
             f"<b>{dp_title}</b> — "
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
                 profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
-            + "<br>" + self.dp_chart.legend_html())
+            + (log_note if self.dp_chart.log_y else "") + "<br>" + self.dp_chart.legend_html())
 
     def _update_legend(self) -> None:
         b = self._breakdown
@@ -223,4 +277,15 @@ class ChartPanel(QWidget):
         with self._exporting():
             self.render(painter, QPoint())
         painter.end()
-        return Path(path).is_file() and Path(path).stat().st_size > 0
+        path = Path(path)
+        if not path.is_file() or path.stat().st_size == 0:
+            return False
+        from .svg_export import portable_svg
+
+        from xml.etree.ElementTree import ParseError
+
+        try:  # shapes in page coordinates: librsvg, ImageMagick and browsers draw what Qt draws
+            path.write_text(portable_svg(path.read_text(encoding="utf-8")), encoding="utf-8")
+        except (OSError, ParseError):  # Qt's own file stays: right in Qt, if not everywhere
+            pass
+        return True

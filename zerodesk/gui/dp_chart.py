@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem
 
 from ..core.accounting import STAGES, Breakdown, compute, sweep_dp
@@ -19,11 +19,17 @@ from ..core.plan import Plan
 from ..core.units import UNIT_BYTES
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
-from .stage_chart import GPU_LINE_COLOR
+from .chart_tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor
+from .stage_chart import GPU_LINE_COLOR, GPU_REACH
 
 from .style import MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 STAGE_SYMBOLS = ("o", "s", "t", "d")
 MIN_MAX_DP = 1024
+HOVER_PX = 9  # how near a point the mouse must be for its tooltip
+# where the GPU line's label may sit: (position along the line, anchor); the first clear of the curves wins
+ND_LABEL_SPOTS = ((0.6, (0, 0.5)), (0.85, (0, 0.5)), (0.35, (0, 0.5)), (0.12, (0, 0.5)),
+                  (0.6, (1, 0.5)), (0.85, (1, 0.5)), (0.35, (1, 0.5)), (0.12, (1, 0.5)))
+GPU_LABEL_SPOTS = ((0.99, (1, 1)), (0.99, (1, 0)), (0.55, (0.5, 1)), (0.55, (0.5, 0)), (0.01, (0, 1)), (0.01, (0, 0)))
 
 
 def _literal(text: str) -> str:
@@ -41,10 +47,13 @@ def dp_grid(current: int) -> list[int]:
     return out
 
 
-class DpChart(pg.PlotWidget):
+class DpChart(LogScaleMixin, pg.PlotWidget):
     def __init__(self, parent=None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, axisItems={"left": ValueAxis("left")})
         self.setObjectName("dpChart")
+        self._log = True  # per-rank memory falls as 1/Nd: straight lines on log-log axes, small stages readable
+        self._floor = 1.0
+        self.hover_text = ""
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
         self._grid: list[int] = []
@@ -84,6 +93,17 @@ class DpChart(pg.PlotWidget):
                                          label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
         self.addItem(self._gpu_line)
         self._gpu_line.hide()
+        self._gpu_above = pg.TextItem("", color=GPU_LINE_COLOR, anchor=(1, 0))
+        self._gpu_above.setZValue(11)
+        self.addItem(self._gpu_above, ignoreBounds=True)
+        self._gpu_above.hide()
+        self.getPlotItem().getAxis("left").setLogMode(False, True)
+        self.tip = StickyTip(self)
+        self.menu = ChartMenu(self)
+        self.menu.log_action.setChecked(True)
+        self.menu.logToggled.connect(self.set_log_y)
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels follow the height
         self.grid_lines = GridLines(self, vertical=True)
         self._apply_palette()
         self._ready = True
@@ -103,6 +123,9 @@ class DpChart(pg.PlotWidget):
     def nd_line_x(self) -> float:
         return float(self._nd_line.value())
 
+    def _log_changed(self) -> None:
+        self._redraw(force=True)
+
     def set_plan(self, plan: Plan, breakdown: Breakdown | None = None) -> None:
         """Recompute the sweep only when something it depends on changed (not Nd, units or GPU)."""
         self._plan = plan
@@ -121,43 +144,136 @@ class DpChart(pg.PlotWidget):
             return
         scale = UNIT_BYTES[plan.units]
         xs = [math.log2(n) for n in self._grid]
-        drawn = (self._key, plan.units, i18n.current_language())
+        drawn = (self._key, plan.units, i18n.current_language(), self._log)
         if force or drawn != self._drawn:  # curves, ticks and labels change only with these
             self._drawn = drawn
             self._top = 0.0
+            values = [v / scale for s in STAGES for v in self._sweep[s]]
+            self._floor = log_floor(values) if self._log else 1.0
             for s in STAGES:
-                ys = [v / scale for v in self._sweep[s]]
+                ys = [self._ty(v / scale) for v in self._sweep[s]]
                 self._curves[s].setData(xs, ys)
-                self._top = max(self._top, max(ys))
+            self._top = max(values)
             pi = self.getPlotItem()
             pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
             self.grid_lines.set_vertical(xs)
             pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
-            pi.setLabel("left", self.tr("Per rank, {unit}").format(unit=i18n.unit_label(plan.units)))
+            pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(plan.units)))
             self.setXRange(-0.3, xs[-1] + 0.3, padding=0)
         top = self._top
         # current values at the plan's Nd (exact, even off the power-of-two grid)
         x_now = math.log2(plan.dp)
-        self._current.setData(x=[x_now] * len(STAGES), y=[self._breakdown.stage(s).total_bytes / scale for s in STAGES],
+        self._current.setData(x=[x_now] * len(STAGES), y=[self._ty(self._breakdown.stage(s).total_bytes / scale) for s in STAGES],
                               brush=self._stage_brushes)
         if self._nd_line.value() != x_now or force or drawn != self._nd_drawn:
             self._nd_drawn = drawn
             self._nd_line.setValue(x_now)
             self._nd_line.label.setFormat(_literal(self.tr("current Nd = {nd}").format(nd=plan.dp)))
         gpu = plan.cluster.gpu_memory_bytes
-        if gpu:
-            self._gpu_line.show()  # before the text: a hidden label ignores setFormat
-            if (gpu, drawn) != self._gpu_drawn or force:
-                self._gpu_drawn = (gpu, drawn)
-                self._gpu_line.setValue(gpu / scale)
-                self._gpu_line.label.setFormat(_literal(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, plan.units))))
+        gpu_on_axis = bool(gpu) and (self._log or gpu / scale <= top * GPU_REACH)
+        if gpu_on_axis:
             top = max(top, gpu / scale)
+        # head room above the highest line for one line of label text, however short the chart is
+        label_share = min(0.4, (QFontMetrics(self.font()).height() + 8) / max(self.getPlotItem().vb.height(), 1.0))
+        if self._log:
+            low = self._ty(self._floor)
+            high = math.log10(top) if top > 0 else low + 1
+            yrange = (low, high + (high - low) * (0.03 + label_share) / (1 - label_share))
         else:
-            self._gpu_line.hide()
-        yrange = (-top * 0.01, top * 1.1 if top else 1)
+            yrange = (-top * 0.01, top * (1.03 + label_share) / (1 - label_share) if top else 1)
         if yrange != self._yrange or force:
             self._yrange = yrange
             self.setYRange(*yrange, padding=0)
+        text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, plan.units)) if gpu else ""
+        if gpu_on_axis:
+            self._gpu_line.show()  # before the text: a hidden label ignores setFormat
+            if (gpu, drawn) != self._gpu_drawn or force:
+                self._gpu_drawn = (gpu, drawn)
+                self._gpu_line.setValue(self._ty(gpu / scale))
+                self._gpu_line.label.setFormat(_literal(text))
+            self._place_gpu_label(text)
+        else:
+            self._gpu_line.hide()
+            self._gpu_drawn = None
+        if gpu and not gpu_on_axis:
+            self._gpu_above.setText("↑ " + self.tr("{gpu}, above the chart").format(gpu=text))
+            self._gpu_above.setPos(self.getPlotItem().vb.viewRange()[0][1], yrange[1])
+            self._gpu_above.show()
+        else:
+            self._gpu_above.hide()
+        self._place_label(self._nd_line, self.tr("current Nd = {nd}").format(nd=plan.dp), ND_LABEL_SPOTS)
+
+    def gpu_line_shown(self) -> bool:
+        return self._gpu_line.isVisible()
+
+    def _place_gpu_label(self, text: str) -> None:
+        self._place_label(self._gpu_line, text, GPU_LABEL_SPOTS)
+
+    def _place_label(self, line: pg.InfiniteLine, text: str, spots) -> None:
+        """Put a line's label at the first spot where no stage curve or current marker runs through it.
+
+        spots: (position along the visible line 0..1, anchor of the label box at that point)."""
+        vb = self.getPlotItem().vb
+        (x0, x1), (y0, y1) = vb.viewRange()
+        px, py = vb.viewPixelSize()
+        if px <= 0 or py <= 0:
+            return
+        metrics = QFontMetrics(self.font())
+        w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
+        curves = [self.curve_data(s) for s in STAGES]
+        marks = [(x, y) for x, y in zip(*self._current.getData())] if self._current.getData()[0] is not None else []
+        horizontal = line.angle % 180 == 0
+        for position, anchor in spots:
+            if horizontal:
+                x_at, y_at = x0 + position * (x1 - x0), line.value()
+            else:
+                x_at, y_at = line.value(), y0 + position * (y1 - y0)
+            left, bottom = x_at - anchor[0] * w, y_at - (1 - anchor[1]) * h
+            inside = y0 <= bottom and bottom + h <= y1 and x0 <= left and left + w <= x1
+            hits_mark = any(left - 6 * px <= mx <= left + w + 6 * px and bottom - 6 * py <= my <= bottom + h + 6 * py
+                            for mx, my in marks)
+            if inside and not hits_mark and not any(_crosses(xs, ys, left, left + w, bottom, bottom + h) for xs, ys in curves):
+                break
+        else:  # crowded everywhere: the usual place
+            position, anchor = spots[0]
+        label = line.label
+        label.anchors = [anchor, anchor]
+        label.setPosition(position)
+        label.updatePosition()
+
+    # -- hover -------------------------------------------------------------------------------------
+    def point_text(self, stage: int, nd: int, nbytes: int) -> str:
+        plan = self._plan
+        return "<br>".join([
+            f"<b>{i18n.stage_short(stage)} · Nd = {i18n.fmt_int(nd)}</b>",
+            self.tr("{v} per rank").format(v=i18n.fmt_bytes(nbytes, plan.units)),
+            self.tr("Computed, {profile}.").format(profile=i18n.profile_short(plan.profile.value)),
+        ])
+
+    def point_at(self, scene_pos) -> tuple[int, int, int] | None:
+        """(stage, Nd, bytes) of the drawn point nearest the mouse, within HOVER_PX pixels."""
+        if self._plan is None or not self._grid:
+            return None
+        vb = self.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        scale = UNIT_BYTES[self._plan.units]
+        points = [(s, n, v) for s in STAGES for n, v in zip(self._grid, self._sweep[s])]
+        points += [(s, self._plan.dp, self._breakdown.stage(s).total_bytes) for s in STAGES]
+        best, best_d = None, HOVER_PX
+        for s, n, v in points:
+            p = vb.mapViewToScene(QPointF(math.log2(n), self._ty(v / scale)))
+            d = max(abs(p.x() - scene_pos.x()), abs(p.y() - scene_pos.y()))
+            if d <= best_d:
+                best, best_d = (s, n, v), d
+        return best
+
+    def _on_mouse_moved(self, scene_pos) -> None:
+        hit = self.point_at(scene_pos)
+        text = self.point_text(*hit) if hit else ""
+        if text != self.hover_text:
+            self.hover_text = text
+            self.tip.show(text)
 
     def legend_html(self) -> str:
         marks = {2: "╍●"}
@@ -172,6 +288,7 @@ class DpChart(pg.PlotWidget):
         fill = QColor(base)
         fill.setAlpha(210)
         self._gpu_line.label.fill = pg.mkBrush(fill)
+        self._gpu_above.fill = pg.mkBrush(fill)
         self._nd_line.label.fill = pg.mkBrush(fill)
         if hasattr(self, "grid_lines"):
             self.grid_lines.apply_palette()
@@ -184,3 +301,17 @@ class DpChart(pg.PlotWidget):
         elif event.type() == QEvent.Type.LanguageChange:
             self._redraw(force=True)
         super().changeEvent(event)
+
+
+def _crosses(xs: list[float], ys: list[float], left: float, right: float, bottom: float, top: float) -> bool:
+    """Does the polyline (xs, ys) pass through the box?"""
+    for (xa, ya), (xb, yb) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+        if xb < left or xa > right:
+            continue
+        lo, hi = max(xa, left), min(xb, right)
+        def y_at(x: float) -> float:
+            return ya if xb == xa else ya + (yb - ya) * (x - xa) / (xb - xa)
+        y_lo, y_hi = sorted((y_at(lo), y_at(hi)))
+        if y_hi >= bottom and y_lo <= top:
+            return True
+    return False

@@ -66,6 +66,15 @@ def _blend(a: QColor, b: QColor, t: float) -> str:
                   round(a.blue() * (1 - t) + b.blue() * t)).name()
 
 
+class CardBrowser(QTextBrowser):
+    """The card's text: Tab moves on to the checklist and the window instead of walking every link.
+
+    Links stay clickable; the search box (Ctrl+F) reaches any claim from the keyboard."""
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        return QWidget.focusNextPrevChild(self, next)
+
+
 class GlossaryDock(QDockWidget):
     claimSelected = Signal(str)
 
@@ -79,6 +88,7 @@ class GlossaryDock(QDockWidget):
         self._profile: Profile = Profile.PAPER
         self._scheme: Scheme = Scheme.MIXED_ADAM
         self._checked: dict[int, bool] = {}
+        self._shown_query = ""  # the filter the card was last laid out for
         self._render_later = QTimer(self)
         self._render_later.setSingleShot(True)
         self._render_later.setInterval(40)
@@ -100,7 +110,7 @@ class GlossaryDock(QDockWidget):
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.setChildrenCollapsible(False)
-        self.browser = QTextBrowser()
+        self.browser = CardBrowser()
         self.browser.setObjectName("glossaryBrowser")
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_anchor)
@@ -406,4 +416,8 @@ class GlossaryDock(QDockWidget):
         h.append("</body></html>")
         scroll = self.browser.verticalScrollBar().value()
         self.browser.setHtml("".join(h))
-        self.browser.verticalScrollBar().setValue(scroll)
+        if query.strip() and query != self._shown_query and claims:
+            self.browser.scrollToAnchor(claims[0].id)  # a new filter: show its first match
+        else:
+            self.browser.verticalScrollBar().setValue(scroll)
+        self._shown_query = query

@@ -46,22 +46,31 @@ def set_language(lang: str) -> bool:
     QLocale.setDefault(QLocale(lang))
     _current = lang
     ok = True
-    ours = QTranslator()
+    if lang != "en":  # Qt's own strings (standard buttons, file dialogs)
+        qt = QTranslator()
+        if qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            _installed.append(qt)
+    ours = QTranslator()  # installed last, asked first: it also fills qtbase's gaps (QT_GAPS)
     path = qm_path(lang)
     if path.is_file() and ours.load(str(path)):
         _installed.append(ours)
     else:
         ok = False
-    if lang != "en":  # Qt's own strings (standard buttons, file dialogs)
-        qt = QTranslator()
-        if qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
-            _installed.append(qt)
     if app is not None:
         for t in _installed:
             app.installTranslator(t)
         # Qt posts LanguageChange; deliver it now so every widget reads its new texts before we return
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
     return ok
+
+
+# Qt's own strings that the qtbase_<lang>.qm shipped with PySide6 lacks (Qt 6.11 renamed them and
+# the Russian catalog was not updated): our .ts carries them under Qt's context, and our translator,
+# installed after Qt's, answers for them. tests/test_gui_russian.py finds any new gap.
+QT_GAPS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+)
 
 
 def _x(context: str, text: str) -> str:
@@ -88,6 +97,19 @@ def fmt_number(value: float, digits: int = 2) -> str:
 
 def fmt_int(value: int) -> str:
     return QLocale().toString(int(value))
+
+
+_COUNT_SUFFIX = ((10**12, QT_TRANSLATE_NOOP("Units", "T")), (10**9, QT_TRANSLATE_NOOP("Units", "B")),
+                 (10**6, QT_TRANSLATE_NOOP("Units", "M")), (10**3, QT_TRANSLATE_NOOP("Units", "K")))
+
+
+def fmt_count(n: int) -> str:
+    """A parameter count for reading: '6.74B' / '6,74 млрд' (the language's decimal and suffix)."""
+    for div, suffix in _COUNT_SUFFIX:
+        if abs(n) >= div:
+            return QCoreApplication.translate("Units", "{v}{suffix}").format(
+                v=fmt_number(n / div, 2), suffix=_x("Units", suffix))
+    return fmt_int(n)
 
 
 def fmt_bytes(nbytes: float, unit: str, digits: int = 2) -> str:
@@ -161,6 +183,68 @@ STAGE_LABELS = {
     3: QT_TRANSLATE_NOOP("Labels", "Stage 3\n+ parameters"),
 }
 STAGE_SHORT = QT_TRANSLATE_NOOP("Labels", "Stage {n}")
+
+
+CHOICE_LABELS = {  # values of the architecture's choice fields
+    "gated": QT_TRANSLATE_NOOP("Labels", "gated (SwiGLU)"),
+    "plain": QT_TRANSLATE_NOOP("Labels", "plain (GELU)"),
+    "rmsnorm": QT_TRANSLATE_NOOP("Labels", "RMSNorm"),
+    "layernorm": QT_TRANSLATE_NOOP("Labels", "LayerNorm"),
+    "rotary": QT_TRANSLATE_NOOP("Labels", "rotary (RoPE)"),
+    "learned": QT_TRANSLATE_NOOP("Labels", "learned table"),
+    "none": QT_TRANSLATE_NOOP("Labels", "none"),
+    "qkv": QT_TRANSLATE_NOOP("Labels", "q, k, v only"),
+    "all": QT_TRANSLATE_NOOP("Labels", "all layers"),
+}
+
+# Notes the core attaches to a breakdown, as templates: matched, translated, refilled.
+CORE_NOTES = (
+    QT_TRANSLATE_NOOP("CoreNotes", "scheme {scheme} is outside the ZeRO paper's §3.1 accounting"),
+    QT_TRANSLATE_NOOP("CoreNotes", "the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply"),
+    QT_TRANSLATE_NOOP("CoreNotes", "raw parameter count: tensor shapes unknown, so sharding is taken as even"),
+)
+
+
+def _template_regex(template: str):
+    import re
+
+    parts = re.split(r"\{(\w+)\}", template)
+    pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(f"^{pattern}$")
+
+
+def core_note(note: str) -> str:
+    """A core note in the UI language (a scheme id inside it becomes the scheme's label); unknown notes pass as given."""
+    for template in CORE_NOTES:
+        m = _template_regex(template).match(note)
+        if m:
+            values = {k: (scheme_label(v) if k == "scheme" else v) for k, v in m.groupdict().items()}
+            return _x("CoreNotes", template).format(**values)
+    return note
+
+
+# Words inside the core's stage formulas ("16P + 4P buckets"): translated in place, figures untouched.
+FORMULA_WORDS = (
+    QT_TRANSLATE_NOOP("CoreFormulas", "(whole tensors)"),
+    QT_TRANSLATE_NOOP("CoreFormulas", "(dim 0 padded)"),
+    QT_TRANSLATE_NOOP("CoreFormulas", "buckets"),
+)
+
+
+def core_formula(formula: str) -> str:
+    for words in FORMULA_WORDS:
+        if words in formula:
+            formula = formula.replace(words, _x("CoreFormulas", words))
+    return formula
+
+
+def choice_label(value: str) -> str:
+    return label(CHOICE_LABELS, value)
+
+
+def preset_label(preset) -> str:
+    """A catalog preset's label in the UI language (its `labels` entry), else its own label."""
+    return (getattr(preset, "labels", None) or {}).get(_current) or preset.label
 
 
 def label(table: dict, key) -> str:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
+    QLabel,
     QMainWindow,
     QMessageBox,
     QScrollArea,
@@ -26,7 +27,7 @@ from ..core.plan import Plan, PlanError
 from ..core.text import shorten
 from ..core.plan_model import PlanModel
 from ..resources import resource
-from . import files, i18n
+from . import files, i18n, theme
 from .chart_panel import ChartPanel
 from .glossary_dock import (
     CARD_CLAIM,
@@ -41,6 +42,7 @@ from .evidence.chart_link import ChartEvidence
 from .settings import Settings
 from .lesson import install_lesson
 from .hf_import import install_hf_import, is_hf_config
+from .shortcuts import WindowShortcutsFirst
 from .table_view import TablePanel
 
 DEFAULT_SIZE = QSize(1440, 900)
@@ -100,18 +102,25 @@ class MainWindow(QMainWindow):
         scroll.setObjectName("planScroll")
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.form)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(340)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # never cut a long label off
+        scroll.setMinimumWidth(300)
         self.form_dock.setWidget(scroll)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.form_dock)
         self.glossary = GlossaryDock()
-        self.glossary.setMinimumWidth(300)
+        self.glossary.setMinimumWidth(260)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.glossary)
         self.resizeDocks([self.form_dock, self.glossary], [360, 400], Qt.Orientation.Horizontal)
+
+        # the standing explanation lives in the status bar's own label: a passing message hides it, never clears it
+        self.status_note = QLabel()
+        self.status_note.setObjectName("statusNote")
+        self.statusBar().addWidget(self.status_note, 1)
 
         self._build_actions()
         self._build_menus()
         self.retranslate()
+        self.shortcuts_first = WindowShortcutsFirst(self)
+        self.chart_panel.exportRequested.connect(lambda suffix: self.export_dialog(suffix))
 
         self.form.planChanged.connect(self._on_plan)
         self.form.errorsChanged.connect(self.model.set_errors)
@@ -181,6 +190,17 @@ class MainWindow(QMainWindow):
             self.lang_group.addAction(a)
             self.lang_actions[code] = a
         self.act_next_lang = self._action("actNextLanguage", self._next_language, "Ctrl+Shift+L")
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        current_theme = theme.saved_theme(self.settings.store)
+        for code in theme.THEMES:
+            a = QAction(self)
+            a.setObjectName(f"actTheme_{code}")
+            a.setCheckable(True)
+            a.setChecked(code == current_theme)
+            a.triggered.connect(lambda _=False, c=code: self.set_theme(c))
+            self.theme_group.addAction(a)
+            self.theme_actions[code] = a
 
     def _build_menus(self) -> None:
         mb = self.menuBar()
@@ -202,6 +222,9 @@ class MainWindow(QMainWindow):
         self.menu_view.addActions([self.act_toggle_form, self.act_toggle_glossary, self.act_find])
         self.menu_view.addSeparator()
         self.menu_view.addAction(self.act_units)
+        self.menu_theme = self.menu_view.addMenu("")
+        self.menu_theme.setObjectName("menuTheme")
+        self.menu_theme.addActions(list(self.theme_actions.values()))
         self.menu_lang = mb.addMenu("")
         self.menu_lang.addActions(list(self.lang_actions.values()))
         self.menu_lang.addSeparator()
@@ -230,7 +253,7 @@ class MainWindow(QMainWindow):
             self.act_quit: (self.tr("&Quit"), self.tr("Quit ZeroDesk")),
             self.act_copy_table: (self.tr("&Copy Table as Text"), self.tr("Copy the per-stage table as text")),
             self.act_card: (self.tr("Card &Example"), self.tr("P = 2·10⁹, Nd = 4, paper's Adam: 32 / 14 / 11 / 8 GB")),
-            self.act_tab_plan: (self.tr("&Chart"), self.tr("Show the chart tab")),
+            self.act_tab_plan: (self.tr("&Plan"), self.tr("Show the plan tab: both charts")),
             self.act_tab_table: (self.tr("&Table"), self.tr("Show the table tab")),
             self.act_tab_measure: (self.tr("&Measure Tab"), self.tr("Show the measure tab: simulate or measure a training step")),
             self.act_simulate: (self.tr("S&imulate"), self.tr(
@@ -253,6 +276,9 @@ class MainWindow(QMainWindow):
         self.menu_view.setTitle(self.tr("&View"))
         self.menu_lang.setTitle(self.tr("&Language"))
         self.menu_help.setTitle(self.tr("&Help"))
+        self.menu_theme.setTitle(self.tr("&Theme"))
+        for code, text in (("system", self.tr("Follow the &System")), ("light", self.tr("&Light")), ("dark", self.tr("&Dark"))):
+            self.theme_actions[code].setText(text)
         self.toolbar.setWindowTitle(self.tr("Main toolbar"))
         self.form_dock.setWindowTitle(self.tr("Model and cluster"))
         self.tabs.setTabText(0, self.tr("Plan"))
@@ -376,9 +402,9 @@ class MainWindow(QMainWindow):
     def _on_errors(self, errors: dict) -> None:
         self.chart_panel.set_stale(errors)
         if errors:
-            self.statusBar().showMessage(self.tr("{n} field(s) need attention; the chart shows the last valid plan.").format(n=len(errors)))
+            self.status_note.setText(self.tr("{n} field(s) need attention; the chart shows the last valid plan.").format(n=len(errors)))
         else:
-            self.statusBar().showMessage(self.tr("Computed: model states per rank; not the peak (ZeRO §3.2)."))
+            self.status_note.setText(self.tr("Computed: model states per rank; not the peak (ZeRO §3.2)."))
         self._update_modified()
 
     def _on_segment_clicked(self, stage: int, key: str) -> None:
@@ -418,10 +444,20 @@ class MainWindow(QMainWindow):
     def set_language(self, lang: str) -> None:
         i18n.set_language(lang)  # Qt sends LanguageChange to every widget
         self.glossary.set_language(lang)
+        need = self.form_width_needed()
+        if self.form_dock.isVisible() and self.form_dock.width() < need <= self.width() * 0.4:
+            self.resizeDocks([self.form_dock], [need], Qt.Orientation.Horizontal)  # longer labels: widen the form
         if self._persist:
             self.settings.language = lang
         if lang in self.lang_actions:
             self.lang_actions[lang].setChecked(True)
+
+    def set_theme(self, code: str) -> None:
+        """Light, dark, or the system's choice (kept in the settings)."""
+        theme.apply_theme(code)
+        if self._persist:
+            theme.save_theme(self.settings.store, code)
+        self.theme_actions[code].setChecked(True)
 
     def _next_language(self) -> None:
         codes = list(i18n.LANGUAGES)
@@ -653,9 +689,24 @@ class MainWindow(QMainWindow):
                 avail = screen.availableGeometry().size()
                 size = QSize(min(size.width(), avail.width()), min(size.height(), avail.height()))
             self.resize(size)
+            QTimer.singleShot(0, self.fit_docks)  # after the first layout: a dock resized before it is ignored
         state = self.settings.window_state if self._persist else None
         if state is not None:
             self.restoreState(state)
+
+    def form_width_needed(self) -> int:
+        """The form dock's width that shows every field whole (labels grow in Russian)."""
+        scroll = self.form_dock.widget()
+        bar = scroll.verticalScrollBar().sizeHint().width() if scroll is not None else 16
+        return self.form.minimumSizeHint().width() + bar + 6
+
+    def fit_docks(self) -> None:
+        """Dock widths for the window's width: the form whole if the window allows (at most 40% of it),
+        the glossary about a quarter; the charts keep the rest."""
+        width = self.width()
+        form = max(320, min(self.form_width_needed(), round(width * 0.4)))
+        glossary = max(260, min(420, round(width * 0.25)))
+        self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
 
     def save_layout(self) -> None:
         if not self._persist:

@@ -30,9 +30,10 @@ from PySide6.QtWidgets import (
 
 from ..core import catalog
 from ..core.architecture import FAMILIES, FAMILY_KNOBS
-from ..core.plan import Plan, PlanError, Profile, Scheme, field_errors
-from ..core.units import UNIT_BYTES, fmt_count, parse_count
+from ..core.plan import Plan, PlanError, Profile, Scheme, default_ffn
+from ..core.units import UNIT_BYTES, parse_count
 from . import i18n
+from .form_messages import friendly_errors
 from .style import ERROR_COLOR
 
 CUSTOM = ""  # item data of the "custom" entry in the preset combos
@@ -45,7 +46,7 @@ ERROR_ALIASES = {
 }
 ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions",
                    "experts", "top_k")
-ARCH_OPTIONAL = ("kv_heads", "head_dim", "experts", "top_k")
+ARCH_OPTIONAL = ("kv_heads", "head_dim", "ffn", "experts", "top_k")  # empty: the core's default
 RECOMPUTE_CHOICES = ("none", "selective", "full")
 ARCH_CHOICES = {
     "mlp": ("gated", "plain"),
@@ -118,7 +119,8 @@ class PlanForm(QWidget):
     def __init__(self, plan: Plan | None = None, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("planForm")
-        self._plan: Plan | None = None
+        self._plan: Plan | None = None  # what the chart shows
+        self._committed: Plan | None = None  # the last valid plan the user committed (Enter, focus out, a choice)
         self._errors: dict[str, str] = {}
         self._loading = False
         self._model_name: str | None = None
@@ -147,6 +149,7 @@ class PlanForm(QWidget):
         w.setProperty("stepper", stepper)
         w.setClearButtonEnabled(False)
         w.textEdited.connect(self._user_edit)
+        w.editingFinished.connect(self._commit)
         self._fields[key] = w
         return w
 
@@ -179,6 +182,7 @@ class PlanForm(QWidget):
             v.addWidget(hint)
         v.addWidget(self._error_label(key))
         label = QLabel()
+        label.setWordWrap(True)  # a long label (Russian) wraps instead of pushing the field out of the dock
         label.setBuddy(widget)
         self._field_labels[key] = label
         layout.addRow(label, box)
@@ -258,6 +262,8 @@ class PlanForm(QWidget):
                     w = self._combo(key, [(v, v) for v in ARCH_CHOICES[name]])
                     if name == "family":
                         w.activated.connect(lambda _=None: self._sync_family_fields())
+                    w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+                    w.setMinimumContentsLength(6)
                 else:
                     w = self._edit(key, stepper=True)
                     w.setMinimumWidth(60)
@@ -405,9 +411,18 @@ class PlanForm(QWidget):
         for key, text in tips.items():
             self._fields[key].setToolTip(text)
             self._fields[key].setAccessibleDescription(text)
-        self._params.setPlaceholderText("2e9, 7B, 350M")
+        self._params.setPlaceholderText(self.tr("for example 2e9, 7B, 350M"))
+        for name, values in ARCH_CHOICES.items():
+            combo = self._fields[f"model.architecture.{name}"]
+            for i in range(combo.count()):
+                combo.setItemText(i, i18n.choice_label(combo.itemData(i)))
+        for i, p in enumerate(self._model_presets, start=1):
+            self._model_preset.setItemText(i, i18n.preset_label(p))
+        for i, g in enumerate(self._gpu_presets, start=1):
+            self._gpu_preset.setItemText(i, i18n.preset_label(g))
         self._dp.setPlaceholderText(self.tr("auto"))
         self._arch_fields_placeholders()
+        self._sync_positions()
         self._gpu_mem.setPlaceholderText(self.tr("none"))
         self._cuda.setPlaceholderText("0")
         recompute_names = {"none": self.tr("none"), "selective": self.tr("selective (attention)"),
@@ -452,6 +467,23 @@ class PlanForm(QWidget):
     def _arch_fields_placeholders(self) -> None:
         self._fields["model.architecture.kv_heads"].setPlaceholderText(self.tr("= heads"))
         self._fields["model.architecture.head_dim"].setPlaceholderText(self.tr("auto"))
+        hidden = self._fields["model.architecture.hidden"].text().strip()
+        mlp = self._fields["model.architecture.mlp"].currentData() or "gated"
+        ffn = self._fields["model.architecture.ffn"]
+        if hidden.isdigit() and int(hidden) >= 1:
+            ffn.setPlaceholderText(self.tr("auto: {n}").format(n=default_ffn(int(hidden), mlp)))
+        else:
+            ffn.setPlaceholderText(self.tr("auto"))
+        ffn.setToolTip(self.tr("Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 "
+                               "for a gated one (Llama's rule)"))
+
+    def _sync_positions(self) -> None:
+        """A rotary model has no position table: its size field is idle."""
+        learned = self._fields["model.architecture.positions"].currentData() == "learned"
+        field = self._fields["model.architecture.max_positions"]
+        field.setEnabled(learned)
+        field.setToolTip(self.tr("Size of the learned position table (learned positions only)") if learned else
+                         self.tr("Rotary positions have no table: this size changes nothing"))
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -590,6 +622,7 @@ class PlanForm(QWidget):
             self._select_data(self._profile, plan.profile.value)
             self._sync_scheme_enabled()
             self._select_data(self._units, plan.units)
+            self._update_gpu_label()
             c = plan.cluster
             self._select_data(self._gpu_preset, c.gpu if self._has_gpu(c.gpu) else CUSTOM)
             self._show_gpu_memory(c.gpu_memory_bytes)
@@ -606,9 +639,11 @@ class PlanForm(QWidget):
             self._cuda.setText(text)
             self._cuda_shown = (text, allowance) if allowance else None
             self._on_source_toggled()
+            self._arch_fields_placeholders()
+            self._sync_positions()
         finally:
             self._loading = False
-        self._validate()
+        self._validate(commit=True)
 
     def _sync_family_fields(self) -> None:
         """Experts and top-k matter only for a mixture-of-experts layout: shown there, hidden elsewhere."""
@@ -678,8 +713,18 @@ class PlanForm(QWidget):
             self._select_data(self._gpu_preset, CUSTOM)
         if name == "units":
             self._units_changed()
-        self._validate()
+        if name in ("model.architecture.hidden", "model.architecture.mlp"):
+            self._arch_fields_placeholders()
+        if name == "model.architecture.positions":
+            self._sync_positions()
+        # a choice is a commitment; typing is a preview until Enter or leaving the field
+        self._validate(commit=not isinstance(sender, QLineEdit))
         self.edited.emit()
+
+    def _commit(self) -> None:
+        """Enter or focus out: the text typed so far is what the user means, if it is valid."""
+        if not self._errors and self._plan is not None:
+            self._committed = self._plan
 
     def _units_changed(self) -> None:
         if self._cuda_shown is not None and self._cuda.text().strip() == self._cuda_shown[0]:
@@ -694,6 +739,10 @@ class PlanForm(QWidget):
             self._loading = True
             self._show_gpu_memory(nbytes)
             self._loading = False
+        self._update_gpu_label()
+
+    def _update_gpu_label(self) -> None:
+        """The GPU memory field is typed in the current unit: its label says which."""
         self._field_labels["cluster.gpu_memory_bytes"].setText(
             self.tr("GPU memory, {unit}").format(unit=i18n.unit_label(self._unit())))
         self._fields["cluster.gpu_memory_bytes"].setAccessibleName(self._field_labels["cluster.gpu_memory_bytes"].text())
@@ -704,7 +753,7 @@ class PlanForm(QWidget):
             self.apply_model_preset(name)
         else:
             self._model_name = None
-            self._validate()
+            self._validate(commit=True)
             self.edited.emit()
 
     def _on_gpu_preset(self, _index: int = 0) -> None:
@@ -712,7 +761,7 @@ class PlanForm(QWidget):
         if name:
             self.apply_gpu_preset(name)
         else:
-            self._validate()
+            self._validate(commit=True)
             self.edited.emit()
 
     def apply_model_preset(self, name: str) -> None:
@@ -737,7 +786,7 @@ class PlanForm(QWidget):
             self._show_gpu_memory(gpu.memory_bytes)
         finally:
             self._loading = False
-        self._validate()
+        self._validate(commit=True)
         self.edited.emit()
 
     def apply_card_example(self) -> None:
@@ -760,20 +809,33 @@ class PlanForm(QWidget):
         self.edited.emit()
 
     # -- validation -----------------------------------------------------------------------------
-    def _validate(self) -> None:
+    def _validate(self, commit: bool = False) -> None:
+        """Valid: show the plan (and keep it as committed when `commit`). Invalid: mark the fields and go
+        back to the last committed plan, so a half-typed value (1e3 on the way to 1e30) never stays on screen."""
+        raw = self.raw()
         try:
-            plan = Plan.model_validate(self.raw())
+            plan = Plan.model_validate(raw)
         except ValidationError as exc:
-            errors = {ERROR_ALIASES.get(k, k): v for k, v in field_errors(exc).items()}
-            self._show_errors(errors)
+            names = {k: label.text().replace("&", "") for k, label in self._field_labels.items()}
+            self._show_errors(friendly_errors(exc, raw, names, self._unit(), ERROR_ALIASES))
+            self._back_to_committed()
             return
         except (ValueError, ArithmeticError, TypeError) as exc:  # the core raised instead of reporting a field
             self._show_errors({"plan": str(exc) or type(exc).__name__})
+            self._back_to_committed()
             return
         self._show_errors({})
         self._plan = plan
+        if commit or self._committed is None:
+            self._committed = plan
         self._update_hints()
         self.planChanged.emit(plan)
+
+    def _back_to_committed(self) -> None:
+        if self._committed is not None and self._plan is not self._committed:
+            self._plan = self._committed
+            self._update_hints()
+            self.planChanged.emit(self._committed)
 
     def _show_errors(self, errors: dict[str, str]) -> None:
         if errors == self._errors:
@@ -809,7 +871,7 @@ class PlanForm(QWidget):
             return
         if plan.model.architecture is not None:
             self._params_hint.setText(self.tr("= {n} parameters, exact from the architecture").format(n=i18n.fmt_int(plan.params)))
-            self._arch_hint.setText(self.tr("P = {n} ({short})").format(n=i18n.fmt_int(plan.params), short=fmt_count(plan.params)))
+            self._arch_hint.setText(self.tr("P = {n} ({short})").format(n=i18n.fmt_int(plan.params), short=i18n.fmt_count(plan.params)))
             details = self.layout_details()
             if details:
                 self._arch_hint.setText(self._arch_hint.text() + "\n" + self.tr("Layout also has: {list}").format(

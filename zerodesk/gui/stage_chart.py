@@ -11,12 +11,13 @@ an estimate, drawn so it cannot be mistaken for the computed states.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QFont, QFontMetrics, QPalette
-from PySide6.QtWidgets import QGraphicsItem, QToolTip
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
+from PySide6.QtWidgets import QGraphicsItem
 
 from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
 from ..core.peak import StagePeak, predict
@@ -26,11 +27,30 @@ from ..measure.rules import difference_pct
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
 from .style import GPU_LINE_COLOR, PEAK_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
+from .chart_tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor, widget_rect_of
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
 
 PEAK_KEY = "predicted_peak"  # the hatched layer's key in hover and click signals
+GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
+
+
+def wrap_to_width(text: str, metrics: QFontMetrics, room: float) -> str:
+    """Break each line of `text` at spaces so that no line is wider than `room` pixels (if words allow)."""
+    out = []
+    for line in text.split("\n"):
+        current = ""
+        for word in line.split(" "):
+            trial = f"{current} {word}" if current else word
+            if current and metrics.horizontalAdvance(trial) > room:
+                out.append(current)
+                current = word
+            else:
+                current = trial
+        out.append(current)
+    return "\n".join(out)
+
 
 def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
     specs = TORCH_COMPONENTS if plan.profile == Profile.TORCH else SCHEMES[plan.scheme].components
@@ -61,14 +81,16 @@ class Measured:
 
 
 
-class StageChart(pg.PlotWidget):
+class StageChart(LogScaleMixin, pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
     measuredChanged = Signal()
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, axisItems={"left": ValueAxis("left")})
         self.setObjectName("stageChart")
+        self._log = False
+        self._floor = 1.0  # bottom of the log axis, in the plan's unit
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
         self._specs: dict[str, ComponentSpec] = {}
@@ -118,6 +140,15 @@ class StageChart(pg.PlotWidget):
         self._gpu_line.setZValue(5)
         self.addItem(self._gpu_line)
         self._gpu_line.hide()
+        # the GPU far above the bars: the axis fits the bars and this note names the GPU at the top
+        self._gpu_above = pg.TextItem("", color=GPU_LINE_COLOR, anchor=(1, 0))
+        self._gpu_above.setZValue(11)
+        self.addItem(self._gpu_above, ignoreBounds=True)
+        self._gpu_above.hide()
+        self.tip = StickyTip(self)
+        self.menu = ChartMenu(self)
+        self.menu.logToggled.connect(self.set_log_y)
+        self.getPlotItem().vb.sigResized.connect(self._fit_total_labels)
 
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -139,6 +170,12 @@ class StageChart(pg.PlotWidget):
     def unit(self) -> str:
         return self._plan.units if self._plan is not None else "GB"
 
+    # -- value axis (linear or log) -------------------------------------------------------------
+    def _log_changed(self) -> None:
+        self._yrange = None
+        self._axes_key = None
+        self._redraw()
+
     def component_keys(self) -> list[str]:
         return list(self._breakdown.stages[0].components) if self._breakdown else []
 
@@ -151,7 +188,7 @@ class StageChart(pg.PlotWidget):
         return out
 
     def total_label_texts(self) -> list[str]:
-        return [t.textItem.toPlainText() for t in self._total_labels]
+        return [t.textItem.toPlainText().replace("\n", " ") for t in self._total_labels]
 
     def set_breakdown(self, plan: Plan, breakdown: Breakdown) -> None:
         self._plan, self._breakdown = plan, breakdown
@@ -172,15 +209,16 @@ class StageChart(pg.PlotWidget):
         b, gpu = self._breakdown, self._plan.cluster.gpu_memory_bytes
         states = [s.total_bytes for s in b.stages]
         peaks = [p.total_bytes for p in self._peaks] or states
-        self._peak_bar.setOpts(x=[float(s.stage) for s in b.stages], y0=[v / scale for v in states],
-                               height=[max(0, p - v) / scale for p, v in zip(peaks, states)])
-        top = max(peaks + states + [gpu or 0])
+        ty = self._ty  # drawn coordinates: linear or log axis
+        self._peak_bar.setOpts(x=[float(s.stage) for s in b.stages], y0=[ty(v / scale) for v in states],
+                               height=[max(0.0, ty(max(p, v) / scale) - ty(v / scale)) for p, v in zip(peaks, states)])
+        top = max(peaks + states)
         for label, p, v in zip(self._peak_labels, self._peaks, states):
             text = self.tr("peak ≈ {v}").format(v=i18n.fmt_bytes(p.total_bytes, self.unit))
             if gpu:
                 text += " " + (self.tr("(fits)") if p.total_bytes <= gpu else self.tr("(over)"))
             label.setText(text)
-            label.setPos(p.stage, max(p.total_bytes, v) / scale)
+            label.setPos(p.stage, ty(max(p.total_bytes, v) / scale))
             # a thin layer would put this label on the states total: lift it one line
             label.setAnchor((0.5, 2.0 if p.total_bytes - v < 0.08 * top else 1.0))
         return max(peaks)
@@ -191,45 +229,93 @@ class StageChart(pg.PlotWidget):
             return
         scale = UNIT_BYTES[self.unit]
         keys = self.component_keys()
+        if self._log:
+            self._floor = log_floor([v / scale for s in b.stages for v in (s.total_bytes, *s.components.values())])
         bottoms = [0.0] * len(b.stages)
         xs = [float(s.stage) for s in b.stages]
+        ty = self._ty
         for i, key in enumerate(keys):
-            heights = [s.components.get(key, 0) / scale for s in b.stages]
+            values = [s.components.get(key, 0) / scale for s in b.stages]
+            heights = [ty(b0 + v) - ty(b0) if self._log else v for b0, v in zip(bottoms, values)]
+            drawn_bottoms = [ty(b0) for b0 in bottoms]
             item = self._bars.get(key)
             if item is None:
                 color = QColor(component_color(key, i))
-                item = pg.BarGraphItem(x=xs, y0=list(bottoms), height=heights, width=BAR_WIDTH,
+                item = pg.BarGraphItem(x=xs, y0=drawn_bottoms, height=heights, width=BAR_WIDTH,
                                        brush=pg.mkBrush(color), pen=self._segment_pen())
                 item.setZValue(1)
                 self.addItem(item)
                 self._bars[key] = item
             else:
-                item.setOpts(x=xs, y0=list(bottoms), height=heights)
+                item.setOpts(x=xs, y0=drawn_bottoms, height=heights)
                 if not item.isVisible():
                     item.show()
-            bottoms = [b0 + h for b0, h in zip(bottoms, heights)]
+            bottoms = [b0 + v for b0, v in zip(bottoms, values)]
         for key, item in self._bars.items():
             if key not in keys and item.isVisible():
                 item.hide()
         for label, s in zip(self._total_labels, b.stages):
             label.setText(i18n.fmt_bytes(s.total_bytes, self.unit))
-            label.setPos(s.stage, s.total_bytes / scale)
+            label.setPos(s.stage, ty(s.total_bytes / scale))
         gpu = self._plan.cluster.gpu_memory_bytes
         top = max(max(s.total_bytes for s in b.stages), self._draw_peaks(scale))
-        if gpu:
-            self._gpu_line.show()  # before the text: a hidden label ignores setFormat
-            self._gpu_line.setValue(gpu / scale)
-            self._gpu_line.label.setFormat(self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self.unit)).replace("{", "{{").replace("}", "}}"))
-            top = max(top, gpu)
-        else:
-            self._gpu_line.hide()
         for m in self._measured:
             top = max(top, m.peak_bytes, m.states_bytes or 0)
+        # a GPU far above the bars would squash them into the bottom: fit the bars and name the GPU at the top
+        gpu_on_axis = bool(gpu) and (self._log or gpu <= top * GPU_REACH)
+        if gpu_on_axis:
+            top = max(top, gpu)
         self._draw_measured()
-        yrange = (-top / scale * 0.005, top / scale * (1.25 if self._measured else 1.2) if top else 1)
+        head = 1.25 if self._measured else 1.15
+        if self._log:
+            yrange = (ty(self._floor), math.log10(top / scale) + math.log10(head) * 2 if top else 1)
+        else:
+            yrange = (-top / scale * 0.005, top / scale * head if top else 1)
         if yrange != self._yrange:
             self._yrange = yrange
             self.setYRange(*yrange, padding=0)
+        text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self.unit)) if gpu else ""
+        if gpu_on_axis:
+            self._gpu_line.show()  # before the text: a hidden label ignores setFormat
+            self._gpu_line.setValue(ty(gpu / scale))
+            self._gpu_line.label.setFormat(text.replace("{", "{{").replace("}", "}}"))
+        else:
+            self._gpu_line.hide()
+        if gpu and not gpu_on_axis:
+            self._gpu_above.setText("↑ " + self.tr("{gpu}, above the chart").format(gpu=text))
+            self._gpu_above.setPos(self.getPlotItem().vb.viewRange()[0][1], yrange[1])
+            self._gpu_above.show()
+        else:
+            self._gpu_above.hide()
+        self._set_axes_text()
+        self._fit_total_labels()
+
+    def gpu_line_shown(self) -> bool:
+        """True when the GPU's memory is drawn as a line on the axis (False: named above the chart)."""
+        return self._gpu_line.isVisible()
+
+    def gpu_above_text(self) -> str:
+        return self._gpu_above.textItem.toPlainText() if self._gpu_above.isVisible() else ""
+
+    def _fit_total_labels(self, *_args) -> None:
+        """Totals above the bars must not run into each other: smaller type, then the unit on a second line."""
+        labels = self._total_labels
+        if not labels or self._breakdown is None:
+            return
+        vb = self.getPlotItem().vb
+        (x0, x1), _ = vb.viewRange()
+        room = vb.width() / max(x1 - x0, 1e-9) * 0.96  # pixels between two stages
+        texts = [i18n.fmt_bytes(s.total_bytes, self.unit) for s in self._breakdown.stages]
+        font = QFont()
+        font.setBold(True)
+        size = font.pointSizeF()
+        while size > 6.5 and max(QFontMetrics(font).horizontalAdvance(t) for t in texts) > room:
+            size -= 0.5
+            font.setPointSizeF(size)
+        wrap = max(QFontMetrics(font).horizontalAdvance(t) for t in texts) > room
+        for label, text in zip(labels, texts):
+            label.setFont(font)
+            label.setText(text.replace(" ", "\n", 1) if wrap else text)
         self._set_axes_text()
 
     def _set_x_range(self) -> None:
@@ -237,15 +323,20 @@ class StageChart(pg.PlotWidget):
         self.setXRange(-0.5, right, padding=0)
 
     def _set_axes_text(self, force: bool = False) -> None:
-        key = (self.unit, i18n.current_language())
+        pi = self.getPlotItem()
+        bottom = pi.getAxis("bottom")
+        metrics = QFontMetrics(bottom.font() if hasattr(bottom, "font") else self.font())
+        (x0, x1), _ = pi.vb.viewRange()
+        room = max(40.0, pi.vb.width() / max(x1 - x0, 1e-9) * 0.95)  # pixels per stage
+        key = (self.unit, i18n.current_language(), self._log, round(room / 8))
         if key == self._axes_key and not force:
             return
         self._axes_key = key
-        pi = self.getPlotItem()
-        pi.setLabel("left", self.tr("Per-rank model states, {unit}").format(unit=i18n.unit_label(self.unit)))
-        bottom = pi.getAxis("bottom")
-        bottom.setTicks([[(s, i18n.stage_label(s)) for s in STAGES]])
-        lines = max(i18n.stage_label(s).count("\n") + 1 for s in STAGES)
+        # short: the caption above says what is drawn; a tall chart has room, a short one does not
+        pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(self.unit)))
+        labels = {s: wrap_to_width(i18n.stage_label(s), metrics, room) for s in STAGES}
+        bottom.setTicks([list(labels.items())])
+        lines = max(text.count("\n") + 1 for text in labels.values())
         height = QFontMetrics(bottom.font() if hasattr(bottom, "font") else self.font()).lineSpacing() * lines + 14
         if bottom.height() != height:
             bottom.setHeight(height)
@@ -265,6 +356,7 @@ class StageChart(pg.PlotWidget):
         fill = QColor(base)
         fill.setAlpha(210)
         self._gpu_line.label.fill = pg.mkBrush(fill)
+        self._gpu_above.fill = pg.mkBrush(fill)
         for item in self._bars.values():
             item.setOpts(pen=self._segment_pen())
         if hasattr(self, "grid_lines"):
@@ -287,28 +379,31 @@ class StageChart(pg.PlotWidget):
         if b is None:
             return None
         stage = round(x)
-        if stage not in STAGES or abs(x - stage) > BAR_WIDTH / 2 or y < 0:
+        if stage not in STAGES or abs(x - stage) > BAR_WIDTH / 2:
             return None
-        scale = UNIT_BYTES[self.unit]
-        bottom = 0.0
-        for key, nbytes in b.stage(stage).components.items():
-            top = bottom + nbytes / scale
-            if bottom <= y <= top and nbytes > 0:
+        for key, (low, high) in self._segment_spans(stage).items():
+            if low <= y <= high and high > low:
                 return stage, key
-            bottom = top
-        if self._peaks and bottom < y <= self._peaks[stage].total_bytes / scale:
-            return stage, PEAK_KEY
+        if self._peaks:  # the hatched layer above the states
+            states_top = max((high for _, high in self._segment_spans(stage).values()), default=0.0)
+            if states_top < y <= self._ty(self._peaks[stage].total_bytes / UNIT_BYTES[self.unit]):
+                return stage, PEAK_KEY
         return None
+
+    def _segment_spans(self, stage: int) -> dict[str, tuple[float, float]]:
+        """Each component's (bottom, top) in drawn coordinates."""
+        scale = UNIT_BYTES[self.unit]
+        out, bottom = {}, 0.0
+        for key, nbytes in self._breakdown.stage(stage).components.items():
+            top = bottom + nbytes / scale
+            out[key] = (self._ty(bottom), self._ty(top))
+            bottom = top
+        return out
 
     def segment_center(self, stage: int, key: str) -> QPointF:
         """Data coordinates of a segment's middle (tests click there)."""
-        scale = UNIT_BYTES[self.unit]
-        bottom = 0.0
-        for k, nbytes in self._breakdown.stage(stage).components.items():
-            if k == key:
-                return QPointF(stage, (bottom + nbytes / 2) / scale)
-            bottom += nbytes
-        raise KeyError(key)
+        low, high = self._segment_spans(stage)[key]
+        return QPointF(stage, (low + high) / 2)
 
     def segment_widget_pos(self, stage: int, key: str):
         """Widget (viewport) coordinates of a segment's middle."""
@@ -358,7 +453,7 @@ class StageChart(pg.PlotWidget):
             f"{i18n.fmt_bytes(nbytes, unit)} = {i18n.fmt_exact_bytes(nbytes)}",
             self.tr("Formula: {f} with P = {p}, Nd = {nd}").format(f=formula, p=i18n.fmt_int(b.params), nd=b.dp),
             self.tr("Stage total: {total} = {formula}").format(
-                total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=b.stage(stage).formula),
+                total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=i18n.core_formula(b.stage(stage).formula)),
             self.tr("Computed, {profile}. Click for the claim it rests on.").format(profile=i18n.profile_short(b.profile.value)),
         ]
         return "<br>".join(lines)
@@ -375,7 +470,7 @@ class StageChart(pg.PlotWidget):
         if m is not None:
             self.hovered = None
             self.hover_text = self.measured_text(m)
-            QToolTip.showText(QCursor.pos(), self.hover_text, self)
+            self.tip.show(self.hover_text)
             return
         hit = self._scene_to_segment(scene_pos)
         if hit == self.hovered:
@@ -384,11 +479,17 @@ class StageChart(pg.PlotWidget):
         if hit is None:
             self.hover_text = ""
             self.setCursor(Qt.CursorShape.ArrowCursor)
-            QToolTip.hideText()
+            self.tip.show("")
             return
         self.hover_text = self.segment_text(*hit)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        QToolTip.showText(QCursor.pos(), self.hover_text, self)
+        spans = self._segment_spans(hit[0])
+        if hit[1] == PEAK_KEY:
+            low = max((high for _, high in spans.values()), default=0.0)
+            high = self._ty(self._peaks[hit[0]].total_bytes / UNIT_BYTES[self.unit])
+        else:
+            low, high = spans[hit[1]]
+        self.tip.show(self.hover_text, widget_rect_of(self, hit[0] - BAR_WIDTH / 2, low, hit[0] + BAR_WIDTH / 2, high))
         if hit[1] != PEAK_KEY:  # listeners read the hovered state's bytes from the breakdown
             self.segmentHovered.emit(*hit)
 
@@ -493,7 +594,7 @@ class StageChart(pg.PlotWidget):
             for y in (m.peak_bytes, m.states_bytes):
                 if y is None:
                     continue
-                p = vb.mapViewToScene(QPointF(x, y / scale))
+                p = vb.mapViewToScene(QPointF(x, self._ty(y / scale)))
                 if abs(p.x() - scene_pos.x()) <= 8 and abs(p.y() - scene_pos.y()) <= 8:
                     return m
         return None
@@ -517,16 +618,17 @@ class StageChart(pg.PlotWidget):
             spots, xs, ys = [], [], []
             for m in (m for m in self._measured if m.label == label):
                 x = self._marker_x(m)
-                spots.append({"pos": (x, m.peak_bytes / scale), "symbol": peak_symbol, "size": 11, "brush": brush, "pen": outline})
+                ty = self._ty
+                spots.append({"pos": (x, ty(m.peak_bytes / scale)), "symbol": peak_symbol, "size": 11, "brush": brush, "pen": outline})
                 if m.states_bytes is not None:
-                    spots.append({"pos": (x, m.states_bytes / scale), "symbol": states_symbol, "size": 10, "brush": brush, "pen": outline})
+                    spots.append({"pos": (x, ty(m.states_bytes / scale)), "symbol": states_symbol, "size": 10, "brush": brush, "pen": outline})
                     xs += [x, x]
-                    ys += [m.states_bytes / scale, m.peak_bytes / scale]
+                    ys += [ty(m.states_bytes / scale), ty(m.peak_bytes / scale)]
                 d = self.measured_difference(m)
                 if d is not None:
                     note = pg.TextItem(f"{d:+.1f}%", color=color, anchor=(-0.1, 0.5), angle=90)
                     note.setFont(small)
-                    note.setPos(x, max(m.peak_bytes, m.states_bytes or 0) / scale)
+                    note.setPos(x, self._ty(max(m.peak_bytes, m.states_bytes or 0) / scale))
                     note.setZValue(8)
                     self.addItem(note)
                     self._measure_items.append(note)

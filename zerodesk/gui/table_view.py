@@ -35,6 +35,10 @@ def provenance(plan: Plan, b: Breakdown) -> str:
     """'Computed · paper profile (ZeRO paper (§3.1, §5)) · scheme …' in the UI language."""
     from PySide6.QtCore import QCoreApplication
 
+    if b.profile == Profile.TORCH:  # the engines keep their own scheme (fp32 states, bf16 compute): no scheme choice
+        return QCoreApplication.translate("Provenance", "Computed (closed form), {profile}: {source}; "
+                                          "AdamW with fp32 states and bf16 compute").format(
+            profile=i18n.profile_short(b.profile.value), source=i18n.profile_label(b.profile.value))
     return QCoreApplication.translate("Provenance", "Computed (closed form), {profile}: {source}; scheme: {scheme}").format(
         profile=i18n.profile_short(b.profile.value), source=i18n.profile_label(b.profile.value),
         scheme=i18n.scheme_label(b.scheme.value))
@@ -70,7 +74,9 @@ class TablePanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # columns as wide as their widest text (headers included), the rest of the width shared out
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         v.addWidget(self.table, 1)
         self.activations = QLabel()
@@ -133,20 +139,17 @@ class TablePanel(QWidget):
             name = i18n.component_label(key) + (f" ({spec.dtype})" if spec else "")
             rows.append([name, *[i18n.fmt_bytes(s.components[key], unit) for s in b.stages]])
         rows.append([self.tr("Total model states"), *[i18n.fmt_bytes(s.total_bytes, unit) for s in b.stages]])
-        rows.append([self.tr("Formula (bytes)"), *[s.formula for s in b.stages]])
+        rows.append([self.tr("Formula (bytes)"), *[i18n.core_formula(s.formula) for s in b.stages]])
         if plan.profile == Profile.TORCH and any(len({sum(r.values()) for _, r in s.runs}) > 1 for s in b.stages):
             rows.append([self.tr("Ranks: smallest – largest"),
                          *[f"{i18n.fmt_bytes(s.total_range[0], unit)} – {i18n.fmt_bytes(s.total_range[1], unit)}" for s in b.stages]])
         gpu = plan.cluster.gpu_memory_bytes
+        act = activation_estimate(plan)
         if gpu:
-            fit = []
-            for s in b.stages:
-                pct = i18n.fmt_number(100 * s.total_bytes / gpu, 0)
-                if s.total_bytes <= gpu:
-                    fit.append(self.tr("fits: {pct}% of {gpu}").format(pct=pct, gpu=i18n.fmt_bytes(gpu, unit)))
-                else:
-                    fit.append(self.tr("over by {over} ({pct}%)").format(over=i18n.fmt_bytes(s.total_bytes - gpu, unit), pct=pct))
-            rows.append([self.tr("States vs GPU memory"), *fit])
+            rows.append([self.tr("States vs GPU memory"), *[self.verdict(s.total_bytes, gpu, unit) for s in b.stages]])
+            if act is not None:  # the verdict that matters: what comes on top counts too
+                rows.append([self.tr("States + activations vs GPU memory"),
+                             *[self.verdict(s.total_bytes + act.total_bytes, gpu, unit) for s in b.stages]])
         else:
             rows.append([self.tr("States vs GPU memory"), *[self.tr("no GPU memory given")] * len(b.stages)])
         peaks = predict(plan, b)
@@ -165,6 +168,30 @@ class TablePanel(QWidget):
         rows.append([self.tr("Communication time at {bw} GB/s").format(bw=i18n.fmt_number(plan.bandwidth_gbps, 0 if plan.bandwidth_gbps == int(plan.bandwidth_gbps) else 2)),
                      *[i18n.fmt_seconds(comm_seconds(s.comm_bytes, plan.bandwidth_gbps)) for s in b.stages]])
         return rows
+
+    def verdict(self, need: int, gpu: int, unit: str) -> str:
+        """'fits: 20% of 80.00 GB' or 'over by 24.00 GB: needs 130% of 80.00 GB'."""
+        pct = i18n.fmt_number(100 * need / gpu, 0)
+        if need <= gpu:
+            return self.tr("fits: {pct}% of {gpu}").format(pct=pct, gpu=i18n.fmt_bytes(gpu, unit))
+        return self.tr("over by {over}: needs {pct}% of {gpu}").format(
+            over=i18n.fmt_bytes(need - gpu, unit), pct=pct, gpu=i18n.fmt_bytes(gpu, unit))
+
+    def _fit_columns(self) -> None:
+        """Each column at least as wide as its header and cells; spare width shared evenly."""
+        table = self.table
+        n = table.columnCount()
+        if not n:
+            return
+        table.resizeColumnsToContents()
+        widths = [table.columnWidth(c) + 12 for c in range(n)]
+        spare = table.viewport().width() - sum(widths)
+        for c, w in enumerate(widths):
+            table.setColumnWidth(c, w + max(0, spare) // n)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
 
     def _render(self) -> None:
         self._dirty = False
@@ -192,7 +219,7 @@ class TablePanel(QWidget):
         else:
             self.activations.setText(self.tr(
                 "On top: activations (give the architecture to estimate them), temporary buffers, fragmentation."))
-        notes = [self.tr("Note: {note}.").format(note=n) for n in b.notes]
+        notes = [self.tr("Note: {note}.").format(note=i18n.core_note(n)) for n in b.notes]
         if notes:
             self.activations.setText(self.activations.text() + "\n" + "\n".join(notes))
         body = rows[1:]
@@ -210,6 +237,7 @@ class TablePanel(QWidget):
                 if r == total_row:
                     item.setFont(bold)
                 self.table.setItem(r, c, item)
+        self._fit_columns()
 
     # -- copying ---------------------------------------------------------------------------------
     def as_text(self) -> str:
