@@ -34,7 +34,11 @@ KEEP = {
     "ddp", "fsdp", "zeroredundancyoptimizer", "json", "png", "svg", "ctrl", "shift", "alt", "small", "medium",
     "large", "english", "gloo", "nccl", "cuda", "cpu", "gpu", "gpus", "rtx", "sxm", "pcie", "mlp", "ffn", "qkv", "bias",
     "bf16", "fp32", "fp16", "fsdp2", "python", "http", "https", "www", "org", "com",
+    # model families and their makers (Hugging Face model types are names, shown as they are)
+    "gemma", "phi", "olmo", "falcon", "mixtral", "stablelm", "bloom", "opt", "gptj", "hugging", "face", "mini",
+    "alibi", "top", "transformers", "config",
 }
+CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 
 
@@ -42,6 +46,7 @@ def english_words(text: str) -> list[str]:
     """Latin words of 3+ letters that are not names we keep, nor acronyms (GPU, FP32), nor units."""
     plain = html.unescape(re.sub(r"<[^>]+>", " ", text or ""))
     plain = re.sub(r"&\w+;", " ", plain)
+    plain = CODE.sub(" ", plain)  # code is not English prose: max_position_embeddings, mem_get_info(), zerodesk measure
     plain = re.sub(r"(?:/[\w.-]+)+/?", " ", plain)  # paths
     plain = re.sub(r"\*\.[\w.]+|[\w.-]+\.zerodesk\.json|\b\w+\.(json|png|svg)\b", " ", plain)  # file patterns
     out = []

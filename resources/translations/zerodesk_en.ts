@@ -678,6 +678,22 @@ optimizer sharded</translation>
         <source>all layers</source>
         <translation>all layers</translation>
     </message>
+    <message>
+        <source>attention only (q, k, v, o)</source>
+        <translation>attention only (q, k, v, o)</translation>
+    </message>
+    <message>
+        <source>MLP only</source>
+        <translation>MLP only</translation>
+    </message>
+    <message>
+        <source>LayerNorm without parameters</source>
+        <translation>LayerNorm without parameters</translation>
+    </message>
+    <message>
+        <source>ALiBi (no table)</source>
+        <translation>ALiBi (no table)</translation>
+    </message>
 </context>
 <context>
     <name>Lesson</name>

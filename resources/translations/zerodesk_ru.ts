@@ -117,7 +117,7 @@
     </message>
     <message>
         <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
-        <translation>профиль torch моделирует AdamW с вычислениями в bf16 и состояниями в fp32; схема «{scheme}» здесь не применяется</translation>
+        <translation>профиль torch моделирует AdamW с вычислениями в BF16 и состояниями в FP32; схема «{scheme}» здесь не применяется</translation>
     </message>
     <message>
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
@@ -221,7 +221,7 @@
     </message>
     <message>
         <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
-        <translation>Nd должно делить узлы × GPU на узел ({world}): например {divisors}.</translation>
+        <translation>узлы × GPU на узел ({world}) должно быть кратно Nd: например {divisors}.</translation>
     </message>
     <message>
         <source>Nodes × GPUs per node must be at most {max}.</source>
@@ -624,7 +624,7 @@ plain DP</source>
         <source>Stage 1
 optimizer sharded</source>
         <translation>Стадия 1
-оптимизатор разделён</translation>
+состояния оптимизатора разделены</translation>
     </message>
     <message>
         <source>Stage 2
@@ -677,6 +677,22 @@ optimizer sharded</source>
     <message>
         <source>all layers</source>
         <translation>во всех слоях</translation>
+    </message>
+    <message>
+        <source>attention only (q, k, v, o)</source>
+        <translation>только внимание (q, k, v, o)</translation>
+    </message>
+    <message>
+        <source>MLP only</source>
+        <translation>только MLP</translation>
+    </message>
+    <message>
+        <source>LayerNorm without parameters</source>
+        <translation>LayerNorm без параметров</translation>
+    </message>
+    <message>
+        <source>ALiBi (no table)</source>
+        <translation>ALiBi (без таблицы)</translation>
     </message>
 </context>
 <context>
@@ -1829,7 +1845,7 @@ optimizer sharded</source>
     <name>Provenance</name>
     <message>
         <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
-        <translation>Расчёт по формулам, {profile}: {source}; AdamW с состояниями в fp32 и вычислениями в bf16</translation>
+        <translation>Расчёт по формулам, {profile}: {source}; AdamW с состояниями в FP32 и вычислениями в BF16</translation>
     </message>
     <message>
         <source>Computed (closed form), {profile}: {source}; scheme: {scheme}</source>

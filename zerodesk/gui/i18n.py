@@ -195,6 +195,10 @@ CHOICE_LABELS = {  # values of the architecture's choice fields
     "none": QT_TRANSLATE_NOOP("Labels", "none"),
     "qkv": QT_TRANSLATE_NOOP("Labels", "q, k, v only"),
     "all": QT_TRANSLATE_NOOP("Labels", "all layers"),
+    "attention": QT_TRANSLATE_NOOP("Labels", "attention only (q, k, v, o)"),
+    "mlp": QT_TRANSLATE_NOOP("Labels", "MLP only"),
+    "nonparametric": QT_TRANSLATE_NOOP("Labels", "LayerNorm without parameters"),
+    "alibi": QT_TRANSLATE_NOOP("Labels", "ALiBi (no table)"),
 }
 
 # Notes the core attaches to a breakdown, as templates: matched, translated, refilled.
