@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .core.plan import Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.plan import Offload, Plan, PlanError, Profile, Scheme, explain, load_plan
 from .core.units import UNIT_BYTES, parse_count
 
 ARCH_FLAGS = {  # flag dest -> Architecture field
@@ -74,6 +74,11 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
     cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
     cl.add_argument("--bandwidth", type=float, metavar="GB/s", help="per-rank link bandwidth in GB/s")
+    off = parser.add_argument_group("offload (shown apart from the stages)")
+    off.add_argument("--offload", choices=[o.value for o in Offload], help="states moved off the GPU")
+    off.add_argument("--offload-target", choices=["cpu", "nvme"], help="where offloaded states live")
+    off.add_argument("--pcie", type=float, metavar="GB/s", help="host<->device bandwidth per GPU in GB/s")
+    off.add_argument("--host-memory", type=_memory, metavar="SIZE", help="host memory of one node, e.g. 512GiB")
     acc = parser.add_argument_group("accounting")
     acc.add_argument("--profile", choices=[p.value for p in Profile])
     acc.add_argument("--scheme", choices=[s.value for s in Scheme])
@@ -132,9 +137,12 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         cluster.update(gpu=gpu.name, gpu_memory_bytes=gpu.memory_bytes)
     if args.gpu_memory is not None:
         cluster.update(gpu_memory_bytes=args.gpu_memory)
+    if args.host_memory is not None:
+        cluster.update(host_memory_bytes=args.host_memory)
 
     for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
-                        ("profile", "profile"), ("scheme", "scheme")):
+                        ("profile", "profile"), ("scheme", "scheme"), ("offload", "offload"),
+                        ("offload_target", "offload_target"), ("pcie", "pcie_gbps")):
         if getattr(args, dest) is not None:
             data[field] = getattr(args, dest)
     data["model"], data["cluster"] = model, cluster

@@ -38,6 +38,14 @@ class Profile(str, Enum):
     TORCH = "torch"
 
 
+class Offload(str, Enum):
+    """Which states leave the GPU (ZeRO-Offload / ZeRO-Infinity / FSDP2 CPUOffloadPolicy); apart from the stage."""
+
+    NONE = "none"
+    OPTIMIZER = "optimizer"  # ZeRO-Offload: optimizer states and gradients to host memory
+    OPTIMIZER_PARAMS = "optimizer+params"  # ZeRO-Infinity / FSDP2 CPUOffloadPolicy: parameters too
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False)
 
@@ -124,6 +132,7 @@ class Cluster(_Strict):
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, description="memory of one GPU in bytes")
+    host_memory_bytes: int | None = Field(default=None, ge=1, le=10**18, description="host (CPU) memory of one node in bytes")
 
     @field_validator("gpus_per_node")
     @classmethod
@@ -160,6 +169,9 @@ class Plan(_Strict):
     micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per step")
     units: Unit = "GB"
     bandwidth_gbps: float = Field(default=100.0, gt=0, le=1e6, description="per-rank link bandwidth in GB/s")
+    offload: Offload = Offload.NONE
+    offload_target: Literal["cpu", "nvme"] = "cpu"
+    pcie_gbps: float = Field(default=25.0, gt=0, le=1e4, description="host<->device bandwidth per GPU in GB/s")
 
     @field_validator("schema_version")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .accounting import SCHEMES, Breakdown, comm_seconds
+from .offload_report import offload_json, offload_table
 from .plan import Plan, Profile
 from .residuals import activation_estimate
 from .units import UNIT_BYTES, fmt_bytes, fmt_count
@@ -67,11 +68,12 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
             for s in b.stages
         ],
         "activation_estimate_bytes": act.total_bytes if act else None,
+        "offload": offload_json(plan),
         "notes": list(b.notes),
     }
 
 
-def _table(rows: list[list[str]], right: set[int]) -> str:
+def table(rows: list[list[str]], right: set[int]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for n, row in enumerate(rows):
@@ -117,7 +119,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
     ]
     if gpu:
         lines.append(f"GPU: {plan.cluster.gpu or 'custom'}, {fmt_bytes(gpu, unit)} per GPU")
-    lines += [f"Per-rank model-state memory, largest rank, {unit} ({unit_note(unit)}):", "", _table(rows, set(range(3, len(header))))]
+    lines += [f"Per-rank model-state memory, largest rank, {unit} ({unit_note(unit)}):", "", table(rows, set(range(3, len(header))))]
     if plan.profile == Profile.TORCH:
         uneven = [s for s in b.stages if len(set(s.rank_totals)) > 1]
         for s in uneven:
@@ -135,6 +137,8 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         lines.append("On top: activations (need the architecture to estimate), temporary buffers, fragmentation.")
     for note in b.notes:
         lines.append(f"Note: {note}.")
+    if plan.offload.value != "none":
+        lines += ["", offload_table(plan), ""]
     lines.append(PEAK_WARNING)
     return "\n".join(lines)
 
