@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import catalog
-from ..core.plan import Plan, PlanError, Profile, Scheme, field_errors
+from ..core.plan import Offload, Plan, PlanError, Profile, Scheme, field_errors
 from ..core.units import UNIT_BYTES, fmt_count, parse_count
 from . import i18n
 
@@ -314,8 +314,66 @@ class PlanForm(QWidget):
         self._units = self._combo("units", [("GB", "GB"), ("GiB", "GiB")])
         self._form_row(cform, "units", self._units)
         outer.addWidget(self._cluster_box)
+        self._build_offload(outer)
         outer.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+    def _build_offload(self, outer: QVBoxLayout) -> None:
+        """Offload, apart from the stage: what leaves the GPU, where to, and the host link and memory."""
+        self._offload_box = QGroupBox()
+        oform = QFormLayout(self._offload_box)
+        oform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        oform.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self._offload = self._combo("offload", [(o.value, o.value) for o in Offload])
+        self._form_row(oform, "offload", self._offload)
+        self._offload_target = self._combo("offload_target", [("cpu", "cpu"), ("nvme", "nvme")])
+        self._form_row(oform, "offload_target", self._offload_target)
+        self._pcie = self._edit("pcie_gbps")
+        self._form_row(oform, "pcie_gbps", self._pcie)
+        self._host_mem = self._edit("cluster.host_memory_bytes")
+        self._host_shown: tuple[str, int] | None = None
+        self._form_row(oform, "cluster.host_memory_bytes", self._host_mem)
+        outer.addWidget(self._offload_box)
+
+    def _retranslate_offload(self) -> None:
+        texts = {
+            "offload": (self.tr("Offload"), self.tr("States moved off the GPU, shown apart from the stages")),
+            "offload_target": (self.tr("Offload to"), self.tr("Host memory (CPU) or NVMe storage")),
+            "pcie_gbps": (self.tr("Host link, GB/s"), self.tr("Host↔device bandwidth per GPU for the offload traffic "
+                                                           "time (1 GB = 10⁹ B)")),
+            "cluster.host_memory_bytes": (self.tr("Host memory per node, {unit}").format(unit=i18n.unit_label(self._unit())),
+                                          self.tr("RAM of one node; empty: no host line")),
+        }
+        for key, (label, tip) in texts.items():
+            self._field_labels[key].setText(label)
+            self._fields[key].setAccessibleName(label)
+            self._fields[key].setToolTip(tip)
+            self._fields[key].setAccessibleDescription(tip)
+        names = {Offload.NONE.value: self.tr("none"), Offload.OPTIMIZER.value: self.tr("optimizer states + gradients"),
+                 Offload.OPTIMIZER_PARAMS.value: self.tr("+ parameters")}
+        for i in range(self._offload.count()):
+            self._offload.setItemText(i, names[self._offload.itemData(i)])
+        for i, text in enumerate((self.tr("host memory (CPU)"), self.tr("NVMe"))):
+            self._offload_target.setItemText(i, text)
+        self._host_mem.setPlaceholderText(self.tr("none"))
+        self._offload_box.setTitle(self.tr("Offload (apart from the stages)"))
+        self._offload_target.setEnabled(self._offload.currentData() != Offload.NONE.value)
+
+    def _host_memory_value(self):
+        text = self._host_mem.text().strip()
+        if not text:
+            return None
+        if self._host_shown is not None and self._host_shown[0] == text:
+            return self._host_shown[1]
+        try:
+            return round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
+        except (ValueError, OverflowError):
+            return text  # let the core say what is wrong with it
+
+    def _show_host_memory(self, nbytes: int | None) -> None:
+        text = "" if nbytes is None else number_text(nbytes / UNIT_BYTES[self._unit()])
+        self._host_mem.setText(text)
+        self._host_shown = None if nbytes is None else (text, nbytes)
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -407,6 +465,7 @@ class PlanForm(QWidget):
         if self._catalog_error:
             self._general_error.setText(self.tr("Presets unavailable: {error}").format(error=self._catalog_error))
             self._general_error.show()
+        self._retranslate_offload()
         self._update_hints()
 
     def _arch_fields_placeholders(self) -> None:
@@ -463,6 +522,7 @@ class PlanForm(QWidget):
             "dp": dp_text or None,
             "gpu": self._gpu_preset.currentData() or None,
             "gpu_memory_bytes": self._gpu_memory_value(),
+            "host_memory_bytes": self._host_memory_value(),
         }
         return {
             "model": model,
@@ -473,6 +533,9 @@ class PlanForm(QWidget):
             "micro_batch": self._mb.text().strip(),
             "units": self._unit(),
             "bandwidth_gbps": self._bw.text().strip().replace(",", "."),
+            "offload": self._offload.currentData(),
+            "offload_target": self._offload_target.currentData(),
+            "pcie_gbps": self._pcie.text().strip().replace(",", "."),
         }
 
     def _sync_scheme_enabled(self) -> None:
@@ -534,6 +597,11 @@ class PlanForm(QWidget):
             self._seq.setText(str(plan.seq_len))
             self._mb.setText(str(plan.micro_batch))
             self._bw.setText(f"{plan.bandwidth_gbps:g}")
+            self._select_data(self._offload, plan.offload.value)
+            self._select_data(self._offload_target, plan.offload_target)
+            self._offload_target.setEnabled(plan.offload != Offload.NONE)
+            self._pcie.setText(f"{plan.pcie_gbps:g}")
+            self._show_host_memory(c.host_memory_bytes)
             self._on_source_toggled()
         finally:
             self._loading = False
@@ -577,15 +645,21 @@ class PlanForm(QWidget):
             self._select_data(self._gpu_preset, CUSTOM)
         if name == "units":
             self._units_changed()
+        if name == "offload":
+            self._offload_target.setEnabled(self._offload.currentData() != Offload.NONE.value)
         self._validate()
         self.edited.emit()
 
     def _units_changed(self) -> None:
-        nbytes = self._gpu_memory_value()
+        nbytes, host = self._gpu_memory_value(), self._host_memory_value()
+        self._loading = True
         if isinstance(nbytes, int):  # re-show the same bytes in the new unit
-            self._loading = True
             self._show_gpu_memory(nbytes)
-            self._loading = False
+        if isinstance(host, int):
+            self._show_host_memory(host)
+        self._loading = False
+        self._field_labels["cluster.host_memory_bytes"].setText(
+            self.tr("Host memory per node, {unit}").format(unit=i18n.unit_label(self._unit())))
         self._field_labels["cluster.gpu_memory_bytes"].setText(
             self.tr("GPU memory, {unit}").format(unit=i18n.unit_label(self._unit())))
         self._fields["cluster.gpu_memory_bytes"].setAccessibleName(self._field_labels["cluster.gpu_memory_bytes"].text())
