@@ -69,8 +69,8 @@ class OffloadChart(QWidget):
         self.gpu_line = pg.InfiniteLine(angle=0, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine))
         for line in (self.host_line, self.gpu_line):
             self.plot.addItem(line)
-        self.host_label = pg.InfLineLabel(self.host_line, "", position=0.02, anchors=[(0, 1), (0, 1)], color=HOST_LINE_COLOR)
-        self.gpu_label = pg.InfLineLabel(self.gpu_line, "", position=0.02, anchors=[(0, 1), (0, 1)], color=GPU_LINE_COLOR)
+        self.host_label = pg.InfLineLabel(self.host_line, "", position=0.02, anchors=[(0, 0), (0, 0)], color=HOST_LINE_COLOR)
+        self.gpu_label = pg.InfLineLabel(self.gpu_line, "", position=0.55, anchors=[(0, 1), (0, 1)], color=GPU_LINE_COLOR)
         self.plot.getAxis("bottom").setTicks([[(s, str(s)) for s in STAGES]])
         self.plot.setXRange(-0.6, 3.6, padding=0)
 
