@@ -52,7 +52,7 @@ def test_paper_general_in_k(scheme):
 
 def test_scheme_bytes_per_param():
     assert {s: SCHEMES[s].bytes_per_param for s in Scheme} == {
-        Scheme.MIXED_ADAM: 16, Scheme.FP32_ADAM: 16, Scheme.BF16_FP32_GRADS_ADAM: 20,
+        Scheme.MIXED_ADAM: 16, Scheme.FP32_ADAM: 16, Scheme.BF16_FP32_GRADS_ADAM: 18,
         Scheme.MIXED_SGD_MOMENTUM: 12, Scheme.MIXED_ADAM_8BIT: 10,
     }
     assert SCHEMES[Scheme.MIXED_ADAM].k == 12
@@ -72,6 +72,35 @@ def test_paper_formulas_read_like_section_5():
 def test_uneven_division_rounds_each_shard_up():
     b = compute(plan_for(10, 4))
     assert b.stage(3).components["params"] == 2 * ceil(10 / 4)
+
+
+def test_bf16_with_fp32_grads_matches_megatron_lm_table():
+    """Megatron-LM's distributed-optimizer doc: bf16 params + fp32 grads = 18 B, 6 + 12/d sharded.
+
+    The bf16 .grad is added into the fp32 main_grad and freed, so it is not a persistent state.
+    """
+    p, nd = 8 * 10**9, 8
+    spec = SCHEMES[Scheme.BF16_FP32_GRADS_ADAM]
+    assert {c.key for c in spec.components} == {"params", "grad_accum", "master", "adam_m", "adam_v"}
+    totals = [s.total_bytes for s in compute(plan_for(p, nd, Scheme.BF16_FP32_GRADS_ADAM)).stages]
+    assert totals[0] == 18 * p and totals[1] == 6 * p + 12 * p // nd
+
+
+def test_bf16_parameters_are_gathered_at_2_bytes_and_fp32_gradients_reduced_at_4():
+    p = 3 * 10**9
+    b = compute(plan_for(p, 4, Scheme.BF16_FP32_GRADS_ADAM))
+    # stage 0 all-reduces fp32 gradients (2P x 4 B); stages 1-2 reduce-scatter 4P + all-gather bf16 2P;
+    # stage 3 gathers the bf16 parameters twice (4P + 2 x 2P).
+    assert [s.comm_bytes for s in b.stages] == [8 * p, 6 * p, 6 * p, 8 * p]
+
+
+@pytest.mark.parametrize("scheme", list(Scheme))
+def test_communication_dtypes_are_those_of_the_schemes_own_states(scheme):
+    spec = SCHEMES[scheme]
+    grad_bytes = [c.bytes_per_param for c in spec.components if c.state_class == "grad"]
+    param_bytes = [c.bytes_per_param for c in spec.components if c.state_class == "param"]
+    assert grad_bytes == [spec.comm_bytes_per_element]  # one persistent gradient, reduced in its own dtype
+    assert param_bytes == [spec.gather_bytes_per_element or spec.comm_bytes_per_element]
 
 
 def test_communication_section_7():

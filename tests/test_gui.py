@@ -346,7 +346,8 @@ def test_glossary_shows_the_card_and_filters_claims(window, qtbot):
     for text in (card.definition[:60], "Boundary:", "What is confirmed", "Primary sources", "§3.1", "§3.2", "§5", "§7",
                  "Related concepts", card.related[0].title):
         assert text in html, text
-    assert [t for t, _ in g.checklist_state()] == list(card.checklist)
+    state = [t for t, _ in g.checklist_state()]
+    assert [t.endswith(item.text) for t, item in zip(state, card.checklist)] == [True] * len(card.checklist)
     item = g.checklist.item(0)
     item.setCheckState(Qt.CheckState.Checked)
     assert g.checklist_state()[0][1] is True
@@ -367,10 +368,35 @@ def test_glossary_shows_the_boundary_of_the_profile_and_scheme_in_use(window, qt
     assert card.claim("mixed-adam-16p").boundary[:50] in in_use
     choose(qtbot, window.form.field("profile"), "torch")
     choose(qtbot, window.form.field("scheme"), "fp32-adam")
-    qtbot.waitUntil(lambda: "profile-torch" in g.browser.toPlainText().split("What is confirmed")[0])
+    qtbot.waitUntil(lambda: card.claim("profile-torch").boundary[:50] in g.browser.toPlainText().split("What is confirmed")[0])
     in_use = g.browser.toPlainText().split("What is confirmed")[0]
     assert card.claim("profile-torch").boundary[:50] in in_use
     assert card.claim("scheme-fp32-adam").boundary[:50] in in_use
+
+
+def test_glossary_tags_every_claim_with_its_origin_and_keeps_the_cards_claims_apart(window, qtbot):
+    g = window.glossary
+    card = load_glossary("en")
+    text = g.browser.toPlainText()
+    confirmed = text.split("What is confirmed")[1].split("Added by ZeroDesk")[0]
+    added = text.split("Added by ZeroDesk")[1].split("Primary sources")[0]
+    for claim in card.claims:
+        assert (claim.text[:50] in confirmed) == claim.from_card, claim.id
+        assert (claim.text[:50] in added) != claim.from_card, claim.id
+    # the tags a trainer reads: the card's words, the paper with its section, PyTorch with its API, ZeroDesk's own
+    assert confirmed.count("Card") >= len(card.card_claims())
+    for tag in ("ZeRO paper §7", "PyTorch: DDP", "ZeroDesk's modelling"):
+        assert tag in added, tag
+    assert "ZeroDesk's advice: " in g.checklist_state()[-1][0]
+    # the stage-to-engine table is rendered as a table, its cells searchable
+    assert "FSDP2 fully_shard(reshard_after_forward=False)" in text
+    type_into(qtbot, g.search, "reshard_after_forward=True")
+    assert "stages-torch-engines" in g.visible_claim_ids()
+    g.search.clear()
+    # internal ids never reach the reader
+    for claim in card.claims:
+        if "-" in claim.id:
+            assert claim.id not in g.browser.toPlainText(), claim.id
 
 
 # -- files ----------------------------------------------------------------------------------------------------

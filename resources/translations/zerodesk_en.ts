@@ -129,6 +129,30 @@
         <translation>What to check (checklist)</translation>
     </message>
     <message>
+        <source>{origin}: {text}</source>
+        <translation>{origin}: {text}</translation>
+    </message>
+    <message>
+        <source>Card</source>
+        <translation>Card</translation>
+    </message>
+    <message>
+        <source>ZeRO paper {sections}</source>
+        <translation>ZeRO paper {sections}</translation>
+    </message>
+    <message>
+        <source>PyTorch: {apis}</source>
+        <translation>PyTorch: {apis}</translation>
+    </message>
+    <message>
+        <source>ZeroDesk&apos;s advice</source>
+        <translation>ZeroDesk&apos;s advice</translation>
+    </message>
+    <message>
+        <source>ZeroDesk&apos;s modelling</source>
+        <translation>ZeroDesk&apos;s modelling</translation>
+    </message>
+    <message>
         <source>Boundary</source>
         <translation>Boundary</translation>
     </message>
@@ -163,6 +187,22 @@
     <message>
         <source>What is confirmed</source>
         <translation>What is confirmed</translation>
+    </message>
+    <message>
+        <source>The card&apos;s own claims.</source>
+        <translation>The card&apos;s own claims.</translation>
+    </message>
+    <message>
+        <source>Added by ZeroDesk</source>
+        <translation>Added by ZeroDesk</translation>
+    </message>
+    <message>
+        <source>From the ZeRO paper, PyTorch&apos;s engines and ZeroDesk&apos;s own accounting, beyond the card; each claim&apos;s tag says which.</source>
+        <translation>From the ZeRO paper, PyTorch&apos;s engines and ZeroDesk&apos;s own accounting, beyond the card; each claim&apos;s tag says which.</translation>
+    </message>
+    <message>
+        <source>see the claim</source>
+        <translation>see the claim</translation>
     </message>
     <message>
         <source>No claim matches the filter.</source>
@@ -200,8 +240,8 @@
         <translation>FP32 Adam (16 B/param)</translation>
     </message>
     <message>
-        <source>BF16 + FP32 grad accumulation, Adam (20 B/param)</source>
-        <translation>BF16 + FP32 grad accumulation, Adam (20 B/param)</translation>
+        <source>BF16 + FP32 grad accumulation, Adam (18 B/param)</source>
+        <translation>BF16 + FP32 grad accumulation, Adam (18 B/param)</translation>
     </message>
     <message>
         <source>Mixed-precision SGD with momentum (12 B/param)</source>
@@ -491,8 +531,8 @@ optimizer sharded</translation>
         <translation>Computed: model states per rank; not the peak (ZeRO §3.2).</translation>
     </message>
     <message>
-        <source>Glossary: claim {id}</source>
-        <translation>Glossary: claim {id}</translation>
+        <source>Glossary: {claim}</source>
+        <translation>Glossary: {claim}</translation>
     </message>
     <message>
         <source>Unsaved changes</source>

@@ -129,6 +129,30 @@
         <translation>Что проверить (чек-лист)</translation>
     </message>
     <message>
+        <source>{origin}: {text}</source>
+        <translation>{origin}: {text}</translation>
+    </message>
+    <message>
+        <source>Card</source>
+        <translation>Карточка</translation>
+    </message>
+    <message>
+        <source>ZeRO paper {sections}</source>
+        <translation>Статья ZeRO, {sections}</translation>
+    </message>
+    <message>
+        <source>PyTorch: {apis}</source>
+        <translation>PyTorch: {apis}</translation>
+    </message>
+    <message>
+        <source>ZeroDesk&apos;s advice</source>
+        <translation>Совет ZeroDesk</translation>
+    </message>
+    <message>
+        <source>ZeroDesk&apos;s modelling</source>
+        <translation>Учёт ZeroDesk</translation>
+    </message>
+    <message>
         <source>Boundary</source>
         <translation>Граница применимости</translation>
     </message>
@@ -163,6 +187,22 @@
     <message>
         <source>What is confirmed</source>
         <translation>Что подтверждено</translation>
+    </message>
+    <message>
+        <source>The card&apos;s own claims.</source>
+        <translation>Утверждения самой карточки.</translation>
+    </message>
+    <message>
+        <source>Added by ZeroDesk</source>
+        <translation>Дополнения ZeroDesk</translation>
+    </message>
+    <message>
+        <source>From the ZeRO paper, PyTorch&apos;s engines and ZeroDesk&apos;s own accounting, beyond the card; each claim&apos;s tag says which.</source>
+        <translation>Из статьи ZeRO, движков PyTorch и собственного учёта ZeroDesk, сверх карточки; метка каждого утверждения говорит, откуда оно.</translation>
+    </message>
+    <message>
+        <source>see the claim</source>
+        <translation>к утверждению</translation>
     </message>
     <message>
         <source>No claim matches the filter.</source>
@@ -200,8 +240,8 @@
         <translation>Adam в FP32 (16 Б/параметр)</translation>
     </message>
     <message>
-        <source>BF16 + FP32 grad accumulation, Adam (20 B/param)</source>
-        <translation>BF16 с накоплением градиентов в FP32, Adam (20 Б/параметр)</translation>
+        <source>BF16 + FP32 grad accumulation, Adam (18 B/param)</source>
+        <translation>BF16 с накоплением градиентов в FP32, Adam (18 Б/параметр)</translation>
     </message>
     <message>
         <source>Mixed-precision SGD with momentum (12 B/param)</source>
@@ -237,7 +277,7 @@
     </message>
     <message>
         <source>FP32 gradient accumulator</source>
-        <translation>Накопитель градиентов FP32</translation>
+        <translation>Буфер накопления градиентов FP32</translation>
     </message>
     <message>
         <source>FP32 master weights</source>
@@ -261,7 +301,7 @@
     </message>
     <message>
         <source>DDP gradient buckets</source>
-        <translation>Буферы градиентов DDP</translation>
+        <translation>Бакеты градиентов DDP</translation>
     </message>
     <message>
         <source>parameter</source>
@@ -273,7 +313,7 @@
     </message>
     <message>
         <source>optimizer state</source>
-        <translation>состояние оптимизатора</translation>
+        <translation>состояния оптимизатора</translation>
     </message>
     <message>
         <source>Stage 0
@@ -285,7 +325,7 @@ plain DP</source>
         <source>Stage 1
 optimizer sharded</source>
         <translation>Стадия 1
-оптимизатор</translation>
+состояния оптимизатора</translation>
     </message>
     <message>
         <source>Stage 2
@@ -491,8 +531,8 @@ optimizer sharded</source>
         <translation>Расчёт: состояния модели на участника; это не пик памяти (ZeRO §3.2).</translation>
     </message>
     <message>
-        <source>Glossary: claim {id}</source>
-        <translation>Глоссарий: утверждение {id}</translation>
+        <source>Glossary: {claim}</source>
+        <translation>Глоссарий: {claim}</translation>
     </message>
     <message>
         <source>Unsaved changes</source>
@@ -946,7 +986,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>{stage}: stopped</source>
-        <translation>{stage}: остановлено</translation>
+        <translation>{stage}: остановлена</translation>
     </message>
     <message>
         <source>{stage}: {phase}</source>
@@ -1046,7 +1086,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>On the Plan tab&apos;s chart, beside each bar: ▲ the peak and ◆ the model states (with DDP&apos;s buckets, as the bars count them) of the largest rank.</source>
-        <translation>На диаграмме вкладки «План» рядом с каждым столбцом: ▲ пик и ◆ состояния модели (с корзинами DDP, как их считают столбцы) самого нагруженного участника.</translation>
+        <translation>На диаграмме вкладки «План» рядом с каждым столбцом: ▲ пик и ◆ состояния модели (с бакетами DDP, как их считают столбцы) самого нагруженного участника.</translation>
     </message>
     <message>
         <source>The plan has changed since this run; its markers were taken off the chart.</source>
@@ -1123,7 +1163,7 @@ vs torch profile</source>
     <message>
         <source>DDP buckets
 meas. / pred.</source>
-        <translation>Корзины DDP
+        <translation>Бакеты DDP
 изм. / прогн.</translation>
     </message>
     <message>
@@ -1140,7 +1180,7 @@ meas. / pred.</source>
     </message>
     <message>
         <source>Parameters, gradients and optimizer state at rest after the optimizer step, measured from live tensors</source>
-        <translation>Параметры, градиенты и состояние оптимизатора в покое после шага оптимизатора, измеренные по живым тензорам</translation>
+        <translation>Параметры, градиенты и состояния оптимизатора в покое после шага оптимизатора, измеренные по живым тензорам</translation>
     </message>
     <message>
         <source>The same, predicted by the torch profile for the measured shapes and ranks</source>
@@ -1152,7 +1192,7 @@ meas. / pred.</source>
     </message>
     <message>
         <source>DDP&apos;s gradient buckets (stages 0 and 1), measured / predicted; the Plan tab&apos;s bars include them</source>
-        <translation>Корзины градиентов DDP (стадии 0 и 1), измерено / прогноз; столбцы вкладки «План» их учитывают</translation>
+        <translation>Бакеты градиентов DDP (стадии 0 и 1), измерено / прогноз; столбцы вкладки «План» их учитывают</translation>
     </message>
     <message>
         <source>rank {r}</source>
@@ -1345,7 +1385,7 @@ meas. / pred.</source>
     </message>
     <message>
         <source>Norm</source>
-        <translation>Норма</translation>
+        <translation>Нормализация</translation>
     </message>
     <message>
         <source>Pos. enc.</source>
@@ -1585,7 +1625,7 @@ meas. / pred.</source>
     </message>
     <message>
         <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
-        <translation>Профиль torch учитывает то, что хранят движки PyTorch: параметры, градиенты и состояния AdamW в fp32, вычисления в bf16.</translation>
+        <translation>Профиль «torch» учитывает то, что хранят движки PyTorch: параметры, градиенты и состояния AdamW в FP32, вычисления в BF16.</translation>
     </message>
     <message>
         <source>= {n} parameters, exact from the architecture</source>
@@ -1647,11 +1687,11 @@ meas. / pred.</source>
     </message>
     <message>
         <source>States vs computed {c}: {d:+.1f}%</source>
-        <translation>Состояния против расчёта {c}: {d:+.1f}%</translation>
+        <translation>Состояния относительно расчёта {c}: {d:+.1f}%</translation>
     </message>
     <message>
         <source>beside each bar: ▲ peak, ◆ model states, % = states vs computed</source>
-        <translation>рядом со столбцами: ▲ пик, ◆ состояния модели, % — состояния против расчёта</translation>
+        <translation>рядом со столбцами: ▲ пик, ◆ состояния модели, % — состояния относительно расчёта</translation>
     </message>
 </context>
 <context>

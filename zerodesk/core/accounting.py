@@ -31,8 +31,9 @@ class ComponentSpec:
 class SchemeSpec:
     scheme: Scheme
     components: tuple[ComponentSpec, ...]
-    comm_bytes_per_element: int  # dtype of the gradients reduced and parameters gathered
+    comm_bytes_per_element: int  # dtype of the gradients reduced
     in_paper: bool  # inside the paper's §3.1 accounting?
+    gather_bytes_per_element: int | None = None  # dtype of the parameters gathered, where it differs
 
     @property
     def bytes_per_param(self) -> float:
@@ -61,9 +62,11 @@ SCHEMES: dict[Scheme, SchemeSpec] = {
         comm_bytes_per_element=4, in_paper=False),
     Scheme.BF16_FP32_GRADS_ADAM: SchemeSpec(
         Scheme.BF16_FP32_GRADS_ADAM,
-        (_c("params", 2, "param", "bf16"), _c("grads", 2, "grad", "bf16"), _c("grad_accum", 4, "grad", "fp32"),
+        # The bf16 .grad is added into the fp32 buffer and freed (Megatron-LM main_grad): 18 B persist,
+        # "6 + 12/d" with its distributed optimizer. Gradients reduce in fp32, parameters gather in bf16.
+        (_c("params", 2, "param", "bf16"), _c("grad_accum", 4, "grad", "fp32"),
          _c("master", 4, "optimizer", "fp32"), _c("adam_m", 4, "optimizer", "fp32"), _c("adam_v", 4, "optimizer", "fp32")),
-        comm_bytes_per_element=4, in_paper=False),
+        comm_bytes_per_element=4, in_paper=False, gather_bytes_per_element=2),
     Scheme.MIXED_SGD_MOMENTUM: SchemeSpec(
         Scheme.MIXED_SGD_MOMENTUM,
         (_c("params", 2, "param", "fp16"), _c("grads", 2, "grad", "fp16"), _c("master", 4, "optimizer", "fp32"),
@@ -144,9 +147,16 @@ def paper_formula(spec: SchemeSpec, stage: int) -> str:
 
 
 def paper_comm_bytes(spec: SchemeSpec, params: int, stage: int) -> int:
-    """§7: stages 0-2 move 2P elements per rank per step (reduce-scatter + all-gather), stage 3 moves 3P."""
-    elements = 3 * params if stage == 3 else 2 * params
-    return elements * spec.comm_bytes_per_element
+    """§7: stages 0-2 move 2P elements per rank per step (reduce-scatter + all-gather), stage 3 moves 3P.
+
+    Stage 0 all-reduces gradients (both halves in the gradients' dtype); stages 1-3 reduce-scatter
+    P gradient elements and all-gather P parameter elements (twice at stage 3) in the parameters' dtype.
+    """
+    grad = spec.comm_bytes_per_element
+    gather = spec.gather_bytes_per_element or grad
+    if stage == 0:
+        return 2 * params * grad
+    return params * grad + (2 if stage == 3 else 1) * params * gather
 
 
 # Bytes per parameter moved per rank per step by the torch engines (fp32 grads reduced,

@@ -1,9 +1,12 @@
 """The glossary panel: the source card as data (zerodesk.core.glossary), in the UI's language.
 
-Definition, what is confirmed (every claim with its applicability boundary set apart from the
-claim), the accounting profile and scheme in use with their own boundaries, what to check (a
-real checklist), primary sources with their sections, related concepts. The search box filters
-claims; select_claim() highlights one (the chart calls it when a segment is clicked).
+Definition, what is confirmed (the card's own claims, each with its applicability boundary set
+apart from the claim), then what ZeroDesk adds from the paper, PyTorch and its own accounting,
+the accounting profile and scheme in use with their own boundaries, what to check (a real
+checklist), primary sources with their sections, related concepts. Every claim and checklist item
+carries a tag saying where it comes from, so a trainer can tell the card's words from the tool's;
+internal claim ids are never shown. The search box filters claims; select_claim() highlights one
+(the chart calls it when a segment is clicked).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.glossary import Glossary, load_glossary
+from ..core.glossary import Glossary, Origin, load_glossary
 from ..core.plan import PlanError, Profile, Scheme
 from . import i18n
 
@@ -50,6 +53,10 @@ def scheme_claim_ids(scheme: Scheme | str) -> list[str]:
     if value == Scheme.MIXED_ADAM.value:
         ids.insert(0, "mixed-adam-16p")
     return ids
+
+
+# One colour per origin (Okabe-Ito, readable for colour-blind readers), used for the tag's bar.
+ORIGIN_COLORS = {"card": "#0072B2", "paper": "#009E73", "pytorch": "#D55E00", "zerodesk": "#CC79A7"}
 
 
 def _blend(a: QColor, b: QColor, t: float) -> str:
@@ -204,13 +211,20 @@ class GlossaryDock(QDockWidget):
         self.checklist.blockSignals(True)
         self.checklist.clear()
         if self._glossary is not None:
-            for i, text in enumerate(self._glossary.checklist):
-                item = QListWidgetItem(text)
+            for i, entry in enumerate(self._glossary.checklist):
+                item = QListWidgetItem(self._checklist_text(entry))
+                item.setToolTip(self.origin_label(entry.origin, advice=True))
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked if self._checked.get(i) else Qt.CheckState.Unchecked)
                 self.checklist.addItem(item)
         self.checklist.blockSignals(False)
         self._render()
+
+    def _checklist_text(self, entry) -> str:
+        # ZeroDesk's own advice says so in the item itself: the list is read without tooltips too
+        if entry.origin.kind == "card":
+            return entry.text
+        return self.tr("{origin}: {text}").format(origin=self.origin_label(entry.origin, advice=True), text=entry.text)
 
     def _on_check(self, item: QListWidgetItem) -> None:
         self._checked[self.checklist.row(item)] = item.checkState() == Qt.CheckState.Checked
@@ -245,14 +259,43 @@ class GlossaryDock(QDockWidget):
             "link": pal.color(QPalette.ColorRole.Link).name() if not dark else "#7FB8FF",
         }
 
+    def origin_label(self, origin: Origin, advice: bool = False) -> str:
+        """'Card', 'ZeRO paper §3.1', 'PyTorch: DDP', "ZeroDesk's modelling" (or "ZeroDesk's advice"), translated."""
+        refs = ", ".join(origin.refs)
+        if origin.kind == "card":
+            return self.tr("Card")
+        if origin.kind == "paper":
+            return self.tr("ZeRO paper {sections}").format(sections=refs)
+        if origin.kind == "pytorch":
+            return self.tr("PyTorch: {apis}").format(apis=refs)
+        return self.tr("ZeroDesk's advice") if advice else self.tr("ZeroDesk's modelling")
+
+    def _origin_tag(self, origin: Origin, c: dict[str, str]) -> str:
+        color = ORIGIN_COLORS[origin.kind]
+        return (f'<span style="color:{color}; font-weight:bold">▍</span>'
+                f'<small><b>{html.escape(self.origin_label(origin))}</b></small>')
+
     def _source_label(self, ref: str) -> str:
         g = self._glossary
         source_id, _, section = ref.partition(" ")
         try:
-            title = g.source(source_id).title.split(":")[0]
+            source = g.source(source_id)
+            title = source.short or source.title.split(":")[0]
         except KeyError:
             title = source_id
         return f'<a href="#src-{html.escape(source_id)}">{html.escape(title)}{(" " + html.escape(section)) if section else ""}</a>'
+
+    @staticmethod
+    def _table_html(rows: tuple[tuple[str, ...], ...], c: dict[str, str]) -> str:
+        if not rows:
+            return ""
+        head, *body = rows
+        cells = "".join(f"<th align='left'><small>{html.escape(x)}</small></th>" for x in head)
+        out = [f"<table cellspacing='0' cellpadding='3' border='1' style='margin-top:4px; border-color:{c['claim_bar']};"
+               f" border-collapse:collapse'><tr>{cells}</tr>"]
+        for row in body:
+            out.append("<tr>" + "".join(f"<td><small>{html.escape(x)}</small></td>" for x in row) + "</tr>")
+        return "".join(out) + "</table>"
 
     def _claim_html(self, claim, c: dict[str, str], compact: bool = False) -> str:
         selected = claim.id == self._selected
@@ -265,12 +308,14 @@ class GlossaryDock(QDockWidget):
             f'<a name="{html.escape(claim.id)}"></a>'
             f'<table width="100%" cellspacing="0" cellpadding="5" style="margin-top:6px; background-color:{bg};">'
             f'<tr><td width="4" style="background-color:{bar};"></td><td>'
+            f'<p style="margin:0 0 2px 0">{self._origin_tag(claim.origin, c)}</p>'
             f'<p style="margin:0">{html.escape(claim.text)}</p>'
+            + self._table_html(claim.table, c) +
             f'<table width="100%" cellspacing="0" cellpadding="4" style="margin-top:4px; background-color:{c["boundary_bg"]};">'
             f'<tr><td width="3" style="background-color:{c["boundary_bar"]};"></td>'
             f'<td><small><b>{boundary_title}:</b> <i>{html.escape(claim.boundary)}</i></small></td></tr></table>'
             + ("" if compact else f'<p style="margin:2px 0 0 0; color:{c["muted"]}"><small>{sources_title}: {sources}'
-               f' · <code>{html.escape(claim.id)}</code></small></p>')
+               '</small></p>')
             + "</td></tr></table>"
         )
 
@@ -292,6 +337,11 @@ class GlossaryDock(QDockWidget):
             "why": self.tr("Why it matters"),
             "in_use": self.tr("In use in this plan"),
             "confirmed": self.tr("What is confirmed"),
+            "confirmed_note": self.tr("The card's own claims."),
+            "added": self.tr("Added by ZeroDesk"),
+            "added_note": self.tr("From the ZeRO paper, PyTorch's engines and ZeroDesk's own accounting, beyond the card; "
+                                  "each claim's tag says which."),
+            "see_claim": self.tr("see the claim"),
             "no_match": self.tr("No claim matches the filter."),
             "sources": self.tr("Primary sources"),
             "related": self.tr("Related concepts"),
@@ -301,8 +351,9 @@ class GlossaryDock(QDockWidget):
         if g.also_known_as:
             h.append(f"<p style='margin-top:0; color:{c['muted']}'><small>{t['aka']}: "
                      f"{html.escape(' · '.join(g.also_known_as))}</small></p>")
-        h.append(f"<h3>{t['definition']}</h3><p>{html.escape(g.definition)}</p>")
-        h.append(f"<h3>{t['why']}</h3><p>{html.escape(g.why)}</p>")
+        card_tag = self._origin_tag(Origin(kind="card"), c)
+        h.append(f"<h3>{t['definition']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.definition)}</p>")
+        h.append(f"<h3>{t['why']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.why)}</p>")
 
         in_use = []
         pid = profile_claim_id(self._profile)
@@ -316,18 +367,22 @@ class GlossaryDock(QDockWidget):
             h.append(f"<h3>{t['in_use']}</h3>")
             for title, claim in in_use:
                 h.append(f"<p style='margin:6px 0 0 0'><b>{html.escape(title)}</b> "
-                         f"(<a href='#{html.escape(claim.id)}'>{html.escape(claim.id)}</a>)</p>")
+                         f"(<a href='#{html.escape(claim.id)}'>{t['see_claim']}</a>)</p>")
                 h.append(self._claim_html(claim, c, compact=True))
 
-        h.append(f"<h3>{t['confirmed']}</h3>")
         if query.strip():
             h.append(f"<p style='color:{c['muted']}'><small>"
                      + html.escape(self.tr("Filtered by “{q}”: {n} of {total} claims.").format(q=query.strip(), n=len(claims), total=len(g.claims)))
                      + "</small></p>")
         if not claims:
             h.append(f"<p><i>{t['no_match']}</i></p>")
-        for claim in claims:
-            h.append(self._claim_html(claim, c))
+        # The card's own claims apart from what ZeroDesk adds (the card is the authority for its words).
+        for title, note, group in ((t["confirmed"], t["confirmed_note"], [x for x in claims if x.from_card]),
+                                   (t["added"], t["added_note"], [x for x in claims if not x.from_card])):
+            if group or not query.strip():
+                h.append(f"<h3>{title}</h3><p style='margin-top:0; color:{c['muted']}'><small>{note}</small></p>")
+            for claim in group:
+                h.append(self._claim_html(claim, c))
 
         h.append(f"<h3>{t['sources']}</h3>")
         for s in g.sources:

@@ -114,7 +114,7 @@ def fmt_seconds(seconds: float) -> str:
 SCHEME_LABELS = {
     "mixed-adam": QT_TRANSLATE_NOOP("Labels", "Mixed-precision Adam (paper §3.1, 16 B/param)"),
     "fp32-adam": QT_TRANSLATE_NOOP("Labels", "FP32 Adam (16 B/param)"),
-    "bf16-fp32grad-adam": QT_TRANSLATE_NOOP("Labels", "BF16 + FP32 grad accumulation, Adam (20 B/param)"),
+    "bf16-fp32grad-adam": QT_TRANSLATE_NOOP("Labels", "BF16 + FP32 grad accumulation, Adam (18 B/param)"),
     "mixed-sgd-momentum": QT_TRANSLATE_NOOP("Labels", "Mixed-precision SGD with momentum (12 B/param)"),
     "mixed-adam-8bit": QT_TRANSLATE_NOOP("Labels", "Mixed-precision 8-bit Adam (10 B/param)"),
 }

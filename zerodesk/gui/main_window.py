@@ -284,7 +284,8 @@ class MainWindow(QMainWindow):
             if self.glossary.select_claim(claim_id):
                 self.glossary.show()
                 self.glossary.raise_()
-                self.statusBar().showMessage(self.tr("Glossary: claim {id}").format(id=claim_id), 4000)
+                claim = self.glossary.glossary.claim(claim_id)  # its words, not its internal id
+                self.statusBar().showMessage(self.tr("Glossary: {claim}").format(claim=claim.summary), 4000)
                 return
 
     def _on_segment_hovered(self, stage: int, key: str) -> None:
