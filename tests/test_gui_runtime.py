@@ -89,7 +89,7 @@ def test_ts_sources_cover_every_string_in_the_code(tmp_path):
     if lupdate is None:
         pytest.skip("pyside6-lupdate is not installed")
     fresh = tmp_path / "fresh.ts"
-    sources = sorted(str(p) for p in (ROOT / "zerodesk" / "gui").glob("*.py"))
+    sources = sorted(str(p) for p in (ROOT / "zerodesk" / "gui").rglob("*.py"))
     subprocess.run([lupdate, "-locations", "none", *sources, "-ts", str(fresh)], check=True, capture_output=True, timeout=300)
     wanted = {(c, s) for c, s, _ in _messages(fresh)}
     for lang in LANGS:

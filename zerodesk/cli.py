@@ -201,15 +201,22 @@ def _gui_command(argv: list[str]) -> int:
                      "Subcommands: plan, measure, simulate (see zerodesk plan --help).")
     parser.add_argument("plan_file", nargs="?", type=Path, help="a *.zerodesk.json plan to open")
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
+    # lesson mode (issue 13): --lesson [N] opens the lesson at step N; --lang picks its language
+    parser.add_argument("--lesson", nargs="?", type=int, const=1, metavar="N", help="open the lesson at step N (1-7)")
+    parser.add_argument("--lang", choices=["en", "ru"], help="language of the window and the lesson")
     add_plan_arguments(parser)
     args = parser.parse_args(argv)
     if args.plan_file is not None and args.plan is None:
         args.plan = args.plan_file
-    flags_given = any(v is not None for k, v in vars(args).items() if k not in ("plan_file", "screenshot"))
+    flags_given = any(v is not None for k, v in vars(args).items() if k not in ("plan_file", "screenshot", "lesson", "lang"))
     plan = plan_from_args(args) if flags_given else None
+    if args.lesson is not None:
+        from .gui.app import run_lesson
+
+        return run_lesson(args.lesson, plan, args.screenshot, args.lang)
     from .gui.app import run_gui
 
-    return run_gui(plan, args.plan, args.screenshot)
+    return run_gui(plan, args.plan, args.screenshot, lang=args.lang)
 
 
 COMMANDS = {"plan": _plan_command, "measure": _measure_command, "simulate": _simulate_command}

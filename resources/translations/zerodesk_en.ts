@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US" sourcelanguage="en_US">
 <context>
+    <name>BytesFigure</name>
+    <message>
+        <source>Optimizer states K = 12: {v}</source>
+        <translation>Optimizer states K = 12: {v}</translation>
+    </message>
+</context>
+<context>
     <name>ChartPanel</name>
     <message>
         <source>Per-stage memory chart</source>
@@ -230,6 +237,25 @@
     </message>
 </context>
 <context>
+    <name>Handouts</name>
+    <message>
+        <source>Export the lesson as PDF</source>
+        <translation>Export the lesson as PDF</translation>
+    </message>
+    <message>
+        <source>PDF files (*.pdf)</source>
+        <translation>PDF files (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the PNG slides</source>
+        <translation>Choose a folder for the PNG slides</translation>
+    </message>
+    <message>
+        <source>Cannot export the lesson</source>
+        <translation>Cannot export the lesson</translation>
+    </message>
+</context>
+<context>
     <name>Labels</name>
     <message>
         <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
@@ -342,6 +368,170 @@ optimizer sharded</translation>
     <message>
         <source>Stage {n}</source>
         <translation>Stage {n}</translation>
+    </message>
+</context>
+<context>
+    <name>Lesson</name>
+    <message>
+        <source>The plan in the window: {name}, Nd = {nd}</source>
+        <translation>The plan in the window: {name}, Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson: ZeRO Stage by Stage</source>
+        <translation>&amp;Lesson: ZeRO Stage by Stage</translation>
+    </message>
+    <message>
+        <source>Walk a class from stage 0 to stage 3 (presenter mode: F11)</source>
+        <translation>Walk a class from stage 0 to stage 3 (presenter mode: F11)</translation>
+    </message>
+    <message>
+        <source>Parameters (fp16)</source>
+        <translation>Parameters (fp16)</translation>
+    </message>
+    <message>
+        <source>Gradients (fp16)</source>
+        <translation>Gradients (fp16)</translation>
+    </message>
+    <message>
+        <source>Optimizer states (K = 12)</source>
+        <translation>Optimizer states (K = 12)</translation>
+    </message>
+    <message>
+        <source>Optimizer-state bytes per parameter K</source>
+        <translation>Optimizer-state bytes per parameter K</translation>
+    </message>
+    <message>
+        <source>Model states per rank, stage {n}</source>
+        <translation>Model states per rank, stage {n}</translation>
+    </message>
+    <message>
+        <source>{what} per rank, stage {n}</source>
+        <translation>{what} per rank, stage {n}</translation>
+    </message>
+    <message>
+        <source>Communication per rank per step, stage {n}</source>
+        <translation>Communication per rank per step, stage {n}</translation>
+    </message>
+    <message>
+        <source>Stage 3 communication over stages 0–2</source>
+        <translation>Stage 3 communication over stages 0–2</translation>
+    </message>
+    <message>
+        <source>Stage 0 states over stage 3 states</source>
+        <translation>Stage 0 states over stage 3 states</translation>
+    </message>
+    <message>
+        <source>Activations saved by the blocks (estimate)</source>
+        <translation>Activations saved by the blocks (estimate)</translation>
+    </message>
+    <message>
+        <source>Logits kept for the loss (estimate)</source>
+        <translation>Logits kept for the loss (estimate)</translation>
+    </message>
+    <message>
+        <source>States + activations, stage {n} (estimate)</source>
+        <translation>States + activations, stage {n} (estimate)</translation>
+    </message>
+    <message>
+        <source>Parameters P</source>
+        <translation>Parameters P</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks Nd</source>
+        <translation>Data-parallel ranks Nd</translation>
+    </message>
+    <message>
+        <source>computed, ZeRO paper profile (§3.1, §5)</source>
+        <translation>computed, ZeRO paper profile (§3.1, §5)</translation>
+    </message>
+    <message>
+        <source>estimated from the model&apos;s shapes (not a measurement)</source>
+        <translation>estimated from the model&apos;s shapes (not a measurement)</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameters</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradients</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>Optimizer states</translation>
+    </message>
+</context>
+<context>
+    <name>LessonControls</name>
+    <message>
+        <source>Model:</source>
+        <translation>Model:</translation>
+    </message>
+    <message>
+        <source>Nd:</source>
+        <translation>Nd:</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks Nd: every figure follows</source>
+        <translation>Data-parallel ranks Nd: every figure follows</translation>
+    </message>
+    <message>
+        <source>The model of the lesson: every figure follows</source>
+        <translation>The model of the lesson: every figure follows</translation>
+    </message>
+    <message>
+        <source>Language of the lesson and the window</source>
+        <translation>Language of the lesson and the window</translation>
+    </message>
+    <message>
+        <source>Presenter (F11)</source>
+        <translation>Presenter (F11)</translation>
+    </message>
+    <message>
+        <source>Full screen, large type, high contrast; Esc leaves</source>
+        <translation>Full screen, large type, high contrast; Esc leaves</translation>
+    </message>
+    <message>
+        <source>Handout PDF…</source>
+        <translation>Handout PDF…</translation>
+    </message>
+    <message>
+        <source>Export the lesson as a PDF, one step a page</source>
+        <translation>Export the lesson as a PDF, one step a page</translation>
+    </message>
+    <message>
+        <source>PNG Slides…</source>
+        <translation>PNG Slides…</translation>
+    </message>
+    <message>
+        <source>Export every step as a PNG slide</source>
+        <translation>Export every step as a PNG slide</translation>
+    </message>
+</context>
+<context>
+    <name>LessonNav</name>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Previous</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Next ▶</translation>
+    </message>
+    <message>
+        <source>Previous step (Page Up, ←)</source>
+        <translation>Previous step (Page Up, ←)</translation>
+    </message>
+    <message>
+        <source>Next step (Page Down, →, Space)</source>
+        <translation>Next step (Page Down, →, Space)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonWindow</name>
+    <message>
+        <source>ZeroDesk lesson: {title}</source>
+        <translation>ZeroDesk lesson: {title}</translation>
     </message>
 </context>
 <context>
@@ -1338,6 +1528,41 @@ meas. / pred.</translation>
     </message>
 </context>
 <context>
+    <name>PeakFigure</name>
+    <message>
+        <source>states {v}</source>
+        <translation>states {v}</translation>
+    </message>
+    <message>
+        <source>with activations</source>
+        <translation>with activations</translation>
+    </message>
+    <message>
+        <source>Per rank, {model}, Nd = {nd}</source>
+        <translation>Per rank, {model}, Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>Activations (estimate)</source>
+        <translation>Activations (estimate)</translation>
+    </message>
+    <message>
+        <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation</source>
+        <translation>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation</translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
+        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</translation>
+    </message>
+    <message>
+        <source>Buffers and fragmentation</source>
+        <translation>Buffers and fragmentation</translation>
+    </message>
+    <message>
+        <source>Not computed: measure the peak of a full step.</source>
+        <translation>Not computed: measure the peak of a full step.</translation>
+    </message>
+</context>
+<context>
     <name>PlanForm</name>
     <message>
         <source>Model preset</source>
@@ -1656,6 +1881,61 @@ meas. / pred.</translation>
     </message>
 </context>
 <context>
+    <name>RankFigure</name>
+    <message>
+        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
+        <translation>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</translation>
+    </message>
+    <message>
+        <source>Nd = {nd} ranks, one box each</source>
+        <translation>Nd = {nd} ranks, one box each</translation>
+    </message>
+    <message>
+        <source>+{n} more</source>
+        <translation>+{n} more</translation>
+    </message>
+    <message>
+        <source>rank {i}</source>
+        <translation>rank {i}</translation>
+    </message>
+    <message>
+        <source>grey: the part of a split state that the other ranks keep</source>
+        <translation>grey: the part of a split state that the other ranks keep</translation>
+    </message>
+    <message>
+        <source>One rank at stage {n}</source>
+        <translation>One rank at stage {n}</translation>
+    </message>
+    <message>
+        <source> (split)</source>
+        <translation> (split)</translation>
+    </message>
+    <message>
+        <source> (whole)</source>
+        <translation> (whole)</translation>
+    </message>
+    <message>
+        <source>Per rank:</source>
+        <translation>Per rank:</translation>
+    </message>
+    <message>
+        <source>Communication per rank per step (§7)</source>
+        <translation>Communication per rank per step (§7)</translation>
+    </message>
+    <message>
+        <source>stages 0–2</source>
+        <translation>stages 0–2</translation>
+    </message>
+    <message>
+        <source>stage 3</source>
+        <translation>stage 3</translation>
+    </message>
+    <message>
+        <source>×{r} the traffic of stages 0–2</source>
+        <translation>×{r} the traffic of stages 0–2</translation>
+    </message>
+</context>
+<context>
     <name>StageChart</name>
     <message>
         <source>GPU memory {v}</source>
@@ -1692,6 +1972,25 @@ meas. / pred.</translation>
     <message>
         <source>beside each bar: ▲ peak, ◆ model states, % = states vs computed</source>
         <translation>beside each bar: ▲ peak, ◆ model states, % = states vs computed</translation>
+    </message>
+</context>
+<context>
+    <name>StepView</name>
+    <message>
+        <source>Step {i} of {n}</source>
+        <translation>Step {i} of {n}</translation>
+    </message>
+    <message>
+        <source>The glossary has no claim for this step.</source>
+        <translation>The glossary has no claim for this step.</translation>
+    </message>
+    <message>
+        <source>Where this holds</source>
+        <translation>Where this holds</translation>
+    </message>
+    <message>
+        <source>Click any highlighted number to see its formula.</source>
+        <translation>Click any highlighted number to see its formula.</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru_RU" sourcelanguage="en_US">
 <context>
+    <name>BytesFigure</name>
+    <message>
+        <source>Optimizer states K = 12: {v}</source>
+        <translation>Состояния оптимизатора K = 12: {v}</translation>
+    </message>
+</context>
+<context>
     <name>ChartPanel</name>
     <message>
         <source>Per-stage memory chart</source>
@@ -230,6 +237,25 @@
     </message>
 </context>
 <context>
+    <name>Handouts</name>
+    <message>
+        <source>Export the lesson as PDF</source>
+        <translation>Экспорт урока в PDF</translation>
+    </message>
+    <message>
+        <source>PDF files (*.pdf)</source>
+        <translation>Файлы PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the PNG slides</source>
+        <translation>Выберите папку для слайдов PNG</translation>
+    </message>
+    <message>
+        <source>Cannot export the lesson</source>
+        <translation>Не удалось экспортировать урок</translation>
+    </message>
+</context>
+<context>
     <name>Labels</name>
     <message>
         <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
@@ -342,6 +368,170 @@ optimizer sharded</source>
     <message>
         <source>Stage {n}</source>
         <translation>Стадия {n}</translation>
+    </message>
+</context>
+<context>
+    <name>Lesson</name>
+    <message>
+        <source>The plan in the window: {name}, Nd = {nd}</source>
+        <translation>План в окне: {name}, Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson: ZeRO Stage by Stage</source>
+        <translation>&amp;Урок: ZeRO по стадиям</translation>
+    </message>
+    <message>
+        <source>Walk a class from stage 0 to stage 3 (presenter mode: F11)</source>
+        <translation>Провести группу от стадии 0 до стадии 3 (режим докладчика: F11)</translation>
+    </message>
+    <message>
+        <source>Parameters (fp16)</source>
+        <translation>Параметры (FP16)</translation>
+    </message>
+    <message>
+        <source>Gradients (fp16)</source>
+        <translation>Градиенты (FP16)</translation>
+    </message>
+    <message>
+        <source>Optimizer states (K = 12)</source>
+        <translation>Состояния оптимизатора (K = 12)</translation>
+    </message>
+    <message>
+        <source>Optimizer-state bytes per parameter K</source>
+        <translation>Байт состояний оптимизатора на параметр K</translation>
+    </message>
+    <message>
+        <source>Model states per rank, stage {n}</source>
+        <translation>Состояния модели на участника, стадия {n}</translation>
+    </message>
+    <message>
+        <source>{what} per rank, stage {n}</source>
+        <translation>{what} на участника, стадия {n}</translation>
+    </message>
+    <message>
+        <source>Communication per rank per step, stage {n}</source>
+        <translation>Обмены на участника за шаг, стадия {n}</translation>
+    </message>
+    <message>
+        <source>Stage 3 communication over stages 0–2</source>
+        <translation>Обмены стадии 3 к обменам стадий 0–2</translation>
+    </message>
+    <message>
+        <source>Stage 0 states over stage 3 states</source>
+        <translation>Состояния стадии 0 к состояниям стадии 3</translation>
+    </message>
+    <message>
+        <source>Activations saved by the blocks (estimate)</source>
+        <translation>Активации, сохранённые блоками (оценка)</translation>
+    </message>
+    <message>
+        <source>Logits kept for the loss (estimate)</source>
+        <translation>Логиты для функции потерь (оценка)</translation>
+    </message>
+    <message>
+        <source>States + activations, stage {n} (estimate)</source>
+        <translation>Состояния + активации, стадия {n} (оценка)</translation>
+    </message>
+    <message>
+        <source>Parameters P</source>
+        <translation>Число параметров P</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks Nd</source>
+        <translation>Участники параллельного обучения по данным Nd</translation>
+    </message>
+    <message>
+        <source>computed, ZeRO paper profile (§3.1, §5)</source>
+        <translation>расчёт, профиль статьи ZeRO (§3.1, §5)</translation>
+    </message>
+    <message>
+        <source>estimated from the model&apos;s shapes (not a measurement)</source>
+        <translation>оценка по форме модели (не замер)</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Параметры</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Градиенты</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>Состояния оптимизатора</translation>
+    </message>
+</context>
+<context>
+    <name>LessonControls</name>
+    <message>
+        <source>Model:</source>
+        <translation>Модель:</translation>
+    </message>
+    <message>
+        <source>Nd:</source>
+        <translation>Nd:</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks Nd: every figure follows</source>
+        <translation>Число участников Nd: все рисунки пересчитываются</translation>
+    </message>
+    <message>
+        <source>The model of the lesson: every figure follows</source>
+        <translation>Модель урока: все рисунки пересчитываются</translation>
+    </message>
+    <message>
+        <source>Language of the lesson and the window</source>
+        <translation>Язык урока и окна</translation>
+    </message>
+    <message>
+        <source>Presenter (F11)</source>
+        <translation>Докладчик (F11)</translation>
+    </message>
+    <message>
+        <source>Full screen, large type, high contrast; Esc leaves</source>
+        <translation>Полный экран, крупный шрифт, высокий контраст; Esc — выход</translation>
+    </message>
+    <message>
+        <source>Handout PDF…</source>
+        <translation>Раздатка PDF…</translation>
+    </message>
+    <message>
+        <source>Export the lesson as a PDF, one step a page</source>
+        <translation>Экспорт урока в PDF, по шагу на страницу</translation>
+    </message>
+    <message>
+        <source>PNG Slides…</source>
+        <translation>Слайды PNG…</translation>
+    </message>
+    <message>
+        <source>Export every step as a PNG slide</source>
+        <translation>Экспорт каждого шага слайдом PNG</translation>
+    </message>
+</context>
+<context>
+    <name>LessonNav</name>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ Назад</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>Далее ▶</translation>
+    </message>
+    <message>
+        <source>Previous step (Page Up, ←)</source>
+        <translation>Предыдущий шаг (Page Up, ←)</translation>
+    </message>
+    <message>
+        <source>Next step (Page Down, →, Space)</source>
+        <translation>Следующий шаг (Page Down, →, пробел)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonWindow</name>
+    <message>
+        <source>ZeroDesk lesson: {title}</source>
+        <translation>Урок ZeroDesk: {title}</translation>
     </message>
 </context>
 <context>
@@ -1338,6 +1528,41 @@ meas. / pred.</source>
     </message>
 </context>
 <context>
+    <name>PeakFigure</name>
+    <message>
+        <source>states {v}</source>
+        <translation>состояния {v}</translation>
+    </message>
+    <message>
+        <source>with activations</source>
+        <translation>с активациями</translation>
+    </message>
+    <message>
+        <source>Per rank, {model}, Nd = {nd}</source>
+        <translation>На участника, {model}, Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>Activations (estimate)</source>
+        <translation>Активации (оценка)</translation>
+    </message>
+    <message>
+        <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation</source>
+        <translation>{seq} токенов × микробатч {batch}; 16 бит, без пересчёта</translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
+        <translation>Нет оценки: у одного числа параметров нет формы модели. Выберите модель с архитектурой (например, llama-2-7b), чтобы увидеть активации.</translation>
+    </message>
+    <message>
+        <source>Buffers and fragmentation</source>
+        <translation>Буферы и фрагментация</translation>
+    </message>
+    <message>
+        <source>Not computed: measure the peak of a full step.</source>
+        <translation>Не рассчитываются: измерьте пик полного шага.</translation>
+    </message>
+</context>
+<context>
     <name>PlanForm</name>
     <message>
         <source>Model preset</source>
@@ -1656,6 +1881,61 @@ meas. / pred.</source>
     </message>
 </context>
 <context>
+    <name>RankFigure</name>
+    <message>
+        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
+        <translation>Nd = {nd} участников: {shown} прямоугольников, последний — за всех остальных</translation>
+    </message>
+    <message>
+        <source>Nd = {nd} ranks, one box each</source>
+        <translation>Nd = {nd} участников, по прямоугольнику на каждого</translation>
+    </message>
+    <message>
+        <source>+{n} more</source>
+        <translation>ещё {n}</translation>
+    </message>
+    <message>
+        <source>rank {i}</source>
+        <translation>участник {i}</translation>
+    </message>
+    <message>
+        <source>grey: the part of a split state that the other ranks keep</source>
+        <translation>серое: часть разделённого состояния, которую хранят другие участники</translation>
+    </message>
+    <message>
+        <source>One rank at stage {n}</source>
+        <translation>Один участник на стадии {n}</translation>
+    </message>
+    <message>
+        <source> (split)</source>
+        <translation> (разделены)</translation>
+    </message>
+    <message>
+        <source> (whole)</source>
+        <translation> (целиком)</translation>
+    </message>
+    <message>
+        <source>Per rank:</source>
+        <translation>На участника:</translation>
+    </message>
+    <message>
+        <source>Communication per rank per step (§7)</source>
+        <translation>Обмены на участника за шаг (§7)</translation>
+    </message>
+    <message>
+        <source>stages 0–2</source>
+        <translation>стадии 0–2</translation>
+    </message>
+    <message>
+        <source>stage 3</source>
+        <translation>стадия 3</translation>
+    </message>
+    <message>
+        <source>×{r} the traffic of stages 0–2</source>
+        <translation>×{r} к обменам стадий 0–2</translation>
+    </message>
+</context>
+<context>
     <name>StageChart</name>
     <message>
         <source>GPU memory {v}</source>
@@ -1692,6 +1972,25 @@ meas. / pred.</source>
     <message>
         <source>beside each bar: ▲ peak, ◆ model states, % = states vs computed</source>
         <translation>рядом со столбцами: ▲ пик, ◆ состояния модели, % — состояния относительно расчёта</translation>
+    </message>
+</context>
+<context>
+    <name>StepView</name>
+    <message>
+        <source>Step {i} of {n}</source>
+        <translation>Шаг {i} из {n}</translation>
+    </message>
+    <message>
+        <source>The glossary has no claim for this step.</source>
+        <translation>В глоссарии нет утверждения для этого шага.</translation>
+    </message>
+    <message>
+        <source>Where this holds</source>
+        <translation>Где это верно</translation>
+    </message>
+    <message>
+        <source>Click any highlighted number to see its formula.</source>
+        <translation>Щёлкните по выделенному числу, чтобы увидеть формулу.</translation>
     </message>
 </context>
 <context>

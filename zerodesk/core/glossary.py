@@ -188,7 +188,12 @@ def _load(lang: str) -> Glossary:
         raise PlanError(f"glossary {path}: {explain(exc)}") from None
 
 
+def language_code(lang: str | None) -> str:
+    """'en' or 'ru' from 'ru', 'ru_RU' or 'ru-RU'; any other language falls back to English."""
+    code = (lang or "").replace("-", "_").split("_")[0].lower()
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
 def load_glossary(lang: str = DEFAULT_LANGUAGE) -> Glossary:
     """The glossary in `lang` ('en' or 'ru'; a region suffix such as 'ru_RU' is accepted); others fall back to English."""
-    code = (lang or "").replace("-", "_").split("_")[0].lower()
-    return _load(code if code in LANGUAGES else DEFAULT_LANGUAGE)
+    return _load(language_code(lang))

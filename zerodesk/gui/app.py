@@ -47,14 +47,18 @@ def _render_screenshot(window, path: Path) -> int:
     pixmap = window.grab()
     if pixmap.width() < MIN_SCREENSHOT[0] or pixmap.height() < MIN_SCREENSHOT[1]:
         pixmap = pixmap.scaled(max(pixmap.width(), MIN_SCREENSHOT[0]), max(pixmap.height(), MIN_SCREENSHOT[1]))
-    path = Path(path)
+    return save_screenshot(pixmap, Path(path))
+
+
+def save_screenshot(pixmap, path: Path, what: str = "") -> int:
+    """Write a PNG; 0, or 1 with one sentence on stderr when it cannot be written."""
     if path.parent and not path.parent.exists():
         print(f"zerodesk: cannot write screenshot {path}: folder {path.parent} does not exist", file=sys.stderr)
         return 1
     if not pixmap.save(str(path), "PNG"):
         print(f"zerodesk: cannot write screenshot {path}", file=sys.stderr)
         return 1
-    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()})")
+    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()}{what})")
     return 0
 
 
@@ -93,7 +97,8 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     return window
 
 
-def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None) -> int:
+def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None,
+            lang: str | None = None) -> int:
     """Open the main window; returns the exit code.
 
     plan: built from command-line flags (shown as given); plan_path: a plan file (opened; when
@@ -107,6 +112,8 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     except PlanError as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
+    if lang:
+        window.set_language(lang)
     if headless:
         return _render_screenshot(window, Path(screenshot))
     from PySide6.QtCore import QCoreApplication
@@ -115,6 +122,30 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     window.show()
     if window.open_error:
         window.show_error(QCoreApplication.translate("MainWindow", "Cannot open the plan"), window.open_error)
+    return QApplication.instance().exec()
+
+
+def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = None, lang: str | None = None) -> int:
+    """`zerodesk --lesson [N]`: the lesson window at step N (1-based); with a screenshot path,
+    render that step offscreen at 1280x800 and return. `plan` (flags) replaces the Figure 1 preset."""
+    _application(offscreen=screenshot is not None)
+    from . import i18n
+    from .lesson import render
+    from .settings import Settings
+
+    i18n.set_language(lang or Settings().language or i18n.system_language())
+    if screenshot is not None:
+        return render.screenshot(Path(screenshot), step, plan)
+    from PySide6.QtWidgets import QApplication
+
+    from .lesson import LessonWindow
+
+    window = LessonWindow(plan)
+    if not 1 <= step <= window.count:
+        print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
+        return 2
+    window.go(step - 1, animate=False)
+    window.show()
     return QApplication.instance().exec()
 
 

@@ -37,6 +37,7 @@ from .glossary_dock import (
 from .plan_form import PlanForm, default_plan
 from .settings import Settings
 from .measure_tab import install_measure_tab
+from .lesson import install_lesson
 from .table_view import TablePanel
 
 DEFAULT_SIZE = QSize(1440, 900)
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(app_icon())
         self._on_plan(self.form.plan())
         self.measure_tab = install_measure_tab(self)
+        self.act_lesson = install_lesson(self)
         self.document.mark_saved(self.form.plan(), None)
         self._restore_layout()
         self._update_title()

@@ -1,0 +1,249 @@
+"""Lesson window, driven offscreen: every step in both languages, clicks, keys, presenter mode, handouts."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QLabel
+
+from zerodesk.core.accounting import compute
+from zerodesk.core.glossary import load_glossary
+from zerodesk.core.plan import Cluster, Plan
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def lesson(qtbot, gui_settings):
+    from zerodesk.gui.lesson import LessonWindow
+
+    w = LessonWindow()
+    w.animate = False
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def _labels_fit(window) -> list[str]:
+    """Texts of visible labels that need more room than they have, or stick out of the window."""
+    bad = []
+    inside = window.rect()
+    for label in window.findChildren(QLabel):
+        if not label.isVisible() or not label.text():
+            continue
+        need = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
+        wide = not label.wordWrap() and label.sizeHint().width() > label.width() + 1
+        box = label.geometry().translated(label.parentWidget().mapTo(window, QPoint(0, 0)))
+        if need > label.height() + 1 or wide or not inside.contains(box):
+            bad.append(label.text()[:60])
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_walk_every_step(lesson, qapp, lang):
+    from zerodesk.gui import i18n
+    from zerodesk.gui.lesson.numbers import fmt_short_bytes
+    from zerodesk.gui.lesson.render import render_step
+
+    i18n.set_language(lang)
+    plan = lesson.plan
+    b = compute(plan)
+    images = []
+    for n in range(1, lesson.count + 1):
+        pixmap = render_step(lesson, n, (1280, 800))
+        view = lesson.view
+        step = lesson.lesson.steps[n - 1]
+        assert view.title.text() == step.title and step.title  # the lesson's own text, by language
+        assert view.boundary.text() == load_glossary(lang).claim(step.claim).boundary
+        fig = view.current_figure()
+        assert fig.clipped == [], (lang, n, fig.clipped)
+        assert _labels_fit(lesson) == [], (lang, n)
+        for number in fig.numbers_drawn():  # every drawn figure is the core's
+            assert number == lesson.figures.numbers[number.key]
+        if step.kind.startswith("stage"):
+            s = int(step.kind[-1])
+            drawn = {x.key: x for x in fig.numbers_drawn()}
+            assert drawn[f"stage{s}"].bytes == b.stage(s).total_bytes
+            assert fmt_short_bytes(b.stage(s).total_bytes, "GB").replace(" ", "&nbsp;") in view.text.text()
+        images.append(pixmap.toImage())
+    for i in range(len(images)):
+        for j in range(i + 1, len(images)):
+            assert images[i] != images[j], f"steps {i + 1} and {j + 1} look the same"
+    assert "120" in lesson.view.text.text() or lesson.index == 6
+
+
+def test_figure1_numbers_on_screen(lesson):
+    from zerodesk.gui.lesson.render import render_step
+
+    render_step(lesson, 5)
+    chips = [n for n in lesson.view.rank_figure.numbers_drawn() if n.key in ("stage0", "stage1", "stage2", "stage3")]
+    assert [n.bytes for n in chips[-4:]] == [120_000_000_000, 31_406_250_000, 16_640_625_000, 1_875_000_000]
+    assert "1.88&nbsp;GB" in lesson.view.text.text() and ">1.5<" in lesson.view.text.text()
+
+
+def test_click_a_number_shows_its_formula(lesson, qtbot):
+    from zerodesk.gui.lesson.render import render_step
+
+    render_step(lesson, 3)
+    fig = lesson.view.rank_figure
+    rect = fig.hit_rect("stage1")
+    assert rect is not None
+    qtbot.mouseClick(fig, Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    text = lesson.view.formula.text()
+    assert "4P + 12P/Nd" in text and "31,406,250,000 B" in text and "Nd = 64" in text
+    lesson.view.text.linkActivated.emit("num:stage0")  # numbers in the sentences are links
+    assert "16P" in lesson.view.formula.text() and "120,000,000,000 B" in lesson.view.formula.text()
+
+
+def test_nd_and_model_changes_follow_everywhere(lesson, qtbot):
+    from zerodesk.gui.lesson.render import render_step
+
+    render_step(lesson, 5)
+    lesson.dp_spin.setValue(8)
+    assert lesson.plan.dp == 8 and lesson.figures.stage_totals[3].bytes == 15_000_000_000
+    render_step(lesson, 5)
+    assert "15.0&nbsp;GB" in lesson.view.text.text()
+    assert lesson.view.rank_figure.hit_rect("stage3") is not None
+    lesson.set_model("llama-2-7b")
+    assert lesson.figures.params == lesson.plan.params and lesson.plan.dp == 8
+    render_step(lesson, 6)
+    keys = {n.key for n in lesson.view.peak_figure.numbers_drawn()}
+    assert {"act_layers", "act_logits", "peak3"} <= keys  # the estimate on top, shapes known
+    lesson.dp_spin.setValue(200)  # more ranks than boxes drawn: still no clipped text
+    render_step(lesson, 2)
+    assert lesson.view.rank_figure.clipped == []
+
+
+def test_keys_clicker_presenter_and_escape(lesson, qtbot):
+    lesson.go(0)
+    lesson.view.setFocus()
+    for key, want in ((Qt.Key.Key_PageDown, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_Down, 3), (Qt.Key.Key_Space, 4),
+                      (Qt.Key.Key_PageUp, 3), (Qt.Key.Key_Left, 2), (Qt.Key.Key_End, 6), (Qt.Key.Key_Home, 0)):
+        qtbot.keyClick(lesson.view, key)
+        assert lesson.index == want, key
+    lesson.dp_spin.setFocus()
+    qtbot.keyClick(lesson.dp_spin, Qt.Key.Key_PageDown)  # a clicker while the spin box has the focus
+    assert lesson.index == 1 and lesson.plan.dp == 64
+    lesson.set_presenter(True)
+    assert lesson.presenting and lesson.view.style_.name == "presenter" and lesson.view.style_.scale >= 1.3
+    assert not lesson.nav.isVisible()
+    lesson.escape()
+    assert not lesson.presenting and lesson.view.style_.name == "desk" and lesson.isVisible()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_presenter_mode_fits_at_projector_sizes(lesson, lang):
+    from zerodesk.gui import i18n
+    from zerodesk.gui.lesson.render import render_step
+
+    i18n.set_language(lang)
+    lesson.set_model("llama-2-7b")  # with the activation estimate, the fullest step 6
+    lesson.set_presenter(True)
+    for size in ((1280, 800), (1920, 1080)):
+        for n in range(1, lesson.count + 1):
+            render_step(lesson, n, size)
+            lesson._apply_style()
+            render_step(lesson, n, size)
+            assert lesson.view.current_figure().clipped == [], (size, n)
+            assert _labels_fit(lesson) == [], (size, n)
+
+
+def test_language_switches_at_run_time(lesson):
+    lesson.go(2)
+    assert lesson.view.title.text().startswith("Stage 1")
+    lesson.lang_combo.setCurrentIndex(lesson.lang_combo.findData("ru"))
+    lesson.lang_combo.activated.emit(lesson.lang_combo.currentIndex())
+    assert lesson.view.title.text() == "Стадия 1: разделение состояний оптимизатора"
+    assert lesson.next_button.text() == "Далее ▶" and "31,4&nbsp;ГБ" in lesson.view.text.text()
+
+
+def test_handouts_pdf_and_png(lesson, tmp_path):
+    from zerodesk.gui.lesson import handouts
+
+    pdf = handouts.export_pdf(lesson, tmp_path / "lesson.pdf")
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", data)) == lesson.count
+    slides = handouts.export_slides(lesson, tmp_path / "slides")
+    assert [p.name for p in slides] == [f"lesson-0{i}.png" for i in range(1, 8)]
+    assert len({p.read_bytes() for p in slides}) == lesson.count
+    assert lesson.index == 0  # the lesson on screen stays where it was
+
+
+def test_help_menu_and_toolbar_open_the_lesson(window):
+    act = window.findChild(type(window.act_about), "actLesson")
+    assert act in window.menu_help.actions() and act in window.toolbar.actions()
+    act.trigger()
+    assert window.lesson_window is not None and window.lesson_window.isVisible()
+    window.set_language("ru")
+    assert act.text().startswith("&Урок") and window.lesson_window.view.title.text().startswith("16 байт")
+    window.lesson_window.close()
+
+
+def test_cli_renders_a_step_offscreen(tmp_path):
+    out = tmp_path / "step.png"
+    run = subprocess.run([sys.executable, "-m", "zerodesk", "--lang", "ru", "--lesson", "3", "--screenshot", str(out)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = subprocess.run([sys.executable, "-m", "zerodesk", "--lesson", "12", "--screenshot", str(out)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120,
+                         env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert bad.returncode == 2 and "from 1 to 7" in bad.stderr and "Traceback" not in bad.stderr
+
+
+
+
+def test_transitions_are_animated(lesson, qtbot):
+    lesson.animate = True
+    lesson.go(2, animate=False)  # stage 1: the optimizer states are split
+    fig = lesson.view.rank_figure
+    assert fig.value("split_master") == 1.0 and fig.value("split_grads") == 0.0
+    lesson.next()  # stage 2: the gradient strips shrink into their slices
+    assert fig.animating and fig.value("split_grads") < 0.5
+    qtbot.waitUntil(lambda: 0.0 < fig.value("split_grads") < 1.0, timeout=2000)  # caught in between
+    qtbot.waitUntil(lambda: not fig.animating, timeout=3000)
+    assert fig.value("split_grads") == 1.0
+    assert fig.value("bytes_grads") == lesson.figures.stage_components[2]["grads"]
+
+
+def test_the_main_windows_plan_is_a_choice(window):
+    window.form.apply_card_example()
+    window.act_lesson.trigger()
+    lesson = window.lesson_window
+    assert lesson.model_combo.itemText(0).startswith("The plan in the window")
+    lesson.model_combo.setCurrentIndex(0)
+    lesson.model_combo.activated.emit(0)
+    assert lesson.plan.params == 2_000_000_000 and lesson.plan.dp == 4
+    assert lesson.figures.stage_totals[1].bytes == 14_000_000_000
+    lesson.close()
+
+
+def test_f11_and_escape_keys(lesson, qtbot):
+    lesson.activateWindow()
+    qtbot.keyClick(lesson.view, Qt.Key.Key_F11)
+    assert lesson.presenting and lesson.presenter_button.isChecked()
+    qtbot.keyClick(lesson.view, Qt.Key.Key_Escape)
+    assert not lesson.presenting and lesson.isVisible()
+
+
+def test_a_plan_from_flags_teaches_with_its_own_model(qtbot, gui_settings):
+    from zerodesk.core.plan import ModelSpec
+    from zerodesk.gui.lesson import LessonWindow
+
+    plan = Plan(model=ModelSpec(params=3_000_000_000), cluster=Cluster(nodes=1, gpus_per_node=6))
+    w = LessonWindow(plan)
+    qtbot.addWidget(w)
+    assert w.model_combo.currentIndex() == 0 and w.model_combo.currentText() == "P = 3,000,000,000"
+    assert w.figures.stage_totals[3].bytes == 16 * 3_000_000_000 // 6
+    w.set_model("gpt2")  # back and forth through the list keeps the plan's own entry
+    w.model_combo.setCurrentIndex(0)
+    w.model_combo.activated.emit(0)
+    assert w.plan.params == 3_000_000_000 and w.plan.dp == 6

@@ -1,0 +1,110 @@
+"""Lesson mode: the Figure 1 preset, the lesson's figures against the core, its text in both languages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from zerodesk.core.accounting import compute
+from zerodesk.core.catalog import find_model
+from zerodesk.core.glossary import load_glossary
+from zerodesk.core.lesson import STEP_KINDS, lesson_figures, on_top_figures
+from zerodesk.core.lesson_text import load_lesson
+from zerodesk.core.plan import Cluster, Plan, Profile, Scheme
+from zerodesk.core.residuals import activation_estimate
+
+
+def preset_plan(name: str, dp: int | None = None) -> Plan:
+    preset = find_model(name)
+    return Plan(model=preset.to_model_spec(), cluster=Cluster(nodes=1, gpus_per_node=dp or preset.dp or 8))
+
+
+def test_paper_figure1_preset_gives_the_papers_figures():
+    preset = find_model("paper-figure1")
+    assert preset.params == 7_500_000_000 and preset.dp == 64 and preset.architecture is None
+    b = compute(preset_plan("paper-figure1"))
+    assert b.profile == Profile.PAPER and b.scheme == Scheme.MIXED_ADAM
+    p, nd = 7.5e9, 64
+    exact = [16 * p, 4 * p + 12 * p / nd, 2 * p + 14 * p / nd, 16 * p / nd]  # §5: Ψ(2+2+K), 2Ψ+2Ψ+KΨ/Nd, ...
+    assert [b.stage(s).total_bytes for s in range(4)] == [round(x) for x in exact]
+    # the paper's Figure 1 rounds to 120 / 31.4 / 16.6 / 1.9 GB
+    assert [round(b.stage(s).total_bytes / 1e9, 1) for s in range(4)] == [120.0, 31.4, 16.6, 1.9]
+
+
+def test_card_example_still_right():
+    b = compute(preset_plan("card-example"))
+    assert [b.stage(s).total_bytes for s in range(4)] == [32e9, 14e9, 11e9, 8e9]
+
+
+@pytest.mark.parametrize("name,dp", [("paper-figure1", 64), ("card-example", 4), ("llama-2-7b", 8), ("gpt2", 3),
+                                     ("pythia-70m", 1)])
+def test_lesson_figures_follow_the_core(name, dp):
+    plan = preset_plan(name, dp)
+    f = lesson_figures(plan)
+    b = compute(plan.model_copy(update={"profile": Profile.PAPER, "scheme": Scheme.MIXED_ADAM}))
+    assert f.params == plan.params and f.dp == dp
+    for s in range(4):
+        assert f.stage_totals[s].bytes == b.stage(s).total_bytes
+        assert f.stage_components[s] == b.stage(s).components
+        assert sum(f.stage_classes[s].values()) == b.stage(s).total_bytes
+        assert f.comm[s].bytes == b.stage(s).comm_bytes
+    assert f.comm_ratio.ratio == 1.5
+    assert f.stage_totals[0].bytes == 16 * plan.params
+    assert f.numbers["class_optimizer"].bytes == 12 * plan.params
+    assert [f.stage_totals[s].formula for s in range(4)] == ["16P", "4P + 12P/Nd", "2P + 14P/Nd", "16P/Nd"]
+
+
+def test_lesson_ignores_the_plans_profile_and_scheme():
+    plan = preset_plan("llama-2-7b", 8).model_copy(update={"profile": Profile.TORCH, "scheme": Scheme.FP32_ADAM})
+    f = lesson_figures(plan)
+    assert f.stage_totals[1].bytes == 4 * plan.params + 12 * -(-plan.params // 8)
+
+
+def test_on_top_comes_from_the_activation_estimate_or_says_none():
+    assert on_top_figures(preset_plan("paper-figure1")).source == "none"
+    plan = preset_plan("llama-2-7b", 8)
+    on_top = on_top_figures(plan)
+    est = activation_estimate(plan)
+    assert on_top.source == "estimate"
+    assert sum(n.bytes for n in on_top.numbers) == est.total_bytes
+    f = lesson_figures(plan)
+    assert f.peak(3) == f.stage_totals[3].bytes + est.total_bytes
+    assert f.numbers["peak0"].bytes == 16 * plan.params + est.total_bytes
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_lesson_text_is_complete(lang):
+    lesson = load_lesson(lang)
+    glossary = load_glossary(lang)
+    assert lesson.lang == lang
+    assert tuple(s.kind for s in lesson.steps) == STEP_KINDS
+    keys = set(lesson_figures(preset_plan("llama-2-7b")).numbers)
+    for step in lesson.steps:
+        assert 2 <= len(step.text) <= 3 or step.kind == "checklist"
+        assert step.placeholders() <= keys, step.kind
+        glossary.claim(step.claim)  # the boundary is read from the glossary at run time
+    assert glossary.checklist
+
+
+def test_russian_lesson_follows_the_cards_words():
+    text = " ".join(t for s in load_lesson("ru").steps for t in (s.title, *s.text))
+    for word in ("участник", "разделени", "состояния оптимизатора", "распределяет"):
+        assert word in text
+    assert not re.search(r"\bделени", text)  # the card says «разделение», not «деление»
+    assert load_lesson("ru_RU").lang == "ru" and load_lesson("de").lang == "en"
+
+
+def test_bad_lesson_file_is_one_sentence(tmp_path, monkeypatch):
+    from zerodesk.core import lesson_text
+    from zerodesk.core.plan import PlanError
+
+    (tmp_path / "lesson").mkdir()
+    (tmp_path / "lesson" / "en.json").write_text('{"schema": 1, "lang": "en", "title": "x", "steps": [{"kind": "nope"}]}')
+    monkeypatch.setattr(lesson_text, "resource", lambda *parts: tmp_path.joinpath(*parts))
+    lesson_text._load.cache_clear()
+    try:
+        with pytest.raises(PlanError, match=r"lesson .*en.json: steps.0.kind"):
+            lesson_text.load_lesson("en")
+    finally:
+        lesson_text._load.cache_clear()

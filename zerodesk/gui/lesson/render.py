@@ -1,0 +1,38 @@
+"""Offscreen rendering of one lesson step: `zerodesk --lang ru --lesson 3 --screenshot step3.png`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from ...core.plan import Plan
+from .window import LessonWindow
+
+LESSON_SCREENSHOT = (1280, 800)
+
+
+def render_step(window: LessonWindow, step: int, size: tuple[int, int] = LESSON_SCREENSHOT):
+    """The window at `size` showing step `step` (1-based), settled (no animation): a QPixmap."""
+    window.animate = False
+    window.resize(*size)
+    window.go(step - 1, animate=False)
+    window.show()
+    for _ in range(3):
+        QApplication.processEvents()
+    for fig in window.view.all_figures():
+        fig.finish_animation()
+    QApplication.processEvents()
+    return window.grab()
+
+
+def screenshot(path: Path, step: int, plan: Plan | None = None, size: tuple[int, int] = LESSON_SCREENSHOT) -> int:
+    """Write step `step` to a PNG; exit code 0, or 1 (with one sentence) when it cannot be written."""
+    window = LessonWindow(plan)
+    if not 1 <= step <= window.count:
+        print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
+        return 2
+    from ..app import save_screenshot
+
+    return save_screenshot(render_step(window, step, size), Path(path), f", lesson step {step}")
