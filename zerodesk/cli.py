@@ -17,8 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from . import __version__
-from .core.plan import Plan, PlanError, Profile, Scheme, explain, load_plan
-from .core.plan import MAX_GPU_MEMORY, Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.plan import MAX_GPU_MEMORY, Offload, Plan, PlanError, Profile, Scheme, explain, load_plan
 from .core.text import shorten
 from .core.units import UNIT_BYTES, parse_count
 
@@ -102,6 +101,11 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cl.add_argument("--bandwidth", type=_positive, metavar="GB/s", help="per-rank link bandwidth in GB/s")
     cl.add_argument("--cuda-allowance", type=_memory, metavar="SIZE",
                     help="memory set aside per GPU for the CUDA context and allocator, e.g. 1GiB (added to the peak)")
+    off = parser.add_argument_group("offload (shown apart from the stages)")
+    off.add_argument("--offload", choices=[o.value for o in Offload], help="states moved off the GPU")
+    off.add_argument("--offload-target", choices=["cpu", "nvme"], help="where offloaded states live")
+    off.add_argument("--pcie", type=_positive, metavar="GB/s", help="host<->device bandwidth per GPU in GB/s")
+    off.add_argument("--host-memory", type=_memory, metavar="SIZE", help="host memory of one node, e.g. 512GiB")
     acc = parser.add_argument_group("accounting")
     acc.add_argument("--profile", choices=[p.value for p in Profile])
     acc.add_argument("--scheme", choices=[s.value for s in Scheme])
@@ -161,10 +165,13 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         cluster.update(gpu=gpu.name, gpu_memory_bytes=gpu.memory_bytes)
     if args.gpu_memory is not None:
         cluster.update(gpu_memory_bytes=args.gpu_memory)
+    if args.host_memory is not None:
+        cluster.update(host_memory_bytes=args.host_memory)
 
     for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
                         ("profile", "profile"), ("scheme", "scheme"), ("recompute", "recompute"),
-                        ("cuda_allowance", "cuda_allowance_bytes")):
+                        ("cuda_allowance", "cuda_allowance_bytes"), ("offload", "offload"),
+                        ("offload_target", "offload_target"), ("pcie", "pcie_gbps")):
         if getattr(args, dest) is not None:
             data[field] = getattr(args, dest)
     data["model"], data["cluster"] = model, cluster

@@ -1420,6 +1420,128 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
+    <name>OffloadChart</name>
+    <message>
+        <source>host RAM per node {size}</source>
+        <translation>host RAM per node {size}</translation>
+    </message>
+    <message>
+        <source>GPU memory {size}</source>
+        <translation>GPU memory {size}</translation>
+    </message>
+    <message>
+        <source>memory, {unit}</source>
+        <translation>memory, {unit}</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>ZeRO stage</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>host memory</source>
+        <translation>host memory</translation>
+    </message>
+    <message>
+        <source>optimizer states and gradients</source>
+        <translation>optimizer states and gradients</translation>
+    </message>
+    <message>
+        <source>optimizer states, gradients and parameters</source>
+        <translation>optimizer states, gradients and parameters</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload / ZeRO-Infinity bookkeeping</source>
+        <translation>ZeRO-Offload / ZeRO-Infinity bookkeeping</translation>
+    </message>
+    <message>
+        <source>PyTorch FSDP2 with CPUOffloadPolicy</source>
+        <translation>PyTorch FSDP2 with CPUOffloadPolicy</translation>
+    </message>
+    <message>
+        <source>GPU, per rank, at rest</source>
+        <translation>GPU, per rank, at rest</translation>
+    </message>
+    <message>
+        <source>GPU working set</source>
+        <translation>GPU working set</translation>
+    </message>
+    <message>
+        <source>{where}, per node</source>
+        <translation>{where}, per node</translation>
+    </message>
+    <message>
+        <source>Offload: {choice} to {where}</source>
+        <translation>Offload: {choice} to {where}</translation>
+    </message>
+    <message>
+        <source>computed, apart from the stages; {source}</source>
+        <translation>computed, apart from the stages; {source}</translation>
+    </message>
+    <message>
+        <source>traffic {bytes} per step, {ms} ms at {bw} GB/s</source>
+        <translation>traffic {bytes} per step, {ms} ms at {bw} GB/s</translation>
+    </message>
+    <message>
+        <source>give the GPU and host memory to compare</source>
+        <translation>give the GPU and host memory to compare</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU memory</translation>
+    </message>
+    <message>
+        <source>host memory per node</source>
+        <translation>host memory per node</translation>
+    </message>
+    <message>
+        <source>{pct}% of {total}</source>
+        <translation>{pct}% of {total}</translation>
+    </message>
+    <message>
+        <source>{name} runs out first ({share})</source>
+        <translation>{name} runs out first ({share})</translation>
+    </message>
+    <message>
+        <source>fits; tightest: {name} ({share}), states only</source>
+        <translation>fits; tightest: {name} ({share}), states only</translation>
+    </message>
+    <message>
+        <source>Stage {n}: {verdict}; {traffic}</source>
+        <translation>Stage {n}: {verdict}; {traffic}</translation>
+    </message>
+    <message>
+        <source>Stage {stages}: {reason}</source>
+        <translation>Stage {stages}: {reason}</translation>
+    </message>
+</context>
+<context>
+    <name>OffloadReasons</name>
+    <message>
+        <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
+        <translation>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</translation>
+    </message>
+    <message>
+        <source>parameters are offloaded only when they are partitioned: stage 3</source>
+        <translation>parameters are offloaded only when they are partitioned: stage 3</translation>
+    </message>
+    <message>
+        <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
+        <translation>FSDP2 has no optimizer-only offload: choose optimizer+params</translation>
+    </message>
+    <message>
+        <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
+        <translation>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</translation>
+    </message>
+    <message>
+        <source>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</source>
+        <translation>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</translation>
+    </message>
+</context>
+<context>
     <name>PeakFigure</name>
     <message>
         <source>states {v}</source>
@@ -1679,6 +1801,58 @@ optimizer sharded</translation>
     <message>
         <source>none</source>
         <translation>none</translation>
+    </message>
+    <message>
+        <source>Offload</source>
+        <translation>Offload</translation>
+    </message>
+    <message>
+        <source>States moved off the GPU, shown apart from the stages</source>
+        <translation>States moved off the GPU, shown apart from the stages</translation>
+    </message>
+    <message>
+        <source>Offload to</source>
+        <translation>Offload to</translation>
+    </message>
+    <message>
+        <source>Host memory (CPU) or NVMe storage</source>
+        <translation>Host memory (CPU) or NVMe storage</translation>
+    </message>
+    <message>
+        <source>Host link, GB/s</source>
+        <translation>Host link, GB/s</translation>
+    </message>
+    <message>
+        <source>Host↔device bandwidth per GPU for the offload traffic time (1 GB = 10⁹ B)</source>
+        <translation>Host↔device bandwidth per GPU for the offload traffic time (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Host memory per node, {unit}</source>
+        <translation>Host memory per node, {unit}</translation>
+    </message>
+    <message>
+        <source>RAM of one node; empty: no host line</source>
+        <translation>RAM of one node; empty: no host line</translation>
+    </message>
+    <message>
+        <source>optimizer states + gradients</source>
+        <translation>optimizer states + gradients</translation>
+    </message>
+    <message>
+        <source>+ parameters</source>
+        <translation>+ parameters</translation>
+    </message>
+    <message>
+        <source>host memory (CPU)</source>
+        <translation>host memory (CPU)</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>Offload (apart from the stages)</source>
+        <translation>Offload (apart from the stages)</translation>
     </message>
     <message>
         <source>selective (attention)</source>

@@ -1420,6 +1420,128 @@ optimizer sharded</source>
     </message>
 </context>
 <context>
+    <name>OffloadChart</name>
+    <message>
+        <source>host RAM per node {size}</source>
+        <translation>память хоста на узел {size}</translation>
+    </message>
+    <message>
+        <source>GPU memory {size}</source>
+        <translation>память GPU {size}</translation>
+    </message>
+    <message>
+        <source>memory, {unit}</source>
+        <translation>память, {unit}</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>стадия ZeRO</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>host memory</source>
+        <translation>память хоста</translation>
+    </message>
+    <message>
+        <source>optimizer states and gradients</source>
+        <translation>состояния оптимизатора и градиенты</translation>
+    </message>
+    <message>
+        <source>optimizer states, gradients and parameters</source>
+        <translation>состояния оптимизатора, градиенты и параметры</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload / ZeRO-Infinity bookkeeping</source>
+        <translation>учёт ZeRO-Offload / ZeRO-Infinity</translation>
+    </message>
+    <message>
+        <source>PyTorch FSDP2 with CPUOffloadPolicy</source>
+        <translation>PyTorch FSDP2 с CPUOffloadPolicy</translation>
+    </message>
+    <message>
+        <source>GPU, per rank, at rest</source>
+        <translation>GPU, на участника, в покое</translation>
+    </message>
+    <message>
+        <source>GPU working set</source>
+        <translation>рабочий объём GPU</translation>
+    </message>
+    <message>
+        <source>{where}, per node</source>
+        <translation>{where}, на узел</translation>
+    </message>
+    <message>
+        <source>Offload: {choice} to {where}</source>
+        <translation>Перенос: {choice} → {where}</translation>
+    </message>
+    <message>
+        <source>computed, apart from the stages; {source}</source>
+        <translation>расчёт, отдельно от стадий; {source}</translation>
+    </message>
+    <message>
+        <source>traffic {bytes} per step, {ms} ms at {bw} GB/s</source>
+        <translation>обмен {bytes} за шаг, {ms} мс при {bw} ГБ/с</translation>
+    </message>
+    <message>
+        <source>give the GPU and host memory to compare</source>
+        <translation>укажите память GPU и хоста для сравнения</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>память GPU</translation>
+    </message>
+    <message>
+        <source>host memory per node</source>
+        <translation>память хоста на узел</translation>
+    </message>
+    <message>
+        <source>{pct}% of {total}</source>
+        <translation>{pct}% от {total}</translation>
+    </message>
+    <message>
+        <source>{name} runs out first ({share})</source>
+        <translation>первой заканчивается {name} ({share})</translation>
+    </message>
+    <message>
+        <source>fits; tightest: {name} ({share}), states only</source>
+        <translation>помещается; теснее всего: {name} ({share}), только состояния</translation>
+    </message>
+    <message>
+        <source>Stage {n}: {verdict}; {traffic}</source>
+        <translation>Стадия {n}: {verdict}; {traffic}</translation>
+    </message>
+    <message>
+        <source>Stage {stages}: {reason}</source>
+        <translation>Стадия {stages}: {reason}</translation>
+    </message>
+</context>
+<context>
+    <name>OffloadReasons</name>
+    <message>
+        <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
+        <translation>ZeRO-Offload разделяет градиенты как ZeRO-2: показано на стадиях 2 и 3</translation>
+    </message>
+    <message>
+        <source>parameters are offloaded only when they are partitioned: stage 3</source>
+        <translation>параметры переносятся, только когда они разделены: стадия 3</translation>
+    </message>
+    <message>
+        <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
+        <translation>в FSDP2 нельзя перенести только оптимизатор: выберите «+ параметры»</translation>
+    </message>
+    <message>
+        <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
+        <translation>CPUOffloadPolicy в FSDP2 переносит только в память хоста, не на NVMe</translation>
+    </message>
+    <message>
+        <source>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</source>
+        <translation>у DDP и ZeroRedundancyOptimizer нет переноса на CPU; у FSDP2 (стадии 2–3) есть</translation>
+    </message>
+</context>
+<context>
     <name>PeakFigure</name>
     <message>
         <source>states {v}</source>
@@ -1679,6 +1801,58 @@ optimizer sharded</source>
     <message>
         <source>none</source>
         <translation>нет</translation>
+    </message>
+    <message>
+        <source>Offload</source>
+        <translation>Перенос</translation>
+    </message>
+    <message>
+        <source>States moved off the GPU, shown apart from the stages</source>
+        <translation>Состояния, вынесенные с GPU; показываются отдельно от стадий</translation>
+    </message>
+    <message>
+        <source>Offload to</source>
+        <translation>Куда</translation>
+    </message>
+    <message>
+        <source>Host memory (CPU) or NVMe storage</source>
+        <translation>Память хоста (CPU) или накопитель NVMe</translation>
+    </message>
+    <message>
+        <source>Host link, GB/s</source>
+        <translation>Канал к хосту, ГБ/с</translation>
+    </message>
+    <message>
+        <source>Host↔device bandwidth per GPU for the offload traffic time (1 GB = 10⁹ B)</source>
+        <translation>Пропускная способность хост↔устройство на GPU для времени обмена при переносе (1 ГБ = 10⁹ Б)</translation>
+    </message>
+    <message>
+        <source>Host memory per node, {unit}</source>
+        <translation>Память хоста на узел, {unit}</translation>
+    </message>
+    <message>
+        <source>RAM of one node; empty: no host line</source>
+        <translation>ОЗУ одного узла; пусто — без линии хоста</translation>
+    </message>
+    <message>
+        <source>optimizer states + gradients</source>
+        <translation>состояния оптимизатора + градиенты</translation>
+    </message>
+    <message>
+        <source>+ parameters</source>
+        <translation>+ параметры</translation>
+    </message>
+    <message>
+        <source>host memory (CPU)</source>
+        <translation>память хоста (CPU)</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>Offload (apart from the stages)</source>
+        <translation>Перенос (отдельно от стадий)</translation>
     </message>
     <message>
         <source>selective (attention)</source>

@@ -49,6 +49,14 @@ class Profile(str, Enum):
     TORCH = "torch"
 
 
+class Offload(str, Enum):
+    """Which states leave the GPU (ZeRO-Offload / ZeRO-Infinity / FSDP2 CPUOffloadPolicy); apart from the stage."""
+
+    NONE = "none"
+    OPTIMIZER = "optimizer"  # ZeRO-Offload: optimizer states and gradients to host memory
+    OPTIMIZER_PARAMS = "optimizer+params"  # ZeRO-Infinity / FSDP2 CPUOffloadPolicy: parameters too
+
+
 class _Strict(BaseModel):
     # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
@@ -113,6 +121,7 @@ class Cluster(_Strict):
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, le=MAX_GPU_MEMORY, description="memory of one GPU in bytes")
+    host_memory_bytes: int | None = Field(default=None, ge=1, le=10**18, description="host (CPU) memory of one node in bytes")
 
     @field_validator("gpus_per_node")
     @classmethod
@@ -156,6 +165,9 @@ class Plan(_Strict):
         default="none", description="activation recomputation per block: none, selective (attention) or full")
     cuda_allowance_bytes: int = Field(
         default=0, ge=0, le=10**13, description="bytes set aside per GPU for the CUDA context and allocator")
+    offload: Offload = Offload.NONE
+    offload_target: Literal["cpu", "nvme"] = "cpu"
+    pcie_gbps: float = Field(default=25.0, ge=1e-3, le=1e4, description="host<->device bandwidth per GPU in GB/s")
 
     @field_validator("schema_version")
     @classmethod

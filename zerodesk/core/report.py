@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .accounting import SCHEMES, Breakdown, comm_seconds
 from .peak import StagePeak, predict
+from .offload_report import offload_json, offload_table
 from .plan import Plan, Profile
 from .residuals import activation_estimate
 from .text import shorten
@@ -77,6 +78,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         "recompute": plan.recompute,
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
+        "offload": offload_json(plan),
         "notes": list(b.notes),
     }
 
@@ -95,7 +97,7 @@ def fit_verdict(nbytes: int, gpu: int | None) -> str | None:
     return "fits" if nbytes <= gpu else "over"
 
 
-def _table(rows: list[list[str]], right: set[int]) -> str:
+def table(rows: list[list[str]], right: set[int]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for n, row in enumerate(rows):
@@ -140,7 +142,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
     ]
     if gpu:
         lines.append(f"GPU: {plan.cluster.gpu or 'custom'}, {fmt_bytes(gpu, unit)} per GPU")
-    lines += [f"Per-rank model-state memory, largest rank, {unit} ({unit_note(unit)}):", "", _table(rows, set(range(3, len(header))))]
+    lines += [f"Per-rank model-state memory, largest rank, {unit} ({unit_note(unit)}):", "", table(rows, set(range(3, len(header))))]
     if plan.profile == Profile.TORCH:
         uneven = [s for s in b.stages if len(set(s.rank_totals)) > 1]
         for s in uneven:
@@ -165,6 +167,8 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                      "and allocator (your allowance).")
     for note in b.notes:
         lines.append(f"Note: {note}.")
+    if plan.offload.value != "none":
+        lines += ["", offload_table(plan), ""]
     lines.append(PEAK_WARNING)
     return "\n".join(lines)
 

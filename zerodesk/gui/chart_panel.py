@@ -17,6 +17,7 @@ from ..core.text import shorten
 from ..core.units import fmt_count
 from . import i18n
 from .dp_chart import DpChart
+from .offload_chart import OffloadChart
 from .stage_chart import StageChart, component_color
 from .style import PEAK_COLOR, WARN_COLOR
 from .table_view import peak_warning, provenance
@@ -89,7 +90,13 @@ class ChartPanel(QWidget):
         tv.setContentsMargins(0, 0, 0, 0)
         self.chart = StageChart()
         self.chart.setMinimumHeight(180)
-        tv.addWidget(self.chart, 1)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.chart, 3)
+        self.offload_chart = OffloadChart()  # beside the stage bars, never stacked into them
+        self.offload_chart.hide()
+        row.addWidget(self.offload_chart, 2)
+        tv.addLayout(row, 1)
         self.warning = _caption_label("peakWarning")
         self.warning.setStyleSheet(f"color: {WARN_COLOR};")
         tv.addWidget(self.warning)
@@ -154,6 +161,7 @@ class ChartPanel(QWidget):
     def set_breakdown(self, plan: Plan, b: Breakdown) -> None:
         self._plan, self._breakdown = plan, b
         self.chart.set_breakdown(plan, b)
+        self.offload_chart.set_plan(plan)
         self.dp_chart.set_plan(plan, b)
         self._update_texts()
 

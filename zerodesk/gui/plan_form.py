@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from ..core import catalog
 from ..core.architecture import FAMILIES, FAMILY_KNOBS
-from ..core.plan import Plan, PlanError, Profile, Scheme, default_ffn
+from ..core.plan import Offload, Plan, PlanError, Profile, Scheme, default_ffn
 from ..core.units import UNIT_BYTES, parse_count
 from . import i18n
 from .form_messages import friendly_errors
@@ -335,8 +335,66 @@ class PlanForm(QWidget):
         self._units = self._combo("units", [("GB", "GB"), ("GiB", "GiB")])
         self._form_row(cform, "units", self._units)
         outer.addWidget(self._cluster_box)
+        self._build_offload(outer)
         outer.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+    def _build_offload(self, outer: QVBoxLayout) -> None:
+        """Offload, apart from the stage: what leaves the GPU, where to, and the host link and memory."""
+        self._offload_box = QGroupBox()
+        oform = QFormLayout(self._offload_box)
+        oform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        oform.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self._offload = self._combo("offload", [(o.value, o.value) for o in Offload])
+        self._form_row(oform, "offload", self._offload)
+        self._offload_target = self._combo("offload_target", [("cpu", "cpu"), ("nvme", "nvme")])
+        self._form_row(oform, "offload_target", self._offload_target)
+        self._pcie = self._edit("pcie_gbps")
+        self._form_row(oform, "pcie_gbps", self._pcie)
+        self._host_mem = self._edit("cluster.host_memory_bytes")
+        self._host_shown: tuple[str, int] | None = None
+        self._form_row(oform, "cluster.host_memory_bytes", self._host_mem)
+        outer.addWidget(self._offload_box)
+
+    def _retranslate_offload(self) -> None:
+        texts = {
+            "offload": (self.tr("Offload"), self.tr("States moved off the GPU, shown apart from the stages")),
+            "offload_target": (self.tr("Offload to"), self.tr("Host memory (CPU) or NVMe storage")),
+            "pcie_gbps": (self.tr("Host link, GB/s"), self.tr("Host↔device bandwidth per GPU for the offload traffic "
+                                                           "time (1 GB = 10⁹ B)")),
+            "cluster.host_memory_bytes": (self.tr("Host memory per node, {unit}").format(unit=i18n.unit_label(self._unit())),
+                                          self.tr("RAM of one node; empty: no host line")),
+        }
+        for key, (label, tip) in texts.items():
+            self._field_labels[key].setText(label)
+            self._fields[key].setAccessibleName(label)
+            self._fields[key].setToolTip(tip)
+            self._fields[key].setAccessibleDescription(tip)
+        names = {Offload.NONE.value: self.tr("none"), Offload.OPTIMIZER.value: self.tr("optimizer states + gradients"),
+                 Offload.OPTIMIZER_PARAMS.value: self.tr("+ parameters")}
+        for i in range(self._offload.count()):
+            self._offload.setItemText(i, names[self._offload.itemData(i)])
+        for i, text in enumerate((self.tr("host memory (CPU)"), self.tr("NVMe"))):
+            self._offload_target.setItemText(i, text)
+        self._host_mem.setPlaceholderText(self.tr("none"))
+        self._offload_box.setTitle(self.tr("Offload (apart from the stages)"))
+        self._offload_target.setEnabled(self._offload.currentData() != Offload.NONE.value)
+
+    def _host_memory_value(self):
+        text = self._host_mem.text().strip()
+        if not text:
+            return None
+        if self._host_shown is not None and self._host_shown[0] == text:
+            return self._host_shown[1]
+        try:
+            return round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
+        except (ValueError, OverflowError):
+            return text  # let the core say what is wrong with it
+
+    def _show_host_memory(self, nbytes: int | None) -> None:
+        text = "" if nbytes is None else number_text(nbytes / UNIT_BYTES[self._unit()])
+        self._host_mem.setText(text)
+        self._host_shown = None if nbytes is None else (text, nbytes)
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -462,6 +520,7 @@ class PlanForm(QWidget):
         if self._catalog_error:
             self._general_error.setText(self.tr("Presets unavailable: {error}").format(error=self._catalog_error))
             self._general_error.show()
+        self._retranslate_offload()
         self._update_hints()
 
     def _arch_fields_placeholders(self) -> None:
@@ -538,6 +597,7 @@ class PlanForm(QWidget):
             "dp": dp_text or None,
             "gpu": self._gpu_preset.currentData() or None,
             "gpu_memory_bytes": self._gpu_memory_value(),
+            "host_memory_bytes": self._host_memory_value(),
         }
         return {
             "model": model,
@@ -550,6 +610,9 @@ class PlanForm(QWidget):
             "bandwidth_gbps": self._bw.text().strip().replace(",", "."),
             "recompute": self._recompute.currentData(),
             "cuda_allowance_bytes": self._cuda_allowance_value(),
+            "offload": self._offload.currentData(),
+            "offload_target": self._offload_target.currentData(),
+            "pcie_gbps": self._pcie.text().strip().replace(",", "."),
         }
 
     def _cuda_allowance_value(self):
@@ -638,6 +701,11 @@ class PlanForm(QWidget):
             text = number_text(allowance / UNIT_BYTES[self._unit()]) if allowance else ""
             self._cuda.setText(text)
             self._cuda_shown = (text, allowance) if allowance else None
+            self._select_data(self._offload, plan.offload.value)
+            self._select_data(self._offload_target, plan.offload_target)
+            self._offload_target.setEnabled(plan.offload != Offload.NONE)
+            self._pcie.setText(f"{plan.pcie_gbps:g}")
+            self._show_host_memory(c.host_memory_bytes)
             self._on_source_toggled()
             self._arch_fields_placeholders()
             self._sync_positions()
@@ -713,6 +781,8 @@ class PlanForm(QWidget):
             self._select_data(self._gpu_preset, CUSTOM)
         if name == "units":
             self._units_changed()
+        if name == "offload":
+            self._offload_target.setEnabled(self._offload.currentData() != Offload.NONE.value)
         if name in ("model.architecture.hidden", "model.architecture.mlp"):
             self._arch_fields_placeholders()
         if name == "model.architecture.positions":
@@ -734,15 +804,19 @@ class PlanForm(QWidget):
             self._cuda_shown = (text, allowance)
         self._field_labels["cuda_allowance_bytes"].setText(
             self.tr("CUDA allowance, {unit}").format(unit=i18n.unit_label(self._unit())))
-        nbytes = self._gpu_memory_value()
-        if isinstance(nbytes, int):  # re-show the same bytes in the new unit
-            self._loading = True
+        nbytes, host = self._gpu_memory_value(), self._host_memory_value()
+        self._loading = True  # re-show the same bytes in the new unit
+        if isinstance(nbytes, int):
             self._show_gpu_memory(nbytes)
-            self._loading = False
+        if isinstance(host, int):
+            self._show_host_memory(host)
+        self._loading = False
         self._update_gpu_label()
 
     def _update_gpu_label(self) -> None:
-        """The GPU memory field is typed in the current unit: its label says which."""
+        """The memory fields are typed in the current unit: their labels say which."""
+        self._field_labels["cluster.host_memory_bytes"].setText(
+            self.tr("Host memory per node, {unit}").format(unit=i18n.unit_label(self._unit())))
         self._field_labels["cluster.gpu_memory_bytes"].setText(
             self.tr("GPU memory, {unit}").format(unit=i18n.unit_label(self._unit())))
         self._fields["cluster.gpu_memory_bytes"].setAccessibleName(self._field_labels["cluster.gpu_memory_bytes"].text())

@@ -1,0 +1,66 @@
+"""Offload in the window: the form's fields reach the plan, the chart draws host/NVMe beside the GPU bars."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from zerodesk.core.offload import compute_offload
+from zerodesk.core.plan import Offload, Plan
+from zerodesk.gui.offload_chart import OffloadChart
+from zerodesk.gui.plan_form import PlanForm
+
+
+def _card(**kw) -> Plan:
+    data = {"model": {"params": 2_000_000_000}, "cluster": {"nodes": 1, "gpus_per_node": 4}}
+    data.update(kw)
+    return Plan.model_validate(data)
+
+
+def test_form_round_trips_the_offload_fields(qtbot):
+    plan = _card(offload="optimizer", offload_target="nvme", pcie_gbps=16.0,
+                 cluster={"nodes": 1, "gpus_per_node": 4, "host_memory_bytes": 512 * 10**9})
+    form = PlanForm(plan)
+    qtbot.addWidget(form)
+    got = form.plan()
+    assert got.offload == Offload.OPTIMIZER and got.offload_target == "nvme" and got.pcie_gbps == 16.0
+    assert got.cluster.host_memory_bytes == 512 * 10**9
+    host = form.field("cluster.host_memory_bytes")
+    assert host.text() == "512"
+    # the user picks "+ parameters" and types a host size; the plan follows
+    combo = form.field("offload")
+    combo.setCurrentIndex(combo.findData("optimizer+params"))
+    combo.activated.emit(combo.currentIndex())
+    host.setText("256")
+    host.textEdited.emit("256")
+    assert form.plan().offload == Offload.OPTIMIZER_PARAMS
+    assert form.plan().cluster.host_memory_bytes == 256 * 10**9
+
+
+def test_form_marks_a_bad_link_bandwidth(qtbot):
+    form = PlanForm(_card())
+    qtbot.addWidget(form)
+    pcie = form.field("pcie_gbps")
+    pcie.setText("-3")
+    pcie.textEdited.emit("-3")
+    assert "pcie_gbps" in form.errors()
+    assert form.error_label("pcie_gbps").isVisibleTo(form)
+
+
+def test_chart_draws_beside_never_stacked(qtbot):
+    chart = OffloadChart()
+    qtbot.addWidget(chart)
+    chart.set_plan(_card())
+    assert chart.isHidden()  # nothing offloaded: nothing to draw
+    plan = _card(offload="optimizer", cluster={"nodes": 1, "gpus_per_node": 4, "host_memory_bytes": 20 * 10**9,
+                                                "gpu_memory_bytes": 80 * 10**9})
+    chart.set_plan(plan)
+    assert not chart.isHidden()
+    b = compute_offload(plan)
+    gpu, host = chart.bars["gpu"].opts, chart.bars["host"].opts
+    assert list(gpu["x"]) != list(host["x"])  # side by side
+    assert list(host["y0"]) == [0, 0]  # host bars start at zero: not stacked on the GPU bars
+    assert list(host["height"]) == [b.stage(s).host_bytes_per_node / 1e9 for s in (2, 3)]
+    assert chart.host_line.isVisible() and chart.host_line.value() == 20
+    text = chart.verdict.text()
+    assert "host memory per node runs out first" in text
+    assert "Stage 0, 1" in text  # stages offload does not apply to are named, with why
