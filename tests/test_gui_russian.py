@@ -36,7 +36,7 @@ KEEP = {
     "bf16", "fp32", "fp16", "fsdp2", "python", "http", "https", "www", "org", "com",
     # model families and their makers (Hugging Face model types are names, shown as they are)
     "gemma", "phi", "olmo", "falcon", "mixtral", "stablelm", "bloom", "opt", "gptj", "hugging", "face", "mini",
-    "alibi", "top", "transformers", "config",
+    "alibi", "top", "transformers", "config", "nvme",
 }
 CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")

@@ -198,4 +198,4 @@ def test_cli_names_the_model_from_the_config_and_keeps_its_context(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "Model: meta-llama/Llama-2-7b-hf, P = 6,738,415,616" in out.stdout and "checkpoint-1000" not in out.stdout
-    assert "for seq 4096 x micro-batch 1" in out.stdout  # Llama 2's context, not a 2048 default
+    assert "seq 4096 x micro-batch 1" in out.stdout  # Llama 2's context, not a 2048 default

@@ -166,16 +166,20 @@ def ring_factor(dp: int) -> float:
     return (dp - 1) / dp
 
 
-def paper_comm_bytes(spec: SchemeSpec, params: int, stage: int, dp: int = 2) -> int:
-    """§7: stages 0-2 move 2Ψ per rank per step (reduce-scatter + all-gather), stage 3 moves 3Ψ; ring: x (Nd-1)/Nd.
+def section7_bytes(spec: SchemeSpec, params: int, stage: int) -> int:
+    """§7's count for large Nd: stages 0-2 move 2Ψ per rank per step (reduce-scatter + all-gather), stage 3 moves 3Ψ.
 
     Stage 0 all-reduces gradients (both halves in the gradients' dtype); stages 1-3 reduce-scatter
     Ψ gradient elements and all-gather Ψ parameter elements (twice at stage 3) in the parameters' dtype.
     """
     grad = spec.comm_bytes_per_element
     gather = spec.gather_bytes_per_element or grad
-    per_rank = 2 * params * grad if stage == 0 else params * grad + (2 if stage == 3 else 1) * params * gather
-    return per_rank * (dp - 1) // dp
+    return 2 * params * grad if stage == 0 else params * grad + (2 if stage == 3 else 1) * params * gather
+
+
+def paper_comm_bytes(spec: SchemeSpec, params: int, stage: int, dp: int) -> int:
+    """Bytes one rank moves per step: §7's count times a ring's (Nd-1)/Nd (0 with no peer)."""
+    return section7_bytes(spec, params, stage) * (dp - 1) // dp
 
 
 # Bytes per parameter moved per rank per step by the torch engines before the ring factor (fp32

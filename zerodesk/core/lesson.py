@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .accounting import SCHEMES, STAGES, compute, paper_comm_bytes, sharded
+from .accounting import SCHEMES, STAGES, compute, section7_bytes, sharded
 from .plan import Plan, Profile, Scheme
 from .residuals import activation_estimate
 
@@ -92,10 +92,11 @@ def on_top_figures(plan: Plan) -> OnTop:
     estimate = activation_estimate(plan)
     if estimate is None:
         return OnTop("none")
-    layers = Number("act_layers", "L × tokens × (tensors one block saves) × 2 B",
-                    bytes=estimate.per_layer_bytes * estimate.layers, terms=("L", "tokens"), source="estimated")
-    logits = Number("act_logits", "tokens × vocab × (4 + 2) B", bytes=estimate.logits_bytes, terms=("tokens", "vocab"),
+    layers = Number("act_layers", "L × tokens × (what one block saves) + the final norm",
+                    bytes=estimate.per_layer_bytes * estimate.layers + estimate.final_norm_bytes, terms=("L", "tokens"),
                     source="estimated")
+    logits = Number("act_logits", "tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)",
+                    bytes=estimate.logits_bytes, terms=("tokens", "vocab"), source="estimated")
     return OnTop("estimate", (layers, logits))
 
 
@@ -131,7 +132,7 @@ def lesson_figures(plan: Plan) -> LessonFigures:
                                                 bytes=stage_classes[s][cls], terms=("P", "Nd") if split else ("P",))
         elements = "3P" if s == 3 else "2P"
         comm[s] = numbers[f"comm{s}"] = Number(f"comm{s}", f"{elements} × {spec.comm_bytes_per_element} B",
-                                               bytes=paper_comm_bytes(spec, p, s))
+                                               bytes=section7_bytes(spec, p, s))  # the paper's large-Nd count
     numbers["comm_ratio"] = Number("comm_ratio", "3P / 2P", ratio=comm[3].bytes / comm[0].bytes, terms=())
     numbers["saving3"] = Number("saving3", "16P / (16P/Nd) = Nd", ratio=stage_totals[0].bytes / stage_totals[3].bytes,
                                 terms=("Nd",))
