@@ -87,6 +87,20 @@ def default_plan(units: str = "GB") -> Plan:
     return Plan(model=model, cluster={"nodes": 1, "gpus_per_node": dp}, units=units)
 
 
+def memory_bytes(text: str, shown: tuple[str, int] | None, unit: str):
+    """The bytes a memory field means: exactly the bytes shown while its text is unedited, else its number
+    in `unit`; None when empty; text that is not a number (or nan, inf) is returned for the core to judge."""
+    text = text.strip()
+    if not text:
+        return None
+    if shown is not None and shown[0] == text:
+        return shown[1]
+    try:
+        return round(float(text.replace(",", ".")) * UNIT_BYTES[unit])
+    except (ValueError, OverflowError):
+        return text
+
+
 class FieldEdit(QLineEdit):
     """A line edit that steps whole numbers with the Up/Down keys (PageUp/PageDown: x2, /2)."""
 
@@ -381,15 +395,7 @@ class PlanForm(QWidget):
         self._offload_target.setEnabled(self._offload.currentData() != Offload.NONE.value)
 
     def _host_memory_value(self):
-        text = self._host_mem.text().strip()
-        if not text:
-            return None
-        if self._host_shown is not None and self._host_shown[0] == text:
-            return self._host_shown[1]
-        try:
-            return round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
-        except (ValueError, OverflowError):
-            return text  # let the core say what is wrong with it
+        return memory_bytes(self._host_mem.text(), self._host_shown, self._unit())
 
     def _show_host_memory(self, nbytes: int | None) -> None:
         text = "" if nbytes is None else number_text(nbytes / UNIT_BYTES[self._unit()])
@@ -617,16 +623,11 @@ class PlanForm(QWidget):
 
     def _cuda_allowance_value(self):
         """The allowance in bytes from the text in the plan's unit; empty means none."""
-        text = self._cuda.text().strip()
-        if not text:
+        value = memory_bytes(self._cuda.text(), self._cuda_shown, self._unit())
+        if value is None:
             return 0
-        if self._cuda_shown is not None and self._cuda_shown[0] == text:
-            return self._cuda_shown[1]
-        try:
-            value = round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
-        except (ValueError, OverflowError):
-            return text  # let the core say what is wrong with it
-        self._cuda_shown = (text, value)  # a unit change re-shows these bytes
+        if isinstance(value, int):
+            self._cuda_shown = (self._cuda.text().strip(), value)  # a unit change re-shows these bytes
         return value
 
     def _sync_scheme_enabled(self) -> None:
@@ -637,15 +638,7 @@ class PlanForm(QWidget):
                                         "gradients and AdamW states, bf16 compute.") if idle else "")
 
     def _gpu_memory_value(self):
-        text = self._gpu_mem.text().strip()
-        if not text:
-            return None
-        if self._gpu_shown is not None and self._gpu_shown[0] == text:
-            return self._gpu_shown[1]
-        try:
-            return round(float(text.replace(",", ".")) * UNIT_BYTES[self._unit()])
-        except (ValueError, OverflowError):  # not a number, nan, inf
-            return text  # let the core say what is wrong with it
+        return memory_bytes(self._gpu_mem.text(), self._gpu_shown, self._unit())
 
     def _show_gpu_memory(self, nbytes: int | None) -> None:
         if nbytes is None:
