@@ -72,6 +72,11 @@ class OffloadBreakdown:
         return self.stages[s]
 
 
+def fsdp2_offloads(plan: Plan) -> bool:
+    """The plan offloads what FSDP2's CPUOffloadPolicy can: parameters too, to host memory (its stages 2-3 run so)."""
+    return plan.offload == Offload.OPTIMIZER_PARAMS and plan.offload_target == "cpu"
+
+
 def traffic_seconds(nbytes: int, pcie_gbps: float) -> float:
     """Time to move the step's host<->device bytes at `pcie_gbps` GB/s (1 GB = 1e9 B), no overlap assumed."""
     return nbytes / (pcie_gbps * 1e9)

@@ -115,7 +115,9 @@ def started_json(started: Started | None, results: list[Result], kind: str) -> d
     out: dict = {"schema": 1, "kind": kind, "device": started.device if started else None,
                  "ranks": started.ranks if started else None, "torch": started.torch if started else None}
     if started is not None:
+        arch = started.architecture  # None: a tensor list read by transformers
         out.update(params=started.params, seq_len=started.seq_len, micro_batch=started.micro_batch,
-                   scale=started.scale.model_dump(), architecture=started.architecture.model_dump(exclude_none=True))
+                   scale=started.scale.model_dump(), architecture=arch.model_dump(exclude_none=True) if arch else None,
+                   offload=started.offload)
     out["results"] = [r.model_dump(exclude_none=True, exclude={"kind"}) for r in results]
     return out

@@ -73,6 +73,9 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
                      f"max reserved {in_unit(r.max_reserved_bytes or 0, unit)} {unit}; fragmentation (measured, "
                      f"reserved - allocated) {in_unit(max(0, (r.max_reserved_bytes or 0) - r.max_allocated_bytes), unit)} {unit}")
     lines.append("Peaks include activations and temporaries; DDP's gradient buckets are reported there as activations.")
+    if started is not None and started.offload:
+        lines.append("Stages 2-3 ran FSDP2 with CPUOffloadPolicy: their states live in host memory "
+                     "(on CUDA, ZeroDesk has not yet checked this on a GPU).")
     return "\n".join(lines)
 
 

@@ -113,6 +113,7 @@ class Started(_Msg):
     micro_batch: int = Field(ge=1)
     scale: Scale = Scale()
     source: Source = "measured"
+    offload: bool = Field(default=False, description="stages 2-3 ran FSDP2 with CPUOffloadPolicy")
 
 
 class PhaseMsg(_Msg):

@@ -31,6 +31,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from ..core.offload import fsdp2_offloads
 from ..core.plan import Plan, PlanError, plan_from_json
 from . import worker
 from .protocol import Done, Error, Started
@@ -45,12 +46,14 @@ METHODS = {
 }
 
 
-def method(stage: int, backend: str) -> str:
+def method(stage: int, backend: str, offload: bool = False) -> str:
     """How a stage is simulated, in one phrase (torch-free: the CLI prints it too)."""
     if stage <= 1:
         copies = f"{backend}: DDP all-reduces its buckets in place"
     else:
         copies = "gloo's reduce-scatter copy added" if backend == "gloo" else "nccl: no collective copies"
+        if offload:
+            copies += "; CPUOffloadPolicy: the states counted are host memory"
     return f"{METHODS[stage]}; {copies}"
 
 
@@ -137,7 +140,8 @@ def run(args: argparse.Namespace, emit: worker.Emitter, where: dict) -> None:
 
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
     t0 = time.perf_counter()
-    emit(Started(torch=torch.__version__, device="cpu", ranks=world, stages=stages,
+    emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan),
+                 device="cpu", ranks=world, stages=stages,
                  architecture=plan.model.architecture, params=plan.params, seq_len=plan.seq_len,
                  micro_batch=plan.micro_batch, source="simulated"))
     device = torch.device("cpu")
@@ -151,7 +155,7 @@ def run(args: argparse.Namespace, emit: worker.Emitter, where: dict) -> None:
                                           track_warmup=not (args.fast_warmup and stage >= 2))
             # step_s would be the time to simulate, not a step's time: leave it out.
             emit(result.model_copy(update={"source": "simulated", "step_s": None,
-                                           "method": method(stage, args.backend)}))
+                                           "method": method(stage, args.backend, fsdp2_offloads(plan))}))
             where["stage"] = None
     emit(Done(wall_s=time.perf_counter() - t0))
 

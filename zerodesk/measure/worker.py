@@ -22,6 +22,7 @@ import time
 from contextlib import nullcontext
 from typing import Any, Callable
 
+from ..core.offload import fsdp2_offloads
 from ..core.plan import Plan, PlanError, plan_from_json
 from .exchange import gather_bytes
 from .protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, States, encode, scale_plan
@@ -280,12 +281,15 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             opt = ZeroRedundancyOptimizer(ddp.parameters(), optimizer_class=torch.optim.AdamW, lr=1e-4)
         autocast = lambda: torch.autocast(device.type, dtype=torch.bfloat16)  # noqa: E731
     else:
-        from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+        from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
 
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+        # offload (core.offload, torch profile): FSDP2 moves parameters, gradients and AdamW's step to the host
+        # together; pinned memory only where a device copies from it (CUDA). Not yet run on a GPU by ZeroDesk.
+        policy = {"offload_policy": CPUOffloadPolicy(pin_memory=cuda)} if fsdp2_offloads(plan) else {}
         for block in blocks:
-            fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
-        fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
+            fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
+        fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
         train_model = model
         opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
         autocast = nullcontext  # FSDP2's policy casts; autocast would add its own copies
@@ -436,7 +440,8 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
         dist.init_process_group("gloo", rank=rank, world_size=world)
         device_name = None
     t0 = time.perf_counter()
-    emit(Started(torch=torch.__version__, device=device.type, device_name=device_name, ranks=world, stages=stages,
+    emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan),
+                 device=device.type, device_name=device_name, ranks=world, stages=stages,
                  architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
                  scale=scale))
     mesh = None
