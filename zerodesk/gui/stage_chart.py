@@ -214,14 +214,31 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
                                height=[max(0.0, ty(max(p, v) / scale) - ty(v / scale)) for p, v in zip(peaks, states)])
         top = max(peaks + states)
         for label, p, v in zip(self._peak_labels, self._peaks, states):
-            text = self.tr("peak ≈ {v}").format(v=i18n.fmt_bytes(p.total_bytes, self.unit))
-            if gpu:
-                text += " " + (self.tr("(fits)") if p.total_bytes <= gpu else self.tr("(over)"))
-            label.setText(text)
             label.setPos(p.stage, ty(max(p.total_bytes, v) / scale))
             # a thin layer would put this label on the states total: lift it one line
             label.setAnchor((0.5, 2.0 if p.total_bytes - v < 0.08 * top else 1.0))
+        self._peak_texts()
         return max(peaks)
+
+    def _peak_texts(self) -> None:
+        """Each peak label in the room one stage has: in full, short ('≈ 69.49 GB'), or none (hover still says it)."""
+        gpu = self._plan.cluster.gpu_memory_bytes if self._plan is not None else None
+        vb = self.getPlotItem().vb
+        (x0, x1), _ = vb.viewRange()
+        room = vb.width() / max(x1 - x0, 1e-9)  # pixels between two bars: centred labels this wide never meet
+        for label, p in zip(self._peak_labels, self._peaks):
+            short = "≈ " + i18n.fmt_bytes(p.total_bytes, self.unit)
+            full = self.tr("peak ≈ {v}").format(v=i18n.fmt_bytes(p.total_bytes, self.unit))
+            if gpu:
+                full += " " + (self.tr("(fits)") if p.total_bytes <= gpu else self.tr("(over)"))
+            metrics = QFontMetrics(label.textItem.font())
+            fits = [t for t in (full, short) if metrics.horizontalAdvance(t) <= room]
+            label.setText(fits[0] if fits else "")
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if getattr(self, "_peaks", None):  # resized while being built: nothing to label yet
+            self._peak_texts()
 
     def _redraw(self) -> None:
         b = self._breakdown
