@@ -13,10 +13,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..resources import resource
-from .plan import PlanError, Profile, Scheme, explain, read_json
+from .plan import Profile, Scheme, read_model
 
 LANGUAGES = ("en", "ru")
 DEFAULT_LANGUAGE = "en"
@@ -181,11 +181,7 @@ class Glossary(_Frozen):
 @cache
 def _load(lang: str) -> Glossary:
     path = resource("glossary", f"{lang}.json")
-    data = read_json(path, "glossary")
-    try:
-        return Glossary.model_validate(data)
-    except ValidationError as exc:
-        raise PlanError(f"glossary {path}: {explain(exc)}") from None
+    return read_model(path, "glossary", Glossary)
 
 
 def language_code(lang: str | None) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..resources import resource
 from .glossary import DEFAULT_LANGUAGE, language_code
 from .lesson import STEP_KINDS
-from .plan import PlanError, explain, read_json
+from .plan import read_model
 
 LESSON_SCHEMA = 1
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)\}")
@@ -60,11 +60,7 @@ class LessonText(_Frozen):
 @cache
 def _load(lang: str) -> LessonText:
     path = resource("lesson", f"{lang}.json")
-    data = read_json(path, "lesson")
-    try:
-        return LessonText.model_validate(data)
-    except ValidationError as exc:
-        raise PlanError(f"lesson {path}: {explain(exc)}") from None
+    return read_model(path, "lesson", LessonText)
 
 
 def load_lesson(lang: str = DEFAULT_LANGUAGE) -> LessonText:

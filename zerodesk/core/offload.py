@@ -148,10 +148,8 @@ def _paper(plan: Plan) -> list[OffloadStage]:
 # -- torch profile: FSDP2 with CPUOffloadPolicy ---------------------------------------------------------------
 def _torch(plan: Plan) -> list[OffloadStage]:
     from . import torch_profile
-    from .architecture import tensor_shapes
 
-    arch = plan.model.architecture
-    named = tensor_shapes(arch) if arch is not None else None
+    named = plan.model.named_shapes  # an architecture's tensors, or a tensor list read by transformers
     shapes = [s for _, s in named] if named is not None else None
     dp, out = plan.dp, []
     for s in STAGES:
@@ -164,13 +162,8 @@ def _torch(plan: Plan) -> list[OffloadStage]:
         if s < 2:
             out.append(_not_applicable(s, "DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has"))
             continue
-        ranks = torch_profile.rank_states(shapes, plan.params, s, dp)
         per_node = ranks_per_node(plan)
-        # the heaviest node: ranks are laid out node by node
-        node_sums = [sum(sum(r[k] for k in ("params", "grads", "optimizer")) for r in ranks[i:i + per_node])
-                     for i in range(0, dp, per_node)]
-        heaviest = max(range(len(node_sums)), key=node_sums.__getitem__) * per_node
-        largest = max(ranks[heaviest:heaviest + per_node], key=lambda r: r["params"] + r["grads"] + r["optimizer"])
+        node_total, largest = _heaviest_node(torch_profile.rank_runs(shapes, plan.params, s, dp), per_node)
         host = {k: largest[k] for k in ("params", "grads", "optimizer")}
         padded_shard = largest["params"]  # fp32 bytes of this rank's padded parameter shard
         gathers = 1 if s == 2 else 2  # reshard_after_forward=True gathers again for backward
@@ -178,11 +171,37 @@ def _torch(plan: Plan) -> list[OffloadStage]:
         working = torch_profile.torch_transient(named, s, dp)["gathered_params"] if named else 0
         out.append(OffloadStage(
             s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working, host_per_rank=host,
-            offloaded_node_bytes=max(node_sums), ranks_per_node=per_node, on_nvme=False, traffic_bytes=traffic,
+            offloaded_node_bytes=node_total, ranks_per_node=per_node, on_nvme=False, traffic_bytes=traffic,
             traffic_formula=f"{4 * gathers}P/Nd fp32 shards in ({'forward' if s == 2 else 'forward, backward'})"
                             " + 4P/Nd fp32 grads out",
             formula="GPU 0 at rest; host 16P/Nd per rank (dim 0 padded)"))
     return out
+
+
+def _heaviest_node(runs: list[tuple[int, dict[str, int]]], per_node: int) -> tuple[int, dict[str, int]]:
+    """(offloaded bytes of the heaviest node, the largest rank on it), ranks laid out node by node.
+
+    Walks the run-length ranks once (O(nodes + runs)), so Nd = 65,536 costs no per-rank list."""
+    def states(r: dict[str, int]) -> int:
+        return r["params"] + r["grads"] + r["optimizer"]
+
+    best: tuple[int, dict[str, int]] | None = None
+    node_total, node_largest, left = 0, None, per_node
+    for count, r in runs:
+        while count:
+            take = min(count, left)
+            node_total += take * states(r)
+            if node_largest is None or states(r) > states(node_largest):
+                node_largest = r
+            count, left = count - take, left - take
+            if left == 0:
+                if best is None or node_total > best[0]:
+                    best = (node_total, node_largest)
+                node_total, node_largest, left = 0, None, per_node
+    if node_largest is not None and (best is None or node_total > best[0]):  # a last, partly filled node
+        best = (node_total, node_largest)
+    assert best is not None, "no ranks"
+    return best
 
 
 def largest_layer_params(plan: Plan) -> int:
@@ -190,13 +209,11 @@ def largest_layer_params(plan: Plan) -> int:
 
     Modules are the tensor names without their last component (`blocks.0.attn.q.weight` -> `blocks.0.attn.q`).
     """
-    from .architecture import tensor_shapes
-
-    arch = plan.model.architecture
-    if arch is None:
+    named = plan.model.named_shapes
+    if named is None:
         return 0
     modules: dict[str, int] = {}
-    for name, shape in tensor_shapes(arch):
+    for name, shape in named:
         module = name.rsplit(".", 1)[0]
         modules[module] = modules.get(module, 0) + prod(shape)
     return max(modules.values())

@@ -295,6 +295,15 @@ def read_json(path: str | os.PathLike, what: str) -> Any:
     return decode_json(read_file(path, what), f"{what} {shorten(os.fspath(path), 200)}")
 
 
+def read_model(path: str | os.PathLike, what: str, model: type[BaseModel]) -> Any:
+    """read_json, then validate as `model`; a problem is one PlanError naming what and where ('glossary /x.json: ...')."""
+    data = read_json(path, what)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise PlanError(f"{what} {path}: {explain(exc)}") from None
+
+
 def require_bool(value: Any, what: str) -> bool:
     """A JSON true/false, nothing else: the string "false" or the number 0 is an error, not a truth value."""
     if not isinstance(value, bool):
