@@ -37,6 +37,7 @@ KEEP = {
     # model families and their makers (Hugging Face model types are names, shown as they are)
     "gemma", "phi", "olmo", "falcon", "mixtral", "stablelm", "bloom", "opt", "gptj", "hugging", "face", "mini",
     "alibi", "top", "transformers", "config", "nvme",
+    "foreach", "fused",  # AdamW's kernel flags (torch.optim.AdamW(foreach=..., fused=...))
 }
 CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")

@@ -95,7 +95,8 @@ def test_cuda_allowance_shown_apart_and_recompute_lowers_the_peak():
     for a, b in zip(base, withcuda):
         assert b.components["cuda_allowance"] == 2 * 2**30 and b.total_bytes == a.total_bytes + 2 * 2**30
     full = predict(_plan(recompute="full"))
-    assert all(f.total_bytes < a.total_bytes for f, a in zip(full, base))
+    assert all(f.phase_totals["forward"] < a.phase_totals["forward"] for f, a in zip(full, base))
+    assert all(f.total_bytes <= a.total_bytes for f, a in zip(full, base))  # the optimizer step may be the peak
 
 
 def test_plan_json_keys():

@@ -148,7 +148,8 @@ def test_difference_and_ranks_and_device():
     assert rules.default_ranks(TINY) == 2
     assert rules.default_ranks(TINY.model_copy(update={"cluster": TINY.cluster.model_copy(
         update={"gpus_per_node": 1})})) == 1
-    assert rules.resolved_device("cpu") == "cpu" and rules.resolved_device("auto") in ("cpu", "cuda")
+    assert rules.resolved_device("cpu") == "cpu" and rules.resolved_device("auto") == "auto"  # the launcher decides
+    assert rules.resolved_device("auto", gpus=2) == "cuda" and rules.resolved_device("auto", gpus=0) == "cpu"
 
 
 def test_host_fit_refuses_cpu_runs_past_the_share_of_free_memory():

@@ -112,6 +112,9 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     acc.add_argument("--units", choices=["GB", "GiB"])
     acc.add_argument("--recompute", choices=["none", "selective", "full"],
                      help="activation recomputation per block: none, selective (attention sub-layer) or full")
+    acc.add_argument("--optimizer-impl", choices=["foreach", "fused", "for-loop"],
+                     help="AdamW's kernels (default foreach, torch's CUDA default): foreach holds an fp32 copy of "
+                          "the rank's parameters during the step, for-loop two of its largest tensor, fused none")
 
 
 def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Plan:
@@ -170,6 +173,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
 
     for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
                         ("profile", "profile"), ("scheme", "scheme"), ("recompute", "recompute"),
+                        ("optimizer_impl", "optimizer_impl"),
                         ("cuda_allowance", "cuda_allowance_bytes"), ("offload", "offload"),
                         ("offload_target", "offload_target"), ("pcie", "pcie_gbps")):
         if getattr(args, dest) is not None:

@@ -1855,12 +1855,32 @@ optimizer sharded</translation>
         <translation>Offload (apart from the stages)</translation>
     </message>
     <message>
+        <source>AdamW kernels</source>
+        <translation>AdamW kernels</translation>
+    </message>
+    <message>
+        <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
+        <translation>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</translation>
+    </message>
+    <message>
         <source>selective (attention)</source>
         <translation>selective (attention)</translation>
     </message>
     <message>
         <source>full (whole block)</source>
         <translation>full (whole block)</translation>
+    </message>
+    <message>
+        <source>foreach (CUDA default)</source>
+        <translation>foreach (CUDA default)</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>fused</translation>
+    </message>
+    <message>
+        <source>for-loop</source>
+        <translation>for-loop</translation>
     </message>
     <message>
         <source>Model</source>

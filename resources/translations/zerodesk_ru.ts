@@ -1855,12 +1855,32 @@ optimizer sharded</source>
         <translation>Перенос (отдельно от стадий)</translation>
     </message>
     <message>
+        <source>AdamW kernels</source>
+        <translation>Ядра AdamW</translation>
+    </message>
+    <message>
+        <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
+        <translation>Как шагает AdamW: foreach (по умолчанию в torch на CUDA) держит на время шага копию FP32 параметров участника; шаг по одному тензору — две копии его крупнейшего тензора; fused — ни одной (прогноз пика учитывает выбор)</translation>
+    </message>
+    <message>
         <source>selective (attention)</source>
         <translation>выборочный (внимание)</translation>
     </message>
     <message>
         <source>full (whole block)</source>
         <translation>полный (весь блок)</translation>
+    </message>
+    <message>
+        <source>foreach (CUDA default)</source>
+        <translation>foreach (по умолчанию на CUDA)</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>fused</translation>
+    </message>
+    <message>
+        <source>for-loop</source>
+        <translation>по одному тензору</translation>
     </message>
     <message>
         <source>Model</source>

@@ -454,7 +454,11 @@ def numel(shape: Shape) -> int:
 
 def param_count(arch: Architecture) -> int:
     """Exact trainable parameter count (a tied head shares the embedding and adds nothing)."""
-    return sum(numel(s) for _, s in tensor_shapes(arch))
+    # Blocks are alike: count one block and the rest (root) once, then the block `layers` times.
+    one = tensor_shapes(arch.model_copy(update={"layers": 1}))
+    block = sum(numel(s) for n, s in one if block_group(n) != "root")
+    root = sum(numel(s) for n, s in one if block_group(n) == "root")
+    return root + block * arch.layers
 
 
 def block_group(name: str) -> str:

@@ -7,8 +7,9 @@ use then plus the transients alive then. The prediction is the largest moment:
              loss (bf16 logits + fp32 copy + log-softmax: 10 B per logit)
   backward   the loss's backward (log-softmax kept + ~8 B per logit of temporaries), the first
              block's reduce-scatter (FSDP2) and the end of backward with all gradients (DDP)
-  optimizer  all states plus AdamW's per-tensor temporaries (two fp32 copies of the largest
-             local tensor; torch's CPU default, for-each on CUDA is issue 16)
+  optimizer  all states plus AdamW's temporaries, by its kernels (plan.optimizer_impl): foreach
+             (torch's CUDA default; the measure worker sets it on both devices) one fp32 copy
+             of the rank's parameters, for-loop two of its largest tensor, fused none
 
 Engines as the measure worker runs them: DDP (+ ZeroRedundancyOptimizer) under bf16 autocast for
 stages 0-1, FSDP2 per block + root with a bf16 MixedPrecisionPolicy for stages 2-3 (stage 2 keeps
@@ -174,13 +175,53 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
         m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,
           unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
-    largest = sh.largest_tensor if stage == 0 else sh.largest_local
-    if stage == 1:  # ZeroRedundancyOptimizer steps whole tensors: the largest this rank may own
-        largest = sh.largest_tensor
     comps = dict(states, inputs=inputs)
-    comps["optimizer_temps"] = 2 * FP32 * largest
+    comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
     out.append(Moment("optimizer", "optimizer step", comps))
     return out
+
+
+def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
+    """AdamW's temporaries during the step, by its kernels (plan.optimizer_impl), on the largest rank.
+
+    for-loop: per tensor, sqrt(exp_avg_sq) and its quotient: two fp32 copies of the largest local tensor.
+    foreach (torch's default on CUDA): _foreach_sqrt over all local tensors at once: one fp32 copy of
+    every parameter this rank steps. fused: updates in place, no temporaries.
+    """
+    if plan.optimizer_impl == "fused":
+        return 0
+    if plan.optimizer_impl == "foreach":
+        return FP32 * local_elements(plan, stage)
+    sh = sh or _shapes(plan)
+    # ZeroRedundancyOptimizer (stage 1) steps whole tensors: the largest this rank may own
+    largest = sh.largest_tensor if stage <= 1 else sh.largest_local
+    return 2 * FP32 * largest
+
+
+def local_elements(plan: Plan, stage: int) -> int:
+    """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
+    from .architecture import block_group, numel, tensor_shapes
+    from .torch_profile import zero_partition
+
+    dp, arch = plan.dp, plan.model.architecture
+    if stage == 0 or dp == 1:
+        return plan.params
+    # blocks are alike: list one and count it `layers` times (as _shapes does)
+    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.named_shapes
+    if listed is None:  # a raw count: even shards
+        return -(-plan.params // dp)
+    repeat = {True: arch.layers if arch is not None else 1, False: 1}
+    if stage == 1:  # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
+        numels = [numel(shape) for name, shape in listed for _ in range(repeat[block_group(name) != "root"])]
+        if dp >= len(numels):  # every tensor lands on a rank of its own
+            return max(numels, default=0)
+        return max(sum(numels[i] for i in owned) for owned in zero_partition(numels, dp))
+    total = 0  # FSDP2: rank 0 holds a full chunk of ceil(dim0/dp) rows of every tensor
+    for name, shape in listed:
+        dim0 = shape[0] if shape else 1
+        rest = numel(shape) // dim0 if dim0 else 0
+        total += -(-dim0 // dp) * rest * repeat[block_group(name) != "root"]
+    return total
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:

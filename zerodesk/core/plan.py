@@ -165,6 +165,8 @@ class Plan(_Strict):
         default="none", description="activation recomputation per block: none, selective (attention) or full")
     cuda_allowance_bytes: int = Field(
         default=0, ge=0, le=10**13, description="bytes set aside per GPU for the CUDA context and allocator")
+    optimizer_impl: Literal["foreach", "fused", "for-loop"] = Field(
+        default="foreach", description="AdamW's kernels: foreach (torch's CUDA default), fused or for-loop")
     offload: Offload = Offload.NONE
     offload_target: Literal["cpu", "nvme"] = "cpu"
     pcie_gbps: float = Field(default=25.0, ge=1e-3, le=1e4, description="host<->device bandwidth per GPU in GB/s")

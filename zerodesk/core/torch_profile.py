@@ -110,12 +110,15 @@ def rank_states(
     dp: int,
     *,
     device: str = "cpu",
+    optimizer_impl: str = "foreach",
 ) -> list[dict[str, int]]:
     """Bytes per rank at rest: [{"params", "grads", "optimizer", "comm_buffers"}, ...] for ranks 0..dp-1.
 
     The expanded form of rank_runs(); prefer rank_runs for large Nd.
     """
-    return [dict(states) for count, states in rank_runs(shapes, params, stage, dp, device=device) for _ in range(count)]
+    return [dict(states) for count, states in rank_runs(shapes, params, stage, dp, device=device,
+                                                                         optimizer_impl=optimizer_impl)
+            for _ in range(count)]
 
 
 def rank_runs(
@@ -125,6 +128,7 @@ def rank_runs(
     dp: int,
     *,
     device: str = "cpu",
+    optimizer_impl: str = "foreach",
 ) -> RankRuns:
     """Bytes per rank at rest, run-length: [(count, {"params", "grads", "optimizer", "comm_buffers"}), ...].
 
@@ -135,8 +139,9 @@ def rank_runs(
     known: sharding is then taken as even (ceil(params/dp) per rank) and the AdamW `step`
     tensors, whose number is unknown, are left out.
 
-    device: "cpu" counts AdamW's step tensors where they live. On "cuda" the default
-    (non-fused, non-capturable) AdamW keeps them on the host, so they are not device bytes.
+    device, optimizer_impl: where AdamW's step tensors live. On "cpu" everything is the host. On
+    "cuda" foreach and for-loop AdamW (non-capturable) keep them on the host, so they are not
+    device bytes; fused AdamW keeps them on the device.
     comm_buffers are DDP's persistent gradient buckets (stages 0-1): one flat fp32 buffer per
     bucket, together as large as all gradients. FSDP2 keeps none at rest.
     """
@@ -144,7 +149,7 @@ def rank_runs(
         raise ValueError(f"stage must be 0, 1, 2 or 3, not {stage}")
     if dp < 1:
         raise ValueError(f"dp must be at least 1, not {dp}")
-    step_bytes = STEP_BYTES if device == "cpu" else 0
+    step_bytes = STEP_BYTES if device == "cpu" or optimizer_impl == "fused" else 0
     runs = _raw(params, stage, dp) if shapes is None else _shaped(shapes, stage, dp, step_bytes)
     return [(count, {key: states[key] for key in STATE_KEYS}) for count, states in runs]  # one key order
 

@@ -138,7 +138,7 @@ class MeasureTab(QWidget):
         if plan is None:
             return
         self._plan, self._breakdown = plan, breakdown
-        self.controls.default_ranks(rules.default_ranks(plan))
+        self.controls.default_ranks(rules.default_ranks(plan, self.controls.device_choice(), self.controls.gpus()))
         self.timeline.family = rules.unit_family(plan)
         self._stale = self._stale or not self.is_running()  # a run under way reports on its own plan when done
         self._plan_shown = False
@@ -186,7 +186,7 @@ class MeasureTab(QWidget):
         stages, ranks = self.controls.selected_stages(), self.controls.ranks.value()
         if not stages:
             return self.tr("Choose at least one stage to measure.")
-        refusal = rules.host_fit(scaled, stages, ranks, self.controls.device_choice())
+        refusal = rules.host_fit(scaled, stages, ranks, self.controls.device_choice(), gpus=self.controls.gpus())
         if refusal is not None:
             return self.tr("The model states of {n} CPU ranks need about {need}, more than this machine can spare "
                            "({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.").format(
@@ -245,6 +245,9 @@ class MeasureTab(QWidget):
 
     def _on_controls(self) -> None:
         self._stale = True
+        if self._plan is not None:  # the device or the interpreter's GPUs may change the default ranks
+            self.controls.default_ranks(rules.default_ranks(self._plan, self.controls.device_choice(),
+                                                            self.controls.gpus()))
         if not self.is_running():
             self.status.relax()  # new settings, new paragraph: it may be shorter than the last run's
         self.refresh()

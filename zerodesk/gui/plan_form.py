@@ -48,6 +48,7 @@ ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "
                    "experts", "top_k")
 ARCH_OPTIONAL = ("kv_heads", "head_dim", "ffn", "experts", "top_k")  # empty: the core's default
 RECOMPUTE_CHOICES = ("none", "selective", "full")
+OPTIMIZER_IMPLS = ("foreach", "fused", "for-loop")  # AdamW's kernels (plan.optimizer_impl)
 ARCH_CHOICES = {
     "mlp": ("gated", "plain"),
     "norm": ("rmsnorm", "layernorm", "nonparametric"),
@@ -317,6 +318,8 @@ class PlanForm(QWidget):
         self._form_row(tform, "micro_batch", self._mb)
         self._recompute = self._combo("recompute", [("", m) for m in RECOMPUTE_CHOICES])
         self._form_row(tform, "recompute", self._recompute)
+        self._optimizer_impl = self._combo("optimizer_impl", [("", m) for m in OPTIMIZER_IMPLS])
+        self._form_row(tform, "optimizer_impl", self._optimizer_impl)
         outer.addWidget(self._train_box)
 
         # cluster
@@ -434,6 +437,7 @@ class PlanForm(QWidget):
             "bandwidth_gbps": self.tr("Bandwidth, GB/s per rank"),
             "units": self.tr("Units"),
             "recompute": self.tr("Recompute"),
+            "optimizer_impl": self.tr("AdamW kernels"),
             "cuda_allowance_bytes": self.tr("CUDA allowance, {unit}").format(unit=i18n.unit_label(self._unit())),
         }
         accessible = {
@@ -467,6 +471,9 @@ class PlanForm(QWidget):
             "bandwidth_gbps": self.tr("Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)"),
             "seq_len": self.tr("Tokens per sequence (activations estimate)"),
             "micro_batch": self.tr("Sequences per rank per step (activations estimate)"),
+            "optimizer_impl": self.tr("How AdamW steps: foreach (torch's default on CUDA) holds an FP32 copy of the "
+                                      "rank's parameters during the step; for-loop two of its largest tensor; fused none "
+                                      "(the predicted peak follows)"),
             "recompute": self.tr("Activation recomputation per block: none; selective recomputes the attention "
                                  "sub-layer; full recomputes the whole block (the predicted peak follows)"),
             "cuda_allowance_bytes": self.tr("Memory per GPU you set aside for the CUDA context and allocator; "
@@ -493,6 +500,10 @@ class PlanForm(QWidget):
                            "full": self.tr("full (whole block)")}
         for i in range(self._recompute.count()):
             self._recompute.setItemText(i, recompute_names[self._recompute.itemData(i)])
+        impl_names = {"foreach": self.tr("foreach (CUDA default)"), "fused": self.tr("fused"),
+                      "for-loop": self.tr("for-loop")}
+        for i in range(self._optimizer_impl.count()):
+            self._optimizer_impl.setItemText(i, impl_names[self._optimizer_impl.itemData(i)])
         self._model_box.setTitle(self.tr("Model"))
         self._train_box.setTitle(self.tr("Training"))
         self._cluster_box.setTitle(self.tr("Cluster"))
@@ -615,6 +626,7 @@ class PlanForm(QWidget):
             "units": self._unit(),
             "bandwidth_gbps": self._bw.text().strip().replace(",", "."),
             "recompute": self._recompute.currentData(),
+            "optimizer_impl": self._optimizer_impl.currentData(),
             "cuda_allowance_bytes": self._cuda_allowance_value(),
             "offload": self._offload.currentData(),
             "offload_target": self._offload_target.currentData(),
@@ -690,6 +702,7 @@ class PlanForm(QWidget):
             self._bw.setText(f"{plan.bandwidth_gbps:g}")
             self._sync_family_fields()
             self._select_data(self._recompute, plan.recompute)
+            self._select_data(self._optimizer_impl, plan.optimizer_impl)
             allowance = plan.cuda_allowance_bytes
             text = number_text(allowance / UNIT_BYTES[self._unit()]) if allowance else ""
             self._cuda.setText(text)

@@ -59,6 +59,10 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
         lines.append(f"Measured on {started.device}{f' ({started.device_name})' if started.device_name else ''}, "
                      f"{started.ranks} ranks, torch {started.torch}; model {started.params:,} parameters, "
                      f"seq {started.seq_len} x batch {started.micro_batch}{scaled}.")
+        how = [f"AdamW {started.optimizer_impl}" if started.optimizer_impl else "",
+               f"attention kernel {started.attention}" if started.attention else ""]
+        if any(how):
+            lines.append("Ran with " + ", ".join(h for h in how if h) + ".")
     lines.append(units)
     head = ["stage", "rank", "peak", "params", "grads", "optimizer", "states", "diff"]
     rows = [head]
@@ -72,6 +76,14 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
         lines.append(f"stage {r.stage} rank {r.rank}: CUDA max allocated {in_unit(r.max_allocated_bytes, unit)} {unit}, "
                      f"max reserved {in_unit(r.max_reserved_bytes or 0, unit)} {unit}; fragmentation (measured, "
                      f"reserved - allocated) {in_unit(max(0, (r.max_reserved_bytes or 0) - r.max_allocated_bytes), unit)} {unit}")
+        if r.untracked_bytes is not None:
+            lines.append(f"  allocated beyond the tracked peak {in_unit(r.untracked_bytes, unit)} {unit} (cuBLAS/cuDNN "
+                         f"workspaces, 512 B blocks: the tracker never sees them)"
+                         + (f"; outside torch's allocator {in_unit(r.device_overhead_bytes, unit)} {unit} (CUDA "
+                            f"context, NCCL buffers, other processes)" if r.device_overhead_bytes is not None else ""))
+    if started is not None and started.device == "cuda":
+        lines.append("On CUDA the attention kernel and autocast's op lists differ from CPU and simulate, so do the "
+                     "activations; the tracker rounds each tensor to 512 B, the states at rest are exact bytes.")
     lines.append("Peaks include activations and temporaries; DDP's gradient buckets are reported there as activations.")
     if started is not None and started.offload:
         lines.append("Stages 2-3 ran FSDP2 with CPUOffloadPolicy: their states live in host memory "
@@ -103,17 +115,18 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         scaled = scale_plan(plan, scale)
     except ValueError as exc:
         return fail(str(exc).splitlines()[0], 2)
-    ranks = args.ranks if args.ranks is not None else default_ranks(plan)
+    # Without --ranks the launcher decides with the device (one per GPU); this is what CPU ranks would be.
+    ranks = args.ranks if args.ranks is not None else default_ranks(plan, args.device)
     if ranks < 1:
         return fail(f"--ranks must be at least 1, not {ranks}", 2)
-    problem = host_problem(scaled, ranks, args.stages, args.device)
+    problem = host_problem(scaled, ranks, args.stages, args.device)  # explicit cpu; "auto": the launcher checks
     if problem:
         return fail(problem, 2)
 
     python, problem = resolve_python(args.python)
     if problem:
         return fail(problem)
-    messages = run_measure(plan, args.stages, ranks, args.device, scale, timeout=args.timeout, python=python,
+    messages = run_measure(plan, args.stages, args.ranks, args.device, scale, timeout=args.timeout, python=python,
                            samples=False)
     state = collect(messages, progress=sys.stderr.isatty() and not args.json, state=RunState(args.stages, ranks))
     if state.error is not None:

@@ -20,8 +20,10 @@ import sys
 import time
 
 from . import proctree
+from .devices import decide_device, default_ranks
 from .lifeline import die_with_parent, parent_gone
 from .protocol import Error, encode
+from .rules import MAX_DEFAULT_RANKS, host_fit
 
 MAX_LOCAL_RANKS = 64  # one process each on this machine
 EXIT_REPORTED, EXIT_COLLATERAL = 3, 4  # as in worker.py (not imported: it would import torch twice in spawn)
@@ -47,6 +49,51 @@ def _rank_entry(index: int, argv: list[str], world: int, port: int) -> None:
     main(argv)  # leaves with os._exit
 
 
+class _Job:
+    """What the launcher needs of the worker's arguments: the plan (scaled as measured), its Nd and the stages."""
+
+    def __init__(self, plan, stages: list[int]) -> None:
+        self.plan, self.stages = plan, stages
+        self.dp = plan.dp if plan is not None else 1
+
+
+def _job(worker_argv: list[str]) -> _Job:
+    """Read the plan the worker will read; a plan that does not load is the worker's to report (bad_plan)."""
+    from ..core.plan import PlanError, plan_from_json
+    from .protocol import Scale, scale_plan
+
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--plan-json")
+    p.add_argument("--plan")
+    p.add_argument("--stage", "--stages", dest="stages", default="0,1,2,3")
+    p.add_argument("--scale-json")
+    known, _ = p.parse_known_args(worker_argv)
+    try:
+        if known.plan_json is not None:
+            text = known.plan_json
+        elif known.plan is not None:
+            with open(known.plan, encoding="utf-8") as fh:
+                text = fh.read()
+        else:
+            return _Job(None, [])
+        plan = plan_from_json(text, source="plan")
+        stages = sorted({int(x) for x in known.stages.split(",") if x.strip()})
+        if known.scale_json:
+            plan = scale_plan(plan, Scale.model_validate_json(known.scale_json))
+        return _Job(plan, stages)
+    except (PlanError, OSError, ValueError):
+        return _Job(None, [])
+
+
+def host_problem(job: _Job, ranks: int, free: int | None = None) -> str | None:
+    """CPU ranks whose model states alone would not fit this host: one sentence, else None."""
+    refusal = host_fit(job.plan, job.stages, ranks, "cpu", free)
+    if refusal is None:
+        return None
+    return (f"the model states of {ranks} CPU ranks need about {refusal.need / 1e9:.1f} GB, more than this "
+            f"machine can spare ({refusal.free / 1e9:.1f} GB free): scale the model down, use fewer ranks, or simulate")
+
+
 def _describe(rank: int, exitcode: int) -> str:
     if exitcode < 0:
         sig = -exitcode
@@ -58,10 +105,10 @@ def _describe(rank: int, exitcode: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m zerodesk.measure.launcher", description=__doc__.splitlines()[0])
-    parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--ranks", type=int, default=None, help="default: the plan's Nd, at most 2, one per GPU")
     parser.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto")
     args, worker_argv = parser.parse_known_args(argv)
-    if not 1 <= args.ranks <= MAX_LOCAL_RANKS:
+    if args.ranks is not None and not 1 <= args.ranks <= MAX_LOCAL_RANKS:
         _say("bad_plan", f"--ranks must be from 1 to {MAX_LOCAL_RANKS}, not {args.ranks}")
         return 2
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -74,22 +121,30 @@ def main(argv: list[str] | None = None) -> int:
         _say("launcher_failed", f"this Python ({sys.executable}) cannot import torch: {exc}")
         return 1
 
-    device = args.device
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
+    # The one device decision (the front ends cannot ask torch): then ranks, then the host's memory.
+    available = torch.cuda.is_available()
+    device = decide_device(args.device, available)
+    gpus = torch.cuda.device_count() if available else 0
+    job = _job(worker_argv)
+    ranks = args.ranks if args.ranks is not None else default_ranks(job.dp, device, gpus, MAX_DEFAULT_RANKS)
     if device == "cuda":
-        if not torch.cuda.is_available():
+        if not available:
             _say("no_gpu", "CUDA was asked for, but this torch build or machine has no usable GPU")
             return 1
-        if args.ranks > torch.cuda.device_count():
-            _say("no_gpu", f"{args.ranks} ranks need {args.ranks} GPUs, but {torch.cuda.device_count()} are visible")
+        if ranks > gpus:
+            _say("no_gpu", f"{ranks} ranks need {ranks} GPUs, but {gpus} are visible")
+            return 1
+    elif job.plan is not None:
+        refusal = host_problem(job, ranks)
+        if refusal:
+            _say("host_memory", refusal)
             return 1
     worker_argv = [*worker_argv, "--device", device]
     try:
-        ctx = mp.start_processes(_rank_entry, args=(worker_argv, args.ranks, free_port()), nprocs=args.ranks,
+        ctx = mp.start_processes(_rank_entry, args=(worker_argv, ranks, free_port()), nprocs=ranks,
                                  join=False, start_method=proctree.rank_start_method(device))
     except Exception as exc:  # noqa: BLE001
-        _say("launcher_failed", f"could not start {args.ranks} ranks: {exc}")
+        _say("launcher_failed", f"could not start {ranks} ranks: {exc}")
         return 1
     procs = ctx.processes
 

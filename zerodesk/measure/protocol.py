@@ -17,7 +17,7 @@ PROTOCOL_VERSION = 1
 Phase = Literal["setup", "warmup", "forward", "backward", "optimizer"]
 ErrorCode = Literal[
     "no_gpu", "out_of_memory", "launcher_failed", "worker_crashed", "bad_plan", "tracker_unavailable",
-    "timeout", "cancelled", "internal", "unsupported",
+    "timeout", "cancelled", "internal", "unsupported", "nccl", "host_memory",
 ]
 # Where a figure comes from: a real step on real ranks, or one rank of a fake-tensor step (simulate.py).
 Source = Literal["measured", "simulated"]
@@ -114,6 +114,10 @@ class Started(_Msg):
     scale: Scale = Scale()
     source: Source = "measured"
     offload: bool = Field(default=False, description="stages 2-3 ran FSDP2 with CPUOffloadPolicy")
+    optimizer_impl: Literal["foreach", "fused", "for-loop"] | None = Field(
+        default=None, description="AdamW's kernels, set explicitly by the worker (plan.optimizer_impl)")
+    attention: str | None = Field(default=None, description="the SDPA kernel torch picks here: flash, efficient, "
+                                                            "cudnn or math (CUDA and CPU differ, so do activations)")
 
 
 class PhaseMsg(_Msg):
@@ -149,6 +153,12 @@ class Result(_Msg):
     predicted_comm_buffers: int | None = Field(default=None, ge=0)
     max_allocated_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
     max_reserved_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
+    untracked_bytes: int | None = Field(
+        default=None, ge=0, description="CUDA only: max allocated beyond the tracked peak (cuBLAS/cuDNN workspaces, "
+                                        "the allocator's 512 B blocks), which the tracker never sees")
+    device_overhead_bytes: int | None = Field(
+        default=None, ge=0, description="CUDA only: GPU memory in use but not by torch's allocator after the step "
+                                        "(CUDA context, NCCL buffers, other processes)")
     step_s: float | None = Field(default=None, ge=0, description="wall time of the measured step")
     source: Source = "measured"
     method: str | None = Field(default=None, description="how a simulated result was simulated")

@@ -42,16 +42,25 @@ def difference_pct(value: int | float, reference: int | float) -> float | None:
     return 100.0 * (value - reference) / reference
 
 
-def resolved_device(device: str) -> str:
-    """What "auto" picks, judged torch-free (an NVIDIA driver present): "cuda" or "cpu"."""
-    if device != "auto":
+def resolved_device(device: str, gpus: int | None = None) -> str:
+    """What a run will use, as far as a front end can tell without torch: "cuda", "cpu" or "auto" (undecided).
+
+    "auto" is decided once, by the launcher, which asks torch (devices.decide_device). A front end that
+    has asked the interpreter how many GPUs its torch sees (`gpus`) knows the answer beforehand."""
+    if device != "auto" or gpus is None:
         return device
-    return "cuda" if os.path.exists("/dev/nvidiactl") else "cpu"
+    return "cuda" if gpus > 0 else "cpu"
 
 
-def default_ranks(plan: Plan | None) -> int:
-    """Local ranks when the user has not chosen: the plan's Nd, at most MAX_DEFAULT_RANKS."""
-    return max(1, min(plan.dp if plan is not None else 1, MAX_DEFAULT_RANKS))
+def default_ranks(plan: Plan | None, device: str = "auto", gpus: int | None = None) -> int:
+    """Local ranks when the user has not chosen: the plan's Nd, at most MAX_DEFAULT_RANKS, one per GPU on CUDA.
+
+    The launcher applies the same rule when no --ranks is given (devices.default_ranks)."""
+    from .devices import default_ranks as rule
+
+    dev = resolved_device(device, gpus)
+    dp = plan.dp if plan is not None else 1
+    return rule(dp, dev, gpus if gpus is not None else MAX_DEFAULT_RANKS, MAX_DEFAULT_RANKS)
 
 
 _STATES_CACHE: dict[tuple, int] = {}  # the window asks again for the same shapes on every redraw of the Measure tab
@@ -102,11 +111,13 @@ class HostRefusal:
     free: int
 
 
-def host_fit(plan: Plan, stages: Iterable[int], ranks: int, device: str, free: int | None = None) -> HostRefusal | None:
+def host_fit(plan: Plan, stages: Iterable[int], ranks: int, device: str, free: int | None = None,
+             gpus: int | None = None) -> HostRefusal | None:
     """None when the run may start; a refusal when CPU ranks' states need more than HOST_SHARE of free memory.
 
-    free: MemAvailable in bytes (read from the host when None; unknown hosts are not refused)."""
-    if resolved_device(device) != "cpu":
+    device: as asked; "auto" is judged here only when `gpus` is known, else the launcher judges it once it
+    has decided. free: MemAvailable in bytes (read from the host when None; unknown hosts are not refused)."""
+    if resolved_device(device, gpus) != "cpu":
         return None
     stages = list(stages)
     if not stages:
@@ -130,6 +141,7 @@ SIM_S_PER_TENSOR = 0.01  # fake tensors cost per tensor, not per byte (a 7B mode
 def measure_seconds(plan: Plan, stages: int, ranks: int, device: str) -> float:
     """A rough wall time: start-up, then per stage a warm-up and a measured step under the trackers."""
     dev = resolved_device(device)
+    dev = dev if dev in START_S else "cpu"  # undecided: the slower guess
     flops = 6 * plan.params * plan.seq_len * plan.micro_batch * 2 * TRACKER_SLOWDOWN
     share = max(1.0, ranks / (os.cpu_count() or 1)) if dev == "cpu" else 1.0
     return START_S[dev] + stages * (STAGE_OVERHEAD_S[dev] + flops / FLOPS_PER_RANK[dev] * share)

@@ -29,19 +29,25 @@ from .reader import ProtocolReader
 def measure_command(
     plan: Plan,
     stages: Sequence[int] = (0, 1, 2, 3),
-    ranks: int = 2,
+    ranks: int | None = 2,
     device: str = "auto",
     scale: Scale | None = None,
     python: str | None = None,
     samples: bool = True,
+    collective_timeout: float | None = None,
 ) -> list[str]:
     """argv that measures `stages` with `ranks` local ranks: the launcher in an isolated Python (child.py).
 
+    ranks None: the launcher's default (the plan's Nd, at most 2, one per GPU), decided with the device.
     The plan goes in a private temporary file that the launcher reads and deletes, not on the command line."""
-    args = ["--ranks", str(ranks), "--device", device, PLAN_FILE_FLAG, write_plan_file(plan.model_dump_json(exclude_none=True)),
+    args = ["--device", device, PLAN_FILE_FLAG, write_plan_file(plan.model_dump_json(exclude_none=True)),
             "--stage", ",".join(str(s) for s in stages), "--scale-json", (scale or Scale()).model_dump_json()]
+    if ranks is not None:
+        args[:0] = ["--ranks", str(ranks)]
     if not samples:
         args.append("--no-samples")
+    if collective_timeout is not None:
+        args += ["--collective-timeout", f"{collective_timeout:g}"]
     return python_command(python or sys.executable, "zerodesk.measure.launcher", args)
 
 
@@ -76,7 +82,7 @@ def group_alive(pgid: int) -> bool:
     return proctree.tree_alive(pgid)
 
 
-def kill_group(proc: subprocess.Popen, grace_s: float = 1.0, settle_s: float = 2.0) -> None:
+def kill_group(proc: subprocess.Popen, grace_s: float = 1.0, settle_s: float = 10.0) -> None:
     """SIGTERM the process group, then SIGKILL whatever is left; reap the leader and wait for the ranks to go."""
     for sig in (proctree.SIGTERM, proctree.SIGKILL):
         signal_group(proc.pid, sig)
@@ -89,7 +95,8 @@ def kill_group(proc: subprocess.Popen, grace_s: float = 1.0, settle_s: float = 2
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
-    deadline = time.monotonic() + settle_s  # a SIGKILLed rank takes a moment to leave
+    # a SIGKILLed rank takes a moment to leave; one holding GPU memory waits for the driver to free it
+    deadline = time.monotonic() + settle_s
     while group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.02)
 
@@ -193,7 +200,7 @@ class MeasureRun:
 def run_measure(
     plan: Plan,
     stages: Sequence[int] = (0, 1, 2, 3),
-    ranks: int = 2,
+    ranks: int | None = 2,
     device: str = "auto",
     scale: Scale | None = None,
     *,
@@ -204,4 +211,11 @@ def run_measure(
     samples: bool = True,
 ) -> Iterator[Message]:
     """Measure and yield protocol messages; ends after Done or one Error. Closing the generator kills the run."""
-    yield from MeasureRun(measure_command(plan, stages, ranks, device, scale, python, samples), timeout, env, cancel)
+    # a collective that waits this long fails on its own, naming the rank, before the run's watchdog fires
+    argv = measure_command(plan, stages, ranks, device, scale, python, samples, collective_timeout(timeout))
+    yield from MeasureRun(argv, timeout, env, cancel)
+
+
+def collective_timeout(run_timeout: float) -> float:
+    """The ranks' collective timeout for a run stopped after `run_timeout` s: well inside it, at least 10 s."""
+    return max(10.0, min(0.8 * run_timeout, run_timeout - 15.0))

@@ -20,10 +20,12 @@ import sys
 import threading
 import time
 from contextlib import nullcontext
+from datetime import timedelta
 from typing import Any, Callable
 
 from ..core.offload import fsdp2_offloads
 from ..core.plan import Plan, PlanError, plan_from_json
+from .devices import adamw, adamw_kwargs, attention_backend, cuda_index, decide_device, dist_failure, local_rank
 from .exchange import gather_bytes
 from .protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, States, encode, scale_plan
 
@@ -80,6 +82,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         p.add_argument(f"--{field}-scale", type=float, default=None)
     p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the measured one")
     p.add_argument("--no-samples", action="store_true", help="do not stream the live memory timeline")
+    p.add_argument("--collective-timeout", type=float, default=None, metavar="S",
+                   help="fail a collective that waits longer than S seconds (NCCL/gloo), so a hung peer is named")
     return p.parse_args(argv)
 
 
@@ -103,15 +107,16 @@ def _load(args: argparse.Namespace) -> tuple[Plan, Scale, list[int]]:
     return plan, scale, stages
 
 
-def _env_rank() -> tuple[int, int, int]:
-    """RANK, WORLD_SIZE, LOCAL_RANK from torchrun or our launcher; a lone process becomes rank 0 of 1."""
+def _env_rank() -> tuple[int, int, int | None]:
+    """RANK, WORLD_SIZE and the node-local rank (None where no launcher says) from torchrun, SLURM, MPI or our
+    launcher; a lone process becomes rank 0 of 1."""
     if "RANK" not in os.environ:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         os.environ.update(RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     rank, world = int(os.environ["RANK"]), int(os.environ.get("WORLD_SIZE", "1"))
-    return rank, world, int(os.environ.get("LOCAL_RANK", rank))
+    return rank, world, local_rank()
 
 
 def _fault(point: str, rank: int) -> None:
@@ -131,19 +136,23 @@ def _fault(point: str, rank: int) -> None:
         os.write(int(os.environ.get("ZERODESK_PROTOCOL_FD", "1")), b"this is not a protocol line\n")
 
 
-def _classify(exc: BaseException, rank: int, stage: int | None) -> tuple[str, str] | None:
+def _classify(exc: BaseException, rank: int, stage: int | None, backend: str | None = None) -> tuple[str, str] | None:
     """(code, sentence) to report, or None when this rank only lost its peers (collateral)."""
     import torch
     import torch.distributed as dist
 
     if isinstance(exc, WorkerError):
         return exc.code, exc.message
-    text = (str(exc).strip().splitlines() or [""])[0]
+    full = str(exc).strip()
+    text = (full.splitlines() or [""])[0]
     where = f"rank {rank}" + (f" in stage {stage}" if stage is not None else "")
     if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in text or "out of memory" in text.lower():
         return "out_of_memory", f"{where} ran out of memory: {text[:200]}"
-    lost = ("Connection closed by peer", "Connection reset by peer", "Broken pipe", "Socket Timeout", "timed out")
-    if isinstance(exc, getattr(dist, "DistError", ())) or any(s in text for s in lost):
+    if isinstance(exc, getattr(dist, "DistError", ())) or "NCCL" in full or backend == "nccl" and "nccl" in full:
+        verdict = dist_failure(type(exc).__name__, full, backend)
+        return None if verdict is None else (verdict[0], f"{where}: {verdict[1]}")
+    if any(s in text for s in ("Connection closed by peer", "Connection reset by peer", "Broken pipe",
+                               "Socket Timeout", "timed out")):
         return None
     return "internal", f"{where} failed: {type(exc).__name__}: {text[:300]}"
 
@@ -274,11 +283,12 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         ddp = (ddp_class or DDP)(model, device_ids=[device.index] if cuda else None)
         train_model = ddp
         if stage == 0:
-            opt = torch.optim.AdamW(ddp.parameters(), lr=1e-4)
+            opt = adamw(ddp.parameters(), plan.optimizer_impl)
         else:
             from torch.distributed.optim import ZeroRedundancyOptimizer
 
-            opt = ZeroRedundancyOptimizer(ddp.parameters(), optimizer_class=torch.optim.AdamW, lr=1e-4)
+            opt = ZeroRedundancyOptimizer(ddp.parameters(), optimizer_class=torch.optim.AdamW, lr=1e-4,
+                                          **adamw_kwargs(plan.optimizer_impl))
         autocast = lambda: torch.autocast(device.type, dtype=torch.bfloat16)  # noqa: E731
     else:
         from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
@@ -291,7 +301,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
         fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
         train_model = model
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        opt = adamw(model.parameters(), plan.optimizer_impl)
         autocast = nullcontext  # FSDP2's policy casts; autocast would add its own copies
 
     gen = torch.Generator().manual_seed(1000 + rank)  # each rank its own data, as in data parallelism
@@ -352,20 +362,21 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         dist.barrier()
         sampler = None
         if samples and rank == 0:
-            if cuda:
-                read = lambda: torch.cuda.memory_allocated(device)  # noqa: E731
-            else:
-                read = lambda: tracker._curr_mem_snap.get(device, {}).get("Total", 0)  # noqa: E731
+            # the tracker's total on every device, so the curve and the reported peak are one kind of figure
+            read = lambda: tracker._curr_mem_snap.get(device, {}).get("Total", 0)  # noqa: E731
             sampler = Sampler(read, emit, stage, rank)
             sampler.sample()
             sampler.start()
         peaks = PhasePeaks(tracker, device)
         t0 = time.perf_counter()
         emit(PhaseMsg(stage=stage, rank=rank, phase="forward", progress=0.0))
+        used_after = None
         try:
             step(peaks)
             if cuda:
                 torch.cuda.synchronize(device)
+                free, total = torch.cuda.mem_get_info(device)
+                used_after = (total - free, torch.cuda.memory_reserved(device))
         finally:
             if sampler is not None:
                 sampler.stop.set()
@@ -387,7 +398,8 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         sizes = info.get("rebuilt_bucket_sizes") or info.get("bucket_sizes") or ""
         comm = sum(int(s) for s in str(sizes).split(",") if s.strip())
     shapes = [s for _, s in plan.model.named_shapes or []]
-    pred = rank_states(shapes, sum(p.numel() for p in model.parameters()), stage, world, device=device.type)[rank]
+    pred = rank_states(shapes, sum(p.numel() for p in model.parameters()), stage, world, device=device.type,
+                       optimizer_impl=plan.optimizer_impl)[rank]
     peak_bytes, peak = peaks.overall()
     result = Result(
         stage=stage, rank=rank, peak_bytes=peak_bytes, peak=peak,
@@ -400,6 +412,10 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     if cuda:
         result.max_allocated_bytes = torch.cuda.max_memory_allocated(device)
         result.max_reserved_bytes = torch.cuda.max_memory_reserved(device)
+        # what the tracker never sees: cuBLAS/cuDNN workspaces, the allocator's 512 B blocks
+        result.untracked_bytes = max(0, result.max_allocated_bytes - peak_bytes)
+        if used_after is not None:  # in use on the GPU but not by torch's allocator: CUDA context, NCCL, others
+            result.device_overhead_bytes = max(0, used_after[0] - used_after[1])
     del tracker, peaks, opt, local_opt, opt_tensors, params, train_model, ddp, model
     gc.collect()
     if cuda:
@@ -407,7 +423,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     return result
 
 
-def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: Emitter, where: dict) -> None:
+def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit: Emitter, where: dict) -> None:
     plan, scale, stages = _load(args)
     try:
         plan = scale_plan(plan, scale)
@@ -422,25 +438,28 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
     import torch.distributed as dist
 
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
-    want = args.device
-    if want == "auto":
-        want = "cuda" if torch.cuda.is_available() else "cpu"
+    want = decide_device(args.device, torch.cuda.is_available())  # the launcher passes its decision down
+    timeout = {} if args.collective_timeout is None else {"timeout": timedelta(seconds=args.collective_timeout)}
     if want == "cuda":
         if not torch.cuda.is_available():
             raise WorkerError("no_gpu", "CUDA was asked for, but this torch build or machine has no usable GPU")
-        if local_rank >= torch.cuda.device_count():
-            raise WorkerError("no_gpu", f"local rank {local_rank} needs GPU {local_rank}, "
-                                        f"but only {torch.cuda.device_count()} are visible")
-        device = torch.device("cuda", local_rank)
+        try:
+            index = cuda_index(local, rank, torch.cuda.device_count())
+        except ValueError as exc:
+            raise WorkerError("no_gpu", str(exc)) from None
+        device = torch.device("cuda", index)
         torch.cuda.set_device(device)
-        dist.init_process_group("nccl", rank=rank, world_size=world, device_id=device)
+        where["backend"] = "nccl"
+        dist.init_process_group("nccl", rank=rank, world_size=world, device_id=device, **timeout)
         device_name = torch.cuda.get_device_name(device)
     else:
         device = torch.device("cpu")
-        dist.init_process_group("gloo", rank=rank, world_size=world)
+        where["backend"] = "gloo"
+        dist.init_process_group("gloo", rank=rank, world_size=world, **timeout)
         device_name = None
     t0 = time.perf_counter()
-    emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan),
+    emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan), optimizer_impl=plan.optimizer_impl,
+                 attention=attention_backend(torch, arch, plan.seq_len, device),
                  device=device.type, device_name=device_name, ranks=world, stages=stages,
                  architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
                  scale=scale))
@@ -462,14 +481,14 @@ def run(args: argparse.Namespace, rank: int, world: int, local_rank: int, emit: 
 def main(argv: list[str] | None = None) -> None:
     """Run and leave with os._exit: FSDP2 on gloo may abort in interpreter teardown after success."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    rank, world, local_rank = _env_rank()
+    rank, world, local = _env_rank()
     emit = Emitter(rank)
     os.environ["ZERODESK_PROTOCOL_FD"] = str(emit.fd)
-    where: dict = {"stage": None}
+    where: dict = {"stage": None, "backend": None}
     code = 0
     try:
         args = _parse(argv)
-        run(args, rank, world, local_rank, emit, where)
+        run(args, rank, world, local, emit, where)
     except SystemExit as exc:  # argparse: usage went to stderr
         code = exc.code if isinstance(exc.code, int) else 2
         if code:
@@ -481,7 +500,7 @@ def main(argv: list[str] | None = None) -> None:
         import traceback
 
         traceback.print_exc(file=sys.stderr)
-        verdict = _classify(exc, rank, where["stage"])
+        verdict = _classify(exc, rank, where["stage"], where["backend"])
         if verdict is None:
             code = EXIT_COLLATERAL
         else:

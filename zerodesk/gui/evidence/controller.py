@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from ...core.plan import Plan
 from ...measure.protocol import Done, Error, Message, Sample, Scale
 from ...measure.run_state import RunState
-from ...measure.runner import measure_command, simulate_command
+from ...measure.runner import collective_timeout, measure_command, simulate_command
 from .. import i18n
 from ..measure_process import MeasureProcess
 
@@ -38,7 +38,7 @@ class RunJob:
         if self.kind == "simulated":
             return simulate_command(plan, self.stages, python=self.python or None)
         return measure_command(plan, self.stages, self.ranks, self.device, self.scale, python=self.python or None,
-                               samples=True)
+                               samples=True, collective_timeout=collective_timeout(self.timeout_s))
 
     @property
     def on_chart(self) -> bool:

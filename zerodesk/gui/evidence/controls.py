@@ -62,6 +62,7 @@ class MeasureControls(QWidget):
         self._probe: QProcess | None = None
         self._probe_text = ""
         self._lacks: dict[str, str] = {}  # interpreter -> what it lacks for the worker ("" = ready)
+        self._gpus: dict[str, int | None] = {}  # interpreter -> GPUs its torch sees (the probe's answer)
         self._build()
         self._load()
         self._loading = False
@@ -308,14 +309,18 @@ class MeasureControls(QWidget):
         self._update_python_note()
         self.check_python.setEnabled(False)
 
-        def done(text: str, lacks: str) -> None:
+        def done(text: str, lacks: str, gpus: int | None = None) -> None:
             self._probe, self._probe_text = None, text
-            self._lacks[path] = lacks
+            self._lacks[path], self._gpus[path] = lacks, gpus
             self.check_python.setEnabled(True)
             self._update_python_note()
             self.changed.emit()  # Start follows what the check found
 
         self._probe = probe_interpreter(self, path, done)
+
+    def gpus(self) -> int | None:
+        """GPUs the chosen interpreter's torch sees, once checked (None: not known yet)."""
+        return self._gpus.get(self.interpreter())
 
     def interpreter_problem(self) -> str:
         """Why the chosen interpreter cannot run the ranks, as far as known before Start ("" when none is known)."""

@@ -40,13 +40,14 @@ def lacks_text(found: Probe) -> str:
     return " ".join(lines) or translate("Interpreter", "{path} cannot run the worker.").format(path=path)
 
 
-def probe_interpreter(parent: QObject, path: str, done: Callable[[str, str], None]) -> QProcess | None:
-    """Start the check; `done(text, lacks)` gets the sentence shown under the field and what blocks Start ("" = ready).
+def probe_interpreter(parent: QObject, path: str, done: Callable[..., None]) -> QProcess | None:
+    """Start the check; `done(text, lacks, gpus)` gets the sentence shown under the field, what blocks Start
+    ("" = ready) and the GPUs its torch sees (None when unknown).
 
     Returns the process, or None when the answer was given at once (no such executable file)."""
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         text = translate("Interpreter", "{path} is not an executable file.").format(path=path)
-        done(text, text)
+        done(text, text, None)
         return None
     proc = QProcess(parent)
     program, *arguments = probe_argv(path, gpus=True)
@@ -73,7 +74,7 @@ def probe_interpreter(parent: QObject, path: str, done: Callable[[str, str], Non
             text, lacks = translate("Interpreter", "torch {version}; {where}.").format(version=found.torch, where=where), ""
         else:
             text = lacks = lacks_text(found)
-        done(text, lacks)
+        done(text, lacks, found.gpus if found.ok else None)
         proc.deleteLater()
 
     proc.finished.connect(finished)
