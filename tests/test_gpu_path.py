@@ -269,3 +269,17 @@ def test_collective_timeout_sits_inside_the_run_watchdog():
     argv = measure_command(PLAN4, [0], None, "auto", collective_timeout=collective_timeout(100))
     assert "--ranks" not in argv  # the launcher decides with the device
     assert argv[argv.index("--collective-timeout") + 1] == "80"
+
+
+def test_launcher_with_cpu_ranks_never_touches_cuda(fake_gpus, capsys, monkeypatch):
+    """CPU ranks are forked: a CUDA initialised in the launcher would break them (seen on an H200)."""
+    torch = pytest.importorskip("torch")
+    seen = fake_gpus(1)
+
+    def no(*_a):
+        raise AssertionError("the launcher asked CUDA for a CPU run")
+
+    monkeypatch.setattr(torch.cuda, "is_available", no)
+    monkeypatch.setattr(torch.cuda, "device_count", no)
+    code, _ = _launch(["--device", "cpu", "--plan-json", PLAN4.model_dump_json(), "--stage", "0"], capsys)
+    assert code is None and seen["argv"][-1] == "cpu" and seen["start_method"] == "fork"

@@ -122,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     # The one device decision (the front ends cannot ask torch): then ranks, then the host's memory.
-    available = torch.cuda.is_available()
+    # CPU ranks are forked, so this process must not initialise CUDA: ask NVML, and only when CUDA may be used.
+    os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
+    available = args.device != "cpu" and torch.cuda.is_available()
     device = decide_device(args.device, available)
     gpus = torch.cuda.device_count() if available else 0
     job = _job(worker_argv)

@@ -110,20 +110,22 @@ def _fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
                                  f"this torch has no fake process group or fake tensors ({exc}); "
                                  "torch 2.6 or newer is needed") from None
     dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=world)
-    original = dist.reduce_scatter_single
+    # FSDP2's reduce-scatter: reduce_scatter_single from torch 2.13, reduce_scatter_tensor before
+    name = "reduce_scatter_single" if hasattr(dist, "reduce_scatter_single") else "reduce_scatter_tensor"
+    original = getattr(dist, name)
     if backend == "gloo":
-        dist.reduce_scatter_single = _gloo_reduce_scatter(original)
+        setattr(dist, name, _gloo_reduce_scatter(original))
     try:
         mesh = init_device_mesh("cpu", (world,))
         with FakeTensorMode():
             yield mesh
     finally:
-        dist.reduce_scatter_single = original
+        setattr(dist, name, original)
         dist.destroy_process_group()
 
 
 def _gloo_reduce_scatter(original: Any) -> Any:
-    """reduce_scatter_single as gloo runs it: on a full-size copy of the input, held while it runs."""
+    """FSDP2's reduce-scatter as gloo runs it: on a full-size copy of the input, held while it runs."""
 
     def reduce_scatter_single(output: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
         copy = input.clone()  # ProcessGroupGloo's working copy (the fake group moves nothing)

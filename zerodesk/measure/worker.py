@@ -420,6 +420,8 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     gc.collect()
     if cuda:
         torch.cuda.empty_cache()
+        # cuBLAS keeps a workspace per handle and stream, which the next stage's peak would carry
+        getattr(torch._C, "_cuda_clearCublasWorkspaces", lambda: None)()
     return result
 
 
@@ -438,7 +440,8 @@ def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit
     import torch.distributed as dist
 
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
-    want = decide_device(args.device, torch.cuda.is_available())  # the launcher passes its decision down
+    # the launcher passes its decision down; a CPU rank never touches CUDA (it may be a fork)
+    want = decide_device(args.device, args.device == "auto" and torch.cuda.is_available())
     timeout = {} if args.collective_timeout is None else {"timeout": timedelta(seconds=args.collective_timeout)}
     if want == "cuda":
         if not torch.cuda.is_available():
