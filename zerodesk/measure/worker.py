@@ -356,6 +356,9 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             for i, block in enumerate(blocks):
                 hooks.append(block.register_forward_hook(lambda *_, i=i: emit(
                     PhaseMsg(stage=stage, rank=rank, phase="forward", progress=(i + 1) / (layers + 1)))))
+        # The warm-up's reference cycles (autograd graph, hooks) hold tensors until the collector runs; run it
+        # now, or a gradient-sized tensor may or may not still be alive in the measured step (seen on CUDA).
+        gc.collect()
         if cuda:
             torch.cuda.synchronize(device)
             torch.cuda.reset_peak_memory_stats(device)
