@@ -260,3 +260,23 @@ def test_the_window_with_its_measure_tab_stays_torch_free():
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(root)})
     assert out.returncode == 0 and "no torch" in out.stdout, out.stderr
+
+
+def test_a_cuda_run_says_its_kernels_and_what_the_tracker_does_not_see(tab, qtbot):
+    lines = stream(TINY, stages=(3,))
+    started = json.loads(lines[0])
+    started.update(device="cuda", device_name="NVIDIA H200", optimizer_impl="fused", attention="CUDNN_ATTENTION")
+    results = []
+    for line in lines[1:]:
+        msg = json.loads(line)
+        if msg["kind"] == "result":
+            msg.update(max_allocated_bytes=msg["peak_bytes"] + 67_108_864, max_reserved_bytes=msg["peak_bytes"] + 71_303_168,
+                       untracked_bytes=67_108_864, device_overhead_bytes=1_389_000_000)
+        results.append(json.dumps(msg))
+    script(tab, {"out": "\n".join([json.dumps(started), *results, encode(Done(wall_s=2))]) + "\n"})
+    assert run(qtbot, tab, tab.bar.start_button)
+    text = tab.status.text()
+    assert "Measured on CUDA (NVIDIA H200)" in text
+    assert "AdamW kernels: fused; attention kernel: CUDNN_ATTENTION." in text
+    assert "67.11 MB above the tracked peak" in text and "fragmentation (reserved − allocated, measured) 4.19 MB" in text
+    assert "outside torch's allocator 1.39 GB" in text or "outside torch&#x27;s allocator 1.39 GB" in text

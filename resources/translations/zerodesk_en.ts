@@ -2518,6 +2518,18 @@ states (Δ)</translation>
         <translation>The Plan tab&apos;s bars are for Nd = {nd}; this run used {ranks} ranks, so no markers were put there.</translation>
     </message>
     <message>
+        <source>for-loop</source>
+        <translation>for-loop</translation>
+    </message>
+    <message>
+        <source>AdamW kernels: {impl}; attention kernel: {attention}.</source>
+        <translation>AdamW kernels: {impl}; attention kernel: {attention}.</translation>
+    </message>
+    <message>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (cuBLAS/cuDNN workspaces, which the tracker does not see); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (cuBLAS/cuDNN workspaces, which the tracker does not see); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
+    </message>
+    <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
         <translation>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</translation>
     </message>

@@ -2518,6 +2518,18 @@ states (Δ)</source>
         <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}, а в этом запуске было участников: {ranks}, поэтому отметки туда не ставятся.</translation>
     </message>
     <message>
+        <source>for-loop</source>
+        <translation>по одному тензору</translation>
+    </message>
+    <message>
+        <source>AdamW kernels: {impl}; attention kernel: {attention}.</source>
+        <translation>Ядра AdamW: {impl}; ядро внимания: {attention}.</translation>
+    </message>
+    <message>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (cuBLAS/cuDNN workspaces, which the tracker does not see); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (рабочие области cuBLAS/cuDNN, которых трекер не видит); фрагментация (reserved − allocated, измерено) {frag}; вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
+    </message>
+    <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
         <translation>слоёв {layers}, hidden {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
     </message>

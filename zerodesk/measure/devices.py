@@ -99,7 +99,7 @@ def adamw_kwargs(impl: str) -> dict[str, bool]:
 
 
 def attention_backend(torch: Any, arch: Any, seq: int, device: Any) -> str | None:
-    """The SDPA kernel torch picks for this model's attention on `device`: flash, efficient, cudnn, math...
+    """The SDPA kernel torch picks for this model's attention on `device`, as torch.nn.attention.SDPBackend names it.
 
     Asked of torch's own dispatcher (torch._fused_sdp_choice) with the measured head shape, bf16, causal,
     on a short sequence (the choice depends on head size, dtype, GQA and the GPU, not on the length)."""
@@ -113,6 +113,6 @@ def attention_backend(torch: Any, arch: Any, seq: int, device: Any) -> str | Non
         q = torch.empty(1, heads, s, d, dtype=torch.bfloat16, device=device)
         k = torch.empty(1, kv, s, d, dtype=torch.bfloat16, device=device)
         choice = torch._fused_sdp_choice(q, k, k, None, 0.0, True, scale=None, enable_gqa=kv != heads)
-        return SDPBackend(choice).name.lower().removesuffix("_attention")
+        return SDPBackend(choice).name  # torch's own names: FLASH_ATTENTION, EFFICIENT_ATTENTION, CUDNN_ATTENTION, MATH
     except Exception:  # noqa: BLE001 - a private helper: unknown rather than a failed run
         return None

@@ -116,8 +116,9 @@ class Started(_Msg):
     offload: bool = Field(default=False, description="stages 2-3 ran FSDP2 with CPUOffloadPolicy")
     optimizer_impl: Literal["foreach", "fused", "for-loop"] | None = Field(
         default=None, description="AdamW's kernels, set explicitly by the worker (plan.optimizer_impl)")
-    attention: str | None = Field(default=None, description="the SDPA kernel torch picks here: flash, efficient, "
-                                                            "cudnn or math (CUDA and CPU differ, so do activations)")
+    attention: str | None = Field(default=None, description="the SDPA kernel torch picks here (SDPBackend: FLASH_ATTENTION, "
+                                                            "EFFICIENT_ATTENTION, CUDNN_ATTENTION, MATH); CUDA and CPU "
+                                                            "differ, so do activations")
 
 
 class PhaseMsg(_Msg):

@@ -109,7 +109,7 @@ class RunTexts:
         else:
             head = translate("RunTexts", "Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.").format(
                 device=device + (f" ({st.device_name})" if st.device_name else ""), ranks=st.ranks, torch=st.torch, wall=wall)
-        lines = [html.escape(head)]
+        lines = [html.escape(head)] + [html.escape(t) for t in self.how_it_ran(st, state.sorted_results(), job.plan)]
         diffs = [(abs(d), d, r) for r in state.sorted_results()
                  if (d := rules.difference_pct(r.states.total, r.predicted_states.total)) is not None]
         if diffs:
@@ -134,6 +134,27 @@ class RunTexts:
             lines.append(html.escape(translate("RunTexts", "The Plan tab's bars are for Nd = {nd}; this run used {ranks} ranks, so no "
                                              "markers were put there.").format(nd=job.plan.dp, ranks=st.ranks)))
         return f'<span style="color:{OK_COLOR}"><b>✓</b></span> ' + "<br>".join(lines)
+
+    def how_it_ran(self, st, results, plan: Plan) -> list[str]:
+        """The optimizer's kernels and the attention kernel; on CUDA, what the tracker does not see."""
+        out = []
+        if st.optimizer_impl or st.attention:
+            impls = {"foreach": "foreach", "fused": "fused", "for-loop": translate("RunTexts", "for-loop")}
+            out.append(translate("RunTexts", "AdamW kernels: {impl}; attention kernel: {attention}.").format(
+                impl=impls.get(st.optimizer_impl, "?"), attention=st.attention or "?"))
+        cuda = [r for r in results if r.max_allocated_bytes is not None]
+        if cuda:
+            family = rules.unit_family(plan)
+            top = max(cuda, key=lambda r: r.max_allocated_bytes)
+            out.append(translate(
+                "RunTexts", "CUDA allocator peak {alloc}: {extra} above the tracked peak (cuBLAS/cuDNN workspaces, which the "
+                "tracker does not see); fragmentation (reserved − allocated, measured) {frag}; outside torch's allocator "
+                "{outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between "
+                "CUDA and CPU, so do the activations.").format(
+                alloc=fmt_auto(top.max_allocated_bytes, family), extra=fmt_auto(top.untracked_bytes or 0, family),
+                frag=fmt_auto(max(0, (top.max_reserved_bytes or 0) - top.max_allocated_bytes), family),
+                outside=fmt_auto(top.device_overhead_bytes or 0, family)))
+        return out
 
     def model_text(self, full: Plan, scale: Scale) -> str:
         """'2 layers, hidden 64, …; P = …' or, scaled, '2 of 32 layers, …; P = … of …'."""
