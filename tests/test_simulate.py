@@ -5,7 +5,9 @@ category. The backward peak of a real gloo rank is higher by at most one FSDP gr
 input, for one reason: ProcessGroupGloo has no native reduce-scatter; its _reduce_scatter_base_
 works on a full-size fp32 copy of the input (then splits it and copies this rank's chunk out), and
 the tracker sees that copy as a temporary while it lives. NCCL reduce-scatters in place of that
-copy and the fake group moves nothing, so the simulated figure is the one a GPU rank would show.
+copy and the fake group moves nothing. A GPU rank differs still: the attention kernel and autocast's
+op lists (CUDA saves a little less: +2.4-4.8% predicted vs measured on an H200, docs/gpu-smoke-h200.txt)
+and the tracker's 512 B rounding; AdamW's kernels are set explicitly, so the optimizer step matches.
 """
 
 from __future__ import annotations
