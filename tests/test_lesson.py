@@ -63,16 +63,22 @@ def test_lesson_ignores_the_plans_profile_and_scheme():
     assert f.stage_totals[1].bytes == 4 * plan.params + 12 * -(-plan.params // 8)
 
 
-def test_on_top_comes_from_the_activation_estimate_or_says_none():
+def test_on_top_comes_from_the_activation_estimate_and_the_peak_from_the_prediction():
     assert on_top_figures(preset_plan("paper-figure1")).source == "none"
-    plan = preset_plan("llama-2-7b", 8)
+    assert lesson_figures(preset_plan("paper-figure1")).peak(3) is None  # a raw count: no shapes, no peak
+    plan = preset_plan("llama-2-7b", 8).model_copy(update={"cuda_allowance_bytes": 10**9})
     on_top = on_top_figures(plan)
     est = activation_estimate(plan)
     assert on_top.source == "estimate"
     assert sum(n.bytes for n in on_top.numbers) == est.total_bytes
     f = lesson_figures(plan)
-    assert f.peak(3) == f.stage_totals[3].bytes + est.total_bytes
-    assert f.numbers["peak0"].bytes == 16 * plan.params + est.total_bytes
+    from zerodesk.core.lesson import lesson_plan
+    from zerodesk.core.peak import predict
+
+    for s, peak in enumerate(predict(lesson_plan(plan))):  # the Plan chart's figure, the allowance left out
+        assert f.peak(s) == peak.total_bytes - 10**9 and f.numbers[f"peak{s}"].source == "predicted"
+        assert f.peak(s) > f.stage_totals[s].bytes  # the states are not the peak
+    assert f.peak(0) > 16 * plan.params + est.total_bytes  # stage 0's peak holds the autocast copies too
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

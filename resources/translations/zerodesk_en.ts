@@ -754,8 +754,8 @@ optimizer sharded</translation>
         <translation>Logits kept for the loss (estimate)</translation>
     </message>
     <message>
-        <source>States + activations, stage {n} (estimate)</source>
-        <translation>States + activations, stage {n} (estimate)</translation>
+        <source>Predicted peak of a full step, stage {n}</source>
+        <translation>Predicted peak of a full step, stage {n}</translation>
     </message>
     <message>
         <source>Parameters P</source>
@@ -772,6 +772,10 @@ optimizer sharded</translation>
     <message>
         <source>estimated from the model&apos;s shapes (not a measurement)</source>
         <translation>estimated from the model&apos;s shapes (not a measurement)</translation>
+    </message>
+    <message>
+        <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
+        <translation>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1548,32 +1552,32 @@ optimizer sharded</translation>
         <translation>states {v}</translation>
     </message>
     <message>
-        <source>with activations</source>
-        <translation>with activations</translation>
+        <source>predicted peak</source>
+        <translation>predicted peak</translation>
+    </message>
+    <message>
+        <source>On top at the peak (predicted)</source>
+        <translation>On top at the peak (predicted)</translation>
+    </message>
+    <message>
+        <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
+        <translation>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</translation>
+    </message>
+    <message>
+        <source>Fragmentation</source>
+        <translation>Fragmentation</translation>
+    </message>
+    <message>
+        <source>Not predicted: measure the peak of a full step.</source>
+        <translation>Not predicted: measure the peak of a full step.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>Per rank, {model}, Nd = {nd}</translation>
     </message>
     <message>
-        <source>Activations (estimate)</source>
-        <translation>Activations (estimate)</translation>
-    </message>
-    <message>
-        <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation</source>
-        <translation>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation</translation>
-    </message>
-    <message>
         <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
         <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</translation>
-    </message>
-    <message>
-        <source>Buffers and fragmentation</source>
-        <translation>Buffers and fragmentation</translation>
-    </message>
-    <message>
-        <source>Not computed: measure the peak of a full step.</source>
-        <translation>Not computed: measure the peak of a full step.</translation>
     </message>
 </context>
 <context>

@@ -754,8 +754,8 @@ optimizer sharded</source>
         <translation>Логиты для функции потерь (оценка)</translation>
     </message>
     <message>
-        <source>States + activations, stage {n} (estimate)</source>
-        <translation>Состояния + активации, стадия {n} (оценка)</translation>
+        <source>Predicted peak of a full step, stage {n}</source>
+        <translation>Прогноз пика полного шага, стадия {n}</translation>
     </message>
     <message>
         <source>Parameters P</source>
@@ -772,6 +772,10 @@ optimizer sharded</source>
     <message>
         <source>estimated from the model&apos;s shapes (not a measurement)</source>
         <translation>оценка по форме модели (не замер)</translation>
+    </message>
+    <message>
+        <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
+        <translation>прогноз по форме модели, как на графике плана (не замер)</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1548,32 +1552,32 @@ optimizer sharded</source>
         <translation>состояния {v}</translation>
     </message>
     <message>
-        <source>with activations</source>
-        <translation>с активациями</translation>
+        <source>predicted peak</source>
+        <translation>прогноз пика</translation>
+    </message>
+    <message>
+        <source>On top at the peak (predicted)</source>
+        <translation>Сверху в момент пика (прогноз)</translation>
+    </message>
+    <message>
+        <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
+        <translation>{seq} токенов × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</translation>
+    </message>
+    <message>
+        <source>Fragmentation</source>
+        <translation>Фрагментация</translation>
+    </message>
+    <message>
+        <source>Not predicted: measure the peak of a full step.</source>
+        <translation>Не прогнозируется: измерьте пик полного шага.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>На участника, {model}, Nd = {nd}</translation>
     </message>
     <message>
-        <source>Activations (estimate)</source>
-        <translation>Активации (оценка)</translation>
-    </message>
-    <message>
-        <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation</source>
-        <translation>{seq} токенов × микробатч {batch}; 16 бит, без пересчёта</translation>
-    </message>
-    <message>
         <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
         <translation>Нет оценки: у одного числа параметров нет формы модели. Выберите модель с архитектурой (например, llama-2-7b), чтобы увидеть активации.</translation>
-    </message>
-    <message>
-        <source>Buffers and fragmentation</source>
-        <translation>Буферы и фрагментация</translation>
-    </message>
-    <message>
-        <source>Not computed: measure the peak of a full step.</source>
-        <translation>Не рассчитываются: измерьте пик полного шага.</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .accounting import SCHEMES, STAGES, compute, section7_bytes, sharded
 from .plan import Plan, Profile, Scheme
+from .peak import predict
 from .residuals import activation_estimate
 
 LESSON_SCHEME = Scheme.MIXED_ADAM
@@ -31,7 +32,7 @@ class Number:
     bytes: int | None = None
     ratio: float | None = None
     terms: tuple[str, ...] = ("P",)
-    source: str = "computed"  # computed | estimated (later: predicted | simulated | measured)
+    source: str = "computed"  # computed | estimated | predicted (later: simulated | measured)
 
 
 @dataclass(frozen=True)
@@ -64,9 +65,9 @@ class LessonFigures:
         return self.numbers[key]
 
     def peak(self, stage: int) -> int | None:
-        """States plus what is on top, when something on top is known."""
-        extra = sum(n.bytes or 0 for n in self.on_top.numbers)
-        return self.stage_totals[stage].bytes + extra if self.on_top.numbers else None
+        """The predicted peak of a full step (zerodesk.core.peak), when the shapes are known."""
+        number = self.numbers.get(f"peak{stage}")
+        return number.bytes if number is not None else None
 
 
 def lesson_plan(plan: Plan) -> Plan:
@@ -86,8 +87,8 @@ def _stage_formula(stage: int) -> str:
 def on_top_figures(plan: Plan) -> OnTop:
     """The one place that decides what the lesson shows on top of the states (step 6).
 
-    Today: the core's activation estimate (zerodesk.core.residuals). A predicted, simulated or
-    measured full-step peak replaces it here when the plan carries one.
+    The core's activation estimate (zerodesk.core.residuals), the largest part of what is on top; the
+    peak itself, per stage, is the core's prediction (lesson_figures: peak0..peak3).
     """
     estimate = activation_estimate(plan)
     if estimate is None:
@@ -139,10 +140,12 @@ def lesson_figures(plan: Plan) -> LessonFigures:
     on_top = on_top_figures(plan)
     for n in on_top.numbers:
         numbers[n.key] = n
-    if on_top.numbers:
-        for s in STAGES:
-            numbers[f"peak{s}"] = Number(f"peak{s}", f"{_stage_formula(s)} + activations", bytes=stage_totals[s].bytes + sum(
-                n.bytes or 0 for n in on_top.numbers), terms=("P", "Nd", "tokens"), source="estimated")
+    if on_top.numbers:  # the shapes are known: the full step's predicted peak, as the Plan chart shows it
+        for s, peak in zip(STAGES, predict(plan, breakdown)):
+            numbers[f"peak{s}"] = Number(
+                f"peak{s}", f"{_stage_formula(s)} + activations + buffers (core.peak)",
+                bytes=peak.total_bytes - peak.components.get("cuda_allowance", 0),
+                terms=("P", "Nd", "tokens"), source="predicted")
     numbers["P"] = Number("P", "P", ratio=float(p), terms=("P",))
     numbers["Nd"] = Number("Nd", "Nd", ratio=float(nd), terms=("Nd",))
     symbols = {"P": p, "Nd": nd, "tokens": plan.seq_len * plan.micro_batch}

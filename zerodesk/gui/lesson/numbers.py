@@ -29,13 +29,14 @@ NAMES = {
     "saving3": QT_TRANSLATE_NOOP("Lesson", "Stage 0 states over stage 3 states"),
     "act_layers": QT_TRANSLATE_NOOP("Lesson", "Activations saved by the blocks (estimate)"),
     "act_logits": QT_TRANSLATE_NOOP("Lesson", "Logits kept for the loss (estimate)"),
-    "peak": QT_TRANSLATE_NOOP("Lesson", "States + activations, stage {n} (estimate)"),
+    "peak": QT_TRANSLATE_NOOP("Lesson", "Predicted peak of a full step, stage {n}"),
     "P": QT_TRANSLATE_NOOP("Lesson", "Parameters P"),
     "Nd": QT_TRANSLATE_NOOP("Lesson", "Data-parallel ranks Nd"),
 }
 SOURCES = {
     "computed": QT_TRANSLATE_NOOP("Lesson", "computed, ZeRO paper profile (§3.1, §5)"),
     "estimated": QT_TRANSLATE_NOOP("Lesson", "estimated from the model's shapes (not a measurement)"),
+    "predicted": QT_TRANSLATE_NOOP("Lesson", "predicted from the model's shapes, as on the Plan chart (not a measurement)"),
 }
 CLASS_NAMES = {
     "param": QT_TRANSLATE_NOOP("Lesson", "Parameters"),

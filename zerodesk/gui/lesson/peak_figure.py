@@ -1,7 +1,8 @@
 """Step 6: the states of every stage with what comes on top of them at the step's peak.
 
-What is on top comes from zerodesk.core.lesson.on_top_figures (today the activation estimate);
-temporary buffers and fragmentation are drawn as an open, dashed box: not computed, measure them.
+Each stage's bar rises to its predicted peak (zerodesk.core.peak, as the Plan chart shows it); the
+legend lists the activation estimate, the largest part of what is on top. Fragmentation is drawn as
+an open, dashed box: not predicted, measure it.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ class PeakFigure(GrowingFigure):
         pts = 9.5
         lh = self.line_height(pts)
         on_top = f.on_top.numbers
-        extra = sum(n.bytes for n in on_top)
-        top = max(f.stage_totals[st].bytes + extra for st in range(4))
+        # what comes on top differs per stage: activations, and gathered parameters and buffers (core.peak)
+        extra = [max(0, (f.peak(st) or 0) - f.stage_totals[st].bytes) for st in range(4)]
+        top = max(f.stage_totals[st].bytes + extra[st] for st in range(4))
         legend_w = self.width() * 0.34
         plot = QRectF(m, m + 2.4 * lh, self.width() - legend_w - 2 * m, self.height() - 2 * m - 7.6 * lh)
         scale_top = top / (1 - UNKNOWN_SHARE)  # leave room for the open box of buffers and fragmentation
@@ -47,7 +49,7 @@ class PeakFigure(GrowingFigure):
         cell = plot.width() / 4
         labels = [self.tr("states {v}").format(v=fmt.fmt_short_bytes(f.stage_totals[st].bytes, self.unit)) for st in range(4)]
         if on_top:
-            labels += [self.tr("with activations")]
+            labels += [self.tr("predicted peak")]
             labels += ["≈ " + fmt.fmt_short_bytes(f.numbers[f"peak{st}"].bytes, self.unit) for st in range(4)]
         pts = min(self._fit(t, pts, cell * 0.94) for t in labels)
         for st in range(4):
@@ -59,7 +61,7 @@ class PeakFigure(GrowingFigure):
                 p.fillRect(QRectF(x, y - h, col_w, h), s.color(CLASS_COLOR_KEY[cls]))
                 y -= h
             if on_top:
-                h = plot.height() * extra / scale_top * grow
+                h = plot.height() * extra[st] / scale_top * grow
                 p.fillRect(QRectF(x, y - h, col_w, h), QBrush(QColor(s.on_top), Qt.BrushStyle.BDiagPattern))
                 p.setPen(QPen(QColor(s.on_top), s.line(1.5)))
                 p.drawRect(QRectF(x, y - h, col_w, h))
@@ -69,7 +71,7 @@ class PeakFigure(GrowingFigure):
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(QRectF(x, y - unknown_h, col_w, unknown_h))
             self.text(p, QRectF(x, y - unknown_h, col_w, unknown_h), "?", ALIGN_CENTER, 12, True, color="muted")
-            # labels under the axis: stage, states, and the peak estimate when there is one
+            # labels under the axis: stage, states, and the predicted peak when the shapes are known
             lx = cx - cell / 2
             self.text(p, QRectF(lx, base + 0.3 * lh, cell, lh * 1.2), i18n.stage_short(st), ALIGN_CENTER, pts, True)
             states = f.stage_totals[st]
@@ -98,7 +100,7 @@ class PeakFigure(GrowingFigure):
         tx = area.left() + sw + 8 * s.scale
         tw = area.right() - tx
         p.fillRect(QRectF(area.left(), y + (lh - sw) / 2, sw, sw), QBrush(QColor(s.on_top), Qt.BrushStyle.BDiagPattern))
-        self.text(p, QRectF(tx, y, tw, lh), self.tr("Activations (estimate)"), ALIGN_LEFT, pts, True)
+        self.text(p, QRectF(tx, y, tw, lh), self.tr("On top at the peak (predicted)"), ALIGN_LEFT, pts, True)
         y += lh
         if f.on_top.numbers:
             for n in f.on_top.numbers:
@@ -106,7 +108,8 @@ class PeakFigure(GrowingFigure):
                 self.text(p, QRectF(tx, y, tw, lh), fmt.name(n), ALIGN_LEFT, pts - 1, color="muted")
                 self.number(p, QRectF(tx, y + lh, tw, lh), fmt.fmt_short_bytes(n.bytes, self.unit), n, ALIGN_LEFT, pts)
                 y = row.bottom() + 0.2 * lh
-            note = self.tr("{seq} tokens × micro-batch {batch}; 16-bit, no recomputation").format(
+            note = self.tr("{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the "
+                           "gathered 16-bit parameters and the communication buffers.").format(
                 seq=i18n.fmt_int(f.seq_len), batch=i18n.fmt_int(f.micro_batch))
         else:
             note = self.tr("Not estimated: a raw parameter count has no shapes. Choose a model with an architecture "
@@ -117,8 +120,8 @@ class PeakFigure(GrowingFigure):
         p.setPen(QPen(s.qcolor("muted"), s.line(1.5), Qt.PenStyle.DashLine))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(area.left(), y + (lh - sw) / 2, sw, sw))
-        self.text(p, QRectF(tx, y, tw, lh), self.tr("Buffers and fragmentation"), ALIGN_LEFT, pts, True)
+        self.text(p, QRectF(tx, y, tw, lh), self.tr("Fragmentation"), ALIGN_LEFT, pts, True)
         y += lh
-        note = self.tr("Not computed: measure the peak of a full step.")
+        note = self.tr("Not predicted: measure the peak of a full step.")
         h = self.text_height(note, pts - 1, tw)
         self.text(p, QRectF(tx, y, tw, h), note, ALIGN_LEFT, pts - 1, color="muted", wrap=True)
