@@ -8,7 +8,7 @@ timeout, a cancel or a garbage line kills the whole group, so no rank outlives t
 from __future__ import annotations
 
 import os
-import selectors
+import queue
 import subprocess
 import sys
 import threading
@@ -154,12 +154,22 @@ class MeasureRun:
                 if stream:
                     stream.close()
 
-    def _read(self) -> Iterator[Message]:
+    def _pump_stdout(self, chunks: "queue.Queue[bytes]") -> None:
+        """Move the child's stdout into `chunks` as it comes; b"" at the end. A thread, not select(): portable."""
         assert self.proc and self.proc.stdout
-        fd = self.proc.stdout.fileno()
-        os.set_blocking(fd, False)
-        sel = selectors.DefaultSelector()
-        sel.register(fd, selectors.EVENT_READ)
+        out = self.proc.stdout
+        try:
+            while True:
+                chunk = out.read1(1 << 16) if hasattr(out, "read1") else out.read(1 << 16)
+                chunks.put(chunk)
+                if not chunk:
+                    return
+        except (OSError, ValueError):  # closed under us while the run is being stopped
+            chunks.put(b"")
+
+    def _read(self) -> Iterator[Message]:
+        chunks: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump_stdout, args=(chunks,), daemon=True).start()
         deadline = time.monotonic() + self.timeout
         reader, started, exited_at = ProtocolReader(), False, None
         while reader.outcome is None:
@@ -175,14 +185,15 @@ class MeasureRun:
                 exited_at = exited_at or now
                 if now - exited_at > 2.0:
                     break
-            chunk = b"x"
-            if sel.select(timeout=min(0.1, max(0.0, deadline - now))):
-                chunk = os.read(fd, 1 << 16)
-                for msg in reader.feed(chunk):
-                    started = started or isinstance(msg, Started)
-                    yield msg
+            try:
+                chunk = chunks.get(timeout=min(0.1, max(0.0, deadline - now)))
+            except queue.Empty:
+                continue
             if not chunk:
                 break  # end of output
+            for msg in reader.feed(chunk):
+                started = started or isinstance(msg, Started)
+                yield msg
         if reader.outcome is not None:
             return  # Done: finished; Error: the other ranks have nothing left to say
         for msg in reader.finish():  # a last line without its newline
