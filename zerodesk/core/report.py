@@ -156,7 +156,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
     lines.append("")
     if act:
         lines.append(f"Peak: {PEAK_SOURCE}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "
-                     f"recompute {plan.recompute}; the fit verdict uses it.")
+                     f"recompute {plan.recompute}, AdamW {plan.optimizer_impl}; the fit verdict uses it.")
         big = peaks[3]
         parts = ", ".join(f"{k} {fmt_bytes(v, unit)}" for k, v in big.components.items())
         lines.append(f"Stage 3 peak ({big.phase}, {big.moment}): {parts}.")
