@@ -77,8 +77,8 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
                      f"max reserved {in_unit(r.max_reserved_bytes or 0, unit)} {unit}; fragmentation (measured, "
                      f"reserved - allocated) {in_unit(max(0, (r.max_reserved_bytes or 0) - r.max_allocated_bytes), unit)} {unit}")
         if r.untracked_bytes is not None:
-            lines.append(f"  allocated beyond the tracked peak {in_unit(r.untracked_bytes, unit)} {unit} (cuBLAS/cuDNN "
-                         f"workspaces, 512 B blocks: the tracker never sees them)"
+            lines.append(f"  allocated beyond the tracked peak {in_unit(r.untracked_bytes, unit)} {unit} (what the "
+                         f"tracker never sees: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams)"
                          + (f"; outside torch's allocator {in_unit(r.device_overhead_bytes, unit)} {unit} (CUDA "
                             f"context, NCCL buffers, other processes)" if r.device_overhead_bytes is not None else ""))
     if started is not None and started.device == "cuda":

@@ -155,8 +155,8 @@ class Result(_Msg):
     max_allocated_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
     max_reserved_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
     untracked_bytes: int | None = Field(
-        default=None, ge=0, description="CUDA only: max allocated beyond the tracked peak (cuBLAS/cuDNN workspaces, "
-                                        "the allocator's 512 B blocks), which the tracker never sees")
+        default=None, ge=0, description="CUDA only: max allocated beyond the tracked peak: what the tracker never sees "
+                                        "(cuBLAS/cuDNN workspaces, blocks held for other CUDA streams, 512 B rounding)")
     device_overhead_bytes: int | None = Field(
         default=None, ge=0, description="CUDA only: GPU memory in use but not by torch's allocator after the step "
                                         "(CUDA context, NCCL buffers, other processes)")

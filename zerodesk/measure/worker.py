@@ -415,7 +415,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     if cuda:
         result.max_allocated_bytes = torch.cuda.max_memory_allocated(device)
         result.max_reserved_bytes = torch.cuda.max_memory_reserved(device)
-        # what the tracker never sees: cuBLAS/cuDNN workspaces, the allocator's 512 B blocks
+        # what the tracker never sees: cuBLAS/cuDNN workspaces, blocks held for FSDP2's and NCCL's streams
         result.untracked_bytes = max(0, result.max_allocated_bytes - peak_bytes)
         if used_after is not None:  # in use on the GPU but not by torch's allocator: CUDA context, NCCL, others
             result.device_overhead_bytes = max(0, used_after[0] - used_after[1])

@@ -147,8 +147,8 @@ class RunTexts:
             family = rules.unit_family(plan)
             top = max(cuda, key=lambda r: r.max_allocated_bytes)
             out.append(translate(
-                "RunTexts", "CUDA allocator peak {alloc}: {extra} above the tracked peak (cuBLAS/cuDNN workspaces, which the "
-                "tracker does not see); fragmentation (reserved − allocated, measured) {frag}; outside torch's allocator "
+                "RunTexts", "CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: "
+                "cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch's allocator "
                 "{outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between "
                 "CUDA and CPU, so do the activations.").format(
                 alloc=fmt_auto(top.max_allocated_bytes, family), extra=fmt_auto(top.untracked_bytes or 0, family),
