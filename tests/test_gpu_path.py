@@ -140,6 +140,11 @@ def fake_gpus(monkeypatch):
     return install
 
 
+def _device(argv: list[str]) -> str:
+    """The device the launcher passed down (its last --device)."""
+    return argv[len(argv) - 1 - argv[::-1].index("--device") + 1]
+
+
 def _launch(argv: list[str], capsys) -> tuple[int | None, list]:
     from zerodesk.measure import launcher
 
@@ -157,14 +162,14 @@ def test_launcher_default_is_one_rank_per_gpu_on_a_one_gpu_machine(fake_gpus, ca
     assert code is None and msgs == []
     assert seen["nprocs"] == 1 and seen["world"] == 1
     assert seen["start_method"] == "spawn"  # CUDA is never forked
-    assert seen["argv"][-2:] == ["--device", "cuda"]  # the launcher's decision goes down to the ranks
+    assert _device(seen["argv"]) == "cuda"  # the launcher's decision goes down to the ranks
 
 
 def test_launcher_without_gpu_picks_cpu_and_forks(fake_gpus, capsys):
     seen = fake_gpus(0)
     code, _ = _launch(["--plan-json", PLAN4.model_dump_json(), "--stage", "0"], capsys)
     assert code is None
-    assert seen["nprocs"] == 2 and seen["argv"][-2:] == ["--device", "cpu"] and seen["start_method"] == "fork"
+    assert seen["nprocs"] == 2 and _device(seen["argv"]) == "cpu" and seen["start_method"] == "fork"
 
 
 def test_launcher_refuses_more_ranks_than_gpus(fake_gpus, capsys):
@@ -187,7 +192,7 @@ def test_launcher_applies_the_host_guard_once_it_has_decided_cpu(fake_gpus, caps
 
     seen = fake_gpus(1)  # the same plan on a GPU: not the host's business
     code, msgs = _launch(["--device", "auto", "--plan-json", PLAN4.model_dump_json(), "--stage", "0,3"], capsys)
-    assert code is None and seen["argv"][-1] == "cuda"
+    assert code is None and _device(seen["argv"]) == "cuda"
 
 
 def test_front_ends_leave_auto_to_the_launcher_unless_they_know_the_gpus(monkeypatch):
@@ -282,4 +287,37 @@ def test_launcher_with_cpu_ranks_never_touches_cuda(fake_gpus, capsys, monkeypat
     monkeypatch.setattr(torch.cuda, "is_available", no)
     monkeypatch.setattr(torch.cuda, "device_count", no)
     code, _ = _launch(["--device", "cpu", "--plan-json", PLAN4.model_dump_json(), "--stage", "0"], capsys)
-    assert code is None and seen["argv"][-1] == "cpu" and seen["start_method"] == "fork"
+    assert code is None and _device(seen["argv"]) == "cpu" and seen["start_method"] == "fork"
+
+
+def test_each_stage_runs_on_fresh_ranks(monkeypatch, capsys):
+    """torch's trackers leave a stage's model alive (seen on an H200: 0.6 GiB more per stage for 113M
+    parameters), so the launcher starts one set of ranks per stage; the first says Started, the last Done."""
+    torch = pytest.importorskip("torch")
+    import torch.multiprocessing as mp
+
+    from zerodesk.measure import launcher
+
+    calls = []
+
+    class Done:
+        exitcode = 0
+
+        def join(self):
+            pass
+
+    class Ctx:
+        processes = [Done(), Done()]
+
+    def start_processes(fn, args, nprocs, join, start_method):
+        calls.append(args[0])
+        return Ctx()
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(mp, "start_processes", start_processes)
+    code = launcher.main(["--ranks", "2", "--device", "cpu", "--plan-json", PLAN4.model_dump_json(), "--stage", "3,0"])
+    assert code == 0 and len(calls) == 2
+    first, second = calls
+    assert first[first.index("--only-stage") + 1] == "0" and "--no-done" in first and "--no-started" not in first
+    assert second[second.index("--only-stage") + 1] == "3" and "--no-started" in second and "--no-done" not in second
+    assert first[first.index("--stage") + 1] == "3,0"  # Started still lists every stage

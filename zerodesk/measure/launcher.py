@@ -4,7 +4,8 @@
 
 Uses torch.multiprocessing (fork on CPU: the ranks inherit the imported torch and start in
 well under a second; spawn on CUDA, which must not be forked) on a free loopback port.
-All other arguments go to the worker unchanged. The ranks share this process's stdout, where
+All other arguments go to the worker unchanged; each stage runs on a fresh set of ranks (torch's memory
+trackers leave a stage's model alive, so one process would carry earlier stages into later peaks). The ranks share this process's stdout, where
 they write protocol lines; the launcher adds a line only for a rank that died without saying
 why. Runners kill the whole process group (start_new_session) to stop everything; and each rank
 dies with the launcher, the launcher with its runner (lifeline.py), whatever kills them.
@@ -142,6 +143,26 @@ def main(argv: list[str] | None = None) -> int:
             _say("host_memory", refusal)
             return 1
     worker_argv = [*worker_argv, "--device", device]
+    # One set of ranks per stage: torch's memory trackers leave each stage's model alive in C++ (a cycle
+    # the collector cannot see), so stages in one process would carry the earlier stages' memory.
+    stages = job.stages or [None]
+    if proctree.rank_start_method(device) == "fork":
+        from .worker import preload
+
+        preload()  # imported once here, so each stage's forked ranks start at once
+    t0 = time.time()
+    for i, stage in enumerate(stages):
+        extra = [] if stage is None else ["--only-stage", str(stage), "--t0", repr(t0)]
+        extra += ["--no-started"] if i > 0 else []
+        extra += ["--no-done"] if i < len(stages) - 1 else []
+        code = _run_ranks(mp, [*worker_argv, *extra], ranks, device)
+        if code:
+            return code
+    return 0
+
+
+def _run_ranks(mp, worker_argv: list[str], ranks: int, device: str) -> int:
+    """Start `ranks` ranks of the worker, wait for them all; 0 when every rank finished."""
     try:
         ctx = mp.start_processes(_rank_entry, args=(worker_argv, ranks, free_port()), nprocs=ranks,
                                  join=False, start_method=proctree.rank_start_method(device))

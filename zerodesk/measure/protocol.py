@@ -154,6 +154,8 @@ class Result(_Msg):
     predicted_comm_buffers: int | None = Field(default=None, ge=0)
     max_allocated_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
     max_reserved_bytes: int | None = Field(default=None, ge=0, description="CUDA only")
+    allocated_at_start_bytes: int | None = Field(
+        default=None, ge=0, description="CUDA only: allocated before the stage built its model (earlier stages' leftovers)")
     untracked_bytes: int | None = Field(
         default=None, ge=0, description="CUDA only: max allocated beyond the tracked peak: what the tracker never sees "
                                         "(cuBLAS/cuDNN workspaces, blocks held for other CUDA streams, 512 B rounding)")

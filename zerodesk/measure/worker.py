@@ -82,6 +82,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         p.add_argument(f"--{field}-scale", type=float, default=None)
     p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the measured one")
     p.add_argument("--no-samples", action="store_true", help="do not stream the live memory timeline")
+    # the launcher runs one stage per set of ranks (see launcher.main): which one, and its part of the protocol
+    p.add_argument("--only-stage", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--no-started", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--no-done", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--t0", type=float, default=None, help=argparse.SUPPRESS)
     p.add_argument("--collective-timeout", type=float, default=None, metavar="S",
                    help="fail a collective that waits longer than S seconds (NCCL/gloo), so a hung peer is named")
     return p.parse_args(argv)
@@ -270,6 +275,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     cuda = device.type == "cuda"
     check_tracker(stage)
     emit(PhaseMsg(stage=stage, rank=rank, phase="setup", progress=0.0))
+    baseline = torch.cuda.memory_allocated(device) if cuda else None  # left by earlier stages or the process
     try:
         model = build_model(plan.model, device, seed=0)
     except (TransformersMissing, ValueError) as exc:
@@ -414,9 +420,10 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     )
     if cuda:
         result.max_allocated_bytes = torch.cuda.max_memory_allocated(device)
+        result.allocated_at_start_bytes = baseline
         result.max_reserved_bytes = torch.cuda.max_memory_reserved(device)
         # what the tracker never sees: cuBLAS/cuDNN workspaces, blocks held for FSDP2's and NCCL's streams
-        result.untracked_bytes = max(0, result.max_allocated_bytes - peak_bytes)
+        result.untracked_bytes = max(0, result.max_allocated_bytes - baseline - peak_bytes)
         if used_after is not None:  # in use on the GPU but not by torch's allocator: CUDA context, NCCL, others
             result.device_overhead_bytes = max(0, used_after[0] - used_after[1])
     del tracker, peaks, opt, local_opt, opt_tensors, params, train_model, ddp, model
@@ -426,6 +433,18 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         # cuBLAS keeps a workspace per handle and stream, which the next stage's peak would carry
         getattr(torch._C, "_cuda_clearCublasWorkspaces", lambda: None)()
     return result
+
+
+def preload() -> None:
+    """Import what every stage needs, once: a launcher that forks its ranks calls it first, so each stage's
+    fresh ranks start without importing torch's engines and trackers again."""
+    import torch.distributed.fsdp  # noqa: F401
+    import torch.distributed.optim  # noqa: F401
+    import torch.nn.parallel  # noqa: F401
+    from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker  # noqa: F401
+    from torch.distributed.device_mesh import init_device_mesh  # noqa: F401
+
+    from . import model, recompute  # noqa: F401
 
 
 def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit: Emitter, where: dict) -> None:
@@ -464,24 +483,27 @@ def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit
         dist.init_process_group("gloo", rank=rank, world_size=world, **timeout)
         device_name = None
     t0 = time.perf_counter()
-    emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan), optimizer_impl=plan.optimizer_impl,
-                 attention=attention_backend(torch, arch, plan.seq_len, device),
-                 device=device.type, device_name=device_name, ranks=world, stages=stages,
-                 architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
-                 scale=scale))
+    if not args.no_started:
+        emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan), optimizer_impl=plan.optimizer_impl,
+                     attention=attention_backend(torch, arch, plan.seq_len, device),
+                     device=device.type, device_name=device_name, ranks=world, stages=stages,
+                     architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
+                     scale=scale))
+    run_now = stages if args.only_stage is None else [args.only_stage]
     mesh = None
-    if any(s >= 2 for s in stages):
+    if any(s >= 2 for s in run_now):
         from torch.distributed.device_mesh import init_device_mesh
 
         mesh = init_device_mesh(device.type, (world,))
-    for stage in stages:
+    for stage in run_now:
         where["stage"] = stage
         result = measure_stage(stage, plan, device, rank, world, emit, mesh, args.warmup, not args.no_samples)
         for item in gather_bytes(result.model_dump_json().encode(), rank, world, device):  # JSON, not pickle
             emit(Result.model_validate_json(item))
         where["stage"] = None
     dist.barrier()  # nobody leaves while another rank still talks
-    emit(Done(wall_s=time.perf_counter() - t0))
+    if not args.no_done:
+        emit(Done(wall_s=time.time() - args.t0 if args.t0 is not None else time.perf_counter() - t0))
 
 
 def main(argv: list[str] | None = None) -> None:
