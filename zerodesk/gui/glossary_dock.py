@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from ..core.plan import Profile, Scheme
 from . import i18n
+from .first_paint import after_first_paint
 
 if TYPE_CHECKING:
     from ..core.glossary import Glossary
@@ -44,21 +45,6 @@ def scheme_claim_ids(scheme: Scheme | str) -> list[str]:
     return ids
 
 
-class _FirstPaint(QObject):
-    """Calls back once, an event-loop turn after the watched widget's first paint (the frame is out by then)."""
-
-    def __init__(self, watched: QWidget, callback) -> None:
-        super().__init__(watched)
-        self._callback = callback
-        watched.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            obj.removeEventFilter(self)
-            QTimer.singleShot(0, self, self._callback)
-        return False
-
-
 class GlossaryDock(QDockWidget):
     claimSelected = Signal(str)
 
@@ -70,7 +56,7 @@ class GlossaryDock(QDockWidget):
         self._card: GlossaryCard | None = None
         placeholder = QWidget()
         placeholder.setObjectName("glossaryPending")
-        self._first_paint = _FirstPaint(placeholder, lambda: self.card)
+        after_first_paint(placeholder, lambda: self.card)
         self.setWidget(placeholder)
         self.retranslate()
 
