@@ -59,9 +59,11 @@ def _plain_number(value: float) -> str:
 
 
 def settle_axes(plot_item: pg.PlotItem) -> None:
-    """Axes that redraw only when they must: no SI prefixes (our labels name their unit) on all four,
-    so the hidden top and right axes no longer re-set their label's HTML on every range change, and
-    the shown ones repaint from a cached pixmap until their range or text changes."""
+    """Axes that redraw only when they must. The chart sets both ranges itself: no auto-range, which
+    would measure every item's bounds after each change. No SI prefixes (our labels name their unit)
+    on all four axes, so the hidden top and right ones no longer re-set their label's HTML on every
+    range change; the shown ones repaint from a cached pixmap until their range or text changes."""
+    plot_item.vb.disableAutoRange()
     for name in ("left", "bottom", "top", "right"):
         plot_item.getAxis(name).enableAutoSIPrefix(False)
     for name in ("left", "bottom"):
