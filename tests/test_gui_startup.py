@@ -18,9 +18,9 @@ def choose(combo, data) -> None:
     combo.activated.emit(index)
 
 
-def test_the_glossary_card_fills_itself_in_after_the_first_paint(window, qtbot):
+def test_the_glossary_card_reads_its_text_after_the_first_paint(window, qtbot):
     g = window.glossary
-    qtbot.waitUntil(g.is_built, timeout=3000)  # nothing asked for it: the first paint brought it in
+    qtbot.waitUntil(g.is_loaded, timeout=3000)  # nothing asked for it: the first paint brought it in
     assert load_glossary("en").definition[:40] in g.browser.toPlainText()
     assert g.widget() is g.card and g.search.placeholderText() == "Filter claims…"
 
@@ -29,7 +29,7 @@ def test_the_window_icon_arrives_after_the_first_paint(window, qtbot):
     qtbot.waitUntil(lambda: not window.windowIcon().isNull(), timeout=3000)
 
 
-def test_a_glossary_hidden_at_start_is_built_when_f1_shows_it(gui_settings, qtbot):
+def test_a_glossary_hidden_at_start_reads_its_card_when_f1_shows_it(gui_settings, qtbot):
     from zerodesk.gui.main_window import MainWindow
 
     w = MainWindow(gui_settings)
@@ -42,9 +42,9 @@ def test_a_glossary_hidden_at_start_is_built_when_f1_shows_it(gui_settings, qtbo
     choose(w.form.field("profile"), "torch")  # told before the card exists: the card starts with it
     w.set_language("ru")
     qtbot.wait(50)
-    assert not w.glossary.is_built()
+    assert not w.glossary.is_loaded()
     w.act_toggle_glossary.trigger()  # F1
-    qtbot.waitUntil(w.glossary.is_built, timeout=3000)
+    qtbot.waitUntil(w.glossary.is_loaded, timeout=3000)
     text = w.glossary.browser.toPlainText()
     card = load_glossary("ru")
     assert card.definition[:40] in text and "Граница применимости" in text

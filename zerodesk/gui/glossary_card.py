@@ -6,12 +6,16 @@ the accounting profile and scheme in use with their own boundaries, what to chec
 checklist), primary sources with their sections, related concepts. Every claim and checklist item
 carries a tag saying where it comes from, so a trainer can tell the card's words from the tool's;
 internal claim ids are never shown. The search box filters claims; select_claim() highlights one.
-The dock (glossary_dock.py) builds this widget once the window has painted, or when first used.
+
+The widgets are made at once; the card's text (read from data, laid out as one long document) waits
+until the card is first painted, so the window's first frame never waits for it, or until something
+asks for it (a claim selected, a search typed, the text read).
 """
 
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QPalette
@@ -27,11 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.glossary import Glossary, Origin, load_glossary
 from ..core.plan import PlanError, Profile, Scheme
 from . import i18n
+from .first_paint import after_first_paint
 from .glossary_dock import profile_claim_id, scheme_claim_ids
 from .style import BOUNDARY_COLOR, DARK_LINK_COLOR, ERROR_COLOR
+
+if TYPE_CHECKING:
+    from ..core.glossary import Glossary, Origin
 
 # One colour per origin (Okabe-Ito, readable for colour-blind readers), used for the tag's bar.
 ORIGIN_COLORS = {"card": "#0072B2", "paper": "#009E73", "pytorch": "#D55E00", "zerodesk": "#CC79A7"}
@@ -60,6 +67,7 @@ class GlossaryCard(QWidget):
         self.setObjectName("glossaryCard")
         self._lang = lang
         self._glossary: Glossary | None = None
+        self._loaded = False
         self._error = ""
         self._selected: str | None = None
         self._profile, self._scheme = profile, scheme
@@ -76,7 +84,7 @@ class GlossaryCard(QWidget):
         self.search = QLineEdit()
         self.search.setObjectName("glossarySearch")
         self.search.setClearButtonEnabled(True)
-        self.search.textChanged.connect(self._render)
+        self.search.textChanged.connect(self._on_search)
         row.addWidget(self.search, 1)
         self._count = QLabel()
         self._count.setObjectName("glossaryCount")
@@ -107,11 +115,23 @@ class GlossaryCard(QWidget):
         split.setStretchFactor(1, 1)
         v.addWidget(split, 1)
         self.retranslate()
-        self._load()
+        after_first_paint(self.browser.viewport(), self.ensure_loaded)
 
     # -- public API ------------------------------------------------------------------------------
+    def ensure_loaded(self) -> GlossaryCard:
+        """Read the card and lay it out now, if that has not happened yet."""
+        if not self._loaded:
+            self._loaded = True
+            self._load()
+        return self
+
+    def is_loaded(self) -> bool:
+        """Whether the card's text is in (asking for it loads it; this does not)."""
+        return self._loaded
+
     @property
     def glossary(self) -> Glossary | None:
+        self.ensure_loaded()
         return self._glossary
 
     @property
@@ -119,11 +139,13 @@ class GlossaryCard(QWidget):
         return self._selected
 
     def visible_claim_ids(self) -> list[str]:
+        self.ensure_loaded()
         if self._glossary is None:
             return []
         return [c.id for c in self._glossary.search(self.search.text())]
 
     def has_claim(self, claim_id: str) -> bool:
+        self.ensure_loaded()
         return self._glossary is not None and any(c.id == claim_id for c in self._glossary.claims)
 
     def select_claim(self, claim_id: str) -> bool:
@@ -149,13 +171,15 @@ class GlossaryCard(QWidget):
         if (profile, scheme) == (self._profile, self._scheme):
             return
         self._profile, self._scheme = profile, scheme
-        self._render_later.start()
+        if self._loaded:
+            self._render_later.start()
 
     def context(self) -> tuple[Profile, Scheme]:
         return self._profile, self._scheme
 
     def flush(self) -> None:
-        """Lay out a pending change now (tests, screenshots)."""
+        """Load the card, and lay out a pending change, now (tests, screenshots)."""
+        self.ensure_loaded()
         if self._render_later.isActive():
             self._render_later.stop()
             self._render()
@@ -163,9 +187,11 @@ class GlossaryCard(QWidget):
     def set_language(self, lang: str) -> None:
         if lang != self._lang:
             self._lang = lang
-            self._load()
+            if self._loaded:
+                self._load()
 
     def checklist_state(self) -> list[tuple[str, bool]]:
+        self.ensure_loaded()
         return [(self.checklist.item(i).text(), self.checklist.item(i).checkState() == Qt.CheckState.Checked)
                 for i in range(self.checklist.count())]
 
@@ -181,12 +207,15 @@ class GlossaryCard(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
             self.set_language(i18n.current_language())
-            self._render()
-        elif event.type() == QEvent.Type.PaletteChange:
+            if self._loaded:
+                self._render()
+        elif event.type() == QEvent.Type.PaletteChange and self._loaded:
             self._render()
         super().changeEvent(event)
 
     def _load(self) -> None:
+        from ..core.glossary import load_glossary
+
         try:
             self._glossary = load_glossary(self._lang)
             self._error = ""
@@ -209,6 +238,12 @@ class GlossaryCard(QWidget):
         if entry.origin.kind == "card":
             return entry.text
         return self.tr("{origin}: {text}").format(origin=self.origin_label(entry.origin, advice=True), text=entry.text)
+
+    def _on_search(self, _text: str) -> None:
+        if self._loaded:
+            self._render()
+        else:
+            self.ensure_loaded()  # a search typed before the card was read: reading it lays it out
 
     def _on_check(self, item: QListWidgetItem) -> None:
         self._checked[self.checklist.row(item)] = item.checkState() == Qt.CheckState.Checked
@@ -335,6 +370,8 @@ class GlossaryCard(QWidget):
         if g.also_known_as:
             h.append(f"<p style='margin-top:0; color:{c['muted']}'><small>{t['aka']}: "
                      f"{html.escape(' · '.join(g.also_known_as))}</small></p>")
+        from ..core.glossary import Origin
+
         card_tag = self._origin_tag(Origin(kind="card"), c)
         h.append(f"<h3>{t['definition']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.definition)}</p>")
         h.append(f"<h3>{t['why']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.why)}</p>")

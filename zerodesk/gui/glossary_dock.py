@@ -1,10 +1,8 @@
-"""The glossary panel: a dock that holds the card (glossary_card.py), built when it is first needed.
+"""The glossary panel: a dock holding the card (glossary_card.py), and the claims the window points at.
 
-The window paints first: the dock starts empty and fills itself right after its first paint (or at
-once when something asks for the card: a clicked segment, Ctrl+F, the card example), so reading
-and laying out the card never delays the first frame. A dock hidden at start builds nothing until
-it is shown. What the window tells it before then (the language, the profile and scheme in use) is
-kept and handed to the card.
+The card's widgets are there from the start; its text is read and laid out right after the card is
+first painted (or at once when something asks for it: a clicked segment, a search, the card example),
+so the window's first frame never waits for it. A dock hidden at start reads nothing until it is shown.
 """
 
 from __future__ import annotations
@@ -12,15 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QDockWidget
 
 from ..core.plan import Profile, Scheme
 from . import i18n
-from .first_paint import after_first_paint
 
 if TYPE_CHECKING:
     from ..core.glossary import Glossary
-    from .glossary_card import GlossaryCard
 
 CARD_CLAIM = "card-example"
 STAGES_CLAIM = "stages"
@@ -50,35 +46,17 @@ class GlossaryDock(QDockWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        from .glossary_card import GlossaryCard  # here: the card imports this module's claim ids
+
         self.setObjectName("glossaryDock")
-        self._lang = i18n.current_language()
-        self._context = (Profile.PAPER, Scheme.MIXED_ADAM)
-        self._card: GlossaryCard | None = None
-        placeholder = QWidget()
-        placeholder.setObjectName("glossaryPending")
-        after_first_paint(placeholder, lambda: self.card)
-        self.setWidget(placeholder)
+        self.card = GlossaryCard(i18n.current_language())
+        self.card.claimSelected.connect(self.claimSelected)
+        self.setWidget(self.card)
         self.retranslate()
 
-    # -- the card, built once ------------------------------------------------------------------
-    @property
-    def card(self) -> GlossaryCard:
-        """The card (search, text, checklist); built here on first use."""
-        if self._card is None:
-            from .glossary_card import GlossaryCard
-
-            card = GlossaryCard(self._lang, *self._context)
-            card.claimSelected.connect(self.claimSelected)
-            placeholder = self.widget()
-            self.setWidget(card)
-            if placeholder is not None:
-                placeholder.deleteLater()
-            self._card = card
-        return self._card
-
-    def is_built(self) -> bool:
-        """Whether the card exists yet (asking for it builds it; this does not)."""
-        return self._card is not None
+    def is_loaded(self) -> bool:
+        """Whether the card's text is in yet (asking for it reads it; this does not)."""
+        return self.card.is_loaded()
 
     @property
     def search(self):
@@ -86,11 +64,12 @@ class GlossaryDock(QDockWidget):
 
     @property
     def browser(self):
-        return self.card.browser
+        """The card's text (read now if it was not yet)."""
+        return self.card.ensure_loaded().browser
 
     @property
     def checklist(self):
-        return self.card.checklist
+        return self.card.ensure_loaded().checklist
 
     # -- public API ------------------------------------------------------------------------------
     @property
@@ -99,7 +78,7 @@ class GlossaryDock(QDockWidget):
 
     @property
     def selected_claim_id(self) -> str | None:
-        return self._card.selected_claim_id if self._card is not None else None
+        return self.card.selected_claim_id
 
     def visible_claim_ids(self) -> list[str]:
         return self.card.visible_claim_ids()
@@ -113,31 +92,25 @@ class GlossaryDock(QDockWidget):
 
     def set_context(self, profile: Profile, scheme: Scheme) -> None:
         """The accounting profile and scheme in use; their boundaries are shown at the top of the card."""
-        self._context = (profile, scheme)
-        if self._card is not None:
-            self._card.set_context(profile, scheme)
+        self.card.set_context(profile, scheme)
 
     def context(self) -> tuple[Profile, Scheme]:
-        return self._context
+        return self.card.context()
 
     def flush(self) -> None:
-        """Build the card and lay out a pending change now (tests, screenshots)."""
+        """Read the card and lay out a pending change now (tests, screenshots)."""
         self.card.flush()
 
     def set_language(self, lang: str) -> None:
-        self._lang = lang
-        if self._card is not None:
-            self._card.set_language(lang)
+        self.card.set_language(lang)
 
     def checklist_state(self) -> list[tuple[str, bool]]:
         return self.card.checklist_state()
 
-    # -- texts ------------------------------------------------------------------------------------
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Glossary"))
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self._lang = i18n.current_language()  # the card follows the language change on its own
+            self.retranslate()  # the card follows the language change on its own
         super().changeEvent(event)
