@@ -67,10 +67,13 @@ def test_hovering_and_clicking_the_peak_layer(llama_window, qtbot):
 def test_recompute_and_cuda_allowance_from_the_form(llama_window, qtbot):
     form, chart = llama_window.form, llama_window.chart
     before = [p.total_bytes for p in chart.peaks]
+    forward = [p.phase_totals["forward"] for p in chart.peaks]
     choose(form._recompute, "full")
     assert form.plan().recompute == "full"
     after = [p.total_bytes for p in chart.peaks]
-    assert all(a < b for a, b in zip(after, before))
+    # recompute lowers every forward; a stage whose peak is AdamW foreach's step keeps that peak
+    assert all(p.phase_totals["forward"] < f for p, f in zip(chart.peaks, forward))
+    assert all(a <= b for a, b in zip(after, before)) and any(a < b for a, b in zip(after, before))
     form._cuda.setFocus()
     qtbot.keyClicks(form._cuda, "2")
     assert form.plan().cuda_allowance_bytes == 2 * 10**9

@@ -261,11 +261,7 @@
     </message>
 </context>
 <context>
-    <name>GlossaryDock</name>
-    <message>
-        <source>Glossary</source>
-        <translation>Glossary</translation>
-    </message>
+    <name>GlossaryCard</name>
     <message>
         <source>Filter claims…</source>
         <translation>Filter claims…</translation>
@@ -385,6 +381,13 @@
     <message>
         <source>Filtered by “{q}”: {n} of {total} claims.</source>
         <translation>Filtered by “{q}”: {n} of {total} claims.</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryDock</name>
+    <message>
+        <source>Glossary</source>
+        <translation>Glossary</translation>
     </message>
 </context>
 <context>

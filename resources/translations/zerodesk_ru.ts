@@ -261,11 +261,7 @@
     </message>
 </context>
 <context>
-    <name>GlossaryDock</name>
-    <message>
-        <source>Glossary</source>
-        <translation>Глоссарий</translation>
-    </message>
+    <name>GlossaryCard</name>
     <message>
         <source>Filter claims…</source>
         <translation>Фильтр утверждений…</translation>
@@ -385,6 +381,13 @@
     <message>
         <source>Filtered by “{q}”: {n} of {total} claims.</source>
         <translation>Фильтр «{q}»: утверждений {n} из {total}.</translation>
+    </message>
+</context>
+<context>
+    <name>GlossaryDock</name>
+    <message>
+        <source>Glossary</source>
+        <translation>Глоссарий</translation>
     </message>
 </context>
 <context>

@@ -11,13 +11,12 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ..core.accounting import Breakdown
-from ..core.plan import Plan, PlanError
+from ..core.plan import Offload, Plan, PlanError
 from ..core.residuals import activation_estimate
 from ..core.text import shorten
 from ..core.units import fmt_count
 from . import i18n
 from .dp_chart import DpChart
-from .offload_chart import OffloadChart
 from .stage_chart import StageChart, component_color
 from .style import PEAK_COLOR, WARN_COLOR
 from .table_view import peak_warning, provenance
@@ -93,9 +92,8 @@ class ChartPanel(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.chart, 3)
-        self.offload_chart = OffloadChart()  # beside the stage bars, never stacked into them
-        self.offload_chart.hide()
-        row.addWidget(self.offload_chart, 2)
+        self._chart_row = row
+        self.offload_chart = None  # beside the stage bars, never stacked into them; built for the first plan that offloads
         tv.addLayout(row, 1)
         self.warning = _caption_label("peakWarning")
         self.warning.setStyleSheet(f"color: {WARN_COLOR};")
@@ -161,7 +159,13 @@ class ChartPanel(QWidget):
     def set_breakdown(self, plan: Plan, b: Breakdown) -> None:
         self._plan, self._breakdown = plan, b
         self.chart.set_breakdown(plan, b)
-        self.offload_chart.set_plan(plan)
+        if self.offload_chart is None and plan.offload != Offload.NONE:
+            from .offload_chart import OffloadChart
+
+            self.offload_chart = OffloadChart()
+            self._chart_row.addWidget(self.offload_chart, 2)
+        if self.offload_chart is not None:
+            self.offload_chart.set_plan(plan)  # hides itself when the plan offloads nothing
         self.dp_chart.set_plan(plan, b)
         self._update_texts()
 

@@ -9,7 +9,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QLocale, QObject, QRect, Signal
 from PySide6.QtGui import QAction, QCursor
-from PySide6.QtWidgets import QMenu, QToolTip
+from PySide6.QtWidgets import QGraphicsItem, QMenu, QToolTip
 
 TIP_MS = 60_000  # a resting mouse keeps the tip; leaving the hovered item hides it
 LOG_FLOOR_DECADES = 3  # a log axis shows at most this many decades below the largest value
@@ -56,6 +56,18 @@ def _plain_number(value: float) -> str:
     digits = max(0, 1 - math.floor(math.log10(abs(value))))
     text = f"{round(value, digits):.{digits}f}".rstrip("0").rstrip(".") if digits else f"{round(value):.0f}"
     return text.replace(".", QLocale().decimalPoint())
+
+
+def settle_axes(plot_item: pg.PlotItem) -> None:
+    """Axes that redraw only when they must. The chart sets both ranges itself: no auto-range, which
+    would measure every item's bounds after each change. No SI prefixes (our labels name their unit)
+    on all four axes, so the hidden top and right ones no longer re-set their label's HTML on every
+    range change; the shown ones repaint from a cached pixmap until their range or text changes."""
+    plot_item.vb.disableAutoRange()
+    for name in ("left", "bottom", "top", "right"):
+        plot_item.getAxis(name).enableAutoSIPrefix(False)
+    for name in ("left", "bottom"):
+        plot_item.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
 class ValueAxis(pg.AxisItem):

@@ -12,14 +12,13 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QColor, QFontMetrics
-from PySide6.QtWidgets import QGraphicsItem
 
 from ..core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ..core.plan import Plan
 from ..core.units import UNIT_BYTES
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
-from .chart_tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor
+from .chart_tools import ChartMenu, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor
 from .stage_chart import GPU_LINE_COLOR, GPU_REACH
 
 from .style import MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
@@ -49,7 +48,7 @@ def dp_grid(current: int) -> list[int]:
 
 class DpChart(LogScaleMixin, pg.PlotWidget):
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, axisItems={"left": ValueAxis("left")})
+        super().__init__(parent, axisItems={"left": ValueAxis("left")}, enableMenu=False)  # our own ChartMenu
         self.setObjectName("dpChart")
         self._log = True  # per-rank memory falls as 1/Nd: straight lines on log-log axes, small stages readable
         self._floor = 1.0
@@ -69,10 +68,7 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         pi.setMenuEnabled(False)
         pi.hideButtons()
         self.setMouseEnabled(x=False, y=False)
-        for name in ("left", "bottom"):
-            pi.getAxis(name).enableAutoSIPrefix(False)
-            # an axis (ticks, labels, grid) repaints from a cached pixmap until its range or text changes
-            pi.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        settle_axes(pi)
         self.setAntialiasing(True)
         self._curves = []
         for s in STAGES:

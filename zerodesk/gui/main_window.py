@@ -29,6 +29,7 @@ from ..core.plan_model import PlanModel
 from ..resources import resource
 from . import files, i18n, theme
 from .chart_panel import ChartPanel
+from .first_paint import after_first_paint
 from .glossary_dock import (
     CARD_CLAIM,
     STAGES_CLAIM,
@@ -135,7 +136,7 @@ class MainWindow(QMainWindow):
         self.document.recentChanged.connect(lambda _r: self._rebuild_recent_menu())
         self.document.diskChanged.connect(self._on_disk_changed)
 
-        self.setWindowIcon(app_icon())
+        after_first_paint(self, lambda: self.setWindowIcon(app_icon()))  # loading the SVG icon need not delay the frame
         self.evidence.load(self.form.plan())
         self._on_plan(self.form.plan())
         self.act_lesson = install_lesson(self)

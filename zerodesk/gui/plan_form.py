@@ -9,8 +9,7 @@ plan is emitted (planChanged), an invalid one marks each field with the core's o
 from __future__ import annotations
 
 from pydantic import ValidationError
-from PySide6.QtCore import QEvent, QLocale, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -29,102 +28,28 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import catalog
-from ..core.architecture import FAMILIES, FAMILY_KNOBS
+from ..core.architecture import FAMILY_KNOBS
 from ..core.plan import Offload, Plan, PlanError, Profile, Scheme, default_ffn
-from ..core.units import UNIT_BYTES, parse_count
+from ..core.units import UNIT_BYTES
 from . import i18n
+from .form_fields import (  # noqa: F401  (count_text, default_plan, memory_bytes, number_text: also the form's API)
+    ARCH_CHOICES,
+    ARCH_INT_FIELDS,
+    ARCH_OPTIONAL,
+    CUSTOM,
+    ERROR_ALIASES,
+    MOE_FIELDS,
+    OPTIMIZER_IMPLS,
+    RECOMPUTE_CHOICES,
+    FieldEdit,
+    count_text,
+    default_plan,
+    memory_bytes,
+    number_text,
+)
+from . import form_texts as texts
 from .form_messages import friendly_errors
 from .style import ERROR_COLOR
-
-CUSTOM = ""  # item data of the "custom" entry in the preset combos
-
-# error keys the core reports at a model level, shown beside the field that most likely causes them
-ERROR_ALIASES = {
-    "model": "model.params",
-    "model.architecture": "model.architecture.heads",
-    "cluster": "cluster.dp",
-}
-ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions",
-                   "experts", "top_k")
-ARCH_OPTIONAL = ("kv_heads", "head_dim", "ffn", "experts", "top_k")  # empty: the core's default
-RECOMPUTE_CHOICES = ("none", "selective", "full")
-OPTIMIZER_IMPLS = ("foreach", "fused", "for-loop")  # AdamW's kernels (plan.optimizer_impl)
-ARCH_CHOICES = {
-    "mlp": ("gated", "plain"),
-    "norm": ("rmsnorm", "layernorm", "nonparametric"),
-    "positions": ("rotary", "learned", "alibi"),
-    "bias": ("none", "qkv", "attention", "mlp", "all"),
-    "family": FAMILIES,
-}
-MOE_FIELDS = ("experts", "top_k")  # shown only for a mixture-of-experts layout
-
-
-def count_text(n: int) -> str:
-    """A parameter count as the user would type it: 2B, 350M, 1.5T; exact digits otherwise."""
-    for div, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K")):
-        if n >= div:
-            text = f"{n / div:g}{suffix}"
-            try:
-                if parse_count(text) == n:
-                    return text
-            except ValueError:
-                pass
-    return str(n)
-
-
-def number_text(value: float) -> str:
-    """Up to 4 decimals, trailing zeros dropped, with the UI language's decimal point."""
-    text = f"{value:.4f}".rstrip("0").rstrip(".") or "0"
-    return text.replace(".", QLocale().decimalPoint())
-
-
-def default_plan(units: str = "GB") -> Plan:
-    """What a new window shows: the card's worked example (P = 2e9, Nd = 4, the paper's Adam)."""
-    try:
-        preset = catalog.find_model("card-example")
-        model, dp = preset.to_model_spec(), preset.dp or 4
-    except PlanError:
-        model, dp = {"name": None, "params": 2_000_000_000}, 4
-    return Plan(model=model, cluster={"nodes": 1, "gpus_per_node": dp}, units=units)
-
-
-def memory_bytes(text: str, shown: tuple[str, int] | None, unit: str):
-    """The bytes a memory field means: exactly the bytes shown while its text is unedited, else its number
-    in `unit`; None when empty; text that is not a number (or nan, inf) is returned for the core to judge."""
-    text = text.strip()
-    if not text:
-        return None
-    if shown is not None and shown[0] == text:
-        return shown[1]
-    try:
-        return round(float(text.replace(",", ".")) * UNIT_BYTES[unit])
-    except (ValueError, OverflowError):
-        return text
-
-
-class FieldEdit(QLineEdit):
-    """A line edit that steps whole numbers with the Up/Down keys (PageUp/PageDown: x2, /2)."""
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = event.key()
-        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown) and self.property("stepper"):
-            try:
-                value = int(self.text().strip() or 0)
-            except ValueError:
-                return super().keyPressEvent(event)
-            if key == Qt.Key.Key_Up:
-                value += 1
-            elif key == Qt.Key.Key_Down:
-                value = max(1, value - 1)
-            elif key == Qt.Key.Key_PageUp:
-                value *= 2
-            else:
-                value = max(1, value // 2)
-            self.setText(str(value))
-            self.textEdited.emit(self.text())
-            return
-        super().keyPressEvent(event)
-
 
 class PlanForm(QWidget):
     planChanged = Signal(object)  # a valid Plan
@@ -374,15 +299,8 @@ class PlanForm(QWidget):
         outer.addWidget(self._offload_box)
 
     def _retranslate_offload(self) -> None:
-        texts = {
-            "offload": (self.tr("Offload"), self.tr("States moved off the GPU, shown apart from the stages")),
-            "offload_target": (self.tr("Offload to"), self.tr("Host memory (CPU) or NVMe storage")),
-            "pcie_gbps": (self.tr("Host link, GB/s"), self.tr("Host↔device bandwidth per GPU for the offload traffic "
-                                                           "time (1 GB = 10⁹ B)")),
-            "cluster.host_memory_bytes": (self.tr("Host memory per node, {unit}").format(unit=i18n.unit_label(self._unit())),
-                                          self.tr("RAM of one node; empty: no host line")),
-        }
-        for key, (label, tip) in texts.items():
+        offload_texts = texts.offload_texts(i18n.unit_label(self._unit()))
+        for key, (label, tip) in offload_texts.items():
             self._field_labels[key].setText(label)
             self._fields[key].setAccessibleName(label)
             self._fields[key].setToolTip(tip)
@@ -407,78 +325,13 @@ class PlanForm(QWidget):
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
-        labels = {
-            "model.preset": self.tr("Model preset"),
-            "model.params": self.tr("Parameters P"),
-            "model.architecture.layers": self.tr("Layers"),
-            "model.architecture.hidden": self.tr("Hidden"),
-            "model.architecture.heads": self.tr("Heads"),
-            "model.architecture.kv_heads": self.tr("KV heads"),
-            "model.architecture.head_dim": self.tr("Head dim"),
-            "model.architecture.ffn": self.tr("FFN"),
-            "model.architecture.vocab": self.tr("Vocabulary"),
-            "model.architecture.max_positions": self.tr("Positions"),
-            "model.architecture.mlp": self.tr("MLP"),
-            "model.architecture.norm": self.tr("Norm"),
-            "model.architecture.positions": self.tr("Pos. enc."),
-            "model.architecture.bias": self.tr("Bias"),
-            "model.architecture.family": self.tr("Layout"),
-            "model.architecture.experts": self.tr("Experts"),
-            "model.architecture.top_k": self.tr("Routed (top-k)"),
-            "scheme": self.tr("Training scheme"),
-            "profile": self.tr("Accounting profile"),
-            "seq_len": self.tr("Sequence length"),
-            "micro_batch": self.tr("Micro-batch"),
-            "cluster.gpu": self.tr("GPU preset"),
-            "cluster.gpu_memory_bytes": self.tr("GPU memory, {unit}").format(unit=i18n.unit_label(self._unit())),
-            "cluster.nodes": self.tr("Nodes"),
-            "cluster.gpus_per_node": self.tr("GPUs per node"),
-            "cluster.dp": self.tr("Data-parallel Nd"),
-            "bandwidth_gbps": self.tr("Bandwidth, GB/s per rank"),
-            "units": self.tr("Units"),
-            "recompute": self.tr("Recompute"),
-            "optimizer_impl": self.tr("AdamW kernels"),
-            "cuda_allowance_bytes": self.tr("CUDA allowance, {unit}").format(unit=i18n.unit_label(self._unit())),
-        }
-        accessible = {
-            "model.architecture.kv_heads": self.tr("Key/value heads (grouped-query attention)"),
-            "model.architecture.head_dim": self.tr("Head dimension"),
-            "model.architecture.ffn": self.tr("MLP inner width (FFN)"),
-            "model.architecture.max_positions": self.tr("Context length (positions)"),
-            "model.architecture.family": self.tr("Module layout (Hugging Face model type)"),
-            "model.architecture.experts": self.tr("Experts per layer (mixture of experts)"),
-            "model.architecture.top_k": self.tr("Experts routed per token"),
-            "model.architecture.positions": self.tr("Position encoding"),
-            "model.architecture.hidden": self.tr("Hidden size (model width)"),
-        }
+        labels = texts.field_labels(i18n.unit_label(self._unit()))
+        accessible = texts.accessible_names()
         for key, text in labels.items():
             self._field_labels[key].setText(text)
             w = self._fields[key]
             w.setAccessibleName(accessible.get(key, text))
-        tips = {
-            "model.params": self.tr("Parameter count: 2e9, 7B, 350M, 1.5T or plain digits"),
-            "model.architecture.kv_heads": self.tr("Empty: same as heads"),
-            "model.architecture.head_dim": self.tr("Empty: hidden / heads"),
-            "model.architecture.max_positions": self.tr("Context length (max_position_embeddings); "
-                                                        "the size of a learned position table"),
-            "model.architecture.family": self.tr("Whose module layout the tensors follow: ZeroDesk's own, or the "
-                                                 "Hugging Face model type (names, shapes, fusion), which the "
-                                                 "torch profile shards exactly"),
-            "model.architecture.experts": self.tr("Every expert counts in P and in the states"),
-            "model.architecture.top_k": self.tr("Only the routed experts count in activations"),
-            "cluster.dp": self.tr("Empty: nodes × GPUs per node"),
-            "cluster.gpu_memory_bytes": self.tr("Memory of one GPU; empty: no GPU line"),
-            "bandwidth_gbps": self.tr("Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)"),
-            "seq_len": self.tr("Tokens per sequence (activations estimate)"),
-            "micro_batch": self.tr("Sequences per rank per step (activations estimate)"),
-            "optimizer_impl": self.tr("How AdamW steps: foreach (torch's default on CUDA) holds an FP32 copy of the "
-                                      "rank's parameters during the step; for-loop two of its largest tensor; fused none "
-                                      "(the predicted peak follows)"),
-            "recompute": self.tr("Activation recomputation per block: none; selective recomputes the attention "
-                                 "sub-layer; full recomputes the whole block (the predicted peak follows)"),
-            "cuda_allowance_bytes": self.tr("Memory per GPU you set aside for the CUDA context and allocator; "
-                                            "added to the predicted peak and shown apart. Empty: 0"),
-        }
+        tips = texts.field_tips()
         for key, text in tips.items():
             self._fields[key].setToolTip(text)
             self._fields[key].setAccessibleDescription(text)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
-from PySide6.QtWidgets import QGraphicsItem
 
 from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
 from ..core.peak import StagePeak, predict
@@ -27,7 +26,7 @@ from ..measure.rules import difference_pct
 from . import i18n
 from .chart_grid import GridLines, apply_axis_palette
 from .style import GPU_LINE_COLOR, PEAK_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
-from .chart_tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor, widget_rect_of
+from .chart_tools import ChartMenu, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor, widget_rect_of
 
 BAR_WIDTH = 0.6
 MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
@@ -87,7 +86,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
     measuredChanged = Signal()
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, axisItems={"left": ValueAxis("left")})
+        super().__init__(parent, axisItems={"left": ValueAxis("left")}, enableMenu=False)  # our own ChartMenu
         self.setObjectName("stageChart")
         self._log = False
         self._floor = 1.0  # bottom of the log axis, in the plan's unit
@@ -108,10 +107,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         pi.hideButtons()
         self.setMouseEnabled(x=False, y=False)
         pi.vb.setDefaultPadding(0.0)
-        for name in ("left", "bottom"):
-            pi.getAxis(name).enableAutoSIPrefix(False)
-            # an axis (ticks, labels, grid) repaints from a cached pixmap until its range or text changes
-            pi.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        settle_axes(pi)
         self.setAntialiasing(True)
 
         bold = QFont()

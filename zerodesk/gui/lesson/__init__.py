@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence
 
-from .window import LessonWindow
+if TYPE_CHECKING:
+    from .window import LessonWindow
 
 __all__ = ["LessonWindow", "install_lesson", "open_lesson"]
+
+
+def __getattr__(name: str):
+    # the lesson's window and figures load with the first lesson, not with the main window
+    if name == "LessonWindow":
+        from .window import LessonWindow
+
+        return LessonWindow
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def open_lesson(main_window=None, step: int = 1) -> LessonWindow:
     """Open (or raise) the lesson at `step` (1-based). It starts on the paper's Figure 1 preset;
     the trainer picks another model or Nd in the lesson itself."""
+    from .window import LessonWindow
+
     window = getattr(main_window, "lesson_window", None) if main_window is not None else None
     if window is None:
         window = LessonWindow(None, main_window.set_language if main_window is not None else None)
