@@ -36,6 +36,14 @@ FP32 = 4
 Compute = Literal["bf16", "autocast"]
 Recompute = Literal["none", "selective", "full"]
 
+# transformers' layouts that project q, k and v (or gate and up) with one fused linear layer: under
+# autocast that layer casts its input once, not once per projection.
+FUSED_QKV = frozenset({"gpt2", "gpt_neox", "falcon", "bloom", "phi3"})
+FUSED_GATE_UP = frozenset({"phi3"})
+# Families whose transformers default activation is "gelu_new": NewGELUActivation, written in Python,
+# whose every intermediate autograd keeps (a model's own activation, once set, is torch's F.gelu).
+PYTHON_GELU = frozenset({"gpt2", "gptj", "phi"})
+
 # The loss in bytes per logit (s·b·V): see the module docstring.
 LOGITS_FORWARD_PEAK = 2 + 4 + 4  # bf16 logits + fp32 copy + fp32 log-softmax
 LOGITS_SAVED = 4  # fp32 log-softmax kept for backward
@@ -105,10 +113,12 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
     hd = arch.dim_per_head
     q, kv = arch.heads * hd, arch.n_kv_heads * hd
     rotary = arch.positions == "rotary"
-    # autocast: q, k, v each cast the fp32 norm output (3 copies), gate and up both (2, or 1 plain)
-    attn_inputs = 3 if compute == "autocast" else 1
-    mlp_inputs = (2 if arch.mlp == "gated" else 1) if compute == "autocast" else 1
+    # autocast: q, k, v each cast the fp32 norm output (3 copies, 1 fused), gate and up both (2, 1 fused or plain)
+    attn_inputs = (1 if arch.family in FUSED_QKV else 3) if compute == "autocast" else 1
+    mlp_inputs = (2 if arch.mlp == "gated" and arch.family not in FUSED_GATE_UP else 1) if compute == "autocast" else 1
     mlp_inner = 4 if arch.mlp == "gated" else 2  # gated: gate, silu, up, product; plain: up, gelu
+    if arch.mlp != "gated" and arch.activation is None and arch.family in PYTHON_GELU:
+        mlp_inner += 3  # NewGELUActivation's 0.5·x, tanh(...) and 1 + tanh(...) are saved too
     return BlockTerms(
         norms=2 * _norm_saved(arch, t, compute),
         norm_outputs=ACT_BYTES * t * h * (attn_inputs + mlp_inputs),

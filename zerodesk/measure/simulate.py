@@ -115,11 +115,33 @@ def _fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
         dist.reduce_scatter_single = _gloo_reduce_scatter(original)
     try:
         mesh = init_device_mesh("cpu", (world,))
-        with FakeTensorMode():
+        with FakeTensorMode(), _one_sequence_per_row():
             yield mesh
     finally:
         dist.reduce_scatter_single = original
         dist.destroy_process_group()
+
+
+@contextmanager
+def _one_sequence_per_row() -> Iterator[None]:
+    """transformers' masks decided as on a real rank: one sequence per row, so SDPA runs with is_causal.
+
+    transformers looks for packed sequences in the position ids and, unable to read a fake tensor's
+    data, keeps a full (b, 1, s, s) mask that every attention layer converts and saves; a real rank
+    finds the worker's positions (0..s-1 in every row) unpacked and passes no mask at all."""
+    masking = sys.modules.get("transformers.masking_utils")
+    if masking is None:
+        try:
+            import transformers.masking_utils as masking
+        except ImportError:  # no transformers: only the custom family runs, which builds no mask
+            yield
+            return
+    original = masking.find_packed_sequence_indices
+    masking.find_packed_sequence_indices = lambda position_ids: None
+    try:
+        yield
+    finally:
+        masking.find_packed_sequence_indices = original
 
 
 def _gloo_reduce_scatter(original: Any) -> Any:
