@@ -44,6 +44,10 @@ FUSED_GATE_UP = frozenset({"phi3"})
 # whose every intermediate autograd keeps (a model's own activation, once set, is torch's F.gelu).
 PYTHON_GELU = frozenset({"gpt2", "gptj", "phi"})
 
+# RMSNorms that keep their fp32 normalised tensor (torch's nn.RMSNorm in ZeroDesk's own decoder, Gemma's
+# float() norm); transformers' other RMSNorms cast it back to bf16 before the weight multiplies it.
+OWN_RMSNORM = frozenset({"custom", "gemma", "gemma2"})
+
 # The loss in bytes per logit (s·b·V): see the module docstring.
 LOGITS_FORWARD_PEAK = 2 + 4 + 4  # bf16 logits + fp32 copy + fp32 log-softmax
 LOGITS_SAVED = 4  # fp32 log-softmax kept for backward
@@ -80,7 +84,7 @@ class ActivationEstimate:
     block: BlockTerms | None = None
     recompute: Recompute = "none"
     recompute_bytes: int = 0  # a block's activations rebuilt during its backward (0 without recompute)
-    final_norm_bytes: int = 0  # the final norm's saves and the head's input
+    final_norm_bytes: int = 0  # the final norm's saves, the head's input and transformers' rotary tables
     logits_saved_bytes: int = 0  # the log-softmax kept for backward
     logits_backward_bytes: int = 0  # temporaries of the loss's backward
     cast_weights_bytes: int = 0  # autocast's cached bf16 copies of every linear weight and bias (DDP stages)
@@ -100,6 +104,8 @@ class ActivationEstimate:
 def _norm_saved(arch: Architecture, tokens: int, compute: Compute) -> int:
     h = arch.hidden
     if arch.norm == "rmsnorm":
+        if compute == "bf16" and arch.family not in OWN_RMSNORM:  # transformers: x.float() * rsqrt, cast back
+            return (FP32 + ACT_BYTES) * tokens * h + FP32 * tokens  # fp32 input, bf16 normalised, fp32 rstd
         return 2 * FP32 * tokens * h + FP32 * tokens  # fp32 input and normalised tensor, fp32 rstd
     if compute == "autocast":  # layer_norm runs in fp32: its fp32 input, fp32 mean and rstd
         return FP32 * tokens * h + 2 * FP32 * tokens
@@ -113,6 +119,9 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
     hd = arch.dim_per_head
     q, kv = arch.heads * hd, arch.n_kv_heads * hd
     rotary = arch.positions == "rotary"
+    # ZeroDesk's own decoder casts cos/sin in every block and copies SDPA's output after rotary;
+    # transformers computes cos/sin once per forward (rotary_tables) and SDPA's output needs no copy.
+    own = arch.family == "custom"
     # autocast: q, k, v each cast the fp32 norm output (3 copies, 1 fused), gate and up both (2, 1 fused or plain)
     attn_inputs = (1 if arch.family in FUSED_QKV else 3) if compute == "autocast" else 1
     mlp_inputs = (2 if arch.mlp == "gated" and arch.family not in FUSED_GATE_UP else 1) if compute == "autocast" else 1
@@ -122,11 +131,20 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
     return BlockTerms(
         norms=2 * _norm_saved(arch, t, compute),
         norm_outputs=ACT_BYTES * t * h * (attn_inputs + mlp_inputs),
-        qkv=ACT_BYTES * t * (q + 2 * kv),
-        rotary=(4 if compute == "autocast" else 2) * ACT_BYTES * seq * (hd // 2) if rotary else 0,
-        attention_out=ACT_BYTES * t * q * (2 if rotary else 1) + FP32 * t * arch.heads,
+        # a fused projection with rotary: q and k are rebuilt, its output stays alive as v's base
+        qkv=ACT_BYTES * t * (q + 2 * kv + (q + kv if rotary and arch.family in FUSED_QKV else 0)),
+        rotary=(4 if compute == "autocast" else 2) * ACT_BYTES * seq * (hd // 2) if rotary and own else 0,
+        attention_out=ACT_BYTES * t * q * (2 if rotary and own else 1) + FP32 * t * arch.heads,
         mlp=ACT_BYTES * t * f * mlp_inner,
     )
+
+
+def rotary_tables(arch: Architecture, seq: int, compute: Compute = "bf16") -> int:
+    """transformers' cos and sin (1 x s x head dim, in the residual stream's dtype), computed once per forward
+    and saved by every block's rotation: counted once, with the final norm."""
+    if arch.positions != "rotary" or arch.family == "custom":
+        return 0
+    return 2 * seq * arch.dim_per_head * (FP32 if compute == "autocast" else ACT_BYTES)
 
 
 def linear_weight_count(arch: Architecture, params: int) -> int:
@@ -156,7 +174,7 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
         rebuilt = terms.attention + copies
     else:
         per_layer, rebuilt = terms.total, 0
-    final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h
+    final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h + rotary_tables(arch, seq, compute)
     logits = t * arch.vocab
     cast = saved_cast = 0
     if compute == "autocast":
