@@ -72,10 +72,12 @@ def _plan(**kw) -> Plan:
     return Plan.model_validate(data)
 
 
-def test_issue_example_stage_2_peak_is_the_simulated_53_gb():
+def test_issue_example_stage_2_peak_is_the_simulated_one():
     peaks = predict(_plan())
     assert peaks[2].phase == "backward"
-    assert peaks[2].total_bytes == pytest.approx(53.0e9, rel=0.01)  # the issue's simulated 53.0 GB
+    # simulated (transformers' Llama, benchmarks/accuracy.py): 46.323 GiB; the issue's 53.0 GB was ZeroDesk's own
+    # decoder with the full causal mask transformers builds under fake tensors
+    assert peaks[2].total_bytes == pytest.approx(46.323 * 2**30, rel=0.001)
     gathered = peaks[2].components["gathered_params"]
     assert gathered == pytest.approx(13.5e9, rel=0.01)  # every bf16 parameter, gathered (stage 2)
     assert peaks[3].total_bytes < peaks[2].total_bytes < peaks[1].total_bytes < peaks[0].total_bytes

@@ -144,6 +144,14 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
         # The last gradients arrive with the whole residual stream's gradient still alive.
         m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=2 * stream)
+        if act is not None:
+            # The last block's backward at its MLP: every block input or saved tensor, this block's activations
+            # and weight casts rebuilt (full recompute), the fp32 stream gradient, the MLP's gradient temporaries,
+            # and the fp32 gradients already out: the head's (or the tied table's) and the down projection's.
+            full = act.recompute == "full"
+            m("backward", "block backward", cast_weights=saved_cast + (act.recast_bytes if full else 0),
+              grads=FP32 * (arch.vocab + arch.ffn) * arch.hidden, temporaries=2 * stream + act.mlp_backward_bytes,
+              activations=act.per_layer_bytes * act.layers + (rebuilt if full else 0) + act.rotary_tables_bytes)
     else:
         per_block_gathered = BF16 * sh.block_padded
         if stage == 2:
@@ -170,6 +178,15 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
           reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
+        if act is not None and act.layers > 1:
+            # The next block's backward, at its MLP (the first sub-layer backward reaches), while the block before it
+            # reduce-scatters: the inputs of every block below still saved, this block's own activations (rebuilt by
+            # full recompute; selective rebuilds only attention, later), the MLP's gradient temporaries.
+            own = rebuilt if act.recompute == "full" else 0
+            m("backward", "block backward", gathered_params=gathered, all_gather=ag,
+              reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+              unsharded_grads=BF16 * sh.head_grad, temporaries=stream + act.mlp_backward_bytes,
+              activations=act.per_layer_bytes * (act.layers - 1) + own + act.rotary_tables_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
         m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,

@@ -89,6 +89,9 @@ class ActivationEstimate:
     logits_backward_bytes: int = 0  # temporaries of the loss's backward
     cast_weights_bytes: int = 0  # autocast's cached bf16 copies of every linear weight and bias (DDP stages)
     cast_saved_bytes: int = 0  # of those, the weights the linear layers keep for backward (not recomputed ones)
+    rotary_tables_bytes: int = 0  # transformers' cos/sin, once per forward (also in final_norm_bytes)
+    mlp_backward_bytes: int = 0  # the MLP's backward temporaries: grads of its inner tensors alive at once
+    recast_bytes: int = 0  # autocast: the bf16 weights a recomputed block casts again for its backward
 
     @property
     def total_bytes(self) -> int:
@@ -140,11 +143,11 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
 
 
 def rotary_tables(arch: Architecture, seq: int, compute: Compute = "bf16") -> int:
-    """transformers' cos and sin (1 x s x head dim, in the residual stream's dtype), computed once per forward
+    """transformers' cos and sin (1 x s x rotated lanes, in the residual stream's dtype), computed once per forward
     and saved by every block's rotation: counted once, with the final norm."""
     if arch.positions != "rotary" or arch.family == "custom":
         return 0
-    return 2 * seq * arch.dim_per_head * (FP32 if compute == "autocast" else ACT_BYTES)
+    return 2 * seq * (arch.rotary_dim or arch.dim_per_head) * (FP32 if compute == "autocast" else ACT_BYTES)
 
 
 def linear_weight_count(arch: Architecture, params: int) -> int:
@@ -174,9 +177,10 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
         rebuilt = terms.attention + copies
     else:
         per_layer, rebuilt = terms.total, 0
-    final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h + rotary_tables(arch, seq, compute)
+    tables = rotary_tables(arch, seq, compute)
+    final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h + tables
     logits = t * arch.vocab
-    cast = saved_cast = 0
+    cast = saved_cast = recast = 0
     if compute == "autocast":
         from .architecture import param_count
 
@@ -186,11 +190,22 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
         mlp_w = (3 if arch.mlp == "gated" else 2) * h * arch.ffn
         kept = {"none": attn_w + mlp_w, "selective": mlp_w, "full": 0}[recompute]
         saved_cast = 2 * (arch.layers * kept + arch.vocab * h)  # biases are not saved; the head always is
+        recast = 2 * (attn_w + mlp_w - kept)  # a recomputed block casts its weights again for its backward
     return ActivationEstimate(
         per_layer_bytes=per_layer, logits_bytes=LOGITS_FORWARD_PEAK * logits, layers=arch.layers, block=terms,
         recompute=recompute, recompute_bytes=rebuilt, final_norm_bytes=final_norm,
         logits_saved_bytes=LOGITS_SAVED * logits, logits_backward_bytes=LOGITS_BACKWARD_TEMPS * logits,
-        cast_weights_bytes=cast, cast_saved_bytes=saved_cast)
+        cast_weights_bytes=cast, cast_saved_bytes=saved_cast, rotary_tables_bytes=tables,
+        mlp_backward_bytes=mlp_backward(arch, t, compute), recast_bytes=recast)
+
+
+def mlp_backward(arch: Architecture, tokens: int, compute: Compute = "bf16") -> int:
+    """Bytes of the MLP's backward temporaries at their most, beyond its saved tensors: the down projection's
+    input is freed once its backward has used it, while the gradient of that input (gated: of the activation and
+    of up too) is alive: +2 s·b·ffn bf16 tensors gated, +1 plain. Under autocast the bf16 copy of the incoming
+    fp32 gradient goes with them, and one s·b·ffn tensor less is alive at once."""
+    n = 2 if arch.mlp == "gated" else 1
+    return ACT_BYTES * tokens * arch.ffn * (n - 1 if compute == "autocast" else n)
 
 
 def activation_estimate(plan: Plan, compute: Compute = "bf16") -> ActivationEstimate | None:
