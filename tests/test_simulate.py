@@ -247,3 +247,22 @@ def test_transformers_attention_runs_causal_without_a_mask_under_fake_tensors():
         with Sdpa():
             model(torch.zeros(2, 32, dtype=torch.long))
     assert masks and all(m is None for m in masks)
+
+
+def test_fsdp2_chunks_made_on_demand_are_torchs_own():
+    """The simulation's _LazyChunks gives FSDP2 the very views its _chunk_with_empty makes (shape, stride, offset)."""
+    pytest.importorskip("torch")
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.distributed.fsdp._fully_shard._fsdp_common import _chunk_with_empty
+
+    from zerodesk.measure.simulate import _LazyChunks
+
+    def views(chunks):
+        return [(c.shape, c.stride(), c.storage_offset(), c.dtype) for c in chunks]
+
+    with FakeTensorMode():
+        for shape in [(0, 3), (1, 5), (5,), (7, 2), (1003, 48), (100,)]:
+            t = torch.empty(shape)
+            for n in (1, 2, 3, 7, 64, 1024):
+                assert views(_LazyChunks(t, n, 0)) == views(_chunk_with_empty(t, n, 0)), (shape, n)

@@ -115,7 +115,7 @@ def _fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
         dist.reduce_scatter_single = _gloo_reduce_scatter(original)
     try:
         mesh = init_device_mesh("cpu", (world,))
-        with FakeTensorMode(), _one_sequence_per_row():
+        with FakeTensorMode(), _one_sequence_per_row(), _chunks_on_demand():
             yield mesh
     finally:
         dist.reduce_scatter_single = original
@@ -142,6 +142,53 @@ def _one_sequence_per_row() -> Iterator[None]:
         yield
     finally:
         masking.find_packed_sequence_indices = original
+
+
+class _LazyChunks:
+    """torch.chunk(tensor, n, dim) padded with empty tensors to n, as FSDP2's _chunk_with_empty returns it, but each
+    chunk made only when asked for: FSDP2 reads two of the Nd chunks (this rank's and the 0th), and making all Nd
+    fake views cost most of fully_shard at Nd = 1024 (70B: about two thirds of the simulation)."""
+
+    def __init__(self, tensor: Any, n: int, dim: int) -> None:
+        self.tensor, self.n, self.dim = tensor, n, dim
+        self.size = -(-tensor.size(dim) // n) if tensor.size(dim) else 0  # torch.chunk's chunk length
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> Any:
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        i %= self.n
+        whole = self.tensor.size(self.dim)
+        if i == 0 or whole == 0:  # torch.chunk splits an empty dim into n empty views
+            return self.tensor.narrow(self.dim, 0, min(self.size, whole))
+        length = min(self.size, whole - i * self.size)
+        if length <= 0:  # past torch.chunk's last chunk: _chunk_with_empty's filler
+            return self[0].new_empty(0)
+        return self.tensor.narrow(self.dim, i * self.size, length)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(self.n))
+
+
+@contextmanager
+def _chunks_on_demand() -> Iterator[None]:
+    """FSDP2 sharding with _LazyChunks (the same shards, sizes and views; nothing else changes)."""
+    try:
+        from torch.distributed.fsdp._fully_shard import _fsdp_param
+    except ImportError:
+        yield
+        return
+    original = getattr(_fsdp_param, "_chunk_with_empty", None)
+    if original is None:  # another torch: shard its own way
+        yield
+        return
+    _fsdp_param._chunk_with_empty = _LazyChunks
+    try:
+        yield
+    finally:
+        _fsdp_param._chunk_with_empty = original
 
 
 def _gloo_reduce_scatter(original: Any) -> Any:
