@@ -115,7 +115,7 @@ def _fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
         dist.reduce_scatter_single = _gloo_reduce_scatter(original)
     try:
         mesh = init_device_mesh("cpu", (world,))
-        with FakeTensorMode(), _one_sequence_per_row(), _chunks_on_demand():
+        with FakeTensorMode(), _one_sequence_per_row(), _chunks_on_demand(), _global_peak_only():
             yield mesh
     finally:
         dist.reduce_scatter_single = original
@@ -189,6 +189,36 @@ def _chunks_on_demand() -> Iterator[None]:
         yield
     finally:
         _fsdp_param._chunk_with_empty = original
+
+
+@contextmanager
+def _global_peak_only() -> Iterator[None]:
+    """The trackers' running peak without their per-module peaks, which nothing here reads.
+
+    After every op MemTracker walks every tracked module to update its local peak (and copies its snapshot):
+    O(ops x modules), a large share of a tracked 7B step. The global peak and its snapshot, which PhasePeaks
+    reads, are updated exactly as torch does."""
+    try:
+        from torch.distributed._tools import mem_tracker
+    except ImportError:
+        yield
+        return
+    original = getattr(mem_tracker.MemTracker, "_update_peak_stats", None)
+    if original is None:
+        yield
+        return
+
+    def _update_peak_stats(self: Any, peak_state: Any) -> None:
+        for dev, dev_snap in self._curr_mem_snap.items():
+            if self._peak_mem.get(dev, 0) < dev_snap["Total"]:
+                self._peak_mem[dev] = dev_snap["Total"]
+                self._peak_mem_snap[dev] = dict(dev_snap)
+
+    mem_tracker.MemTracker._update_peak_stats = _update_peak_stats
+    try:
+        yield
+    finally:
+        mem_tracker.MemTracker._update_peak_stats = original
 
 
 def _gloo_reduce_scatter(original: Any) -> Any:
