@@ -159,8 +159,8 @@ def test_transformers_llama_block_saves_what_its_modules_keep():
     assert t.norms == 2 * ((4 + 2) * T * h + 4 * T)  # x.float() kept, normalised tensor cast back to bf16
     assert t.rotary == 0  # cos/sin computed once per forward ...
     e = estimate(llama, S, B)
-    assert e.rotary_tables_bytes == 2 * S * hd * 2  # ... and counted once
-    assert e.final_norm_bytes == estimate(LLAMA, S, B).final_norm_bytes - 2 * T * h + e.rotary_tables_bytes
+    assert e.shared_bytes == 2 * S * hd * 2  # ... and counted once
+    assert e.final_norm_bytes == estimate(LLAMA, S, B).final_norm_bytes - 2 * T * h + e.shared_bytes
     assert t.attention_out == 2 * T * q + 4 * T * heads  # SDPA's output needs no copy for o_proj
     assert block_terms(llama, S, B, "autocast").norms == block_terms(LLAMA, S, B, "autocast").norms  # fp32 anyway
 

@@ -151,7 +151,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
             full = act.recompute == "full"
             m("backward", "block backward", cast_weights=saved_cast + (act.recast_bytes if full else 0),
               grads=FP32 * (arch.vocab + arch.ffn) * arch.hidden, temporaries=2 * stream + act.mlp_backward_bytes,
-              activations=act.per_layer_bytes * act.layers + (rebuilt if full else 0) + act.rotary_tables_bytes)
+              activations=act.per_layer_bytes * act.layers + (rebuilt if full else 0) + act.shared_bytes)
     else:
         per_block_gathered = BF16 * sh.block_padded
         if stage == 2:
@@ -186,7 +186,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
             m("backward", "block backward", gathered_params=gathered, all_gather=ag,
               reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
               unsharded_grads=BF16 * sh.head_grad, temporaries=stream + act.mlp_backward_bytes,
-              activations=act.per_layer_bytes * (act.layers - 1) + own + act.rotary_tables_bytes)
+              activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
         m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,

@@ -48,6 +48,11 @@ PYTHON_GELU = frozenset({"gpt2", "gptj", "phi"})
 # float() norm); transformers' other RMSNorms cast it back to bf16 before the weight multiplies it.
 OWN_RMSNORM = frozenset({"custom", "gemma", "gemma2"})
 
+# transformers' default sliding window per family, where every layer uses it (Mistral); from that length on the
+# mask is a (b, 1, s, s) bool tensor made once per forward, and each attention keeps a bf16 copy of it
+# (and SDPA's output, laid out for the mask, is copied for the output projection).
+SLIDING_WINDOW = {"mistral": 4096}
+
 # The loss in bytes per logit (s·b·V): see the module docstring.
 LOGITS_FORWARD_PEAK = 2 + 4 + 4  # bf16 logits + fp32 copy + fp32 log-softmax
 LOGITS_SAVED = 4  # fp32 log-softmax kept for backward
@@ -64,10 +69,11 @@ class BlockTerms:
     rotary: int  # the bf16 cos/sin copies the rotations save
     attention_out: int  # SDPA output + logsumexp, and the copy the output projection saves after rotary
     mlp: int  # inner tensors of the MLP
+    mask: int = 0  # a materialised attention mask as SDPA keeps it (bf16, b x s x s), see window_mask
 
     @property
     def attention(self) -> int:
-        return self.qkv + self.rotary + self.attention_out
+        return self.qkv + self.rotary + self.attention_out + self.mask
 
     @property
     def total(self) -> int:
@@ -89,7 +95,7 @@ class ActivationEstimate:
     logits_backward_bytes: int = 0  # temporaries of the loss's backward
     cast_weights_bytes: int = 0  # autocast's cached bf16 copies of every linear weight and bias (DDP stages)
     cast_saved_bytes: int = 0  # of those, the weights the linear layers keep for backward (not recomputed ones)
-    rotary_tables_bytes: int = 0  # transformers' cos/sin, once per forward (also in final_norm_bytes)
+    shared_bytes: int = 0  # made once per forward, kept by every block: transformers' rotary tables (in final_norm_bytes)
     mlp_backward_bytes: int = 0  # the MLP's backward temporaries: grads of its inner tensors alive at once
     recast_bytes: int = 0  # autocast: the bf16 weights a recomputed block casts again for its backward
 
@@ -125,6 +131,7 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
     # ZeroDesk's own decoder casts cos/sin in every block and copies SDPA's output after rotary;
     # transformers computes cos/sin once per forward (rotary_tables) and SDPA's output needs no copy.
     own = arch.family == "custom"
+    masked = window_mask(arch, seq)  # with a mask SDPA's output is copied for the output projection too
     # autocast: q, k, v each cast the fp32 norm output (3 copies, 1 fused), gate and up both (2, 1 fused or plain)
     attn_inputs = (1 if arch.family in FUSED_QKV else 3) if compute == "autocast" else 1
     mlp_inputs = (2 if arch.mlp == "gated" and arch.family not in FUSED_GATE_UP else 1) if compute == "autocast" else 1
@@ -137,9 +144,17 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
         # a fused projection with rotary: q and k are rebuilt, its output stays alive as v's base
         qkv=ACT_BYTES * t * (q + 2 * kv + (q + kv if rotary and arch.family in FUSED_QKV else 0)),
         rotary=(4 if compute == "autocast" else 2) * ACT_BYTES * seq * (hd // 2) if rotary and own else 0,
-        attention_out=ACT_BYTES * t * q * (2 if rotary and own else 1) + FP32 * t * arch.heads,
+        attention_out=ACT_BYTES * t * q * (2 if (rotary and own) or masked else 1) + FP32 * t * arch.heads,
+        mask=ACT_BYTES * batch * seq * seq if masked else 0,
         mlp=ACT_BYTES * t * f * mlp_inner,
     )
+
+
+def window_mask(arch: Architecture, seq: int) -> bool:
+    """Whether transformers materialises the attention mask: a sliding window (the family's default) that the
+    sequence reaches. Otherwise SDPA runs with is_causal and no mask."""
+    window = SLIDING_WINDOW.get(arch.family)
+    return window is not None and seq >= window
 
 
 def rotary_tables(arch: Architecture, seq: int, compute: Compute = "bf16") -> int:
@@ -177,7 +192,7 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
         rebuilt = terms.attention + copies
     else:
         per_layer, rebuilt = terms.total, 0
-    tables = rotary_tables(arch, seq, compute)
+    tables = rotary_tables(arch, seq, compute)  # (the window's bool mask is gone with the forward: blocks keep copies)
     final_norm = _norm_saved(arch, t, compute) + ACT_BYTES * t * h + tables
     logits = t * arch.vocab
     cast = saved_cast = recast = 0
@@ -195,7 +210,7 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
         per_layer_bytes=per_layer, logits_bytes=LOGITS_FORWARD_PEAK * logits, layers=arch.layers, block=terms,
         recompute=recompute, recompute_bytes=rebuilt, final_norm_bytes=final_norm,
         logits_saved_bytes=LOGITS_SAVED * logits, logits_backward_bytes=LOGITS_BACKWARD_TEMPS * logits,
-        cast_weights_bytes=cast, cast_saved_bytes=saved_cast, rotary_tables_bytes=tables,
+        cast_weights_bytes=cast, cast_saved_bytes=saved_cast, shared_bytes=tables,
         mlp_backward_bytes=mlp_backward(arch, t, compute), recast_bytes=recast)
 
 
