@@ -187,6 +187,10 @@ def test_block_backward_moment_under_full_recompute():
     for stage in (3, 0):
         peak = predict(plan)[stage]
         assert (peak.phase, peak.moment) == ("backward", "block backward")
-    (mo,) = [x for x in moments(plan, 3) if x.name == "block backward"]
-    assert mo.components["temporaries"] == 2 * 4096 * h + act.mlp_backward_bytes
+    mos = {x.name: x for x in moments(plan, 3)}
+    mo, last = mos["block backward"], mos["last block backward"]
+    # the residual stream's gradient, the MLP's gradient temporaries, the down projection's bf16 weight gradient
+    assert mo.components["temporaries"] == 2 * 4096 * h + act.mlp_backward_bytes + 2 * h * f
     assert mo.components["activations"] == act.per_layer_bytes * (LLAMA.layers - 1) + act.recompute_bytes
+    assert last.components["activations"] == mo.components["activations"] + act.per_layer_bytes
+    assert mo.components["reduce_scatter"] > 0 and "reduce_scatter" not in last.components  # the last one's, pending

@@ -178,15 +178,23 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
           reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
-        if act is not None and act.layers > 1:
-            # The next block's backward, at its MLP (the first sub-layer backward reaches), while the block before it
-            # reduce-scatters: the inputs of every block below still saved, this block's own activations (rebuilt by
-            # full recompute; selective rebuilds only attention, later), the MLP's gradient temporaries.
+        if act is not None:
+            # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
+            # up to it, its own activations rebuilt (full recompute; selective rebuilds only attention, later), the
+            # MLP's gradient temporaries and the down projection's bf16 weight gradient (the block's gradients wait
+            # unsharded for its reduce-scatter). The last block holds them all; the next one holds one block less
+            # while the last reduce-scatters.
             own = rebuilt if act.recompute == "full" else 0
-            m("backward", "block backward", gathered_params=gathered, all_gather=ag,
-              reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
-              unsharded_grads=BF16 * sh.head_grad, temporaries=stream + act.mlp_backward_bytes,
-              activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
+            temps = stream + act.mlp_backward_bytes + BF16 * arch.hidden * arch.ffn
+            last_gathered = BF16 * sh.all_padded if stage == 2 else BF16 * sh.root_padded + per_block_gathered
+            m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag,
+              unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
+              activations=act.per_layer_bytes * act.layers + own + act.shared_bytes)
+            if act.layers > 1:
+                m("backward", "block backward", gathered_params=gathered, all_gather=ag,
+                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+                  unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
+                  activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
         m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,
