@@ -18,6 +18,18 @@ Counted op by op from what torch's autograd saves for the measure worker's decod
 - The loss: bf16 logits, their fp32 copy and the fp32 log-softmax (10 B per logit) at the
   forward's end; the log-softmax (4 B) stays saved for backward, which adds ~8 B of temporaries.
 
+Every other family is transformers' own module (measure/hf_model.py), which differs where it
+matters: its RMSNorm casts the normalised tensor back to bf16 (6 B, not 8, under bf16); cos/sin
+are made once per forward and shared by the blocks (shared_bytes); SDPA's output needs no copy;
+a fused q/k/v (or gate/up) projection casts its input once under autocast, and under rotary its
+output stays alive as v's base; GPT-2's default NewGELU keeps three more s·b·ffn tensors; a
+sliding window the sequence reaches (Mistral) materialises the mask, a bf16 s×s copy per block.
+Checked block by block against the simulated step (fake tensors) for GPT-2, GPT-NeoX, Llama and
+Mistral layouts under both compute modes (GPT-NeoX under autocast keeps one s·b·h less: not modelled).
+
+In backward a block's MLP adds its gradient temporaries (mlp_backward) to what the block saved
+(or rebuilt, under full recompute); core.peak places that moment in the step.
+
 Recompute wraps each block with torch's activation checkpointing (zerodesk.measure.recompute):
 `selective` recomputes the attention sub-layer (only its input is kept), `full` the whole block
 (only the block input is kept); a recomputed block's activations live again during its backward.
