@@ -5,8 +5,10 @@ use then plus the transients alive then. The prediction is the largest moment:
 
   forward    the last block (FSDP2: its all-gather buffer held to the next all-gather) and the
              loss (bf16 logits + fp32 copy + log-softmax: 10 B per logit)
-  backward   the loss's backward (log-softmax kept + ~8 B per logit of temporaries), the first
-             block's reduce-scatter (FSDP2) and the end of backward with all gradients (DDP)
+  backward   the loss's backward (log-softmax kept + ~8 B per logit of temporaries), a block's MLP
+             backward (its gradient temporaries over every saved tensor, the block's own rebuilt
+             under full recompute: the last block, and the next while the last reduce-scatters),
+             the first block's reduce-scatter (FSDP2) and the end of backward with all gradients (DDP)
   optimizer  all states plus AdamW's per-tensor temporaries (two fp32 copies of the largest
              local tensor; torch's CPU default, for-each on CUDA is issue 16)
 
