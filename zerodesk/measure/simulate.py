@@ -67,8 +67,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--dp", type=int, default=None, help="data-parallel degree Nd (default: the plan's)")
     p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the simulated one")
     p.add_argument("--fast-warmup", action="store_true",
-                   help="stages 2-3: run the warm-up without the memory tracker (about 1.5x faster; the same peaks "
-                        "and phase totals, but some gathered-parameter bytes are filed as activations)")
+                   help="stages 2-3: run the warm-up without the memory tracker (the same peaks and phase totals, "
+                        "but some gathered-parameter bytes are filed as activations; little faster since the tracker "
+                        "keeps only the global peak)")
     return p.parse_args(argv)
 
 
