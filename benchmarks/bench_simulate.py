@@ -37,15 +37,15 @@ def untracked(plan_json: str, stage: int) -> None:
     import torch
     from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 
-    from zerodesk.measure.model import build_model, loss_fn
+    from zerodesk.measure.model import blocks_of, build_model, loss_fn
     from zerodesk.measure.simulate import _fake_world
 
     plan = Plan.model_validate_json(plan_json)
     arch = plan.model.architecture
     with _fake_world(plan.dp) as mesh:
-        model = build_model(arch, "cpu")
+        model = build_model(plan.model, "cpu")
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
-        for block in model.blocks:
+        for block in blocks_of(model):
             fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
         fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
         opt = torch.optim.AdamW(model.parameters(), lr=1e-4)

@@ -222,3 +222,49 @@ def test_predicted_peak_matches_the_simulated_one_every_stage(recompute):
     for p in predict(plan):
         assert abs(p.total_bytes / sim[p.stage].peak_bytes - 1) <= 0.01, (recompute, p.stage, p.total_bytes,
                                                                             sim[p.stage].peak_bytes)
+
+
+def test_transformers_attention_runs_causal_without_a_mask_under_fake_tensors():
+    """A real rank passes SDPA no mask (positions 0..s-1 are one sequence); the simulation must do the same,
+    though transformers cannot read a fake tensor's positions (it would keep a full (b, 1, s, s) mask)."""
+    pytest.importorskip("transformers")
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from zerodesk.measure.model import build_model
+    from zerodesk.measure.simulate import _fake_world
+
+    spec = Plan.model_validate({"model": {"architecture": {**ISSUE_SHAPE, "family": "llama", "layers": 1}},
+                                "cluster": {"dp": 2}}).model
+    masks = []
+
+    class Sdpa(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if "scaled_dot_product" in str(func):
+                masks.append((kwargs or {}).get("attn_mask"))
+            return func(*args, **(kwargs or {}))
+
+    with _fake_world(2):
+        model = build_model(spec, "cpu")
+        with Sdpa():
+            model(torch.zeros(2, 32, dtype=torch.long))
+    assert masks and all(m is None for m in masks)
+
+
+def test_fsdp2_chunks_made_on_demand_are_torchs_own():
+    """The simulation's _LazyChunks gives FSDP2 the very views its _chunk_with_empty makes (shape, stride, offset)."""
+    pytest.importorskip("torch")
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.distributed.fsdp._fully_shard._fsdp_common import _chunk_with_empty
+
+    from zerodesk.measure.simulate import _LazyChunks
+
+    def views(chunks):
+        return [(c.shape, c.stride(), c.storage_offset(), c.dtype) for c in chunks]
+
+    with FakeTensorMode():
+        for shape in [(0, 3), (1, 5), (5,), (7, 2), (1003, 48), (100,)]:
+            t = torch.empty(shape)
+            for n in (1, 2, 3, 7, 64, 1024):
+                assert views(_LazyChunks(t, n, 0)) == views(_chunk_with_empty(t, n, 0)), (shape, n)

@@ -5,8 +5,10 @@ use then plus the transients alive then. The prediction is the largest moment:
 
   forward    the last block (FSDP2: its all-gather buffer held to the next all-gather) and the
              loss (bf16 logits + fp32 copy + log-softmax: 10 B per logit)
-  backward   the loss's backward (log-softmax kept + ~8 B per logit of temporaries), the first
-             block's reduce-scatter (FSDP2) and the end of backward with all gradients (DDP)
+  backward   the loss's backward (log-softmax kept + ~8 B per logit of temporaries), a block's MLP
+             backward (its gradient temporaries over every saved tensor, the block's own rebuilt
+             under full recompute: the last block, and the next while the last reduce-scatters),
+             the first block's reduce-scatter (FSDP2) and the end of backward with all gradients (DDP)
   optimizer  all states plus AdamW's temporaries, by its kernels (plan.optimizer_impl): foreach
              (torch's CUDA default; the measure worker sets it on both devices) one fp32 copy
              of the rank's parameters, for-loop two of its largest tensor, fused none
@@ -145,6 +147,14 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
         # The last gradients arrive with the whole residual stream's gradient still alive.
         m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=2 * stream)
+        if act is not None:
+            # The last block's backward at its MLP: every block input or saved tensor, this block's activations
+            # and weight casts rebuilt (full recompute), the fp32 stream gradient, the MLP's gradient temporaries,
+            # and the fp32 gradients already out: the head's (or the tied table's) and the down projection's.
+            full = act.recompute == "full"
+            m("backward", "block backward", cast_weights=saved_cast + (act.recast_bytes if full else 0),
+              grads=FP32 * (arch.vocab + arch.ffn) * arch.hidden, temporaries=2 * stream + act.mlp_backward_bytes,
+              activations=act.per_layer_bytes * act.layers + (rebuilt if full else 0) + act.shared_bytes)
     else:
         per_block_gathered = BF16 * sh.block_padded
         if stage == 2:
@@ -171,6 +181,23 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
           reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
+        if act is not None:
+            # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
+            # up to it, its own activations rebuilt (full recompute; selective rebuilds only attention, later), the
+            # MLP's gradient temporaries and the down projection's bf16 weight gradient (the block's gradients wait
+            # unsharded for its reduce-scatter). The last block holds them all; the next one holds one block less
+            # while the last reduce-scatters.
+            own = rebuilt if act.recompute == "full" else 0
+            temps = stream + act.mlp_backward_bytes + BF16 * arch.hidden * arch.ffn
+            last_gathered = BF16 * sh.all_padded if stage == 2 else BF16 * sh.root_padded + per_block_gathered
+            m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag,
+              unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
+              activations=act.per_layer_bytes * act.layers + own + act.shared_bytes)
+            if act.layers > 1:
+                m("backward", "block backward", gathered_params=gathered, all_gather=ag,
+                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+                  unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
+                  activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
         m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,

@@ -67,8 +67,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--dp", type=int, default=None, help="data-parallel degree Nd (default: the plan's)")
     p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the simulated one")
     p.add_argument("--fast-warmup", action="store_true",
-                   help="stages 2-3: run the warm-up without the memory tracker (about 1.5x faster; the same peaks "
-                        "and phase totals, but some gathered-parameter bytes are filed as activations)")
+                   help="stages 2-3: run the warm-up without the memory tracker (the same peaks and phase totals, "
+                        "but some gathered-parameter bytes are filed as activations; little faster since the tracker "
+                        "keeps only the global peak)")
     return p.parse_args(argv)
 
 
@@ -117,11 +118,110 @@ def _fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
         setattr(dist, name, _gloo_reduce_scatter(original))
     try:
         mesh = init_device_mesh("cpu", (world,))
-        with FakeTensorMode():
+        with FakeTensorMode(), _one_sequence_per_row(), _chunks_on_demand(), _global_peak_only():
             yield mesh
     finally:
         setattr(dist, name, original)
         dist.destroy_process_group()
+
+
+@contextmanager
+def _one_sequence_per_row() -> Iterator[None]:
+    """transformers' masks decided as on a real rank: one sequence per row, so SDPA runs with is_causal.
+
+    transformers looks for packed sequences in the position ids and, unable to read a fake tensor's
+    data, keeps a full (b, 1, s, s) mask that every attention layer converts and saves; a real rank
+    finds the worker's positions (0..s-1 in every row) unpacked and passes no mask at all."""
+    masking = sys.modules.get("transformers.masking_utils")
+    if masking is None:
+        try:
+            import transformers.masking_utils as masking
+        except ImportError:  # no transformers: only the custom family runs, which builds no mask
+            yield
+            return
+    original = masking.find_packed_sequence_indices
+    masking.find_packed_sequence_indices = lambda position_ids: None
+    try:
+        yield
+    finally:
+        masking.find_packed_sequence_indices = original
+
+
+class _LazyChunks:
+    """torch.chunk(tensor, n, dim) padded with empty tensors to n, as FSDP2's _chunk_with_empty returns it, but each
+    chunk made only when asked for: FSDP2 reads two of the Nd chunks (this rank's and the 0th), and making all Nd
+    fake views cost most of fully_shard at Nd = 1024 (70B: about two thirds of the simulation)."""
+
+    def __init__(self, tensor: Any, n: int, dim: int) -> None:
+        self.tensor, self.n, self.dim = tensor, n, dim
+        self.size = -(-tensor.size(dim) // n) if tensor.size(dim) else 0  # torch.chunk's chunk length
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> Any:
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        i %= self.n
+        whole = self.tensor.size(self.dim)
+        if i == 0 or whole == 0:  # torch.chunk splits an empty dim into n empty views
+            return self.tensor.narrow(self.dim, 0, min(self.size, whole))
+        length = min(self.size, whole - i * self.size)
+        if length <= 0:  # past torch.chunk's last chunk: _chunk_with_empty's filler
+            return self[0].new_empty(0)
+        return self.tensor.narrow(self.dim, i * self.size, length)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(self.n))
+
+
+@contextmanager
+def _chunks_on_demand() -> Iterator[None]:
+    """FSDP2 sharding with _LazyChunks (the same shards, sizes and views; nothing else changes)."""
+    try:
+        from torch.distributed.fsdp._fully_shard import _fsdp_param
+    except ImportError:
+        yield
+        return
+    original = getattr(_fsdp_param, "_chunk_with_empty", None)
+    if original is None:  # another torch: shard its own way
+        yield
+        return
+    _fsdp_param._chunk_with_empty = _LazyChunks
+    try:
+        yield
+    finally:
+        _fsdp_param._chunk_with_empty = original
+
+
+@contextmanager
+def _global_peak_only() -> Iterator[None]:
+    """The trackers' running peak without their per-module peaks, which nothing here reads.
+
+    After every op MemTracker walks every tracked module to update its local peak (and copies its snapshot):
+    O(ops x modules), a large share of a tracked 7B step. The global peak and its snapshot, which PhasePeaks
+    reads, are updated exactly as torch does."""
+    try:
+        from torch.distributed._tools import mem_tracker
+    except ImportError:
+        yield
+        return
+    original = getattr(mem_tracker.MemTracker, "_update_peak_stats", None)
+    if original is None:
+        yield
+        return
+
+    def _update_peak_stats(self: Any, peak_state: Any) -> None:
+        for dev, dev_snap in self._curr_mem_snap.items():
+            if self._peak_mem.get(dev, 0) < dev_snap["Total"]:
+                self._peak_mem[dev] = dev_snap["Total"]
+                self._peak_mem_snap[dev] = dict(dev_snap)
+
+    mem_tracker.MemTracker._update_peak_stats = _update_peak_stats
+    try:
+        yield
+    finally:
+        mem_tracker.MemTracker._update_peak_stats = original
 
 
 def _gloo_reduce_scatter(original: Any) -> Any:
