@@ -78,12 +78,12 @@
         <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</translation>
     </message>
     <message>
-        <source>Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).</source>
-        <translation>Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).</translation>
-    </message>
-    <message>
         <source>Note: {note}.</source>
         <translation>Note: {note}.</translation>
+    </message>
+    <message>
+        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
+        <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
     </message>
     <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>

@@ -78,12 +78,12 @@
         <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPU) · значения в {unit} ({note})</translation>
     </message>
     <message>
-        <source>Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).</source>
-        <translation>Сверху — оценка активаций: {act} на участника (последовательность {seq} × микробатч {mb}; это оценка).</translation>
-    </message>
-    <message>
         <source>Note: {note}.</source>
         <translation>Примечание: {note}.</translation>
+    </message>
+    <message>
+        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
+        <translation>Столбцы — состояния модели; заштрихованная верхушка — прогноз пика полного шага (активации, собранные параметры, буферы; последовательность {seq} × микробатч {mb}). Фрагментация не прогнозируется: симулируйте или измерьте шаг.</translation>
     </message>
     <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSplitter, QVBoxLa
 
 from ..core.accounting import Breakdown
 from ..core.plan import Offload, Plan, PlanError
-from ..core.residuals import activation_estimate
 from ..core.text import shorten
 from ..core.units import fmt_count
 from . import i18n
@@ -152,7 +151,9 @@ class ChartPanel(QWidget):
     def _fit_warning(self) -> None:
         """The warning wraps to more lines when narrow: the chart's pane grows its minimum so the
         splitter never squeezes the text over the bars."""
-        width = max(1, self._top_pane.width())
+        width = self._top_pane.width()
+        if width < 120:  # not laid out yet: a text wrapped to a few pixels would ask for a huge pane
+            return
         need = self.chart.minimumHeight() + self.warning.heightForWidth(width) + 6
         if self._top_pane.minimumHeight() != need:
             self._top_pane.setMinimumHeight(need)
@@ -204,13 +205,16 @@ class ChartPanel(QWidget):
                 name=name, p=i18n.fmt_int(b.params), short=i18n.fmt_count(b.params), nd=b.dp, nodes=c.nodes, gpn=c.gpus_per_node,
                 unit=i18n.unit_label(unit), note=i18n.unit_note(unit))))
         self._update_legend()
-        act = activation_estimate(plan)
-        extra = ""
-        if act is not None:
-            extra = " " + self.tr("Estimated activations on top: {act} per rank (sequence {seq} × micro-batch {mb}; an estimate).").format(
-                act=i18n.fmt_bytes(act.total_bytes, unit), seq=plan.seq_len, mb=plan.micro_batch)
         notes = "".join("<br>" + html.escape(self.tr("Note: {note}.").format(note=i18n.core_note(n))) for n in b.notes)
-        self.warning.setText("⚠ " + html.escape(peak_warning() + extra) + notes)
+        if plan.model.architecture is not None or plan.model.tensors:
+            # the hatched top is the predicted peak: say so, shortly, and where to check it
+            text = self.tr("The bars are model states; the hatched top is the predicted peak of a full step "
+                           "(activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). "
+                           "Fragmentation is not predicted: Simulate or Measure the step.").format(
+                seq=i18n.fmt_int(plan.seq_len), mb=i18n.fmt_int(plan.micro_batch))
+        else:
+            text = peak_warning()
+        self.warning.setText("⚠ " + html.escape(text) + notes)
         self._fit_warning()
         self.dp_caption.setText(
             f"<b>{dp_title}</b> — "

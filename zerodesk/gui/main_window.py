@@ -29,6 +29,7 @@ from ..core.plan_model import PlanModel
 from ..resources import resource
 from . import files, i18n, theme
 from .chart_panel import ChartPanel
+from .fit_scroll import FitScrollArea
 from .first_paint import after_first_paint
 from .glossary_dock import (
     CARD_CLAIM,
@@ -83,7 +84,10 @@ class MainWindow(QMainWindow):
         self.chart = self.chart_panel.chart
         self.dp_chart = self.chart_panel.dp_chart
         self.table = TablePanel()
-        self.tabs.addTab(self.chart_panel, "")
+        # in a scroll area: a small window scrolls the Plan tab rather than squeezing its texts over the charts
+        plan_scroll = FitScrollArea(self.chart_panel)
+        plan_scroll.setObjectName("planScroll")
+        self.tabs.addTab(plan_scroll, "")
         self.tabs.addTab(self.table, "")
         self.setCentralWidget(self.tabs)
         # Runs (simulate, measure) and their evidence on the Plan chart; the Measure tab is built when first shown.

@@ -1,0 +1,43 @@
+"""A scroll area that fits its widget to the viewport and scrolls only below the widget's minimum.
+
+QScrollArea's resizable mode sizes a widget with word-wrapped labels by its preferred height for the
+width, which for a panel of charts is far taller than the window; this one gives it the viewport's
+height, or the panel's minimum where the window is smaller, so texts never squeeze over the charts.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QScrollArea, QWidget
+
+
+class FitScrollArea(QScrollArea):
+    def __init__(self, widget: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(False)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(widget)
+        widget.installEventFilter(self)  # its texts change: its minimum may too
+
+    def fit(self) -> None:
+        widget = self.widget()
+        if widget is None:
+            return
+        width = self.viewport().width()
+        layout = widget.layout()
+        least = layout.minimumHeightForWidth(width) if layout is not None and layout.hasHeightForWidth() else -1
+        least = max(least, widget.minimumSizeHint().height())
+        height = max(self.viewport().height(), least)
+        if height > self.viewport().height():  # the scroll bar takes room: fit the narrower width
+            width = max(1, self.viewport().width() - self.verticalScrollBar().sizeHint().width())
+        widget.resize(width, height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.fit()
+        return super().eventFilter(obj, event)
