@@ -181,3 +181,22 @@ def test_a_200_kb_plan_opens_within_a_second(window, files, qtbot):
     qtbot.wait(10)
     assert time.perf_counter() - t0 < 1.0
     assert len(window.chart_panel.caption.text()) < 2000  # the name is shown cut, on one line
+
+
+def test_a_change_the_watcher_missed_is_still_noticed(qtbot, gui_settings, tmp_path):
+    """The file watcher can miss a write (a rename racing the re-watch, a file system without inotify): the
+    document also looks at the file's stat every few seconds."""
+    from zerodesk.gui.main_window import MainWindow
+
+    path = tmp_path / "shared.zerodesk.json"
+    save_plan(Plan(model=ModelSpec(params=10**9)), path)
+    w = MainWindow(gui_settings, persist=False)
+    w.quiet = True
+    qtbot.addWidget(w)
+    w.ask_reload_changed = lambda modified: False
+    w.ask_save_changes = discard
+    assert w.open_plan_file(path, ask=False)
+    watcher = w.document._watcher
+    watcher.blockSignals(True)  # the watcher misses everything from now on
+    save_plan(Plan(model=ModelSpec(params=3 * 10**9)), path)  # another program writes the file
+    qtbot.waitUntil(lambda: w.is_modified(), timeout=5000)

@@ -52,6 +52,18 @@ def disk_state(path: Path) -> str:
             return ""
 
 
+POLL_MS = 2000
+
+
+def _stat(path: Path | None) -> tuple | None:
+    """What a change to the file changes: inode, size, modification time (None if it is not there)."""
+    try:
+        st = os.stat(path) if path is not None else None
+    except (OSError, ValueError):
+        return None
+    return None if st is None else (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def safe_resolve(path: str | Path) -> Path:
     """Path.resolve() that never raises (symlink loops, names too long): the absolute path instead."""
     try:
@@ -99,6 +111,12 @@ class PlanDocument(QObject):
         self._settle.setSingleShot(True)
         self._settle.setInterval(150)
         self._settle.timeout.connect(self.check_disk)
+        # The watcher can miss a change (a rename racing our own re-watch, file systems without inotify):
+        # look again every few seconds while a file is open, by its stat first (a read only when it moved).
+        self._poll = QTimer(self)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._poll_disk)
+        self._stat: tuple | None = None
 
     def mark_saved(self, plan: Plan | None, path: Path | None, disk: str | None = None) -> None:
         self.path = path
@@ -106,6 +124,11 @@ class PlanDocument(QObject):
         self._disk = disk if disk is not None else (disk_state(path) if path is not None else "")
         self._announced = self._disk
         self._watch(path)
+        self._stat = _stat(path)
+        if path is None:
+            self._poll.stop()
+        else:
+            self._poll.start()
         self.pathChanged.emit(path)
 
     def is_modified(self, plan: Plan | None, form_valid: bool = True) -> bool:
@@ -178,6 +201,12 @@ class PlanDocument(QObject):
             self.pathChanged.emit(self.path)
         else:
             self.diskChanged.emit(now == GONE)
+
+    def _poll_disk(self) -> None:
+        stat = _stat(self.path)
+        if stat != self._stat:
+            self._stat = stat
+            self.check_disk()
 
     def disk_differs(self) -> bool:
         """Whether the disk no longer holds what this window last read or wrote there."""
