@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     if proctree.rank_start_method(device) == "fork":
         from .worker import preload
 
-        preload()  # imported once here, so each stage's forked ranks start at once
+        preload(job.plan)  # imported once here, so each stage's forked ranks start at once
     t0 = time.time()
     for i, stage in enumerate(stages):
         extra = [] if stage is None else ["--only-stage", str(stage), "--t0", repr(t0)]

@@ -435,9 +435,9 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     return result
 
 
-def preload() -> None:
+def preload(plan: Plan | None = None) -> None:
     """Import what every stage needs, once: a launcher that forks its ranks calls it first, so each stage's
-    fresh ranks start without importing torch's engines and trackers again."""
+    fresh ranks start without importing torch's engines, trackers and transformers' model again."""
     import torch.distributed.fsdp  # noqa: F401
     import torch.distributed.optim  # noqa: F401
     import torch.nn.parallel  # noqa: F401
@@ -445,6 +445,13 @@ def preload() -> None:
     from torch.distributed.device_mesh import init_device_mesh  # noqa: F401
 
     from . import model, recompute  # noqa: F401
+
+    arch = plan.model.architecture if plan is not None else None
+    if plan is not None and (arch is None or arch.family != "custom"):
+        try:  # transformers' modules load with the first model of a type: build it once on the meta device
+            model.build_model(plan.model, "meta")
+        except Exception:  # noqa: BLE001 - each rank meets the same problem and reports it in one sentence
+            pass
 
 
 def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit: Emitter, where: dict) -> None:
