@@ -59,6 +59,7 @@ def _with_toggle(label: QLabel, toggle: QCheckBox) -> QWidget:
 
 class ChartPanel(QWidget):
     exportRequested = Signal(str)  # ".png" or ".svg", from a chart's context menu
+    textsChanged = Signal()  # its texts were set: the height it needs may have changed
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -216,6 +217,7 @@ class ChartPanel(QWidget):
             text = peak_warning()
         self.warning.setText("⚠ " + html.escape(text) + notes)
         self._fit_warning()
+        self.textsChanged.emit()
         self.dp_caption.setText(
             f"<b>{dp_title}</b> — "
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(

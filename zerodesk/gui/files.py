@@ -202,6 +202,12 @@ class PlanDocument(QObject):
         else:
             self.diskChanged.emit(now == GONE)
 
+    def stop_watching(self) -> None:
+        """The window is closing: no more looks at the disk."""
+        self._poll.stop()
+        self._settle.stop()
+        self._watch(None)
+
     def _poll_disk(self) -> None:
         stat = _stat(self.path)
         if stat != self._stat:

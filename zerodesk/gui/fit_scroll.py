@@ -7,7 +7,7 @@ height, or the panel's minimum where the window is smaller, so texts never squee
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 
@@ -18,7 +18,6 @@ class FitScrollArea(QScrollArea):
         self.setFrameShape(QScrollArea.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setWidget(widget)
-        widget.installEventFilter(self)  # its texts change: its minimum may too
 
     def fit(self) -> None:
         widget = self.widget()
@@ -37,7 +36,3 @@ class FitScrollArea(QScrollArea):
         super().resizeEvent(event)
         self.fit()
 
-    def eventFilter(self, obj, event) -> bool:
-        if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self.fit()
-        return super().eventFilter(obj, event)

@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         # in a scroll area: a small window scrolls the Plan tab rather than squeezing its texts over the charts
         plan_scroll = FitScrollArea(self.chart_panel)
         plan_scroll.setObjectName("planScroll")
+        self.chart_panel.textsChanged.connect(plan_scroll.fit, Qt.ConnectionType.QueuedConnection)
         self.tabs.addTab(plan_scroll, "")
         self.tabs.addTab(self.table, "")
         self.setCentralWidget(self.tabs)
@@ -727,5 +728,6 @@ class MainWindow(QMainWindow):
         self.save_layout()
         if self._runs is not None:
             self._runs.kill_now()  # no rank outlives the window
+        self.document.stop_watching()  # a closed window looks at no file
         event.accept()
 
