@@ -195,3 +195,19 @@ def test_block_backward_moment_under_full_recompute():
     assert mo.components["activations"] == act.per_layer_bytes * (LLAMA.layers - 1) + act.recompute_bytes
     assert last.components["activations"] == mo.components["activations"] + act.per_layer_bytes
     assert mo.components["reduce_scatter"] > 0 and "reduce_scatter" not in last.components  # the last one's, pending
+
+
+@pytest.mark.parametrize("preset", ["llama-2-7b", "gpt2", "gemma-2b"])
+@pytest.mark.parametrize("dp", [1, 3, 8, 1024])
+def test_foreach_temporaries_are_one_fp32_copy_of_the_largest_ranks_parameters(preset, dp):
+    """foreach AdamW: 4 B per parameter the rank steps, which the torch profile's Adam state counts at 8 B."""
+    from zerodesk.core.catalog import find_model
+    from zerodesk.core.peak import local_elements
+    from zerodesk.core.torch_profile import rank_runs
+
+    plan = Plan(model=find_model(preset).to_model_spec(), cluster={"nodes": 1, "gpus_per_node": dp})
+    shapes = [s for _, s in plan.model.named_shapes]
+    for stage in range(4):
+        owned = max(r["optimizer"] for _, r in rank_runs(shapes, plan.params, stage, dp, device="cuda")) // 8
+        assert local_elements(plan, stage) == owned
+        assert predict(plan)[stage].phase_totals["optimizer"] >= 4 * owned

@@ -71,25 +71,31 @@ class _Shapes:
     largest_tensor: int  # elements of the largest tensor (whole)
     largest_local: int  # elements of the largest dim-0 shard (FSDP2)
     head_grad: int  # elements of the output head's gradient held to the root's reduce-scatter
+    fsdp_local: int  # elements rank 0 steps under FSDP2: a full ceil(dim0/Nd)-row chunk of every tensor
+    numels: tuple[int, ...]  # every tensor's elements in registration order (ZeroRedundancyOptimizer's partition)
 
 
 def _shapes(plan: Plan) -> _Shapes:
     from .architecture import block_group, numel, tensor_shapes
 
     arch, dp = plan.model.architecture, plan.dp
-    named = plan.model.named_shapes
-    if named is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
-        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0)
     # blocks are alike: list one and count it `layers` times (a tensor list is listed whole)
-    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else named
+    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.named_shapes
+    if listed is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
+        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), ())
+    layers = arch.layers if arch is not None else 1
     groups: dict[str, int] = {}
-    largest = largest_local = head = 0
+    largest = largest_local = head = fsdp_local = 0
+    numels: list[int] = []
     for name, shape in listed:
         dim0 = shape[0] if shape else 1
         rest = numel(shape) // dim0 if dim0 else 0
         key = block_group(name)  # the FSDP2 group: a block ('model.layers.0', 'blocks.0') or the root
         chunk = -(-dim0 // dp)
         groups[key] = groups.get(key, 0) + chunk * dp * rest
+        copies = layers if key != "root" else 1
+        fsdp_local += chunk * rest * copies
+        numels += [dim0 * rest] * copies
         if dim0 * rest > largest:
             largest = dim0 * rest
         if chunk * rest > largest_local:
@@ -101,8 +107,8 @@ def _shapes(plan: Plan) -> _Shapes:
     root = groups.get("root", 0)
     if arch is not None:
         head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
-        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head)
-    return _Shapes(root, block, root + sum(blocks), largest, largest_local, head)
+        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, tuple(numels))
+    return _Shapes(root, block, root + sum(blocks), largest, largest_local, head, fsdp_local, tuple(numels))
 
 
 def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
@@ -217,38 +223,27 @@ def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     """
     if plan.optimizer_impl == "fused":
         return 0
-    if plan.optimizer_impl == "foreach":
-        return FP32 * local_elements(plan, stage)
     sh = sh or _shapes(plan)
+    if plan.optimizer_impl == "foreach":
+        return FP32 * local_elements(plan, stage, sh)
     # ZeroRedundancyOptimizer (stage 1) steps whole tensors: the largest this rank may own
     largest = sh.largest_tensor if stage <= 1 else sh.largest_local
     return 2 * FP32 * largest
 
 
-def local_elements(plan: Plan, stage: int) -> int:
+def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
-    from .architecture import block_group, numel, tensor_shapes
     from .torch_profile import zero_partition
 
-    dp, arch = plan.dp, plan.model.architecture
-    if stage == 0 or dp == 1:
+    if stage == 0 or plan.dp == 1:
         return plan.params
-    # blocks are alike: list one and count it `layers` times (as _shapes does)
-    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.named_shapes
-    if listed is None:  # a raw count: even shards
-        return -(-plan.params // dp)
-    repeat = {True: arch.layers if arch is not None else 1, False: 1}
-    if stage == 1:  # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
-        numels = [numel(shape) for name, shape in listed for _ in range(repeat[block_group(name) != "root"])]
-        if dp >= len(numels):  # every tensor lands on a rank of its own
-            return max(numels, default=0)
-        return max(sum(numels[i] for i in owned) for owned in zero_partition(numels, dp))
-    total = 0  # FSDP2: rank 0 holds a full chunk of ceil(dim0/dp) rows of every tensor
-    for name, shape in listed:
-        dim0 = shape[0] if shape else 1
-        rest = numel(shape) // dim0 if dim0 else 0
-        total += -(-dim0 // dp) * rest * repeat[block_group(name) != "root"]
-    return total
+    sh = sh or _shapes(plan)
+    if stage >= 2 or not sh.numels:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
+        return sh.fsdp_local
+    if plan.dp >= len(sh.numels):  # every tensor lands on a rank of its own
+        return max(sh.numels)
+    # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
+    return max(sum(sh.numels[i] for i in owned) for owned in zero_partition(list(sh.numels), plan.dp))
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
