@@ -14,16 +14,19 @@ dies with the launcher, the launcher with its runner (lifeline.py), whatever kil
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import signal
 import socket
 import sys
 import time
 
+from ..core.plan import Plan
 from . import proctree
 from .devices import decide_device, default_ranks
 from .lifeline import die_with_parent, parent_gone
-from .protocol import Error, encode
+from .protocol import Error, encode, scale_plan
 from .rules import MAX_DEFAULT_RANKS, host_fit
 
 MAX_LOCAL_RANKS = 64  # one process each on this machine
@@ -50,45 +53,22 @@ def _rank_entry(index: int, argv: list[str], world: int, port: int) -> None:
     main(argv)  # leaves with os._exit
 
 
-class _Job:
-    """What the launcher needs of the worker's arguments: the plan (scaled as measured), its Nd and the stages."""
+def _job(worker_argv: list[str]) -> tuple[Plan | None, list[int]]:
+    """The plan the ranks will measure (scaled) and its stages, read as the worker reads them; a plan that
+    does not load is the worker's to report (bad_plan): (None, [])."""
+    from .worker import WorkerError, _load, _parse
 
-    def __init__(self, plan, stages: list[int]) -> None:
-        self.plan, self.stages = plan, stages
-        self.dp = plan.dp if plan is not None else 1
-
-
-def _job(worker_argv: list[str]) -> _Job:
-    """Read the plan the worker will read; a plan that does not load is the worker's to report (bad_plan)."""
-    from ..core.plan import PlanError, plan_from_json
-    from .protocol import Scale, scale_plan
-
-    p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--plan-json")
-    p.add_argument("--plan")
-    p.add_argument("--stage", "--stages", dest="stages", default="0,1,2,3")
-    p.add_argument("--scale-json")
-    known, _ = p.parse_known_args(worker_argv)
     try:
-        if known.plan_json is not None:
-            text = known.plan_json
-        elif known.plan is not None:
-            with open(known.plan, encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            return _Job(None, [])
-        plan = plan_from_json(text, source="plan")
-        stages = sorted({int(x) for x in known.stages.split(",") if x.strip()})
-        if known.scale_json:
-            plan = scale_plan(plan, Scale.model_validate_json(known.scale_json))
-        return _Job(plan, stages)
-    except (PlanError, OSError, ValueError):
-        return _Job(None, [])
+        with contextlib.redirect_stderr(io.StringIO()):  # argparse's usage is the worker's to print
+            plan, scale, stages = _load(_parse(worker_argv))
+        return scale_plan(plan, scale), stages
+    except (SystemExit, WorkerError, ValueError):
+        return None, []
 
 
-def host_problem(job: _Job, ranks: int, free: int | None = None) -> str | None:
+def host_problem(plan: Plan, stages: list[int], ranks: int, free: int | None = None) -> str | None:
     """CPU ranks whose model states alone would not fit this host: one sentence, else None."""
-    refusal = host_fit(job.plan, job.stages, ranks, "cpu", free)
+    refusal = host_fit(plan, stages, ranks, "cpu", free)
     if refusal is None:
         return None
     return (f"the model states of {ranks} CPU ranks need about {refusal.need / 1e9:.1f} GB, more than this "
@@ -128,8 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     available = args.device != "cpu" and torch.cuda.is_available()
     device = decide_device(args.device, available)
     gpus = torch.cuda.device_count() if available else 0
-    job = _job(worker_argv)
-    ranks = args.ranks if args.ranks is not None else default_ranks(job.dp, device, gpus, MAX_DEFAULT_RANKS)
+    plan, stages = _job(worker_argv)
+    dp = plan.dp if plan is not None else 1
+    ranks = args.ranks if args.ranks is not None else default_ranks(dp, device, gpus, MAX_DEFAULT_RANKS)
     if device == "cuda":
         if not available:
             _say("no_gpu", "CUDA was asked for, but this torch build or machine has no usable GPU")
@@ -137,19 +118,19 @@ def main(argv: list[str] | None = None) -> int:
         if ranks > gpus:
             _say("no_gpu", f"{ranks} ranks need {ranks} GPUs, but {gpus} are visible")
             return 1
-    elif job.plan is not None:
-        refusal = host_problem(job, ranks)
+    elif plan is not None:
+        refusal = host_problem(plan, stages, ranks)
         if refusal:
             _say("host_memory", refusal)
             return 1
     worker_argv = [*worker_argv, "--device", device]
     # One set of ranks per stage: torch's memory trackers leave each stage's model alive in C++ (a cycle
     # the collector cannot see), so stages in one process would carry the earlier stages' memory.
-    stages = job.stages or [None]
+    stages = stages or [None]
     if proctree.rank_start_method(device) == "fork":
         from .worker import preload
 
-        preload(job.plan)  # imported once here, so each stage's forked ranks start at once
+        preload(plan)  # imported once here, so each stage's forked ranks start at once
     t0 = time.time()
     for i, stage in enumerate(stages):
         extra = [] if stage is None else ["--only-stage", str(stage), "--t0", repr(t0)]
