@@ -75,17 +75,17 @@ WATCHDOG = ("[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(Seq
 
 
 def test_nccl_failures_are_quoted_in_one_sentence():
-    code, text = devices.dist_failure("DistBackendError", NCCL_SYSTEM, "nccl")
+    code, text = devices.dist_failure(NCCL_SYSTEM, "nccl")
     assert code == "nccl"
     assert text == "NCCL failed: ncclSystemError; Bootstrap : no socket interface found"
     assert "\n" not in text
 
 
 def test_lost_peers_are_collateral_and_timeouts_are_named():
-    assert devices.dist_failure("DistBackendError", NCCL_REMOTE, "nccl") is None
-    assert devices.dist_failure("DistNetworkError", "Connection closed by peer [127.0.0.1]:123", "gloo") is None
-    assert devices.dist_failure("DistError", "something in the store", "gloo") is None
-    code, text = devices.dist_failure("DistBackendError", WATCHDOG, "nccl")
+    assert devices.dist_failure(NCCL_REMOTE, "nccl") is None
+    assert devices.dist_failure("Connection closed by peer [127.0.0.1]:123", "gloo") is None
+    assert devices.dist_failure("something in the store", "gloo") is None
+    code, text = devices.dist_failure(WATCHDOG, "nccl")
     assert code == "timeout" and "collective timed out" in text and "Watchdog" in text
 
 

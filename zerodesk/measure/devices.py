@@ -59,14 +59,14 @@ def default_ranks(dp: int, device: str, gpus: int, most: int) -> int:
 
 # What a failed collective says when only a peer went away: this rank is collateral, the peer reports.
 PEER_GONE = ("Connection closed by peer", "Connection reset by peer", "Broken pipe", "remote process exited",
-             "ncclRemoteError", "Socket Timeout", "communicator was aborted", "NCCL communicator was aborted")
+             "ncclRemoteError", "Socket Timeout", "communicator was aborted")
 TIMED_OUT = ("Watchdog caught collective operation timeout", "timed out", "Timed out")
 
 
-def dist_failure(exc_type: str, text: str, backend: str | None) -> tuple[str, str] | None:
+def dist_failure(text: str, backend: str | None) -> tuple[str, str] | None:
     """(code, reason) for a failure in torch.distributed, or None when only a peer is gone (collateral).
 
-    exc_type: the exception's class name (DistBackendError, DistNetworkError, DistError...); text: its message."""
+    text: the exception's message. Outside NCCL (gloo, the store) a failed collective means a peer or the rendezvous went away: collateral."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     if any(s in text for s in PEER_GONE):
         return None
@@ -80,8 +80,6 @@ def dist_failure(exc_type: str, text: str, backend: str | None) -> tuple[str, st
         kind = next((ln.split(":")[0] for ln in lines if ln.startswith("nccl") and ":" in ln), "")
         said = "; ".join(x for x in (kind, reason) if x) or first
         return "nccl", f"NCCL failed: {said[:300]}"
-    if exc_type in ("DistBackendError", "DistNetworkError", "DistStoreError", "DistError"):
-        return None  # gloo and the store: a peer or the rendezvous went away
     return None
 
 

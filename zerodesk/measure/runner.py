@@ -160,7 +160,7 @@ class MeasureRun:
         out = self.proc.stdout
         try:
             while True:
-                chunk = out.read1(1 << 16) if hasattr(out, "read1") else out.read(1 << 16)
+                chunk = out.read1(1 << 16)  # what is there, up to 64 KiB, without waiting for more
                 chunks.put(chunk)
                 if not chunk:
                     return

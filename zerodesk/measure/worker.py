@@ -153,8 +153,8 @@ def _classify(exc: BaseException, rank: int, stage: int | None, backend: str | N
     where = f"rank {rank}" + (f" in stage {stage}" if stage is not None else "")
     if isinstance(exc, torch.OutOfMemoryError) or "can't allocate memory" in text or "out of memory" in text.lower():
         return "out_of_memory", f"{where} ran out of memory: {text[:200]}"
-    if isinstance(exc, getattr(dist, "DistError", ())) or "NCCL" in full or backend == "nccl" and "nccl" in full:
-        verdict = dist_failure(type(exc).__name__, full, backend)
+    if isinstance(exc, getattr(dist, "DistError", ())) or "nccl" in full.lower():
+        verdict = dist_failure(full, backend)
         return None if verdict is None else (verdict[0], f"{where}: {verdict[1]}")
     if any(s in text for s in ("Connection closed by peer", "Connection reset by peer", "Broken pipe",
                                "Socket Timeout", "timed out")):
