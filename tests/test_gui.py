@@ -143,6 +143,23 @@ def test_units_switch_to_gib(window, qtbot):
     assert window.settings.units == "GiB"
 
 
+def test_a_unit_switch_keeps_the_bytes_typed_in_every_memory_field(window, qtbot):
+    form = window.form
+    type_into(qtbot, form.field("cluster.gpu_memory_bytes"), "80")
+    type_into(qtbot, form.field("cuda_allowance_bytes"), "2.5")
+    type_into(qtbot, form.field("cluster.host_memory_bytes"), "512")
+    choose(qtbot, form.field("units"), "GiB")
+    plan = form.plan()
+    assert plan.units == "GiB"
+    assert (plan.cluster.gpu_memory_bytes, plan.cuda_allowance_bytes, plan.cluster.host_memory_bytes) == (
+        80_000_000_000, 2_500_000_000, 512_000_000_000)  # the same bytes, not 80 GiB
+    assert form.field("cluster.gpu_memory_bytes").text() == "74.5058"  # shown in the new unit
+    assert form._field_labels["cuda_allowance_bytes"].text() == "CUDA allowance, GiB"
+    choose(qtbot, form.field("units"), "GB")
+    assert form.field("cluster.gpu_memory_bytes").text() == "80"
+    assert form.plan().cluster.gpu_memory_bytes == 80_000_000_000
+
+
 def test_architecture_fields_give_the_exact_count(window, qtbot):
     form = window.form
     qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)

@@ -1,4 +1,4 @@
-"""The form's words: each field's label, accessible name and tooltip, in the UI language.
+"""The form's words: each field's label, accessible name and tooltip, its choices and hints, in the UI language.
 
 The strings keep the form's translation context ("PlanForm"), so moving them here changed no translation.
 """
@@ -6,6 +6,8 @@ The strings keep the form's translation context ("PlanForm"), so moving them her
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
+
+from . import i18n
 
 translate = QCoreApplication.translate  # lupdate reads translate("PlanForm", "text")
 
@@ -100,3 +102,59 @@ def offload_texts(unit: str) -> dict[str, tuple[str, str]]:
         "cluster.host_memory_bytes": (translate("PlanForm", "Host memory per node, {unit}").format(unit=unit),
                                       translate("PlanForm", "RAM of one node; empty: no host line")),
     }
+
+
+def choice_names() -> dict[str, dict[str, str]]:
+    """The words for the form's own choices (by combo key, then item data)."""
+    return {
+        "recompute": {"none": translate("PlanForm", "none"), "selective": translate("PlanForm", "selective (attention)"),
+                      "full": translate("PlanForm", "full (whole block)")},
+        "optimizer_impl": {"foreach": translate("PlanForm", "foreach (CUDA default)"),
+                           "fused": translate("PlanForm", "fused"), "for-loop": translate("PlanForm", "for-loop")},
+        "offload": {"none": translate("PlanForm", "none"),
+                    "optimizer": translate("PlanForm", "optimizer states + gradients"),
+                    "optimizer+params": translate("PlanForm", "+ parameters")},
+        "offload_target": {"cpu": translate("PlanForm", "host memory (CPU)"), "nvme": translate("PlanForm", "NVMe")},
+    }
+
+
+def layout_details(extra: dict) -> list[str]:
+    """A loaded layout's knobs the form does not show (kept as they are), in words."""
+    words = {
+        "qk_norm": translate("PlanForm", "q/k norms"), "parallel": translate("PlanForm", "parallel attention + MLP"),
+        "embed_norm": translate("PlanForm", "embedding LayerNorm"), "head_bias": translate("PlanForm", "head bias"),
+        "final_norm": translate("PlanForm", "no final norm"),
+    }
+    out = [text for key, text in words.items() if key in extra]
+    if "rotary_dim" in extra:
+        out.append(translate("PlanForm", "rotary on {n} lanes per head").format(n=extra["rotary_dim"]))
+    if "position_offset" in extra:
+        out.append(translate("PlanForm", "{n} extra position rows").format(n=extra["position_offset"]))
+    if "embed_dim" in extra:
+        out.append(translate("PlanForm", "{n}-wide embeddings projected").format(n=extra["embed_dim"]))
+    if extra.get("parallel_norms") == 2:
+        out.append(translate("PlanForm", "two norms per block"))
+    if "activation" in extra:
+        out.append(translate("PlanForm", "activation {name}").format(name=extra["activation"]))
+    return out
+
+
+def params_hint(plan) -> str:
+    """Under the count: the exact number of parameters and where it comes from."""
+    n = i18n.fmt_int(plan.params)
+    if plan.model.architecture is not None:
+        return translate("PlanForm", "= {n} parameters, exact from the architecture").format(n=n)
+    if plan.model.tensors:
+        return translate("PlanForm", "= {n} parameters in {t} tensors, exact from transformers").format(
+            n=n, t=len(plan.model.tensors))
+    return translate("PlanForm", "= {n} parameters").format(n=n)
+
+
+def arch_hint(plan, extra: dict) -> str:
+    """Under the architecture: P, and the loaded layout's knobs the form does not show."""
+    text = translate("PlanForm", "P = {n} ({short})").format(n=i18n.fmt_int(plan.params),
+                                                             short=i18n.fmt_count(plan.params))
+    details = layout_details(extra)
+    if details:
+        text += "\n" + translate("PlanForm", "Layout also has: {list}").format(list=", ".join(details))
+    return text

@@ -12,24 +12,23 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 
-from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec, sharded
+from ..core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec
 from ..core.peak import StagePeak, predict
 from ..core.plan import Plan, Profile
 from ..core.units import UNIT_BYTES
-from ..measure.rules import difference_pct
 from . import i18n
+from . import stage_chart_texts as texts
 from .chart_grid import GridLines, apply_axis_palette
-from .style import GPU_LINE_COLOR, PEAK_COLOR, SERIES_COLORS, TIER_COLORS, TIER_GLYPHS, TIER_SYMBOLS, component_color
+from .measured_series import Measured, MeasuredSeries
+from .style import GPU_LINE_COLOR, PEAK_COLOR, TIER_GLYPHS, TIER_SYMBOLS, component_color
 from .chart_tools import ChartMenu, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor, widget_rect_of
 
 BAR_WIDTH = 0.6
-MEASURE_X = BAR_WIDTH / 2 + 0.1  # first measured marker, right of the bar
 
 PEAK_KEY = "predicted_peak"  # the hatched layer's key in hover and click signals
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
@@ -56,30 +55,6 @@ def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
     return {c.key: c for c in specs}
 
 
-def component_formula(spec: ComponentSpec | None, stage: int, profile: Profile) -> str:
-    """'4P/Nd' when this component is sharded at this stage, '4P' when every rank holds it all."""
-    if spec is None:
-        return "?"
-    b = f"{spec.bytes_per_param:g}P"
-    if not sharded(spec.state_class, stage):
-        return b
-    if profile == Profile.TORCH and spec.state_class == "optimizer" and stage == 1:
-        return f"≈{b}/Nd"  # ZeroRedundancyOptimizer assigns whole tensors: ranks are uneven
-    return f"{b}/Nd"
-
-
-@dataclass
-class Measured:
-    label: str
-    stage: int
-    peak_bytes: int
-    states_bytes: int | None
-    kind: str = "measured"  # or "simulated": its own marker shape and colour
-    reference_bytes: int | None = None  # the torch profile's states for the same run; % compares with it
-
-
-
-
 class StageChart(LogScaleMixin, pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
@@ -94,7 +69,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self._breakdown: Breakdown | None = None
         self._specs: dict[str, ComponentSpec] = {}
         self._bars: dict[str, pg.BarGraphItem] = {}
-        self._measured: list[Measured] = []
+        self._measured = MeasuredSeries()  # simulated and measured steps beside the bars
         self._measure_items: list = []
         self.hover_text = ""
         self.hovered: tuple[int, str] | None = None
@@ -202,7 +177,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
 
     def _draw_peaks(self, scale: float) -> float:
         """Place the hatched peak layer and its labels; returns the highest peak in bytes."""
-        b, gpu = self._breakdown, self._plan.cluster.gpu_memory_bytes
+        b = self._breakdown
         states = [s.total_bytes for s in b.stages]
         peaks = [p.total_bytes for p in self._peaks] or states
         ty = self._ty  # drawn coordinates: linear or log axis
@@ -332,8 +307,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self._set_axes_text()
 
     def _set_x_range(self) -> None:
-        right = 3 + MEASURE_X + 0.1 * len(self._measure_labels()) + 0.2 if self._measured else 3.5
-        self.setXRange(-0.5, right, padding=0)
+        self.setXRange(-0.5, self._measured.right_edge(), padding=0)
 
     def _set_axes_text(self, force: bool = False) -> None:
         pi = self.getPlotItem()
@@ -423,53 +397,15 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         scene_pos = self.getPlotItem().vb.mapViewToScene(self.segment_center(stage, key))
         return self.mapFromScene(scene_pos)
 
-    def _moment_name(self, moment: str) -> str:
-        names = {"loss": self.tr("the loss"), "loss backward": self.tr("the loss's backward"),
-                 "end of backward": self.tr("the end of backward"), "last block": self.tr("the last block"),
-                 "first block reduce-scatter": self.tr("the first block's reduce-scatter"),
-                 "root reduce-scatter": self.tr("the root group's reduce-scatter"),
-                 "optimizer step": self.tr("the optimizer step")}
-        return names.get(moment, moment)
-
     def peak_text(self, stage: int) -> str:
         """Hover text of the peak layer: the predicted peak, its phase and what fills memory then."""
-        p, unit = self._peaks[stage], self.unit
-        phase = {"forward": self.tr("forward"), "backward": self.tr("backward"),
-                 "optimizer": self.tr("optimizer step")}.get(p.phase, p.phase)
-        lines = [f"<b>{i18n.stage_short(stage)} · " + self.tr("Predicted peak of the step") + "</b>",
-                 f"≈ {i18n.fmt_bytes(p.total_bytes, unit)} = {i18n.fmt_exact_bytes(p.total_bytes)}",
-                 self.tr("Phase: {phase} ({moment})").format(phase=phase, moment=self._moment_name(p.moment))]
-        for key, nbytes in sorted(p.components.items(), key=lambda kv: -kv[1]):
-            lines.append(f"&nbsp;&nbsp;{html.escape(i18n.component_label(key))}: {i18n.fmt_bytes(nbytes, unit)}")
-        gpu = self._plan.cluster.gpu_memory_bytes
-        if gpu:
-            lines.append(self.tr("Fits in {gpu}") .format(gpu=i18n.fmt_bytes(gpu, unit)) if p.total_bytes <= gpu
-                         else self.tr("Over {gpu} by {over}").format(gpu=i18n.fmt_bytes(gpu, unit),
-                                                                     over=i18n.fmt_bytes(p.total_bytes - gpu, unit)))
-        if not p.complete:
-            lines.append(self.tr("Activations left out: they need the architecture."))
-        lines.append(self.tr("Predicted (closed form), not measured; fragmentation is not included. "
-                             "Check it with Simulate or Measure."))
-        return "<br>".join(lines)
+        return texts.peak_text(self._peaks[stage], stage, self.unit, self._plan.cluster.gpu_memory_bytes)
 
     def segment_text(self, stage: int, key: str) -> str:
         """The hover text: component, bytes in the unit and exactly, its formula, where it comes from."""
         if key == PEAK_KEY:
             return self.peak_text(stage)
-        b, unit = self._breakdown, self.unit
-        nbytes = b.stage(stage).components[key]
-        spec = self._specs.get(key)
-        kind = f"{spec.dtype}, {i18n.state_class_label(spec.state_class)}" if spec else ""
-        formula = component_formula(spec, stage, b.profile)
-        lines = [
-            f"<b>{i18n.stage_short(stage)} · {i18n.component_label(key)}</b>" + (f" ({kind})" if kind else ""),
-            f"{i18n.fmt_bytes(nbytes, unit)} = {i18n.fmt_exact_bytes(nbytes)}",
-            self.tr("Formula: {f} with P = {p}, Nd = {nd}").format(f=formula, p=i18n.fmt_int(b.params), nd=b.dp),
-            self.tr("Stage total: {total} = {formula}").format(
-                total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=i18n.core_formula(b.stage(stage).formula)),
-            self.tr("Computed, {profile}. Click for the claim it rests on.").format(profile=i18n.profile_short(b.profile.value)),
-        ]
-        return "<br>".join(lines)
+        return texts.segment_text(self._breakdown, stage, key, self._specs.get(key), self.unit)
 
     def _scene_to_segment(self, scene_pos) -> tuple[int, str] | None:
         vb = self.getPlotItem().vb
@@ -515,13 +451,6 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
             self.segmentClicked.emit(*hit)
 
     # -- measured overlay (fed by the Measure tab) ---------------------------------------------
-    def _measure_labels(self) -> list[str]:
-        seen: list[str] = []
-        for m in self._measured:
-            if m.label not in seen:
-                seen.append(m.label)
-        return seen
-
     def overlay_measured(self, stage: int, peak_bytes: int, states_bytes: int | None, label: str,
                          kind: str = "measured", reference_bytes: int | None = None) -> None:
         """Mark a measured or simulated step beside a stage's bar: states, peak, and % of the states.
@@ -530,71 +459,34 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         with: the torch profile's prediction for the run, whichever profile the bars show (the bars when None).
         One call per stage and series; a second call with the same stage and label replaces it.
         """
-        if stage not in STAGES:
-            raise ValueError(f"stage must be 0-3, not {stage}")
-        self._measured = [m for m in self._measured if not (m.stage == stage and m.label == label)]
-        self._measured.append(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes),
-                                       kind, None if reference_bytes is None else int(reference_bytes)))
+        self._measured.put(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes),
+                                    kind, None if reference_bytes is None else int(reference_bytes)))
         self._set_x_range()
         self._redraw() if self._breakdown is not None else self._draw_measured()
 
     def clear_measured(self, label: str | None = None) -> None:
-        self._measured = [m for m in self._measured if label is not None and m.label != label]
+        self._measured.clear(label)
         self._set_x_range()
         self._redraw() if self._breakdown is not None else self._draw_measured()
 
     def measured(self) -> list[Measured]:
         return list(self._measured)
 
-    def _marker_x(self, m: Measured) -> float:
-        return m.stage + MEASURE_X + 0.1 * self._measure_labels().index(m.label)
-
     def measured_text(self, m: Measured) -> str:
-        """Hover text of a measured marker: peak, states, and the states' difference to the computed total."""
-        unit = self.unit
-        lines = [f"<b>{html.escape(m.label)} · {i18n.stage_short(m.stage)}</b>",
-                 self.tr("Peak of the step: {v}").format(v=i18n.fmt_bytes(m.peak_bytes, unit))]
-        if m.states_bytes is not None:
-            lines.append(self.tr("Model states: {v}").format(v=i18n.fmt_bytes(m.states_bytes, unit)))
-            d = self.measured_difference(m)
-            if d is not None and m.reference_bytes is not None:
-                lines.append(self.tr("States vs the torch profile {c}: {d:+.1f}%").format(
-                    c=i18n.fmt_bytes(m.reference_bytes, unit), d=d))
-            elif d is not None and self._breakdown is not None:
-                lines.append(self.tr("States vs computed {c}: {d:+.1f}%").format(
-                    c=i18n.fmt_bytes(self._breakdown.stage(m.stage).total_bytes, unit), d=d))
-        return "<br>".join(lines)
+        """Hover text of a marker: peak, states, and the states' difference to what they are compared with."""
+        computed = self._breakdown.stage(m.stage).total_bytes if self._breakdown is not None else None
+        return texts.measured_text(m, self.measured_difference(m), computed, self.unit)
 
     def measured_difference(self, m: Measured) -> float | None:
         """(states - reference) / reference in %: the torch profile's prediction when known, else the bar; or None."""
-        if m.states_bytes is None:
-            return None
-        if m.reference_bytes is not None:
-            reference = m.reference_bytes
-        elif self._breakdown is not None:
-            reference = self._breakdown.stage(m.stage).total_bytes
-        else:
-            return None
-        return difference_pct(m.states_bytes, reference) if reference else None
-
-    def _series_color(self, label: str) -> str:
-        """A series' colour: its tier's, unless another series of the same tier came first."""
-        kinds = {}
-        for m in self._measured:
-            kinds.setdefault(m.label, m.kind)
-        same = [lbl for lbl in self._measure_labels() if kinds[lbl] == kinds[label]]
-        i = same.index(label)
-        return TIER_COLORS.get(kinds[label], SERIES_COLORS[0]) if i == 0 else SERIES_COLORS[i % len(SERIES_COLORS)]
-
-    def _series_kind(self, label: str) -> str:
-        return next(m.kind for m in self._measured if m.label == label)
+        return self._measured.difference(m, self._breakdown)
 
     def measured_legend_html(self) -> str:
-        labels = self._measure_labels()
+        labels = self._measured.labels()
         if not labels:
             return ""
         series = "&nbsp;&nbsp;".join(
-            f'<span style="color:{self._series_color(label)}">{TIER_GLYPHS.get(self._series_kind(label), "▲◆")}</span>'
+            f'<span style="color:{self._measured.color(label)}">{TIER_GLYPHS.get(self._measured.kind(label), "▲◆")}</span>'
             f'&nbsp;{html.escape(label)}' for label in labels)
         return html.escape(self.tr("beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), "
                                    "% = states vs the torch profile")) + " — " + series
@@ -603,7 +495,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         vb = self.getPlotItem().vb
         scale = UNIT_BYTES[self.unit]
         for m in self._measured:
-            x = self._marker_x(m)
+            x = self._measured.marker_x(m)
             for y in (m.peak_bytes, m.states_bytes):
                 if y is None:
                     continue
@@ -624,13 +516,13 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         outline = pg.mkPen(text_color, width=1)
         small = QFont()
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
-        for label in self._measure_labels():
-            color = self._series_color(label)
-            peak_symbol, states_symbol = TIER_SYMBOLS.get(self._series_kind(label), TIER_SYMBOLS["measured"])
+        for label in self._measured.labels():
+            color = self._measured.color(label)
+            peak_symbol, states_symbol = TIER_SYMBOLS.get(self._measured.kind(label), TIER_SYMBOLS["measured"])
             brush = pg.mkBrush(color)
             spots, xs, ys = [], [], []
             for m in (m for m in self._measured if m.label == label):
-                x = self._marker_x(m)
+                x = self._measured.marker_x(m)
                 ty = self._ty
                 spots.append({"pos": (x, ty(m.peak_bytes / scale)), "symbol": peak_symbol, "size": 11, "brush": brush, "pen": outline})
                 if m.states_bytes is not None:

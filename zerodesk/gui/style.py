@@ -27,7 +27,7 @@ FALLBACK_COLORS = ("#999999", "#777777", "#BBBBBB")
 TIER_COLORS = {"simulated": "#00A3A3", "measured": "#E0115F", "predicted": "#B8860B"}
 TIER_SYMBOLS = {"simulated": ("s", "o"), "measured": ("t1", "d")}  # (peak, model states)
 TIER_GLYPHS = {"simulated": "■●", "measured": "▲◆"}  # the same shapes in legend text
-SERIES_COLORS = ("#E0115F", "#00A3A3", "#B8860B", "#6A5ACD")  # further series of one kind
+SERIES_COLORS = ("#E0115F", "#00A3A3", "#B8860B", "#6A5ACD", "#1F4E79", "#8B4513")  # further series: first one free
 
 ERROR_COLOR = "#D62728"  # errors, invalid fields, and the GPU memory line
 OK_COLOR = "#1A7F37"
