@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from .form_fields import FieldEdit
 from .memory_edit import MemoryEdit
@@ -74,14 +74,6 @@ class FieldSet:
         label.setBuddy(widget)
         self.labels[key] = label
         layout.addRow(label, box)
-
-    def grid_cell(self, grid: QGridLayout, row: int, col: int, key: str, widget: QWidget) -> None:
-        label = QLabel()
-        label.setBuddy(widget)
-        self.labels[key] = label
-        grid.addWidget(label, row * 2, col * 2)
-        grid.addWidget(widget, row * 2, col * 2 + 1)
-        grid.addWidget(self.error_label(key), row * 2 + 1, col * 2, 1, 2)
 
 
 def form_layout(box: QWidget) -> QFormLayout:

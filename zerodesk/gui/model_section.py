@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QButtonGroup, QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QRadioButton, QWidget
+from PySide6.QtWidgets import QButtonGroup, QCheckBox, QGroupBox, QHBoxLayout, QLabel, QRadioButton, QWidget
 
 from ..core.architecture import FAMILY_KNOBS
 from ..core.plan import Plan, default_ffn
 from . import form_texts as texts
 from . import i18n
+from .field_grid import FieldGrid
 from .form_builder import FieldSet, form_layout, hint_label, select_data
 from .form_fields import ARCH_CHOICES, ARCH_INT_FIELDS, ARCH_OPTIONAL, CUSTOM, MOE_FIELDS, count_text
 
@@ -70,32 +71,29 @@ class ModelSection(QGroupBox):
         self.params = f.edit("model.params")
         f.form_row(form, "model.params", self.params, self.params_hint)
 
-        self.arch_box = QWidget()
-        grid = QGridLayout(self.arch_box)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(1)
+        self.arch_box = FieldGrid()
         for r, names in enumerate(GRID):
             for c, name in enumerate(names):
                 key = f"model.architecture.{name}"
                 if name in ARCH_CHOICES:
-                    w = f.combo(key, [(v, v) for v in ARCH_CHOICES[name]], min_chars=6)
+                    w = f.combo(key, [(v, v) for v in ARCH_CHOICES[name]], min_chars=5)
                     if name == "family":
                         w.activated.connect(lambda _=None: self.sync_family_fields())
                 else:
                     w = f.edit(key, stepper=True)
                     w.setMinimumWidth(60)
-                f.grid_cell(grid, r, c, key, w)
+                label = QLabel()
+                label.setBuddy(w)
+                f.labels[key] = label
+                self.arch_box.add_cell(r, c, label, w, f.error_label(key))
         self.tied = QCheckBox()
         self.tied.setObjectName("model.architecture.tied_embeddings")
         self.tied.toggled.connect(lambda _=None: self._on_model_edit())
         f.fields["model.architecture.tied_embeddings"] = self.tied
-        grid.addWidget(self.tied, len(GRID) * 2, 0, 1, 4)
-        grid.addWidget(f.error_label("model.architecture.tied_embeddings"), len(GRID) * 2 + 1, 0, 1, 4)
         self.arch_hint = hint_label("archHint")
-        grid.addWidget(self.arch_hint, len(GRID) * 2 + 2, 0, 1, 4)
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(3, 1)
+        for w in (self.tied, f.error_label("model.architecture.tied_embeddings"), self.arch_hint):
+            self.arch_box.add_footer(w)
+        self.arch_box.arrange()
         form.addRow(self.arch_box)
 
     def _arch(self, name: str):
@@ -123,6 +121,7 @@ class ModelSection(QGroupBox):
         self.tied.setAccessibleName(self.tied.text())
         self.sync_placeholders()
         self.sync_positions()
+        self.arch_box.fit(self.arch_box.width())  # the new language's labels may no longer fit beside their fields
 
     def sync_placeholders(self) -> None:
         """Empty optional fields say what the core will use: the FFN width follows hidden and the MLP."""

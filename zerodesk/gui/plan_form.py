@@ -84,9 +84,9 @@ class PlanForm(QWidget):
         f.form_row(tform, "seq_len", self._seq)
         self._mb = f.edit("micro_batch", stepper=True)
         f.form_row(tform, "micro_batch", self._mb)
-        self._recompute = f.combo("recompute", [("", m) for m in RECOMPUTE_CHOICES])
+        self._recompute = f.combo("recompute", [("", m) for m in RECOMPUTE_CHOICES], min_chars=12)
         f.form_row(tform, "recompute", self._recompute)
-        self._optimizer_impl = f.combo("optimizer_impl", [("", m) for m in OPTIMIZER_IMPLS])
+        self._optimizer_impl = f.combo("optimizer_impl", [("", m) for m in OPTIMIZER_IMPLS], min_chars=12)
         f.form_row(tform, "optimizer_impl", self._optimizer_impl)
         outer.addWidget(self._train_box)
 
@@ -115,9 +115,9 @@ class PlanForm(QWidget):
         # offload, apart from the stage: what leaves the GPU, where to, and the host link and memory
         self._offload_box = QGroupBox()
         oform = form_layout(self._offload_box)
-        self._offload = f.combo("offload", [(o.value, o.value) for o in Offload])
+        self._offload = f.combo("offload", [(o.value, o.value) for o in Offload], min_chars=12)
         f.form_row(oform, "offload", self._offload)
-        self._offload_target = f.combo("offload_target", [("cpu", "cpu"), ("nvme", "nvme")])
+        self._offload_target = f.combo("offload_target", [("cpu", "cpu"), ("nvme", "nvme")], min_chars=12)
         f.form_row(oform, "offload_target", self._offload_target)
         self._pcie = f.edit("pcie_gbps")
         f.form_row(oform, "pcie_gbps", self._pcie)

@@ -50,6 +50,20 @@ def wrap_to_width(text: str, metrics: QFontMetrics, room: float) -> str:
     return "\n".join(out)
 
 
+def stage_tick_labels(font: QFont, room: float) -> tuple[QFont, dict[int, str]]:
+    """Each stage's name wrapped to `room` pixels; where one word is wider than that (Russian's
+    "оптимизатора" in a narrow chart) a smaller type, and failing that the stage number alone,
+    so neighbouring names never run into each other (the caption and hover name the stages in full)."""
+    for scale in (1.0, 0.85):
+        small = QFont(font)
+        small.setPointSizeF(font.pointSizeF() * scale)
+        metrics = QFontMetrics(small)
+        labels = {s: wrap_to_width(i18n.stage_label(s), metrics, room) for s in STAGES}
+        if all(metrics.horizontalAdvance(line) <= room for text in labels.values() for line in text.split("\n")):
+            return small, labels
+    return QFont(font), {s: i18n.stage_short(s) for s in STAGES}
+
+
 def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
     specs = TORCH_COMPONENTS if plan.profile == Profile.TORCH else SCHEMES[plan.scheme].components
     return {c.key: c for c in specs}
@@ -312,7 +326,6 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
     def _set_axes_text(self, force: bool = False) -> None:
         pi = self.getPlotItem()
         bottom = pi.getAxis("bottom")
-        metrics = QFontMetrics(bottom.font() if hasattr(bottom, "font") else self.font())
         (x0, x1), _ = pi.vb.viewRange()
         room = max(40.0, pi.vb.width() / max(x1 - x0, 1e-9) * 0.95)  # pixels per stage
         key = (self.unit, i18n.current_language(), self._log, round(room / 8))
@@ -321,10 +334,11 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self._axes_key = key
         # short: the caption above says what is drawn; a tall chart has room, a short one does not
         pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(self.unit)))
-        labels = {s: wrap_to_width(i18n.stage_label(s), metrics, room) for s in STAGES}
+        font, labels = stage_tick_labels(self.font(), room)
+        bottom.setTickFont(font)
         bottom.setTicks([list(labels.items())])
         lines = max(text.count("\n") + 1 for text in labels.values())
-        height = QFontMetrics(bottom.font() if hasattr(bottom, "font") else self.font()).lineSpacing() * lines + 14
+        height = QFontMetrics(font).lineSpacing() * lines + 14
         if bottom.height() != height:
             bottom.setHeight(height)
 
