@@ -368,7 +368,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             step(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
 
-    if not track_warmup:  # FSDP2 only (simulate --fast-warmup): FSDPMemTracker picks up the states on entry
+    if not track_warmup:  # FSDP2 only (simulate's default): FSDPMemTracker picks up the states on entry
         warm()
         file_kept_unsharded_storages(tracker, model)
     with tracker:
