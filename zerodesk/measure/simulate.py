@@ -6,7 +6,7 @@ process group (collectives do nothing), the model built and sharded under FakeTe
 it unchanged: the same GPT model, the same FSDP2 wrapping and MixedPrecisionPolicy, the
 same AdamW, a warm-up and a measured step under FSDPMemTracker. So a 7B model at Nd = 64
 is simulated on a laptop in seconds, and the figures are the ones a real rank 0 would track.
-Stages 2-3 run their warm-up untracked (the tracker's bookkeeping was a third of the time) and
+Stages 2-3 run their warm-up untracked (tracking it added a tenth to a 7B simulation) and
 then tell the tracker what a tracked warm-up would have left it knowing, so every figure is the
 same byte for byte; --tracked-warmup tracks the warm-up as real ranks do, to check that.
 
