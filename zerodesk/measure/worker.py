@@ -214,7 +214,7 @@ def check_tracker(stage: int) -> None:
             getattr(FSDPMemTracker, "track_inputs")
         probe = MemTracker()
         for attr in ("get_tracker_snapshot", "reset_mod_stats", "track_external", "_peak_mem", "_peak_mem_snap",
-                     "_curr_mem_snap"):
+                     "_curr_mem_snap", "_update_and_maybe_create_winfos"):
             getattr(probe, attr)
     except (ImportError, AttributeError) as exc:
         raise WorkerError("tracker_unavailable",
