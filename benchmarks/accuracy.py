@@ -3,10 +3,10 @@
 Each configuration is one stage of one model, simulated by `python -m zerodesk.measure.simulate`
 (backend nccl: what a GPU rank would track) and predicted by zerodesk.core.peak under the torch
 profile. Prints each error, then the worst; the target is every configuration within ±3%.
-Usage: python benchmarks/accuracy.py [--quick] [--from N] [--only I,J,...] [--fast-warmup]
+Usage: python benchmarks/accuracy.py [--quick] [--from N] [--only I,J,...] [--tracked-warmup]
   --quick: only the configurations under 2B parameters; --from N: start at the N-th (0-based);
   --only I,J: only these configurations (0-based);
-  --fast-warmup: FSDP2 stages simulate with an untracked warm-up (same peaks, faster).
+  --tracked-warmup: FSDP2 stages track the warm-up too, as real ranks do (the same figures, slower).
 """
 
 import os
@@ -53,9 +53,9 @@ def plan_for(name: str, dp: int, seq: int, batch: int, recompute: str) -> Plan:
                                 "cluster": {"nodes": 1, "gpus_per_node": dp, "dp": dp}})
 
 
-def simulate(plan: Plan, stage: int, fast: bool = False) -> tuple[Result, float]:
+def simulate(plan: Plan, stage: int, tracked: bool = False) -> tuple[Result, float]:
     t0 = time.perf_counter()
-    argv = simulate_command(plan, [stage]) + (["--fast-warmup"] if fast else [])
+    argv = simulate_command(plan, [stage]) + (["--tracked-warmup"] if tracked else [])
     proc = subprocess.run(argv, capture_output=True, text=True, env=measure_env())
     messages = [decode(line) for line in proc.stdout.splitlines() if line.strip()]
     errors = [m for m in messages if isinstance(m, Error)]
@@ -81,7 +81,7 @@ def prediction_cost() -> str:
 
 
 def main() -> int:
-    quick, fast = "--quick" in sys.argv, "--fast-warmup" in sys.argv
+    quick, tracked = "--quick" in sys.argv, "--tracked-warmup" in sys.argv
     start = int(sys.argv[sys.argv.index("--from") + 1]) if "--from" in sys.argv else 0
     only = ({int(i) for i in sys.argv[sys.argv.index("--only") + 1].split(",")} if "--only" in sys.argv
             else set(range(len(CONFIGS))))
@@ -93,7 +93,7 @@ def main() -> int:
         if i < start or i not in only or (quick and plan.params > 2e9):
             continue
         pred = predict(plan)[stage]
-        sim, wall = simulate(plan, stage, fast)
+        sim, wall = simulate(plan, stage, tracked)
         sim_phase = max(sim.phase_peaks, key=lambda ph: sim.phase_peaks[ph]["total"])
         err = pred.total_bytes / sim.peak_bytes - 1
         worst = max(worst, abs(err))

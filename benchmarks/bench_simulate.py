@@ -1,16 +1,18 @@
 """Simulation cost, printed: Llama 2 7B at Nd = 64 stage 3, tracked vs untracked side by side; Llama 2 70B at Nd = 1024.
 
-1. The same fake-tensor FSDP2 step three ways, each in its own process: with no memory tracker at
-   all (the floor), simulated as `zerodesk simulate` runs it (warm-up tracked, as real ranks are),
-   and with --fast-warmup (warm-up untracked). Prints wall times, ratios to the floor and which
-   figures stay the same: peaks and phase totals do; the categories of the forward phase do not
-   all (FSDP2's gathered parameters first allocated untracked are filed as activations).
+1. The same fake-tensor FSDP2 step three ways, each in its own process: the worker's step with no memory
+   tracker at all (the floor), `zerodesk simulate` as it runs (warm-up untracked, measured step tracked), and
+   with --tracked-warmup (warm-up tracked too, as real ranks run it). Prints wall and CPU seconds (CPU time
+   is steadier on a shared machine), ratios to the floor, and whether the two simulations' figures are the
+   same: peak, peak categories, phase peaks with their categories, resting states.
 2. Llama 2 70B (seq 4096) at Nd = 1024, stage 3, with the simulation's progress streamed as it runs.
-Usage: python benchmarks/bench_simulate.py [--skip-70b]
+Usage: python benchmarks/bench_simulate.py [--skip-70b] [--rounds N]  (N interleaved rounds, medians printed)
 """
 
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -33,30 +35,45 @@ def plan_for(name: str, dp: int, seq: int = 4096) -> Plan:
 
 
 def untracked(plan_json: str, stage: int) -> None:
-    """Child: the worker's FSDP2 step (model, wrapping, AdamW, loss) under the fake group, no tracker."""
+    """Child: the worker's FSDP2 step as measure_stage runs it (the same model and seed, recompute, wrapping and
+    offload policy, AdamW kernels, tokens and targets), warm-up and measured, under the fake group, no tracker."""
     import torch
-    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+    from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
 
+    from zerodesk.core.offload import fsdp2_offloads
+    from zerodesk.measure.devices import adamw
     from zerodesk.measure.model import blocks_of, build_model, loss_fn
+    from zerodesk.measure.recompute import apply_recompute
     from zerodesk.measure.simulate import _fake_world
 
     plan = Plan.model_validate_json(plan_json)
-    arch = plan.model.architecture
+    torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
     with _fake_world(plan.dp) as mesh:
-        model = build_model(plan.model, "cpu")
+        model = build_model(plan.model, "cpu", seed=0)
+        blocks = blocks_of(model)
+        apply_recompute(blocks, plan.recompute)
         mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
-        for block in blocks_of(model):
-            fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
-        fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp)
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-        tokens = torch.randint(arch.vocab, (plan.micro_batch, plan.seq_len))
+        policy = {"offload_policy": CPUOffloadPolicy(pin_memory=False)} if fsdp2_offloads(plan) else {}
+        for block in blocks:
+            fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
+        fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
+        opt = adamw(model.parameters(), plan.optimizer_impl)
+        gen = torch.Generator().manual_seed(1000)
+        shape = (plan.micro_batch, plan.seq_len)
+        tokens = torch.randint(plan.model.architecture.vocab, shape, generator=gen)
+        targets = torch.randint(plan.model.architecture.vocab, shape, generator=gen)
         for _ in range(2):  # warm-up + measured, as the simulation runs them
             opt.zero_grad(set_to_none=True)
-            loss_fn(model(tokens), tokens).backward()
+            loss = loss_fn(model(tokens), targets)
+            loss.backward()
+            del loss
             opt.step()
 
 
-def timed(argv: list[str], progress: bool = False) -> tuple[float, Result | None]:
+def timed(argv: list[str], progress: bool = False) -> tuple[float, float, Result | None]:
+    """Run one child: its wall seconds, its CPU seconds (user + system, steadier than wall on a shared machine)
+    and its last Result."""
+    cpu0 = _children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=measure_env(), text=True)
     result = None
@@ -73,29 +90,46 @@ def timed(argv: list[str], progress: bool = False) -> tuple[float, Result | None
                   flush=True)
     if proc.wait():
         raise SystemExit(f"{argv[2]} failed with exit status {proc.returncode}")
-    return time.perf_counter() - t0, result
+    return time.perf_counter() - t0, _children_cpu() - cpu0, result
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
     plan = plan_for("llama-2-7b", 64)
+    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 1
     print(f"Llama 2 7B ({plan.params:,} params), seq 4096 x 1, Nd = 64, stage 3, fake tensors on cpu; "
-          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS')}")
-    floor, _ = timed([sys.executable, __file__, "--untracked", plan.model_dump_json(exclude_none=True), "3"])
-    slow, r_slow = timed(simulate_command(plan, [3]))
-    fast, r_fast = timed(simulate_command(plan, [3]) + ["--fast-warmup"])
-    totals = ({ph: v["total"] for ph, v in r_fast.phase_peaks.items()}
-              == {ph: v["total"] for ph, v in r_slow.phase_peaks.items()})
-    cats = r_fast.phase_peaks == r_slow.phase_peaks
-    print(f"  no tracker (floor)            {floor:6.1f} s")
-    print(f"  simulate (warm-up tracked)    {slow:6.1f} s  = {slow / floor:.2f}x the floor")
-    print(f"  simulate --fast-warmup        {fast:6.1f} s  = {fast / floor:.2f}x the floor")
-    print(f"  same peak: {r_fast.peak_bytes == r_slow.peak_bytes}; same phase totals: {totals}; "
-          f"same categories: {cats}; states: {r_fast.states == r_slow.states}")
+          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS')}; load average {os.getloadavg()[0]:.2f}")
+    runs = {"floor": lambda: [sys.executable, __file__, "--untracked", plan.model_dump_json(exclude_none=True), "3"],
+            "simulate": lambda: simulate_command(plan, [3]),  # a fresh plan file each time: the child deletes it
+            "tracked": lambda: simulate_command(plan, [3]) + ["--tracked-warmup"]}
+    labels = {"floor": "no tracker (floor)", "simulate": "simulate", "tracked": "simulate --tracked-warmup"}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    results: dict[str, Result] = {}
+    for _ in range(rounds):  # interleaved, so a change in the machine's load falls on all three alike
+        for name, argv in runs.items():
+            wall, cpu, results[name] = timed(argv())
+            times[name].append((wall, cpu))
+    wall0, cpu0 = (statistics.median(t[i] for t in times["floor"]) for i in (0, 1))
+    for name in runs:
+        wall, cpu = (statistics.median(t[i] for t in times[name]) for i in (0, 1))
+        print(f"  {labels[name]:28} {wall:6.1f} s wall = {wall / wall0:.2f}x, {cpu:6.1f} s CPU = {cpu / cpu0:.2f}x"
+              + (f"  (median of {rounds})" if rounds > 1 else ""))
+    r_fast, r_slow = results["simulate"], results["tracked"]
+    same = {"peak": (r_fast.peak_bytes, r_fast.peak) == (r_slow.peak_bytes, r_slow.peak),
+            "phase totals": ({ph: v["total"] for ph, v in r_fast.phase_peaks.items()}
+                             == {ph: v["total"] for ph, v in r_slow.phase_peaks.items()}),
+            "phase categories": r_fast.phase_peaks == r_slow.phase_peaks, "states": r_fast.states == r_slow.states}
+    print("  simulate vs --tracked-warmup, the same " + "; ".join(f"{k}: {v}" for k, v in same.items())
+          + f"; load average now {os.getloadavg()[0]:.2f}")
     print(f"  peak {r_slow.peak_bytes / GIB:.3f} GiB, predicted {predict(plan)[3].total_bytes / GIB:.3f} GiB")
     if "--skip-70b" not in sys.argv:
         big = plan_for("llama-2-70b", 1024)
         print(f"Llama 2 70B ({big.params:,} params), seq 4096 x 1, Nd = 1024, stage 3 (progress streamed):")
-        wall, r = timed(simulate_command(big, [3]), progress=True)
+        wall, _, r = timed(simulate_command(big, [3]), progress=True)
         print(f"  simulated in {wall:.1f} s; peak {r.peak_bytes / GIB:.3f} GiB, predicted "
               f"{predict(big)[3].total_bytes / GIB:.3f} GiB")
     return 0

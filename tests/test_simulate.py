@@ -268,3 +268,38 @@ def test_fsdp2_chunks_made_on_demand_are_torchs_own():
             t = torch.empty(shape)
             for n in (1, 2, 3, 7, 64, 1024):
                 assert views(_LazyChunks(t, n, 0)) == views(_chunk_with_empty(t, n, 0)), (shape, n)
+
+
+def test_untracked_warmup_gives_the_tracked_warmups_figures_byte_for_byte():
+    """simulate runs FSDP2's warm-up untracked (then files the kept unsharded-parameter storages with the tracker):
+    every figure equals the warm-up tracked as real ranks run it, categories included, on every backend."""
+    pytest.importorskip("torch")
+    plan = plan_for(4)
+    for backend in ("nccl", "gloo"):
+        fast = results_of(run(simulate_command(plan, [2, 3], backend=backend)))
+        tracked = results_of(run(simulate_command(plan, [2, 3], backend=backend) + ["--tracked-warmup"]))
+        assert sorted(fast) == [2, 3]
+        for stage in (2, 3):
+            assert fast[stage].model_dump() == tracked[stage].model_dump(), (backend, stage)
+
+
+def test_direct_output_walk_tracks_what_torchs_walk_tracks():
+    """The trackers' output walk visits the same tensors in the same order and returns what tree_map_only does."""
+    pytest.importorskip("torch")
+    import torch
+    from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
+    from torch.utils._pytree import tree_map_only
+
+    from zerodesk.measure.simulate import _direct_output_walk
+
+    a, b, c = torch.zeros(1), torch.ones(2), torch.empty(3)
+    outputs = [a, None, [a, b, c], (b, c), [], (), [a, None], (a, [b]), {"x": a}, 3, torch.return_types.max((a, b))]
+    for out in outputs:
+        seen_torch: list = []
+        want = tree_map_only(torch.Tensor, lambda t: seen_torch.append(t) or t.numel(), out)
+        with _direct_output_walk():
+            assert mem_tracker.tree_map_only is fsdp2_mem_tracker.tree_map_only is not tree_map_only
+            seen: list = []
+            got = fsdp2_mem_tracker.tree_map_only(torch.Tensor, lambda t: seen.append(t) or t.numel(), out)
+        assert [id(t) for t in seen] == [id(t) for t in seen_torch] and got == want and type(got) is type(want), out
+    assert mem_tracker.tree_map_only is fsdp2_mem_tracker.tree_map_only is tree_map_only

@@ -4,8 +4,11 @@ The middle tier of evidence. One process plays rank 0 of a fake world of Nd rank
 process group (collectives do nothing), the model built and sharded under FakeTensorMode
 (tensors carry shapes and dtypes, no data), and the worker's own measure_stage() run on
 it unchanged: the same GPT model, the same FSDP2 wrapping and MixedPrecisionPolicy, the
-same AdamW, FSDPMemTracker over a warm-up and a measured step. So a 7B model at Nd = 64
+same AdamW, a warm-up and a measured step under FSDPMemTracker. So a 7B model at Nd = 64
 is simulated on a laptop in seconds, and the figures are the ones a real rank 0 would track.
+Stages 2-3 run their warm-up untracked (tracking it added a tenth to a 7B simulation) and
+then tell the tracker what a tracked warm-up would have left it knowing, so every figure is the
+same byte for byte; --tracked-warmup tracks the warm-up as real ranks do, to check that.
 
 Stages 2 and 3 run FSDP2 itself. DDP (stages 0 and 1) reads tensor data in its constructor, so
 its reducer is replayed in Python with torch's own bucket assignment (ddp_sim.SimulatedDDP);
@@ -66,10 +69,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--backend", choices=BACKENDS, default="nccl", help="whose collective copies to model")
     p.add_argument("--dp", type=int, default=None, help="data-parallel degree Nd (default: the plan's)")
     p.add_argument("--warmup", type=int, default=1, help="warm-up steps before the simulated one")
-    p.add_argument("--fast-warmup", action="store_true",
-                   help="stages 2-3: run the warm-up without the memory tracker (the same peaks and phase totals, "
-                        "but some gathered-parameter bytes are filed as activations; little faster since the tracker "
-                        "keeps only the global peak)")
+    p.add_argument("--tracked-warmup", action="store_true",
+                   help="stages 2-3: track the warm-up too, as real ranks do (the same figures, slower)")
+    p.add_argument("--fast-warmup", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
     return p.parse_args(argv)
 
 
@@ -118,7 +120,8 @@ def _fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
         setattr(dist, name, _gloo_reduce_scatter(original))
     try:
         mesh = init_device_mesh("cpu", (world,))
-        with FakeTensorMode(), _one_sequence_per_row(), _chunks_on_demand(), _global_peak_only():
+        with FakeTensorMode(), _one_sequence_per_row(), _chunks_on_demand(), _global_peak_only(), \
+                _direct_output_walk():
             yield mesh
     finally:
         setattr(dist, name, original)
@@ -224,6 +227,43 @@ def _global_peak_only() -> Iterator[None]:
         mem_tracker.MemTracker._update_peak_stats = original
 
 
+@contextmanager
+def _direct_output_walk() -> Iterator[None]:
+    """The trackers' walk over each op's outputs without pytree's flatten and rebuild.
+
+    After every op the trackers call tree_map_only(torch.Tensor, track, outputs) and drop what it returns. For a
+    tensor, None, or a plain list or tuple of tensors (nearly every op; FSDP2's and AdamW's foreach ops return
+    lists of hundreds) this calls track on the same tensors in the same order without building a tree spec and a
+    new tree, which was most of the trackers' own time in a 7B step. Any other output goes to torch's own walk."""
+    try:
+        import torch
+        from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
+    except ImportError:
+        yield
+        return
+    modules = [m for m in (mem_tracker, fsdp2_mem_tracker) if hasattr(m, "tree_map_only")]
+    original = {m: m.tree_map_only for m in modules}
+    tree_map_only = original[modules[0]] if modules else None
+
+    def direct(types: Any, func: Any, tree: Any, is_leaf: Any = None) -> Any:
+        if types is torch.Tensor and is_leaf is None:
+            if isinstance(tree, torch.Tensor):
+                return func(tree)
+            if tree is None:
+                return None
+            if type(tree) in (list, tuple) and all(isinstance(t, torch.Tensor) for t in tree):
+                return type(tree)([func(t) for t in tree])
+        return tree_map_only(types, func, tree, is_leaf)
+
+    for m in modules:
+        m.tree_map_only = direct
+    try:
+        yield
+    finally:
+        for m, fn in original.items():
+            m.tree_map_only = fn
+
+
 def _gloo_reduce_scatter(original: Any) -> Any:
     """FSDP2's reduce-scatter as gloo runs it: on a full-size copy of the input, held while it runs."""
 
@@ -254,7 +294,7 @@ def run(args: argparse.Namespace, emit: worker.Emitter, where: dict) -> None:
             where["stage"] = stage
             result = worker.measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False,
                                           ddp_class=SimulatedDDP,
-                                          track_warmup=not (args.fast_warmup and stage >= 2))
+                                          track_warmup=args.tracked_warmup or stage < 2)
             # step_s would be the time to simulate, not a step's time: leave it out.
             emit(result.model_copy(update={"source": "simulated", "step_s": None,
                                            "method": method(stage, args.backend, fsdp2_offloads(plan))}))

@@ -214,12 +214,30 @@ def check_tracker(stage: int) -> None:
             getattr(FSDPMemTracker, "track_inputs")
         probe = MemTracker()
         for attr in ("get_tracker_snapshot", "reset_mod_stats", "track_external", "_peak_mem", "_peak_mem_snap",
-                     "_curr_mem_snap"):
+                     "_curr_mem_snap", "_update_and_maybe_create_winfos"):
             getattr(probe, attr)
     except (ImportError, AttributeError) as exc:
         raise WorkerError("tracker_unavailable",
                           f"this torch has no usable memory tracker for stage {stage} ({exc}); "
                           "torch 2.6 or newer is needed") from None
+
+
+def file_kept_unsharded_storages(tracker: Any, model: Any) -> None:
+    """Tell an FSDPMemTracker entered after an untracked warm-up what a tracked one would have left it knowing.
+
+    FSDP2 keeps each unsharded parameter's storage from step to step (freed to 0 bytes, regrown at each
+    all-gather), and the tracker files it as an unsharded parameter the first time a pre-forward hook sees it.
+    Unknown to the tracker, the next all-gather's copy-out would file those bytes as activations until the hook
+    relabels them, so a forward peak at that moment would split differently. Everything else the warm-up keeps
+    (sharded parameters and gradients, optimizer states, buffers, inputs) the tracker picks up on entry."""
+    from torch.distributed._tools.fsdp2_mem_tracker import _FSDPRefType
+    from torch.distributed.fsdp import FSDPModule
+
+    for module in model.modules():
+        group = module._get_fsdp_state()._fsdp_param_group if isinstance(module, FSDPModule) else None
+        for fsdp_param in group.fsdp_params if group else ():
+            if hasattr(fsdp_param, "_unsharded_param"):  # made at the first all-gather
+                tracker._update_and_maybe_create_winfos(fsdp_param._unsharded_param, _FSDPRefType.UNSHARDED_PARAM)
 
 
 def storage_bytes(tensors: Any, device: Any) -> int:
@@ -350,8 +368,9 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             step(None)
         emit(PhaseMsg(stage=stage, rank=rank, phase="warmup", progress=1.0))
 
-    if not track_warmup:  # FSDP2 only (simulate --fast-warmup): FSDPMemTracker picks up the states on entry
+    if not track_warmup:  # FSDP2 only (simulate's default): FSDPMemTracker picks up the states on entry
         warm()
+        file_kept_unsharded_storages(tracker, model)
     with tracker:
         if track_warmup:
             warm()
