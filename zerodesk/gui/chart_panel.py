@@ -67,6 +67,7 @@ class ChartPanel(QWidget):
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
         self._stale = False
+        self._nd_held = False  # hold_nd_chart: the Nd chart draws its lines on release_nd_chart
         v = QVBoxLayout(self)
         v.setContentsMargins(6, 6, 6, 6)
         v.setSpacing(2)
@@ -168,8 +169,23 @@ class ChartPanel(QWidget):
             self._chart_row.addWidget(self.offload_chart, 2)
         if self.offload_chart is not None:
             self.offload_chart.set_plan(plan)  # hides itself when the plan offloads nothing
-        self.dp_chart.set_plan(plan, b)
+        if not self._nd_held:
+            self.dp_chart.set_plan(plan, b)
         self._update_texts()
+
+    def hold_nd_chart(self) -> None:
+        """The Nd chart keeps its axes but draws no lines until release_nd_chart (the first frame need
+        not wait for the sweep over Nd and its points)."""
+        self._nd_held = True
+
+    def release_nd_chart(self) -> None:
+        """Draw the Nd chart for the plan shown (once held; later calls do nothing)."""
+        if not self._nd_held:
+            return
+        self._nd_held = False
+        if self._plan is not None and self._breakdown is not None:
+            self.dp_chart.set_plan(self._plan, self._breakdown)
+            self._update_texts()
 
     def set_stale(self, errors: dict[str, str]) -> None:
         """The form is invalid: say that the chart shows the last valid plan."""
