@@ -15,7 +15,7 @@ from ..core.plan import Offload, Plan, PlanError
 from ..core.text import shorten
 from ..core.units import fmt_count
 from . import i18n
-from .dp_chart import DpChart
+from .dp_chart import DpChart, dp_legend_html
 from .stage_chart import StageChart, component_color
 from .style import PEAK_COLOR, WARN_COLOR
 from .table_view import peak_warning, provenance
@@ -61,13 +61,14 @@ class ChartPanel(QWidget):
     exportRequested = Signal(str)  # ".png" or ".svg", from a chart's context menu
     textsChanged = Signal()  # its texts were set: the height it needs may have changed
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, nd_chart_later: bool = False) -> None:
+        """nd_chart_later: the Nd chart is built and drawn by release_nd_chart() (its caption stays in
+        place), so the first frame waits for the stage bars only."""
         super().__init__(parent)
         self.setObjectName("chartPanel")
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
         self._stale = False
-        self._nd_held = False  # hold_nd_chart: the Nd chart draws its lines on release_nd_chart
         v = QVBoxLayout(self)
         v.setContentsMargins(6, 6, 6, 6)
         v.setSpacing(2)
@@ -109,24 +110,20 @@ class ChartPanel(QWidget):
         self.dp_caption = _caption_label("dpCaption")
         self.dp_log_toggle = QCheckBox()
         self.dp_log_toggle.setObjectName("dpLogScale")
+        self.dp_log_toggle.setChecked(True)  # as DpChart starts: memory falls as 1/Nd, straight on log-log axes
         bv.addWidget(_with_toggle(self.dp_caption, self.dp_log_toggle))
-        self.dp_chart = DpChart()
-        self.dp_chart.setMinimumHeight(140)
-        bv.addWidget(self.dp_chart, 1)
+        self._nd_pane = bv
+        self._nd_room = QWidget()  # the Nd chart's place until it is built: the layout does not move then
+        self._nd_room.setMinimumHeight(140)
+        bv.addWidget(self._nd_room, 1)
+        self.dp_chart: DpChart | None = None
         split.addWidget(bottom)
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 4)
         self.splitter = split
         v.addWidget(split, 1)
         self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
-        self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
         self.chart.measuredChanged.connect(self._update_legend)
-        # log scale: the check box and each chart's context menu stay in step
-        for box, plot in ((self.log_toggle, self.chart), (self.dp_log_toggle, self.dp_chart)):
-            box.setChecked(plot.log_y)
-            box.toggled.connect(plot.set_log_y)
-            plot.menu.logToggled.connect(box.setChecked)
-            plot.menu.logToggled.connect(lambda _on: self._update_texts())
         self._export_actions = []
         for suffix in (".png", ".svg"):
             from PySide6.QtGui import QAction
@@ -134,14 +131,47 @@ class ChartPanel(QWidget):
             a = QAction(self)
             a.triggered.connect(lambda _=False, s=suffix: self.exportRequested.emit(s))
             self._export_actions.append(a)
-        self.chart.menu.actions = self.dp_chart.menu.actions = self._export_actions
+        self._link_chart(self.chart, self.log_toggle)
+        if not nd_chart_later:
+            self.release_nd_chart()
         self._retranslate_controls()
+
+    def _link_chart(self, plot, box: QCheckBox, from_box: bool = False) -> None:
+        """Log scale: the check box and the chart's context menu stay in step (the chart starts as the
+        box when `from_box`: a chart built later); the menu exports."""
+        if from_box and box.isChecked() != plot.log_y:
+            plot.set_log_y(box.isChecked())
+        box.setChecked(plot.log_y)
+        box.toggled.connect(plot.set_log_y)
+        plot.menu.logToggled.connect(box.setChecked)
+        plot.menu.logToggled.connect(lambda _on: self._update_texts())
+        plot.menu.actions = self._export_actions
+
+    def release_nd_chart(self) -> DpChart:
+        """The Nd chart, built (in its place) and drawn for the plan shown if it is not yet."""
+        if self.dp_chart is not None:
+            return self.dp_chart
+        chart = DpChart()
+        chart.setMinimumHeight(140)
+        self._nd_pane.replaceWidget(self._nd_room, chart)
+        self._nd_room.deleteLater()
+        self.dp_chart = chart
+        self._link_chart(chart, self.dp_log_toggle, from_box=True)
+        chart.setAccessibleName(self.tr("Memory versus Nd chart"))
+        chart.menu.log_action.setText(self.tr("Logarithmic Scale"))
+        if self._plan is not None and self._breakdown is not None:
+            chart.set_plan(self._plan, self._breakdown)
+            self._update_texts()
+        return chart
+
+    def _charts(self) -> tuple:
+        return (self.chart,) if self.dp_chart is None else (self.chart, self.dp_chart)
 
     def _retranslate_controls(self) -> None:
         for box in (self.log_toggle, self.dp_log_toggle):
             box.setText(self.tr("Log scale"))
             box.setToolTip(self.tr("Logarithmic memory axis: small stages and models stay readable"))
-        for plot in (self.chart, self.dp_chart):
+        for plot in self._charts():
             plot.menu.log_action.setText(self.tr("Logarithmic Scale"))
         self._export_actions[0].setText(self.tr("Export Charts as PNG…"))
         self._export_actions[1].setText(self.tr("Export Charts as SVG…"))
@@ -169,23 +199,9 @@ class ChartPanel(QWidget):
             self._chart_row.addWidget(self.offload_chart, 2)
         if self.offload_chart is not None:
             self.offload_chart.set_plan(plan)  # hides itself when the plan offloads nothing
-        if not self._nd_held:
+        if self.dp_chart is not None:
             self.dp_chart.set_plan(plan, b)
         self._update_texts()
-
-    def hold_nd_chart(self) -> None:
-        """The Nd chart keeps its axes but draws no lines until release_nd_chart (the first frame need
-        not wait for the sweep over Nd and its points)."""
-        self._nd_held = True
-
-    def release_nd_chart(self) -> None:
-        """Draw the Nd chart for the plan shown (once held; later calls do nothing)."""
-        if not self._nd_held:
-            return
-        self._nd_held = False
-        if self._plan is not None and self._breakdown is not None:
-            self.dp_chart.set_plan(self._plan, self._breakdown)
-            self._update_texts()
 
     def set_stale(self, errors: dict[str, str]) -> None:
         """The form is invalid: say that the chart shows the last valid plan."""
@@ -198,7 +214,8 @@ class ChartPanel(QWidget):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
-            self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
+            if self.dp_chart is not None:
+                self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
             self._retranslate_controls()
             self._update_texts()
             self.set_stale({"": ""} if self._stale else {})
@@ -238,7 +255,7 @@ class ChartPanel(QWidget):
             f"<b>{dp_title}</b> — "
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
                 profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
-            + (log_note if self.dp_chart.log_y else "") + "<br>" + self.dp_chart.legend_html())
+            + (log_note if self.dp_log_toggle.isChecked() else "") + "<br>" + dp_legend_html())
 
     def _update_legend(self) -> None:
         b = self._breakdown
@@ -257,6 +274,7 @@ class ChartPanel(QWidget):
         """Draw for a file: vector symbols (no pixmap atlas) and no cached axis pixmaps."""
         from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
+        self.release_nd_chart()  # a file has both charts
         axes, items, views = [], [], []
         for plot in (self.chart, self.dp_chart):
             views.append((plot, plot.cacheMode()))

@@ -53,10 +53,8 @@ class MainWindow(WindowMenus, WindowFiles, WindowLayout, QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
         self.tabs.setDocumentMode(True)
-        self.chart_panel = ChartPanel()
+        self.chart_panel = ChartPanel(nd_chart_later=True)  # the stage bars are in the first frame; the Nd chart follows it
         self.chart = self.chart_panel.chart
-        self.dp_chart = self.chart_panel.dp_chart
-        self.chart_panel.hold_nd_chart()  # the stage bars are in the first frame; the Nd sweep's lines follow it
         self.startup.add(self.chart_panel.release_nd_chart)
         # in a scroll area: a small window scrolls the Plan tab rather than squeezing its texts over the charts
         plan_scroll = FitScrollArea(self.chart_panel)
@@ -139,6 +137,11 @@ class MainWindow(WindowMenus, WindowFiles, WindowLayout, QMainWindow):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
+
+    @property
+    def dp_chart(self):
+        """The memory-versus-Nd chart (built now if the first paint has not brought it yet)."""
+        return self.chart_panel.release_nd_chart()
 
     # -- tabs ------------------------------------------------------------------------------------------
     def add_tab(self, widget: QWidget, title: str) -> int:
