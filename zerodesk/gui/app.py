@@ -68,6 +68,7 @@ def _render_screenshot(window, path: Path, size: tuple[int, int] | None = None) 
     window.show()
     QApplication.processEvents()
     window.startup.flush()  # what follows the first paint is in the picture too
+    QApplication.processEvents()  # and laid out, as the event loop would
     window.fit_docks()  # once shown: docks take their widths from the laid-out window
     window.glossary.flush()
     for _ in range(3):

@@ -7,8 +7,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtGui import QGuiApplication, QPainter
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from ..core.accounting import Breakdown
 from ..core.plan import Offload, Plan, PlanError
@@ -55,6 +55,21 @@ def _with_toggle(label: QLabel, toggle: QCheckBox) -> QWidget:
     h.addWidget(label, 1)
     h.addWidget(toggle, 0, Qt.AlignmentFlag.AlignTop)
     return row
+
+
+class _ChartRoom(QWidget):
+    """Holds a chart's place until the chart is built, asking the layout for what the chart will ask:
+    a pyqtgraph view's size hint is its first scene rect (a widget's default 640x480) within 3/4 of
+    the screen, as QGraphicsView::sizeHint bounds it. So the splitter divides as it will with the chart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def sizeHint(self) -> QSize:
+        screen = QGuiApplication.primaryScreen()
+        hint = QSize(640, 480)
+        return hint if screen is None else hint.boundedTo(screen.virtualSize() * 3 / 4)
 
 
 class ChartPanel(QWidget):
@@ -113,7 +128,7 @@ class ChartPanel(QWidget):
         self.dp_log_toggle.setChecked(True)  # as DpChart starts: memory falls as 1/Nd, straight on log-log axes
         bv.addWidget(_with_toggle(self.dp_caption, self.dp_log_toggle))
         self._nd_pane = bv
-        self._nd_room = QWidget()  # the Nd chart's place until it is built: the layout does not move then
+        self._nd_room = _ChartRoom()  # the Nd chart's place until it is built: the layout does not move then
         self._nd_room.setMinimumHeight(140)
         bv.addWidget(self._nd_room, 1)
         self.dp_chart: DpChart | None = None
@@ -160,8 +175,7 @@ class ChartPanel(QWidget):
         chart.setAccessibleName(self.tr("Memory versus Nd chart"))
         chart.menu.log_action.setText(self.tr("Logarithmic Scale"))
         if self._plan is not None and self._breakdown is not None:
-            chart.set_plan(self._plan, self._breakdown)
-            self._update_texts()
+            chart.set_plan(self._plan, self._breakdown)  # its caption is in place already: the panel keeps its size
         return chart
 
     def _charts(self) -> tuple:

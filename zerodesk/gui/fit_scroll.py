@@ -23,16 +23,14 @@ class FitScrollArea(QScrollArea):
         widget = self.widget()
         if widget is None:
             return
-        # from the area's own size (no frame, no horizontal bar), not its viewport's: the viewport narrows
-        # while the vertical bar shows, so fitting to it would fit (and redraw the charts) once more each
-        # time the bar comes or goes
-        width, height = self.width(), self.height()
+        width = self.viewport().width()
         layout = widget.layout()
         least = layout.minimumHeightForWidth(width) if layout is not None and layout.hasHeightForWidth() else -1
         least = max(least, widget.minimumSizeHint().height())
-        if least > height:  # the scroll bar takes room: fit the narrower width
-            width = max(1, width - self.verticalScrollBar().sizeHint().width())
-        widget.resize(width, max(height, least))
+        height = max(self.viewport().height(), least)
+        if height > self.viewport().height():  # the scroll bar takes room: fit the narrower width
+            width = max(1, self.viewport().width() - self.verticalScrollBar().sizeHint().width())
+        widget.resize(width, height)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

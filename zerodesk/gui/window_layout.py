@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -35,18 +35,10 @@ class WindowLayout:
                 avail = screen.availableGeometry().size()
                 size = QSize(min(size.width(), avail.width()), min(size.height(), avail.height()))
             self.resize(size)
-            self._fit_docks_when_shown = True
+            QTimer.singleShot(0, self.fit_docks)  # after the first layout: a dock resized before it is ignored
         state = self.settings.window_state if self._persist else None
         if state is not None:
             self.restoreState(state)
-
-    def setVisible(self, visible: bool) -> None:
-        # the docks fitted to the window's final size before its first layout: one layout pass, and the
-        # first frame already has them (no jump in the frame after it)
-        if visible and getattr(self, "_fit_docks_when_shown", False):
-            self._fit_docks_when_shown = False
-            self.fit_docks()
-        super().setVisible(visible)
 
     def form_width_needed(self) -> int:
         """The form dock's width that shows every field whole (labels grow in Russian)."""
