@@ -18,6 +18,17 @@ def choose(combo, data) -> None:
     combo.activated.emit(index)
 
 
+def unshown_window(settings, qtbot):
+    """The main window before its first paint (the `window` fixture waits for that)."""
+    from zerodesk.gui.main_window import MainWindow
+
+    w = MainWindow(settings)
+    w.quiet = True
+    w.ask_save_changes = discard
+    qtbot.addWidget(w)
+    return w
+
+
 def test_the_glossary_card_reads_its_text_after_the_first_paint(window, qtbot):
     g = window.glossary
     qtbot.waitUntil(g.is_loaded, timeout=3000)  # nothing asked for it: the first paint brought it in
@@ -30,12 +41,7 @@ def test_the_window_icon_arrives_after_the_first_paint(window, qtbot):
 
 
 def test_a_glossary_hidden_at_start_reads_its_card_when_f1_shows_it(gui_settings, qtbot):
-    from zerodesk.gui.main_window import MainWindow
-
-    w = MainWindow(gui_settings)
-    w.quiet = True
-    w.ask_save_changes = discard
-    qtbot.addWidget(w)
+    w = unshown_window(gui_settings, qtbot)
     w.glossary.hide()
     w.show()
     qtbot.waitExposed(w)
@@ -64,12 +70,8 @@ def test_the_offload_chart_is_built_for_the_first_plan_that_offloads(window, qtb
 
 def test_the_first_frame_has_the_plan_and_its_stage_bars_and_the_nd_chart_follows_it(gui_settings, qtbot):
     from zerodesk.core.accounting import compute, sweep_dp
-    from zerodesk.gui.main_window import MainWindow
 
-    w = MainWindow(gui_settings)
-    w.quiet = True
-    w.ask_save_changes = discard
-    qtbot.addWidget(w)
+    w = unshown_window(gui_settings, qtbot)
     plan = w.form.plan()
     # before any paint: the form holds the plan and the stage chart the core's states for it
     assert w.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(plan).stages]
@@ -86,12 +88,8 @@ def test_the_first_frame_has_the_plan_and_its_stage_bars_and_the_nd_chart_follow
 
 def test_the_nd_chart_follows_an_edit_made_before_it_is_built(gui_settings, qtbot):
     from zerodesk.core.accounting import sweep_dp
-    from zerodesk.gui.main_window import MainWindow
 
-    w = MainWindow(gui_settings)
-    w.quiet = True
-    w.ask_save_changes = discard
-    qtbot.addWidget(w)
+    w = unshown_window(gui_settings, qtbot)
     w.form.apply_card_example()
     field = w.form.field("model.params")
     field.setText("7B")
