@@ -37,6 +37,7 @@ def window(qtbot, gui_settings):
     w.resize(1440, 900)
     w.show()
     qtbot.waitExposed(w)
+    qtbot.waitUntil(w.startup.is_done, timeout=3000)  # and what follows the first paint (the Nd chart's lines)
     yield w
 
 

@@ -297,6 +297,7 @@ def test_hovering_a_segment_shows_its_bytes_and_formula(window, qtbot):
     qtbot.waitUntil(lambda: chart.hovered == (2, "adam_m"))
     assert "2.00 GB" in chart.hover_text and "2,000,000,000 B" in chart.hover_text
     assert "4P/Nd" in chart.hover_text and "paper profile" in chart.hover_text
+    qtbot.wait(20)  # as a hand moves: pyqtgraph drops a move within 10 ms of the last (its mouseRateLimit)
     qtbot.mouseMove(chart.viewport(), chart.segment_widget_pos(0, "params"))
     qtbot.waitUntil(lambda: chart.hovered == (0, "params"))
     assert "2P" in chart.hover_text and "/Nd" not in chart.hover_text.split("Stage total")[0]

@@ -230,7 +230,7 @@ def test_switching_the_language_during_a_run(window, tab, qtbot):
 
 
 def test_the_tab_waits_until_it_is_needed_and_status_keeps_the_buttons_still(window, qtbot, fake_python):
-    assert window._measure_tab is None  # nothing of it was built to paint the first window
+    assert window.pages.built(window._measure_slot) is None  # nothing of it was built to paint the first window
     window.tabs.setCurrentIndex(2)
     tab = window.measure_tab
     assert window.tabs.currentWidget() is tab and window.tabs.tabText(2) == "Measure"

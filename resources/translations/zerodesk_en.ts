@@ -873,190 +873,6 @@ optimizer sharded</translation>
         <translation>Cannot open the plan</translation>
     </message>
     <message>
-        <source>&amp;New</source>
-        <translation>&amp;New</translation>
-    </message>
-    <message>
-        <source>New plan</source>
-        <translation>New plan</translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation>&amp;Open…</translation>
-    </message>
-    <message>
-        <source>Open a plan file (*.zerodesk.json)</source>
-        <translation>Open a plan file (*.zerodesk.json)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Save</translation>
-    </message>
-    <message>
-        <source>Save the plan</source>
-        <translation>Save the plan</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation>Save &amp;As…</translation>
-    </message>
-    <message>
-        <source>Save the plan under a new name</source>
-        <translation>Save the plan under a new name</translation>
-    </message>
-    <message>
-        <source>Export Chart as &amp;PNG…</source>
-        <translation>Export Chart as &amp;PNG…</translation>
-    </message>
-    <message>
-        <source>Export both charts with their captions as PNG</source>
-        <translation>Export both charts with their captions as PNG</translation>
-    </message>
-    <message>
-        <source>Export Chart as S&amp;VG…</source>
-        <translation>Export Chart as S&amp;VG…</translation>
-    </message>
-    <message>
-        <source>Export both charts with their captions as SVG</source>
-        <translation>Export both charts with their captions as SVG</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Quit</translation>
-    </message>
-    <message>
-        <source>Quit ZeroDesk</source>
-        <translation>Quit ZeroDesk</translation>
-    </message>
-    <message>
-        <source>&amp;Copy Table as Text</source>
-        <translation>&amp;Copy Table as Text</translation>
-    </message>
-    <message>
-        <source>Copy the per-stage table as text</source>
-        <translation>Copy the per-stage table as text</translation>
-    </message>
-    <message>
-        <source>Card &amp;Example</source>
-        <translation>Card &amp;Example</translation>
-    </message>
-    <message>
-        <source>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</source>
-        <translation>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</translation>
-    </message>
-    <message>
-        <source>&amp;Plan</source>
-        <translation>&amp;Plan</translation>
-    </message>
-    <message>
-        <source>Show the plan tab: both charts</source>
-        <translation>Show the plan tab: both charts</translation>
-    </message>
-    <message>
-        <source>&amp;Table</source>
-        <translation>&amp;Table</translation>
-    </message>
-    <message>
-        <source>Show the table tab</source>
-        <translation>Show the table tab</translation>
-    </message>
-    <message>
-        <source>&amp;Measure Tab</source>
-        <translation>&amp;Measure Tab</translation>
-    </message>
-    <message>
-        <source>Show the measure tab: simulate or measure a training step</source>
-        <translation>Show the measure tab: simulate or measure a training step</translation>
-    </message>
-    <message>
-        <source>S&amp;imulate</source>
-        <translation>S&amp;imulate</translation>
-    </message>
-    <message>
-        <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
-        <translation>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</translation>
-    </message>
-    <message>
-        <source>Measu&amp;re</source>
-        <translation>Measu&amp;re</translation>
-    </message>
-    <message>
-        <source>Measure one real training step per stage on local ranks</source>
-        <translation>Measure one real training step per stage on local ranks</translation>
-    </message>
-    <message>
-        <source>&amp;Find Claim…</source>
-        <translation>&amp;Find Claim…</translation>
-    </message>
-    <message>
-        <source>Filter the glossary&apos;s claims</source>
-        <translation>Filter the glossary&apos;s claims</translation>
-    </message>
-    <message>
-        <source>Switch &amp;Units (GB / GiB)</source>
-        <translation>Switch &amp;Units (GB / GiB)</translation>
-    </message>
-    <message>
-        <source>Switch between GB (10⁹ B) and GiB (2³⁰ B)</source>
-        <translation>Switch between GB (10⁹ B) and GiB (2³⁰ B)</translation>
-    </message>
-    <message>
-        <source>&amp;About ZeroDesk</source>
-        <translation>&amp;About ZeroDesk</translation>
-    </message>
-    <message>
-        <source>Next Language</source>
-        <translation>Next Language</translation>
-    </message>
-    <message>
-        <source>Switch the interface language</source>
-        <translation>Switch the interface language</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;File</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>Open &amp;Recent</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>&amp;Edit</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;View</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Language</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Help</translation>
-    </message>
-    <message>
-        <source>&amp;Theme</source>
-        <translation>&amp;Theme</translation>
-    </message>
-    <message>
-        <source>Follow the &amp;System</source>
-        <translation>Follow the &amp;System</translation>
-    </message>
-    <message>
-        <source>&amp;Light</source>
-        <translation>&amp;Light</translation>
-    </message>
-    <message>
-        <source>&amp;Dark</source>
-        <translation>&amp;Dark</translation>
-    </message>
-    <message>
-        <source>Main toolbar</source>
-        <translation>Main toolbar</translation>
-    </message>
-    <message>
         <source>Model and cluster</source>
         <translation>Model and cluster</translation>
     </message>
@@ -1091,94 +907,6 @@ optimizer sharded</translation>
     <message>
         <source>Glossary: {claim}</source>
         <translation>Glossary: {claim}</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Unsaved changes</translation>
-    </message>
-    <message>
-        <source>The plan “{name}” has unsaved changes. Save them?</source>
-        <translation>The plan “{name}” has unsaved changes. Save them?</translation>
-    </message>
-    <message>
-        <source>Invalid fields</source>
-        <translation>Invalid fields</translation>
-    </message>
-    <message>
-        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
-        <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
-    </message>
-    <message>
-        <source>Cannot show plan file {path}: {reason}</source>
-        <translation>Cannot show plan file {path}: {reason}</translation>
-    </message>
-    <message>
-        <source>Opened {path}</source>
-        <translation>Opened {path}</translation>
-    </message>
-    <message>
-        <source>Cannot save the plan</source>
-        <translation>Cannot save the plan</translation>
-    </message>
-    <message>
-        <source>Saved {path}</source>
-        <translation>Saved {path}</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
-    </message>
-    <message>
-        <source>File changed on disk</source>
-        <translation>File changed on disk</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
-        <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>“{name}” was changed on disk. Reload it?</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
-    </message>
-    <message>
-        <source>Clear List</source>
-        <translation>Clear List</translation>
-    </message>
-    <message>
-        <source>No recent plans</source>
-        <translation>No recent plans</translation>
-    </message>
-    <message>
-        <source>Exported {path}</source>
-        <translation>Exported {path}</translation>
-    </message>
-    <message>
-        <source>Cannot export the chart</source>
-        <translation>Cannot export the chart</translation>
-    </message>
-    <message>
-        <source>Could not write {path}.</source>
-        <translation>Could not write {path}.</translation>
-    </message>
-    <message>
-        <source>Table copied as text</source>
-        <translation>Table copied as text</translation>
-    </message>
-    <message>
-        <source>About ZeroDesk</source>
-        <translation>About ZeroDesk</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
-        <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2902,6 +2630,288 @@ states (Δ)</translation>
     <message>
         <source>{n} h</source>
         <translation>{n} h</translation>
+    </message>
+</context>
+<context>
+    <name>WindowFiles</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Unsaved changes</translation>
+    </message>
+    <message>
+        <source>The plan “{name}” has unsaved changes. Save them?</source>
+        <translation>The plan “{name}” has unsaved changes. Save them?</translation>
+    </message>
+    <message>
+        <source>Invalid fields</source>
+        <translation>Invalid fields</translation>
+    </message>
+    <message>
+        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
+        <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
+    </message>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>Cannot open the plan</translation>
+    </message>
+    <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Cannot show plan file {path}: {reason}</translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>Opened {path}</translation>
+    </message>
+    <message>
+        <source>Cannot save the plan</source>
+        <translation>Cannot save the plan</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>Saved {path}</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
+        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
+        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>File changed on disk</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>“{name}” was changed on disk. Reload it?</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
+        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Exported {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Cannot export the chart</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Could not write {path}.</translation>
+    </message>
+    <message>
+        <source>Table copied as text</source>
+        <translation>Table copied as text</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;New</translation>
+    </message>
+    <message>
+        <source>New plan</source>
+        <translation>New plan</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Open…</translation>
+    </message>
+    <message>
+        <source>Open a plan file (*.zerodesk.json)</source>
+        <translation>Open a plan file (*.zerodesk.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Save</translation>
+    </message>
+    <message>
+        <source>Save the plan</source>
+        <translation>Save the plan</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Save &amp;As…</translation>
+    </message>
+    <message>
+        <source>Save the plan under a new name</source>
+        <translation>Save the plan under a new name</translation>
+    </message>
+    <message>
+        <source>Export Chart as &amp;PNG…</source>
+        <translation>Export Chart as &amp;PNG…</translation>
+    </message>
+    <message>
+        <source>Export both charts with their captions as PNG</source>
+        <translation>Export both charts with their captions as PNG</translation>
+    </message>
+    <message>
+        <source>Export Chart as S&amp;VG…</source>
+        <translation>Export Chart as S&amp;VG…</translation>
+    </message>
+    <message>
+        <source>Export both charts with their captions as SVG</source>
+        <translation>Export both charts with their captions as SVG</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <source>Quit ZeroDesk</source>
+        <translation>Quit ZeroDesk</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Table as Text</source>
+        <translation>&amp;Copy Table as Text</translation>
+    </message>
+    <message>
+        <source>Copy the per-stage table as text</source>
+        <translation>Copy the per-stage table as text</translation>
+    </message>
+    <message>
+        <source>Card &amp;Example</source>
+        <translation>Card &amp;Example</translation>
+    </message>
+    <message>
+        <source>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</source>
+        <translation>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>&amp;Plan</translation>
+    </message>
+    <message>
+        <source>Show the plan tab: both charts</source>
+        <translation>Show the plan tab: both charts</translation>
+    </message>
+    <message>
+        <source>&amp;Table</source>
+        <translation>&amp;Table</translation>
+    </message>
+    <message>
+        <source>Show the table tab</source>
+        <translation>Show the table tab</translation>
+    </message>
+    <message>
+        <source>&amp;Measure Tab</source>
+        <translation>&amp;Measure Tab</translation>
+    </message>
+    <message>
+        <source>Show the measure tab: simulate or measure a training step</source>
+        <translation>Show the measure tab: simulate or measure a training step</translation>
+    </message>
+    <message>
+        <source>S&amp;imulate</source>
+        <translation>S&amp;imulate</translation>
+    </message>
+    <message>
+        <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
+        <translation>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</translation>
+    </message>
+    <message>
+        <source>Measu&amp;re</source>
+        <translation>Measu&amp;re</translation>
+    </message>
+    <message>
+        <source>Measure one real training step per stage on local ranks</source>
+        <translation>Measure one real training step per stage on local ranks</translation>
+    </message>
+    <message>
+        <source>&amp;Find Claim…</source>
+        <translation>&amp;Find Claim…</translation>
+    </message>
+    <message>
+        <source>Filter the glossary&apos;s claims</source>
+        <translation>Filter the glossary&apos;s claims</translation>
+    </message>
+    <message>
+        <source>Switch &amp;Units (GB / GiB)</source>
+        <translation>Switch &amp;Units (GB / GiB)</translation>
+    </message>
+    <message>
+        <source>Switch between GB (10⁹ B) and GiB (2³⁰ B)</source>
+        <translation>Switch between GB (10⁹ B) and GiB (2³⁰ B)</translation>
+    </message>
+    <message>
+        <source>&amp;About ZeroDesk</source>
+        <translation>&amp;About ZeroDesk</translation>
+    </message>
+    <message>
+        <source>Next Language</source>
+        <translation>Next Language</translation>
+    </message>
+    <message>
+        <source>Switch the interface language</source>
+        <translation>Switch the interface language</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Open &amp;Recent</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Edit</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Theme</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>Follow the &amp;System</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Light</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dark</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>Main toolbar</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>Clear List</translation>
+    </message>
+    <message>
+        <source>No recent plans</source>
+        <translation>No recent plans</translation>
+    </message>
+    <message>
+        <source>About ZeroDesk</source>
+        <translation>About ZeroDesk</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</translation>
     </message>
 </context>
 </TS>

@@ -873,190 +873,6 @@ optimizer sharded</source>
         <translation>Не удаётся открыть план</translation>
     </message>
     <message>
-        <source>&amp;New</source>
-        <translation>&amp;Новый</translation>
-    </message>
-    <message>
-        <source>New plan</source>
-        <translation>Новый план</translation>
-    </message>
-    <message>
-        <source>&amp;Open…</source>
-        <translation>&amp;Открыть…</translation>
-    </message>
-    <message>
-        <source>Open a plan file (*.zerodesk.json)</source>
-        <translation>Открыть файл плана (*.zerodesk.json)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Сохранить</translation>
-    </message>
-    <message>
-        <source>Save the plan</source>
-        <translation>Сохранить план</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation>Сохранить &amp;как…</translation>
-    </message>
-    <message>
-        <source>Save the plan under a new name</source>
-        <translation>Сохранить план под новым именем</translation>
-    </message>
-    <message>
-        <source>Export Chart as &amp;PNG…</source>
-        <translation>Экспорт диаграммы в &amp;PNG…</translation>
-    </message>
-    <message>
-        <source>Export both charts with their captions as PNG</source>
-        <translation>Экспорт обеих диаграмм с подписями в PNG</translation>
-    </message>
-    <message>
-        <source>Export Chart as S&amp;VG…</source>
-        <translation>Экспорт диаграммы в S&amp;VG…</translation>
-    </message>
-    <message>
-        <source>Export both charts with their captions as SVG</source>
-        <translation>Экспорт обеих диаграмм с подписями в SVG</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Выход</translation>
-    </message>
-    <message>
-        <source>Quit ZeroDesk</source>
-        <translation>Выйти из ZeroDesk</translation>
-    </message>
-    <message>
-        <source>&amp;Copy Table as Text</source>
-        <translation>&amp;Копировать таблицу как текст</translation>
-    </message>
-    <message>
-        <source>Copy the per-stage table as text</source>
-        <translation>Копировать таблицу по стадиям как текст</translation>
-    </message>
-    <message>
-        <source>Card &amp;Example</source>
-        <translation>&amp;Пример из карточки</translation>
-    </message>
-    <message>
-        <source>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</source>
-        <translation>P = 2·10⁹, Nd = 4, Adam из статьи: 32 / 14 / 11 / 8 ГБ</translation>
-    </message>
-    <message>
-        <source>&amp;Plan</source>
-        <translation>&amp;План</translation>
-    </message>
-    <message>
-        <source>Show the plan tab: both charts</source>
-        <translation>Показать вкладку «План»: обе диаграммы</translation>
-    </message>
-    <message>
-        <source>&amp;Table</source>
-        <translation>&amp;Таблица</translation>
-    </message>
-    <message>
-        <source>Show the table tab</source>
-        <translation>Показать вкладку с таблицей</translation>
-    </message>
-    <message>
-        <source>&amp;Measure Tab</source>
-        <translation>Вкладка «&amp;Измерение»</translation>
-    </message>
-    <message>
-        <source>Show the measure tab: simulate or measure a training step</source>
-        <translation>Показать вкладку измерений: смоделировать или измерить шаг обучения</translation>
-    </message>
-    <message>
-        <source>S&amp;imulate</source>
-        <translation>Сму&amp;лировать</translation>
-    </message>
-    <message>
-        <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
-        <translation>Смоделировать один полноразмерный шаг участника 0 на фиктивных тензорах (для моделей, которые не помещаются в эту машину)</translation>
-    </message>
-    <message>
-        <source>Measu&amp;re</source>
-        <translation>Из&amp;мерить</translation>
-    </message>
-    <message>
-        <source>Measure one real training step per stage on local ranks</source>
-        <translation>Измерить один настоящий шаг обучения для каждой стадии на локальных участниках</translation>
-    </message>
-    <message>
-        <source>&amp;Find Claim…</source>
-        <translation>&amp;Найти утверждение…</translation>
-    </message>
-    <message>
-        <source>Filter the glossary&apos;s claims</source>
-        <translation>Отфильтровать утверждения глоссария</translation>
-    </message>
-    <message>
-        <source>Switch &amp;Units (GB / GiB)</source>
-        <translation>Сменить &amp;единицы (ГБ / ГиБ)</translation>
-    </message>
-    <message>
-        <source>Switch between GB (10⁹ B) and GiB (2³⁰ B)</source>
-        <translation>Переключить ГБ (10⁹ байт) и ГиБ (2³⁰ байт)</translation>
-    </message>
-    <message>
-        <source>&amp;About ZeroDesk</source>
-        <translation>&amp;О программе ZeroDesk</translation>
-    </message>
-    <message>
-        <source>Next Language</source>
-        <translation>Следующий язык</translation>
-    </message>
-    <message>
-        <source>Switch the interface language</source>
-        <translation>Сменить язык интерфейса</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Файл</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>&amp;Недавние</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>&amp;Правка</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>&amp;Вид</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Язык</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>&amp;Справка</translation>
-    </message>
-    <message>
-        <source>&amp;Theme</source>
-        <translation>&amp;Тема</translation>
-    </message>
-    <message>
-        <source>Follow the &amp;System</source>
-        <translation>Как в &amp;системе</translation>
-    </message>
-    <message>
-        <source>&amp;Light</source>
-        <translation>&amp;Светлая</translation>
-    </message>
-    <message>
-        <source>&amp;Dark</source>
-        <translation>&amp;Тёмная</translation>
-    </message>
-    <message>
-        <source>Main toolbar</source>
-        <translation>Основная панель</translation>
-    </message>
-    <message>
         <source>Model and cluster</source>
         <translation>Модель и кластер</translation>
     </message>
@@ -1091,94 +907,6 @@ optimizer sharded</source>
     <message>
         <source>Glossary: {claim}</source>
         <translation>Глоссарий: {claim}</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Несохранённые изменения</translation>
-    </message>
-    <message>
-        <source>The plan “{name}” has unsaved changes. Save them?</source>
-        <translation>В плане «{name}» есть несохранённые изменения. Сохранить их?</translation>
-    </message>
-    <message>
-        <source>Invalid fields</source>
-        <translation>Ошибки в полях</translation>
-    </message>
-    <message>
-        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
-        <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
-    </message>
-    <message>
-        <source>Cannot show plan file {path}: {reason}</source>
-        <translation>Не удаётся показать файл плана {path}: {reason}</translation>
-    </message>
-    <message>
-        <source>Opened {path}</source>
-        <translation>Открыт {path}</translation>
-    </message>
-    <message>
-        <source>Cannot save the plan</source>
-        <translation>Не удаётся сохранить план</translation>
-    </message>
-    <message>
-        <source>Saved {path}</source>
-        <translation>Сохранён {path}</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
-    </message>
-    <message>
-        <source>File changed on disk</source>
-        <translation>Файл изменён на диске</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
-    </message>
-    <message>
-        <source>Clear List</source>
-        <translation>Очистить список</translation>
-    </message>
-    <message>
-        <source>No recent plans</source>
-        <translation>Недавних планов нет</translation>
-    </message>
-    <message>
-        <source>Exported {path}</source>
-        <translation>Экспортировано: {path}</translation>
-    </message>
-    <message>
-        <source>Cannot export the chart</source>
-        <translation>Не удаётся экспортировать диаграмму</translation>
-    </message>
-    <message>
-        <source>Could not write {path}.</source>
-        <translation>Не удалось записать {path}.</translation>
-    </message>
-    <message>
-        <source>Table copied as text</source>
-        <translation>Таблица скопирована как текст</translation>
-    </message>
-    <message>
-        <source>About ZeroDesk</source>
-        <translation>О программе ZeroDesk</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
-        <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Планирует память обучения с параллелизмом по данным ZeRO: состояния модели на участника по стадиям — по учёту статьи ZeRO (§3.1, §5) или движков PyTorch.&lt;/p&gt;&lt;p&gt;Значения — расчётные состояния модели; к пику шага добавляются активации, временные буферы и фрагментация (§3.2).&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -2902,6 +2630,288 @@ states (Δ)</source>
     <message>
         <source>{n} h</source>
         <translation>{n} ч</translation>
+    </message>
+</context>
+<context>
+    <name>WindowFiles</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Несохранённые изменения</translation>
+    </message>
+    <message>
+        <source>The plan “{name}” has unsaved changes. Save them?</source>
+        <translation>В плане «{name}» есть несохранённые изменения. Сохранить их?</translation>
+    </message>
+    <message>
+        <source>Invalid fields</source>
+        <translation>Ошибки в полях</translation>
+    </message>
+    <message>
+        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
+        <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
+    </message>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>Не удаётся открыть план</translation>
+    </message>
+    <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Не удаётся показать файл плана {path}: {reason}</translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>Открыт {path}</translation>
+    </message>
+    <message>
+        <source>Cannot save the plan</source>
+        <translation>Не удаётся сохранить план</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>Сохранён {path}</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
+        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
+        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>Файл изменён на диске</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
+        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Экспортировано: {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Не удаётся экспортировать диаграмму</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Не удалось записать {path}.</translation>
+    </message>
+    <message>
+        <source>Table copied as text</source>
+        <translation>Таблица скопирована как текст</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Новый</translation>
+    </message>
+    <message>
+        <source>New plan</source>
+        <translation>Новый план</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Открыть…</translation>
+    </message>
+    <message>
+        <source>Open a plan file (*.zerodesk.json)</source>
+        <translation>Открыть файл плана (*.zerodesk.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Сохранить</translation>
+    </message>
+    <message>
+        <source>Save the plan</source>
+        <translation>Сохранить план</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Сохранить &amp;как…</translation>
+    </message>
+    <message>
+        <source>Save the plan under a new name</source>
+        <translation>Сохранить план под новым именем</translation>
+    </message>
+    <message>
+        <source>Export Chart as &amp;PNG…</source>
+        <translation>Экспорт диаграммы в &amp;PNG…</translation>
+    </message>
+    <message>
+        <source>Export both charts with their captions as PNG</source>
+        <translation>Экспорт обеих диаграмм с подписями в PNG</translation>
+    </message>
+    <message>
+        <source>Export Chart as S&amp;VG…</source>
+        <translation>Экспорт диаграммы в S&amp;VG…</translation>
+    </message>
+    <message>
+        <source>Export both charts with their captions as SVG</source>
+        <translation>Экспорт обеих диаграмм с подписями в SVG</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Выход</translation>
+    </message>
+    <message>
+        <source>Quit ZeroDesk</source>
+        <translation>Выйти из ZeroDesk</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Table as Text</source>
+        <translation>&amp;Копировать таблицу как текст</translation>
+    </message>
+    <message>
+        <source>Copy the per-stage table as text</source>
+        <translation>Копировать таблицу по стадиям как текст</translation>
+    </message>
+    <message>
+        <source>Card &amp;Example</source>
+        <translation>&amp;Пример из карточки</translation>
+    </message>
+    <message>
+        <source>P = 2·10⁹, Nd = 4, paper&apos;s Adam: 32 / 14 / 11 / 8 GB</source>
+        <translation>P = 2·10⁹, Nd = 4, Adam из статьи: 32 / 14 / 11 / 8 ГБ</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>&amp;План</translation>
+    </message>
+    <message>
+        <source>Show the plan tab: both charts</source>
+        <translation>Показать вкладку «План»: обе диаграммы</translation>
+    </message>
+    <message>
+        <source>&amp;Table</source>
+        <translation>&amp;Таблица</translation>
+    </message>
+    <message>
+        <source>Show the table tab</source>
+        <translation>Показать вкладку с таблицей</translation>
+    </message>
+    <message>
+        <source>&amp;Measure Tab</source>
+        <translation>Вкладка «&amp;Измерение»</translation>
+    </message>
+    <message>
+        <source>Show the measure tab: simulate or measure a training step</source>
+        <translation>Показать вкладку измерений: смоделировать или измерить шаг обучения</translation>
+    </message>
+    <message>
+        <source>S&amp;imulate</source>
+        <translation>Сму&amp;лировать</translation>
+    </message>
+    <message>
+        <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
+        <translation>Смоделировать один полноразмерный шаг участника 0 на фиктивных тензорах (для моделей, которые не помещаются в эту машину)</translation>
+    </message>
+    <message>
+        <source>Measu&amp;re</source>
+        <translation>Из&amp;мерить</translation>
+    </message>
+    <message>
+        <source>Measure one real training step per stage on local ranks</source>
+        <translation>Измерить один настоящий шаг обучения для каждой стадии на локальных участниках</translation>
+    </message>
+    <message>
+        <source>&amp;Find Claim…</source>
+        <translation>&amp;Найти утверждение…</translation>
+    </message>
+    <message>
+        <source>Filter the glossary&apos;s claims</source>
+        <translation>Отфильтровать утверждения глоссария</translation>
+    </message>
+    <message>
+        <source>Switch &amp;Units (GB / GiB)</source>
+        <translation>Сменить &amp;единицы (ГБ / ГиБ)</translation>
+    </message>
+    <message>
+        <source>Switch between GB (10⁹ B) and GiB (2³⁰ B)</source>
+        <translation>Переключить ГБ (10⁹ байт) и ГиБ (2³⁰ байт)</translation>
+    </message>
+    <message>
+        <source>&amp;About ZeroDesk</source>
+        <translation>&amp;О программе ZeroDesk</translation>
+    </message>
+    <message>
+        <source>Next Language</source>
+        <translation>Следующий язык</translation>
+    </message>
+    <message>
+        <source>Switch the interface language</source>
+        <translation>Сменить язык интерфейса</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Недавние</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Правка</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Вид</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Язык</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Тема</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>Как в &amp;системе</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Светлая</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Тёмная</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>Основная панель</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>Очистить список</translation>
+    </message>
+    <message>
+        <source>No recent plans</source>
+        <translation>Недавних планов нет</translation>
+    </message>
+    <message>
+        <source>About ZeroDesk</source>
+        <translation>О программе ZeroDesk</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Plans the memory of ZeRO data-parallel training: per-rank model states by stage, from the ZeRO paper&apos;s accounting (§3.1, §5) or PyTorch&apos;s engines.&lt;/p&gt;&lt;p&gt;Figures are computed model states; the peak of a step adds activations, temporary buffers and fragmentation (§3.2).&lt;/p&gt;</source>
+        <translation>&lt;b&gt;ZeroDesk {version}&lt;/b&gt;&lt;p&gt;Планирует память обучения с параллелизмом по данным ZeRO: состояния модели на участника по стадиям — по учёту статьи ZeRO (§3.1, §5) или движков PyTorch.&lt;/p&gt;&lt;p&gt;Значения — расчётные состояния модели; к пику шага добавляются активации, временные буферы и фрагментация (§3.2).&lt;/p&gt;</translation>
     </message>
 </context>
 </TS>

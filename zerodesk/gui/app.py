@@ -17,6 +17,7 @@ from ..core.plan import Plan, PlanError, load_plan
 # imported after it (looking for its __feature__ switches), which costs about half a millisecond each.
 from ..core import accounting, catalog, peak, plan_model, residuals  # noqa: E402,F401  isort: skip
 from ..measure import rules  # noqa: E402,F401  isort: skip
+import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modules PySide would read too)
 
 MIN_SCREENSHOT = (1280, 800)
 SCREENSHOT_SIZE = (1440, 900)
@@ -66,6 +67,8 @@ def _render_screenshot(window, path: Path, size: tuple[int, int] | None = None) 
     window.resize(*(size or SCREENSHOT_SIZE))
     window.show()
     QApplication.processEvents()
+    window.startup.flush()  # what follows the first paint is in the picture too
+    QApplication.processEvents()  # and laid out, as the event loop would
     window.fit_docks()  # once shown: docks take their widths from the laid-out window
     window.glossary.flush()
     for _ in range(3):

@@ -7,15 +7,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtGui import QGuiApplication, QPainter
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from ..core.accounting import Breakdown
 from ..core.plan import Offload, Plan, PlanError
 from ..core.text import shorten
 from ..core.units import fmt_count
 from . import i18n
-from .dp_chart import DpChart
+from .dp_chart import DpChart, dp_legend_html
 from .stage_chart import StageChart, component_color
 from .style import PEAK_COLOR, WARN_COLOR
 from .table_view import peak_warning, provenance
@@ -57,11 +57,28 @@ def _with_toggle(label: QLabel, toggle: QCheckBox) -> QWidget:
     return row
 
 
+class _ChartRoom(QWidget):
+    """Holds a chart's place until the chart is built, asking the layout for what the chart will ask:
+    a pyqtgraph view's size hint is its first scene rect (a widget's default 640x480) within 3/4 of
+    the screen, as QGraphicsView::sizeHint bounds it. So the splitter divides as it will with the chart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def sizeHint(self) -> QSize:
+        screen = QGuiApplication.primaryScreen()
+        hint = QSize(640, 480)
+        return hint if screen is None else hint.boundedTo(screen.virtualSize() * 3 / 4)
+
+
 class ChartPanel(QWidget):
     exportRequested = Signal(str)  # ".png" or ".svg", from a chart's context menu
     textsChanged = Signal()  # its texts were set: the height it needs may have changed
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, nd_chart_later: bool = False) -> None:
+        """nd_chart_later: the Nd chart is built and drawn by release_nd_chart() (its caption stays in
+        place), so the first frame waits for the stage bars only."""
         super().__init__(parent)
         self.setObjectName("chartPanel")
         self._plan: Plan | None = None
@@ -108,24 +125,20 @@ class ChartPanel(QWidget):
         self.dp_caption = _caption_label("dpCaption")
         self.dp_log_toggle = QCheckBox()
         self.dp_log_toggle.setObjectName("dpLogScale")
+        self.dp_log_toggle.setChecked(True)  # as DpChart starts: memory falls as 1/Nd, straight on log-log axes
         bv.addWidget(_with_toggle(self.dp_caption, self.dp_log_toggle))
-        self.dp_chart = DpChart()
-        self.dp_chart.setMinimumHeight(140)
-        bv.addWidget(self.dp_chart, 1)
+        self._nd_pane = bv
+        self._nd_room = _ChartRoom()  # the Nd chart's place until it is built: the layout does not move then
+        self._nd_room.setMinimumHeight(140)
+        bv.addWidget(self._nd_room, 1)
+        self.dp_chart: DpChart | None = None
         split.addWidget(bottom)
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 4)
         self.splitter = split
         v.addWidget(split, 1)
         self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
-        self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
         self.chart.measuredChanged.connect(self._update_legend)
-        # log scale: the check box and each chart's context menu stay in step
-        for box, plot in ((self.log_toggle, self.chart), (self.dp_log_toggle, self.dp_chart)):
-            box.setChecked(plot.log_y)
-            box.toggled.connect(plot.set_log_y)
-            plot.menu.logToggled.connect(box.setChecked)
-            plot.menu.logToggled.connect(lambda _on: self._update_texts())
         self._export_actions = []
         for suffix in (".png", ".svg"):
             from PySide6.QtGui import QAction
@@ -133,14 +146,46 @@ class ChartPanel(QWidget):
             a = QAction(self)
             a.triggered.connect(lambda _=False, s=suffix: self.exportRequested.emit(s))
             self._export_actions.append(a)
-        self.chart.menu.actions = self.dp_chart.menu.actions = self._export_actions
+        self._link_chart(self.chart, self.log_toggle)
+        if not nd_chart_later:
+            self.release_nd_chart()
         self._retranslate_controls()
+
+    def _link_chart(self, plot, box: QCheckBox, from_box: bool = False) -> None:
+        """Log scale: the check box and the chart's context menu stay in step (the chart starts as the
+        box when `from_box`: a chart built later); the menu exports."""
+        if from_box and box.isChecked() != plot.log_y:
+            plot.set_log_y(box.isChecked())
+        box.setChecked(plot.log_y)
+        box.toggled.connect(plot.set_log_y)
+        plot.menu.logToggled.connect(box.setChecked)
+        plot.menu.logToggled.connect(lambda _on: self._update_texts())
+        plot.menu.actions = self._export_actions
+
+    def release_nd_chart(self) -> DpChart:
+        """The Nd chart, built (in its place) and drawn for the plan shown if it is not yet."""
+        if self.dp_chart is not None:
+            return self.dp_chart
+        chart = DpChart()
+        chart.setMinimumHeight(140)
+        self._nd_pane.replaceWidget(self._nd_room, chart)
+        self._nd_room.deleteLater()
+        self.dp_chart = chart
+        self._link_chart(chart, self.dp_log_toggle, from_box=True)
+        chart.setAccessibleName(self.tr("Memory versus Nd chart"))
+        chart.menu.log_action.setText(self.tr("Logarithmic Scale"))
+        if self._plan is not None and self._breakdown is not None:
+            chart.set_plan(self._plan, self._breakdown)  # its caption is in place already: the panel keeps its size
+        return chart
+
+    def _charts(self) -> tuple:
+        return (self.chart,) if self.dp_chart is None else (self.chart, self.dp_chart)
 
     def _retranslate_controls(self) -> None:
         for box in (self.log_toggle, self.dp_log_toggle):
             box.setText(self.tr("Log scale"))
             box.setToolTip(self.tr("Logarithmic memory axis: small stages and models stay readable"))
-        for plot in (self.chart, self.dp_chart):
+        for plot in self._charts():
             plot.menu.log_action.setText(self.tr("Logarithmic Scale"))
         self._export_actions[0].setText(self.tr("Export Charts as PNG…"))
         self._export_actions[1].setText(self.tr("Export Charts as SVG…"))
@@ -168,7 +213,8 @@ class ChartPanel(QWidget):
             self._chart_row.addWidget(self.offload_chart, 2)
         if self.offload_chart is not None:
             self.offload_chart.set_plan(plan)  # hides itself when the plan offloads nothing
-        self.dp_chart.set_plan(plan, b)
+        if self.dp_chart is not None:
+            self.dp_chart.set_plan(plan, b)
         self._update_texts()
 
     def set_stale(self, errors: dict[str, str]) -> None:
@@ -182,7 +228,8 @@ class ChartPanel(QWidget):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.chart.setAccessibleName(self.tr("Per-stage memory chart"))
-            self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
+            if self.dp_chart is not None:
+                self.dp_chart.setAccessibleName(self.tr("Memory versus Nd chart"))
             self._retranslate_controls()
             self._update_texts()
             self.set_stale({"": ""} if self._stale else {})
@@ -222,7 +269,7 @@ class ChartPanel(QWidget):
             f"<b>{dp_title}</b> — "
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
                 profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
-            + (log_note if self.dp_chart.log_y else "") + "<br>" + self.dp_chart.legend_html())
+            + (log_note if self.dp_log_toggle.isChecked() else "") + "<br>" + dp_legend_html())
 
     def _update_legend(self) -> None:
         b = self._breakdown
@@ -241,6 +288,7 @@ class ChartPanel(QWidget):
         """Draw for a file: vector symbols (no pixmap atlas) and no cached axis pixmaps."""
         from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
+        self.release_nd_chart()  # a file has both charts
         axes, items, views = [], [], []
         for plot in (self.chart, self.dp_chart):
             views.append((plot, plot.cacheMode()))

@@ -46,6 +46,13 @@ def dp_grid(current: int) -> list[int]:
     return out
 
 
+def dp_legend_html() -> str:
+    """The stages' line and marker styles, for the caption (stage 2 dashed: it lies on stage 3 in the torch profile)."""
+    marks = {2: "╍●"}
+    parts = [f'<span style="color:{STAGE_COLORS[s]}">{marks.get(s, "━●")}</span>&nbsp;{i18n.stage_short(s)}' for s in STAGES]
+    return "&nbsp;&nbsp; ".join(parts)
+
+
 class DpChart(LogScaleMixin, pg.PlotWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent, axisItems={"left": ValueAxis("left")}, enableMenu=False)  # our own ChartMenu
@@ -270,11 +277,6 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         if text != self.hover_text:
             self.hover_text = text
             self.tip.show(text)
-
-    def legend_html(self) -> str:
-        marks = {2: "╍●"}
-        parts = [f'<span style="color:{STAGE_COLORS[s]}">{marks.get(s, "━●")}</span>&nbsp;{i18n.stage_short(s)}' for s in STAGES]
-        return "&nbsp;&nbsp; ".join(parts)
 
     def _apply_palette(self) -> None:
         base, text = apply_axis_palette(self)
