@@ -95,3 +95,12 @@ def test_stage_names_never_overlap_whatever_the_room(qapp, gui_settings):
     i18n.set_language("ru")
     _, narrow = stage_tick_labels(font, 60.0)
     assert narrow == {s: i18n.stage_short(s) for s in STAGES}  # "оптимизатора" alone is wider than 60 px
+
+
+def test_the_plan_panel_fills_its_scroll_area_whether_it_scrolls_or_not(window, qtbot):
+    scroll = window.chart_panel.parentWidget().parentWidget()  # viewport, then the FitScrollArea
+    bar = scroll.verticalScrollBar()
+    for size in ((1440, 900), (1024, 560)):  # the second is below the panel's minimum: it scrolls
+        window.resize(*size)
+        qtbot.waitUntil(lambda: window.chart_panel.width() == scroll.viewport().width())  # no empty strip
+        assert bar.isVisible() == (window.chart_panel.height() > scroll.viewport().height())

@@ -23,13 +23,13 @@ class FitScrollArea(QScrollArea):
         widget = self.widget()
         if widget is None:
             return
-        width = self.viewport().width()
+        width = self.width() - 2 * self.frameWidth()  # the viewport's width without a scroll bar, shown or not
         layout = widget.layout()
         least = layout.minimumHeightForWidth(width) if layout is not None and layout.hasHeightForWidth() else -1
         least = max(least, widget.minimumSizeHint().height())
         height = max(self.viewport().height(), least)
-        if height > self.viewport().height():  # the scroll bar takes room: fit the narrower width
-            width = max(1, self.viewport().width() - self.verticalScrollBar().sizeHint().width())
+        if height > self.viewport().height():  # the scroll bar takes room (once): fit the narrower width
+            width = max(1, width - self.verticalScrollBar().sizeHint().width())
         widget.resize(width, height)
 
     def resizeEvent(self, event) -> None:
