@@ -218,6 +218,13 @@ def test_switching_the_plan_during_a_run_keeps_its_results_with_their_own_plan(w
     assert len(window.chart.measured()) == 2
 
 
+def test_the_interpreter_check_answering_during_a_run_leaves_its_report(window, tab, qtbot):
+    """The controls are locked while a run is under way; a change then (the interpreter check answering, the
+    plan's default ranks) must not replace the run's report with what Start would do next."""
+    during_a_run(qtbot, tab, tab.controls.changed.emit)
+    assert "✓" in tab.status.text() and "Measured on CPU, 2 ranks" in tab.status.text()
+
+
 def test_switching_the_language_during_a_run(window, tab, qtbot):
     def to_russian() -> None:
         window.set_language("ru")

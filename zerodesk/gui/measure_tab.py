@@ -244,7 +244,9 @@ class MeasureTab(QWidget):
         self.refresh()
 
     def _on_controls(self) -> None:
-        self._stale = True
+        # Controls are locked during a run: a change then is the interpreter check answering or the plan's default
+        # ranks, and the run under way still reports on its own job when it ends.
+        self._stale = self._stale or not self.is_running()
         if self._plan is not None:  # the device or the interpreter's GPUs may change the default ranks
             self.controls.default_ranks(rules.default_ranks(self._plan, self.controls.device_choice(),
                                                             self.controls.gpus()))
