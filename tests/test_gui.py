@@ -162,8 +162,8 @@ def test_a_unit_switch_keeps_the_bytes_typed_in_every_memory_field(window, qtbot
 
 def test_architecture_fields_give_the_exact_count(window, qtbot):
     form = window.form
-    qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)
-    assert form._arch_box.isVisible()
+    qtbot.mouseClick(form._model.by_arch, Qt.MouseButton.LeftButton)
+    assert form._model.arch_box.isVisible()
     for name, value in (("layers", "24"), ("hidden", "2048"), ("heads", "16"), ("kv_heads", "4"), ("ffn", "5632"),
                         ("vocab", "32000")):
         type_into(qtbot, form.field(f"model.architecture.{name}"), value)
@@ -172,7 +172,7 @@ def test_architecture_fields_give_the_exact_count(window, qtbot):
     assert (arch.layers, arch.hidden, arch.heads, arch.kv_heads, arch.ffn, arch.vocab) == (24, 2048, 16, 4, 5632, 32000)
     assert window.breakdown.params == plan.model.param_count
     assert_bars(window.chart, plan)
-    assert f"{plan.params:,}" in form._params_hint.text()
+    assert f"{plan.params:,}" in form._model.params_hint.text()
 
 
 def test_model_and_gpu_presets(window, qtbot):
@@ -239,7 +239,7 @@ def test_nd_that_does_not_divide_the_cluster_is_marked_on_the_nd_field(window, q
 
 def test_architecture_errors_and_empty_fields_do_not_crash(window, qtbot):
     form = window.form
-    qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(form._model.by_arch, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.field("model.architecture.heads"), "5")  # 768 is not a multiple of 5
     assert form.error_text("model.architecture.heads") == (
         "⚠ Hidden (768) must be a multiple of heads (5), unless the head dim is given.")
@@ -709,7 +709,7 @@ def test_an_empty_ffn_takes_the_usual_default_shown_as_placeholder(window, qtbot
     from zerodesk.core.plan import default_ffn
 
     form = window.form
-    qtbot.mouseClick(form._by_arch, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(form._model.by_arch, Qt.MouseButton.LeftButton)
     ffn = form.field("model.architecture.ffn")
     type_into(qtbot, form.field("model.architecture.hidden"), "1200")
     type_into(qtbot, ffn, "")

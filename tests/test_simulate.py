@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import subprocess
 import sys
 from math import ceil, prod
@@ -101,7 +100,10 @@ def test_resting_states_equal_rank0_prediction_exactly(sim4):
 
 
 def test_simulated_peaks_match_real_gloo_ranks(sim_and_real2):
-    plan, sim, real, _, _ = sim_and_real2
+    """A real gloo rank's peak is not deterministic to the byte: ProcessGroupGloo's worker thread holds a finished
+    collective's work (and its full-size reduce-scatter copy) until just after the caller's wait() returns, so now
+    and then the rank's next op still counts it. Real = simulated + (0 .. one reduce-scatter copy)."""
+    plan, sim, real, gloo, largest = sim_and_real2
     gloo_copy = largest_reduce_scatter_input(plan)
     for stage in (2, 3):
         s, r = sim[stage], real[stage]
@@ -113,21 +115,30 @@ def test_simulated_peaks_match_real_gloo_ranks(sim_and_real2):
             extra = r.phase_peaks[phase]["total"] - s.phase_peaks[phase]["total"]
             assert 0 <= extra <= gloo_copy, (stage, phase, extra, gloo_copy)
         assert 0 <= r.peak_bytes - s.peak_bytes <= gloo_copy
+    for stage in (0, 1, 2, 3):  # --backend gloo, the largest rank: the same bound
+        assert 0 <= largest[stage] - gloo[stage].peak_bytes <= gloo_copy, (stage, gloo[stage].peak_bytes, largest[stage])
 
 
-def test_gloo_backend_simulation_within_2_percent_of_the_largest_real_rank(sim_and_real2):
-    """--backend gloo models gloo's reduce-scatter copy: every stage's simulated peak is within 2% of real ranks.
+# benchmarks/sim_vs_measured.py's GQA shape with an odd vocabulary: its peaks are not at a collective, so gloo's
+# timing (above) cannot move them and the bar holds run after run.
+GQA_ODD = {"layers": 2, "hidden": 48, "heads": 4, "kv_heads": 2, "ffn": 100, "vocab": 1003, "mlp": "gated",
+           "norm": "rmsnorm", "positions": "rotary", "tied_embeddings": False}
 
-    A real gloo rank's peak is not deterministic to the byte: gloo's worker thread drops its hold on a finished
-    collective's tensors when it gets to it, now and then after the rank's next op (the test above bounds that by
-    one reduce-scatter copy). When the first run is off, two more are measured and the median run is compared, as
-    benchmarks/sim_vs_measured.py does."""
-    plan, _, real, gloo, largest = sim_and_real2
-    off = [s for s in (0, 1, 2, 3) if abs(gloo[s].peak_bytes / largest[s] - 1) > 0.02]
-    if off:
-        runs = [largest] + [largest_rank_peaks(run(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False)))
-                            for _ in range(2)]
-        largest = {s: int(statistics.median(r[s] for r in runs)) for s in (0, 1, 2, 3)}
+
+@pytest.fixture(scope="module")
+def gqa_odd2():
+    pytest.importorskip("torch")
+    plan = Plan.model_validate({"model": {"architecture": GQA_ODD}, "seq_len": 32, "micro_batch": 2,
+                                "cluster": {"dp": 2}})
+    gloo = results_of(run(simulate_command(plan, [0, 1, 2, 3], backend="gloo")))
+    messages = run(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False))
+    return gloo, results_of(messages), largest_rank_peaks(messages)
+
+
+def test_gloo_backend_simulation_within_2_percent_of_the_largest_real_rank(gqa_odd2):
+    """--backend gloo models gloo's reduce-scatter copy: every stage's simulated peak is within 2% of real ranks
+    (GQA, an odd vocabulary, every engine: DDP, ZeroRedundancyOptimizer, FSDP2 with and without resharding)."""
+    gloo, real, largest = gqa_odd2
     for stage in (0, 1, 2, 3):
         assert abs(gloo[stage].peak_bytes / largest[stage] - 1) <= 0.02, (stage, gloo[stage].peak_bytes, largest[stage])
         assert gloo[stage].states == real[stage].states  # rank 0's states, simulated and real, byte for byte

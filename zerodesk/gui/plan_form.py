@@ -70,7 +70,6 @@ class PlanForm(QWidget):
 
         self._model = ModelSection(f, self._model_presets, self._on_model_preset,
                                    lambda: self._user_edit(model_changed=True))
-        self._by_arch, self._arch_box, self._params_hint = self._model.by_arch, self._model.arch_box, self._model.params_hint
         outer.addWidget(self._model)
 
         self._train_box = QGroupBox()
