@@ -22,6 +22,7 @@ from zerodesk.core.accounting import compute, sweep_dp
 from zerodesk.core.glossary import load_glossary
 from zerodesk.core.plan import Plan, field_errors, load_plan, plan_to_json, save_plan
 from zerodesk.core.units import UNIT_BYTES
+from zerodesk.gui.form_fields import count_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -173,6 +174,7 @@ def test_architecture_fields_give_the_exact_count(window, qtbot):
     assert window.breakdown.params == plan.model.param_count
     assert_bars(window.chart, plan)
     assert f"{plan.params:,}" in form._model.params_hint.text()
+    assert form.field("model.params").text() == count_text(plan.params)  # the read-only count follows the edits
 
 
 def test_model_and_gpu_presets(window, qtbot):

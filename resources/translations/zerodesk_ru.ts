@@ -1651,7 +1651,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Tied input/output embeddings</source>
-        <translation>Общие входные и выходные эмбеддинги</translation>
+        <translation>Общие эмбеддинги входа/выхода</translation>
     </message>
     <message>
         <source>Card example: P = 2·10⁹, Nd = 4</source>

@@ -157,6 +157,8 @@ class ModelSection(QGroupBox):
         self.params_hint.setText(texts.params_hint(plan))
         if plan.model.architecture is not None:
             self.arch_hint.setText(texts.arch_hint(plan, self._arch_extra))
+            if self.by_arch.isChecked():  # the read-only count follows the architecture (no stale "2B" beside it)
+                self.params.setText(count_text(plan.params))
 
     # -- reading and writing --------------------------------------------------------------------
     def raw(self) -> dict:
