@@ -17,7 +17,7 @@ from ..core import catalog
 from ..core.plan import Offload, Plan, PlanError, Profile, Scheme
 from . import form_texts as texts
 from . import i18n
-from .form_builder import FieldSet, form_layout, hint_label, select_data
+from .form_builder import FieldSet, form_layout, hint_label, paint_as_error, select_data
 from .form_fields import CUSTOM, ERROR_ALIASES, OPTIMIZER_IMPLS, RECOMPUTE_CHOICES, default_plan
 from .form_messages import friendly_errors
 from .memory_edit import MemoryEdit
@@ -59,7 +59,7 @@ class PlanForm(QWidget):
         self._general_error = QLabel()
         self._general_error.setObjectName("error:plan")
         self._general_error.setWordWrap(True)
-        self._general_error.setStyleSheet(f"color: {ERROR_COLOR};")
+        paint_as_error(self._general_error)
         self._general_error.hide()
         outer.addWidget(self._general_error)
 
