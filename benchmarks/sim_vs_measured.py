@@ -9,7 +9,7 @@ Real gloo ranks are not deterministic to the byte: ProcessGroupGloo's worker thr
 a rank's next op runs before that release and counts the collective's memory a little longer
 (seen: +55 to +78 KB, 1 run in 5 to 10, on the smallest shape at stage 3). Each configuration is
 therefore measured --repeats times (3 by default): the table prints the smallest and largest real
-peak, and the error is against the median run, the rank's peak in program order.
+peak, and the error is against the median run.
 Usage: python benchmarks/sim_vs_measured.py [--repeats N]
 """
 

@@ -56,8 +56,8 @@ class FieldGrid(QWidget):
         below = (max((r for r, *_ in self._cells), default=-1) + 1) * per_row
         for i, w in enumerate(self._footer):
             g.addWidget(w, below + i, 0, 1, 2 if self.stacked else 4)
-        for c in range(4):
-            g.setColumnStretch(c, 1 if (self.stacked and c < 2) or (not self.stacked and c in (1, 3)) else 0)
+        for c, stretch in enumerate((1, 1, 0, 0) if self.stacked else (0, 1, 0, 1)):  # the fields take the room
+            g.setColumnStretch(c, stretch)
 
     def side_by_side_width(self) -> int:
         """The narrowest width at which every label fits beside its field."""

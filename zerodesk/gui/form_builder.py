@@ -70,11 +70,16 @@ class FieldSet:
         if hint is not None:
             v.addWidget(hint)
         v.addWidget(self.error_label(key))
-        label = QLabel()
+        label = self.label(key, widget)
         label.setWordWrap(True)  # a long label (Russian) wraps instead of pushing the field out of the dock
+        layout.addRow(label, box)
+
+    def label(self, key: str, widget: QWidget) -> QLabel:
+        """The field's label (its buddy: Alt+letter focuses the field), kept by key for texts and errors."""
+        label = QLabel()
         label.setBuddy(widget)
         self.labels[key] = label
-        layout.addRow(label, box)
+        return label
 
 
 def paint_as_error(label: QLabel) -> None:

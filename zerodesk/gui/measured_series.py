@@ -12,7 +12,8 @@ from ..core.accounting import STAGES, Breakdown
 from ..measure.rules import difference_pct
 from .style import SERIES_COLORS, TIER_COLORS
 
-MEASURE_X = 0.4  # first marker's offset right of its stage's bar centre (half a bar plus a gap)
+BAR_WIDTH = 0.6  # a stage's bar, in data units (the chart draws it; markers sit beside it)
+MEASURE_X = BAR_WIDTH / 2 + 0.1  # first marker's offset right of its stage's bar centre
 SERIES_STEP = 0.1  # each further series one step further right
 
 

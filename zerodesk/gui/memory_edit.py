@@ -22,10 +22,7 @@ class MemoryEdit(FieldEdit):
 
     def value(self, unit: str):
         """The bytes meant (int), None when empty, or the text itself when it is not a number (the core judges)."""
-        value = memory_bytes(self.text(), self._shown, unit)
-        if isinstance(value, int):
-            self._shown = (self.text().strip(), value)  # what a later unit change re-shows
-        return value
+        return memory_bytes(self.text(), self._shown, unit)
 
     def change_unit(self, old: str, new: str) -> None:
         """Re-show what the field meant in `old` in `new`; text that is not a number stays as typed."""

@@ -82,10 +82,7 @@ class ModelSection(QGroupBox):
                 else:
                     w = f.edit(key, stepper=True)
                     w.setMinimumWidth(60)
-                label = QLabel()
-                label.setBuddy(w)
-                f.labels[key] = label
-                self.arch_box.add_cell(r, c, label, w, f.error_label(key))
+                self.arch_box.add_cell(r, c, f.label(key, w), w, f.error_label(key))
         self.tied = QCheckBox()
         self.tied.setObjectName("model.architecture.tied_embeddings")
         self.tied.toggled.connect(lambda _=None: self._on_model_edit())

@@ -24,11 +24,10 @@ from ..core.units import UNIT_BYTES
 from . import i18n
 from . import stage_chart_texts as texts
 from .chart_grid import GridLines, apply_axis_palette
-from .measured_series import Measured, MeasuredSeries
+from .measured_series import BAR_WIDTH, Measured, MeasuredSeries
 from .style import GPU_LINE_COLOR, PEAK_COLOR, TIER_GLYPHS, TIER_SYMBOLS, component_color
 from .chart_tools import ChartMenu, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor, widget_rect_of
 
-BAR_WIDTH = 0.6
 
 PEAK_KEY = "predicted_peak"  # the hatched layer's key in hover and click signals
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
