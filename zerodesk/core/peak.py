@@ -76,9 +76,12 @@ class _Shapes:
 
 
 def _shapes(plan: Plan) -> _Shapes:
+    """Group sizes as the plan's profile gathers them: FSDP2 pads each tensor's dim 0 to Nd (torch); the paper
+    partitions evenly, so its groups are their own size."""
     from .architecture import block_group, numel, tensor_shapes
 
-    arch, dp = plan.model.architecture, plan.dp
+    arch = plan.model.architecture
+    dp = plan.dp if plan.profile == Profile.TORCH else 1
     # blocks are alike: list one and count it `layers` times (a tensor list is listed whole)
     listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.named_shapes
     if listed is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
@@ -111,6 +114,41 @@ def _shapes(plan: Plan) -> _Shapes:
     return _Shapes(root, block, root + sum(blocks), largest, largest_local, head, fsdp_local, tuple(numels))
 
 
+@dataclass(frozen=True)
+class Engine:
+    """The step a profile describes: how its parameters are used and the dtypes its transients take (bytes per
+    element). Both profiles share the step's shape (the same moments); they differ only in this bookkeeping."""
+
+    compute: Compute  # how the activations are made (residuals.Compute)
+    cast_weights: bool  # autocast caches a bf16 copy of every linear weight (torch, stages 0-1)
+    gathered: int  # a gathered parameter (stages 2-3); 0 where the whole parameters are a state already
+    grad: int  # a gradient as backward makes it (held unsharded until its reduce-scatter, stages 2-3)
+    grad_state: int  # a gradient as the stages 0-1 engine keeps it (DDP's fp32 .grad; the paper's fp16 buffer)
+    reduce: int  # a reduce-scatter input
+    shard_grad: int  # a gradient shard (stages 2-3)
+    stream: int  # the residual stream's gradient
+
+
+def engine(plan: Plan, stage: int) -> Engine:
+    """The step of the plan's profile at this stage.
+
+    torch: PyTorch's engines as the measure worker runs them (see the module docstring).
+    paper: the ZeRO paper's own step (§3.1, §5): the scheme's 16-bit (or 32-bit) parameters are used as they
+    are (no cast copy; at stages 0-2 every rank holds them whole, so nothing is gathered), stage 3 gathers one
+    block (and the root's embedding and head) at a time with the next block prefetched, gradients are made in the
+    parameters' dtype and reduce-scattered in the scheme's communication dtype as each block's backward ends."""
+    if plan.profile == Profile.TORCH:
+        if stage <= 1:
+            return Engine("autocast", True, 0, FP32, FP32, FP32, FP32, FP32)
+        return Engine("bf16", False, BF16, BF16, FP32, FP32, FP32, BF16)
+    spec = SCHEMES[plan.scheme]
+    pb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "param"))
+    gb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "grad"))
+    made = pb  # backward makes gradients in the parameters' dtype (the BF16 scheme adds them into its FP32 buffer)
+    return Engine("bf16" if pb <= BF16 else "fp32", False, pb if stage == 3 else 0, made, gb,
+                  spec.comm_bytes_per_element, gb, min(pb, FP32))
+
+
 def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
     if b.profile == Profile.TORCH:
         return {"grads"}
@@ -121,20 +159,21 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
             _act: dict | None = None) -> list[Moment]:
     """Every candidate peak moment of one stage, each with its components in bytes."""
     b = b or compute(plan)
+    eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
     grad_keys = _grad_keys(plan, b)
     at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
     resting = {k: v for k, v in states.items() if k not in grad_keys}  # set_to_none: no grads in forward
     sh = _sh or _shapes(plan)
     arch = plan.model.architecture
-    compute_mode: Compute = "autocast" if stage <= 1 else "bf16"
-    if _act is not None and compute_mode in _act:
-        act = _act[compute_mode]
+    if _act is not None and eng.compute in _act:
+        act = _act[eng.compute]
     else:
-        act = estimate(arch, plan.seq_len, plan.micro_batch, compute_mode, plan.recompute) if arch else None
+        act = estimate(arch, plan.seq_len, plan.micro_batch, eng.compute, plan.recompute) if arch else None
     layers = act.per_layer_bytes * act.layers + act.final_norm_bytes if act else 0
     logits = plan.seq_len * plan.micro_batch * arch.vocab if arch else 0
-    stream = BF16 * plan.seq_len * plan.micro_batch * arch.hidden if arch else 0  # a gradient of the residual stream
+    tokens_h = plan.seq_len * plan.micro_batch * arch.hidden if arch else 0
+    stream = eng.stream * tokens_h  # the gradient of the residual stream (fp32 under autocast)
     rebuilt = act.recompute_bytes if act else 0
     out: list[Moment] = []
 
@@ -142,72 +181,80 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
 
     def m(phase: str, name: str, **extra: int) -> None:
         comps = dict(resting, inputs=inputs)
-        comps.update({k: v for k, v in extra.items()})
+        comps.update({k: v for k, v in extra.items() if v})  # what this step does not hold is left out
         out.append(Moment(phase, name, comps))
 
     if stage <= 1:
-        cast = act.cast_weights_bytes if act else BF16 * plan.params
-        saved_cast = act.cast_saved_bytes if act else cast
+        if eng.cast_weights:
+            cast = act.cast_weights_bytes if act else BF16 * plan.params
+            saved_cast = act.cast_saved_bytes if act else cast
+            recast = act.recast_bytes if act else 0
+        else:  # the parameters are used as they are
+            cast = saved_cast = recast = 0
         m("forward", "loss", cast_weights=cast, activations=layers, logits=10 * logits)
         # autocast's cache is gone after forward: only the weights the layers saved remain
         m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
         # The last gradients arrive with the whole residual stream's gradient still alive.
-        m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=2 * stream)
+        m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=stream)
         if act is not None:
             # The last block's backward at its MLP: every block input or saved tensor, this block's activations
-            # and weight casts rebuilt (full recompute), the fp32 stream gradient, the MLP's gradient temporaries,
-            # and the fp32 gradients already out: the head's (or the tied table's) and the down projection's.
+            # and weight casts rebuilt (full recompute), the stream gradient, the MLP's gradient temporaries,
+            # and the gradients already out: the head's (or the tied table's) and the down projection's.
             full = act.recompute == "full"
-            m("backward", "block backward", cast_weights=saved_cast + (act.recast_bytes if full else 0),
-              grads=FP32 * (arch.vocab + arch.ffn) * arch.hidden, temporaries=2 * stream + act.mlp_backward_bytes,
+            m("backward", "block backward", cast_weights=saved_cast + (recast if full else 0),
+              grads=eng.grad_state * (arch.vocab + arch.ffn) * arch.hidden,
+              temporaries=stream + act.mlp_backward_bytes,
               activations=act.per_layer_bytes * act.layers + (rebuilt if full else 0) + act.shared_bytes)
     else:
-        per_block_gathered = BF16 * sh.block_padded
+        block_gathered = eng.gathered * sh.block_padded
+        ag = block_gathered  # the all-gather buffer held to the next all-gather (nothing without gathering)
+        root_gathered = eng.gathered * sh.root_padded
+        block_shard = eng.shard_grad * -(-sh.block_padded // plan.dp)
         if stage == 2:
-            gathered_end = BF16 * sh.all_padded
-            m("forward", "last block", gathered_params=gathered_end, all_gather=per_block_gathered,
+            gathered_end = eng.gathered * sh.all_padded  # torch: every group stays gathered to its backward
+            m("forward", "last block", gathered_params=gathered_end, all_gather=ag,
               activations=layers, logits=2 * logits)
         else:
             gathered_end = 0  # every group, the root included, is resharded after forward
-            m("forward", "last block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
-              all_gather=per_block_gathered, activations=layers)
+            m("forward", "last block", gathered_params=root_gathered + block_gathered,
+              all_gather=ag, activations=layers)
         # The first block: the root and block 0 gathered, both all-gather buffers still held, the embedding's output
         # and the rotary tables (fp32, and FSDP2's bf16 cast) alive.
         rope = (FP32 + BF16) * 2 * plan.seq_len * (arch.dim_per_head // 2) if arch and arch.positions == "rotary" else 0
-        m("forward", "first block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
-          all_gather=BF16 * sh.root_padded + per_block_gathered, activations=stream + rope)
+        m("forward", "first block", gathered_params=root_gathered + block_gathered,
+          all_gather=root_gathered + ag, activations=stream + rope)
         m("forward", "loss", gathered_params=gathered_end, activations=layers, logits=10 * logits)
         m("backward", "loss backward", gathered_params=gathered_end, activations=layers, logits=12 * logits)
-        # The first block's reduce-scatter: its fp32 input, one shard of output, the head's bf16
-        # gradient waiting for the root's reduce-scatter, the residual stream's gradient.
+        # The first block's reduce-scatter: its input, one shard of output, the head's gradient waiting for the
+        # root's reduce-scatter, the residual stream's gradient.
         remaining = layers - (act.per_layer_bytes + act.final_norm_bytes if act else 0) + rebuilt
         # post-backward reshards the block before it reduce-scatters; stage 3 has the next one prefetched
-        gathered = BF16 * (sh.all_padded - sh.block_padded) if stage == 2 else BF16 * sh.root_padded + per_block_gathered
-        ag = 0 if stage == 2 else per_block_gathered
-        m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
-          reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
-          unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
+        gathered = eng.gathered * (sh.all_padded - sh.block_padded) if stage == 2 else root_gathered + block_gathered
+        ag3 = 0 if stage == 2 else ag
+        m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag3,
+          reduce_scatter=eng.reduce * sh.block_padded, grads=block_shard,
+          unsharded_grads=eng.grad * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
         if act is not None:
             # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
             # up to it, its own activations rebuilt (full recompute; selective rebuilds only attention, later), the
-            # MLP's gradient temporaries and the down projection's bf16 weight gradient (the block's gradients wait
+            # MLP's gradient temporaries and the down projection's weight gradient (the block's gradients wait
             # unsharded for its reduce-scatter). The last block holds them all; the next one holds one block less
             # while the last reduce-scatters.
             own = rebuilt if act.recompute == "full" else 0
-            temps = stream + act.mlp_backward_bytes + BF16 * arch.hidden * arch.ffn
-            last_gathered = BF16 * sh.all_padded if stage == 2 else BF16 * sh.root_padded + per_block_gathered
-            m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag,
-              unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
+            temps = stream + act.mlp_backward_bytes + eng.grad * arch.hidden * arch.ffn
+            last_gathered = gathered_end if stage == 2 else root_gathered + block_gathered
+            m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag3,
+              unsharded_grads=eng.grad * sh.head_grad, temporaries=temps,
               activations=act.per_layer_bytes * act.layers + own + act.shared_bytes)
             if act.layers > 1:
-                m("backward", "block backward", gathered_params=gathered, all_gather=ag,
-                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
-                  unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
+                m("backward", "block backward", gathered_params=gathered, all_gather=ag3,
+                  reduce_scatter=eng.reduce * sh.block_padded, grads=block_shard,
+                  unsharded_grads=eng.grad * sh.head_grad, temporaries=temps,
                   activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
-        # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,
-          unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
+        # gradients (embedding and head) and their reduce-scatter input.
+        m("backward", "root reduce-scatter", grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.dp,
+          unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
     out.append(Moment("optimizer", "optimizer step", comps))
@@ -219,24 +266,30 @@ def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
 
     for-loop: per tensor, sqrt(exp_avg_sq) and its quotient: two fp32 copies of the largest local tensor.
     foreach (torch's default on CUDA): _foreach_sqrt over all local tensors at once: one fp32 copy of
-    every parameter this rank steps. fused: updates in place, no temporaries.
+    every parameter this rank steps. fused: updates in place, no temporaries. The paper profile steps its
+    even partition (a flat ⌈P/Nd⌉ elements from stage 1 on), the torch profile what its engines assign.
     """
     if plan.optimizer_impl == "fused":
         return 0
     sh = sh or _shapes(plan)
     if plan.optimizer_impl == "foreach":
         return FP32 * local_elements(plan, stage, sh)
+    if plan.profile != Profile.TORCH:
+        return 2 * FP32 * min(sh.largest_tensor or plan.params, local_elements(plan, stage, sh))
     # ZeroRedundancyOptimizer (stage 1) steps whole tensors: the largest this rank may own
     largest = sh.largest_tensor if stage <= 1 else sh.largest_local
     return 2 * FP32 * largest
 
 
 def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
-    """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
+    """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3);
+    under the paper profile its even partition from stage 1 on."""
     from .torch_profile import zero_partition
 
     if stage == 0 or plan.dp == 1:
         return plan.params
+    if plan.profile != Profile.TORCH:
+        return ceil(plan.params / plan.dp)
     sh = sh or _shapes(plan)
     if stage >= 2 or not sh.numels:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
         return sh.fsdp_local
@@ -251,8 +304,9 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
     b = b or compute(plan)
     allowance = plan.cuda_allowance_bytes
     sh, arch = _shapes(plan), plan.model.architecture
+    modes = {engine(plan, stage).compute for stage in STAGES}
     acts = {mode: estimate(arch, plan.seq_len, plan.micro_batch, mode, plan.recompute, b.params) if arch else None
-            for mode in ("autocast", "bf16")}
+            for mode in modes}
     out = []
     for stage in STAGES:
         ms = moments(plan, stage, b, sh, acts)
@@ -272,8 +326,9 @@ def predicted_peak(plan: Plan, stage: int) -> StagePeak:
 
 
 def activations(plan: Plan, stage: int) -> ActivationEstimate | None:
-    """The activation model the prediction uses for this stage (autocast for 0-1, bf16 for 2-3)."""
+    """The activation model the prediction uses for this stage (torch: autocast for 0-1, bf16 for 2-3; paper:
+    the scheme's parameter dtype throughout)."""
     arch: Architecture | None = plan.model.architecture
     if arch is None:
         return None
-    return estimate(arch, plan.seq_len, plan.micro_batch, "autocast" if stage <= 1 else "bf16", plan.recompute)
+    return estimate(arch, plan.seq_len, plan.micro_batch, engine(plan, stage).compute, plan.recompute)

@@ -27,6 +27,14 @@ PEAK_WARNING = (
 )
 PEAK_SOURCE = ("predicted, closed form: states + activations, logits, gathered 16-bit parameters and "
                "communication buffers at the step's peak moment, as PyTorch's engines keep them on one rank")
+PAPER_PEAK_SOURCE = ("predicted, closed form: states + activations, logits and communication buffers at the step's "
+                     "peak moment, as the ZeRO paper's step holds them on one rank (its 16-bit parameters used as "
+                     "they are, stage 3 gathering one block at a time)")
+
+
+def peak_source(plan: Plan) -> str:
+    """Whose step the predicted peak follows: the plan's profile."""
+    return PEAK_SOURCE if plan.profile == Profile.TORCH else PAPER_PEAK_SOURCE
 
 
 def provenance(plan: Plan) -> str:
@@ -74,7 +82,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
             }
             for s in b.stages
         ],
-        "peak_source": PEAK_SOURCE,
+        "peak_source": peak_source(plan),
         "recompute": plan.recompute,
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
@@ -155,7 +163,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                      f"at {plan.bandwidth_gbps:g} GB/s")
     lines.append("")
     if act:
-        lines.append(f"Peak: {PEAK_SOURCE}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "
+        lines.append(f"Peak: {peak_source(plan)}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "
                      f"recompute {plan.recompute}, AdamW {plan.optimizer_impl}; the fit verdict uses it.")
         big = peaks[3]
         parts = ", ".join(f"{k} {fmt_bytes(v, unit)}" for k, v in big.components.items())

@@ -45,7 +45,7 @@ from .plan import Architecture, Plan
 
 ACT_BYTES = 2  # bf16 activations
 FP32 = 4
-Compute = Literal["bf16", "autocast"]
+Compute = Literal["bf16", "autocast", "fp32"]
 Recompute = Literal["none", "selective", "full"]
 
 # transformers' layouts that project q, k and v (or gate and up) with one fused linear layer: under
@@ -190,7 +190,14 @@ def linear_weight_count(arch: Architecture, params: int) -> int:
 
 def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16",
              recompute: Recompute = "none", params: int | None = None) -> ActivationEstimate:
-    """The full activation model of one rank for this shape, compute mode and recompute choice."""
+    """The full activation model of one rank for this shape, compute mode and recompute choice.
+
+    fp32 compute (32-bit parameters used as they are) is the bf16 model at twice the bytes: an upper bound, as the
+    tensors bf16 compute already keeps in fp32 (the norms' upcasts) are not copied again."""
+    if compute == "fp32":
+        half = estimate(arch, seq, batch, "bf16", recompute, params)
+        return ActivationEstimate(**{k: 2 * v if isinstance(v, int) and k != "layers" else v
+                                     for k, v in vars(half).items()})
     t = seq * batch
     terms = block_terms(arch, seq, batch, compute)
     h = arch.hidden
