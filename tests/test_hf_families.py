@@ -129,3 +129,25 @@ def test_variants_equal_transformers(tmp_path, name):
     arch, _ = architecture_from_hf_config(path)
     assert tensor_shapes(arch) == hf_named_shapes(config)
     assert hf_named_shapes(hf_config_from_architecture(arch)) == tensor_shapes(arch)
+
+
+@pytest.mark.parametrize("name", ["mistral-7b-v0.1", "phi-3-mini-4k-instruct", "gemma-2-2b", "mixtral-8x7b-v0.1",
+                                  "gpt2", "qwen2.5-0.5b"])
+def test_window_softcap_and_activation_reach_transformers_as_the_config_says(name):
+    """The worker's model (built from hf_config_from_architecture) has the public config's window (null: none),
+    Gemma-2's alternation and softcaps, and the activation the public config names."""
+    transformers = pytest.importorskip("transformers")
+    public = json.loads((CONFIGS / f"{name}.json").read_text())
+    arch, _ = architecture_from_hf_config(CONFIGS / f"{name}.json")
+    ours = hf_config_from_architecture(arch)
+
+    def built(cfg):
+        cfg = dict(cfg)
+        return transformers.AutoConfig.for_model(cfg.pop("model_type"), **cfg)
+
+    from zerodesk.core.hf_config import _ACT_KEY
+
+    theirs, mine = built(public), built(ours)
+    for key in ("sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping",
+                _ACT_KEY.get(arch.family, "hidden_act")):
+        assert getattr(mine, key, None) == getattr(theirs, key, None), (name, key)
