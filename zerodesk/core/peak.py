@@ -24,11 +24,16 @@ Fragmentation (reserved - allocated) is not predicted: it is measured, and label
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
 from .plan import Architecture, Plan, Profile
 from .residuals import ActivationEstimate, Compute, estimate
+
+if TYPE_CHECKING:
+    from .step_template import CompiledStep
 
 BF16, FP32 = 2, 4
 PHASES = ("forward", "backward", "optimizer")
@@ -155,9 +160,23 @@ def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
     return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
 
 
+def traced_step(plan: Plan, compute_mode: str) -> "CompiledStep | None":
+    """The model's own step (core.step_template) for this compute mode, when its structure has a template."""
+    from .step_template import template_for
+
+    arch = plan.model.architecture
+    if arch is None:
+        return None
+    template = template_for(arch, plan.model.step_template)
+    return template.step(arch, plan.seq_len, compute_mode, plan.recompute) if template is not None else None
+
+
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
-            _act: dict | None = None) -> list[Moment]:
-    """Every candidate peak moment of one stage, each with its components in bytes."""
+            _act: dict | None = None, _top: bool = False) -> list[Moment]:
+    """Every candidate peak moment of one stage, each with its components in bytes.
+
+    From the model's own step (a step template) where its structure has one, else from the closed-form
+    activation model (core.residuals). _top: only the largest moment of each place (predict's shortcut)."""
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
@@ -166,6 +185,23 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     resting = {k: v for k, v in states.items() if k not in grad_keys}  # set_to_none: no grads in forward
     sh = _sh or _shapes(plan)
     arch = plan.model.architecture
+    step = (_act or {}).get(("step", eng.compute), "unset")
+    if step == "unset":
+        step = traced_step(plan, eng.compute)
+    if step is not None:
+        from .peak_traced import traced_moments
+
+        inputs = 2 * 8 * plan.seq_len * plan.micro_batch
+        out = [Moment(ph, name, comps) for ph, name, comps in
+               traced_moments(plan, stage, step, eng, sh, resting, inputs, top_only=_top, cache=_act)]
+        if stage >= 2:
+            out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
+                resting, inputs=inputs, grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.dp,
+                unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded).items() if v}))
+        comps = dict(states, inputs=inputs)
+        comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
+        out.append(Moment("optimizer", "optimizer step", comps))
+        return out
     if _act is not None and eng.compute in _act:
         act = _act[eng.compute]
     else:
@@ -284,7 +320,6 @@ def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
 def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3);
     under the paper profile its even partition from stage 1 on."""
-    from .torch_profile import zero_partition
 
     if stage == 0 or plan.dp == 1:
         return plan.params
@@ -296,7 +331,14 @@ def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     if plan.dp >= len(sh.numels):  # every tensor lands on a rank of its own
         return max(sh.numels)
     # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
-    return max(sum(sh.numels[i] for i in owned) for owned in zero_partition(list(sh.numels), plan.dp))
+    return _largest_owner(sh.numels, plan.dp)
+
+
+@lru_cache(maxsize=32)
+def _largest_owner(numels: tuple[int, ...], dp: int) -> int:
+    from .torch_profile import zero_partition
+
+    return max(sum(numels[i] for i in owned) for owned in zero_partition(list(numels), dp))
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
@@ -305,11 +347,12 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
     allowance = plan.cuda_allowance_bytes
     sh, arch = _shapes(plan), plan.model.architecture
     modes = {engine(plan, stage).compute for stage in STAGES}
-    acts = {mode: estimate(arch, plan.seq_len, plan.micro_batch, mode, plan.recompute, b.params) if arch else None
-            for mode in modes}
+    acts: dict = {("step", mode): traced_step(plan, mode) for mode in modes}
+    acts.update({mode: estimate(arch, plan.seq_len, plan.micro_batch, mode, plan.recompute, b.params)
+                 for mode in modes if arch is not None and acts[("step", mode)] is None})
     out = []
     for stage in STAGES:
-        ms = moments(plan, stage, b, sh, acts)
+        ms = moments(plan, stage, b, sh, acts, _top=True)
         phase_totals = {ph: max((x.total for x in ms if x.phase == ph), default=0) for ph in PHASES}
         top = max(ms, key=lambda x: x.total)
         comps = {k: v for k, v in top.components.items() if v}

@@ -72,6 +72,9 @@ class ModelSpec(_Strict):
     # tensor list for the torch profile, and the config the worker rebuilds it from.
     tensors: list[tuple[str, tuple[int, ...]]] | None = Field(default=None, description="named tensor shapes")
     hf_config: dict[str, Any] | None = Field(default=None, description="the Hugging Face config.json it came from")
+    # The model's own step, fitted under fake tensors (zerodesk.measure.step_template), for a structure without a
+    # built-in one: core.step_template evaluates it without torch.
+    step_template: dict[str, Any] | None = Field(default=None, description="the step template of its structure")
 
     @field_validator("params", mode="before")
     @classmethod

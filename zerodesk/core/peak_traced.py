@@ -1,0 +1,191 @@
+"""The predicted peak's moments from the model's own step (core.step_template), placed in the plan's step.
+
+A template gives every moment of a block's forward and backward, of the head, the loss and the embedding's
+backward, as bytes by group (the block it is in, its neighbours, the blocks before and after it, the rest) and
+class (kept from forward, made in backward, gradients). A moment of the plan's step is one of those at a block
+position (the first, the last, the one before the last, ...), its groups counted for the plan's depth, plus what
+the engine holds there (peak.Engine): gathered parameters and the all-gather buffer, the reduce-scatter in flight,
+the gradient shards of the blocks done. FSDP2 has reduce-scattered the gradients of every block whose backward is
+done; DDP keeps them (and the paper's stages 0-1 keep them in their gradient buffer).
+
+Each moment's bytes are A + B x micro-batch at a fixed sequence (the template's polynomials are linear in b);
+the peak is the largest. Pure Python and numpy: no torch.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import Any
+
+from .step_template import CLASSES, GROUPS, CompiledStep, block_kinds, symbol_values
+
+BF16, FP32 = 2, 4
+_TRACE_GRAD = {"bf16": BF16, "autocast": FP32, "fp32": FP32}  # the dtype of a .grad in the traced step
+
+
+def positions(layers: int, stage: int) -> list[tuple[str, str, str, int | None]]:
+    """(phase, moment name, template place, block) for every moment the step is checked at."""
+    last = layers - 1
+    out = [("forward", "embedding", "pre", None), ("forward", "first block", "fwd", 0)]
+    if last > 0:
+        out.append(("forward", "last block", "fwd", last))
+    out += [("forward", "head", "head", None), ("forward", "loss", "loss", None),
+            ("backward", "loss backward", "lossb", None), ("backward", "head backward", "headb", None),
+            ("backward", "last block backward", "last", last)]
+    # between the ends every group grows or shrinks by a block at a time: the extremes are at 0, 1, L-2
+    for i in sorted({i for i in (last - 1, 1, 0) if 0 <= i < last}, reverse=True):
+        name = "block backward" if i == last - 1 else "first block backward" if i == 0 else "second block backward"
+        out.append(("backward", name, "bwd", i))
+    out.append(("backward", "first block reduce-scatter" if stage >= 2 else "end of backward", "tail", None))
+    return out
+
+
+def _counts(place: str, i: int | None, kinds: list[str]) -> dict[str, int]:
+    """How many blocks each group stands for at this place of a step of len(kinds) blocks."""
+    layers = len(kinds)
+
+    def tally(group: str, lo: int, hi: int) -> None:  # blocks lo..hi-1, by kind
+        if hi <= lo:
+            return
+        if len(set(kinds)) == 1:
+            c[f"{group}:{kinds[0]}"] = c.get(f"{group}:{kinds[0]}", 0) + hi - lo
+            return
+        for j in range(lo, hi):
+            c[f"{group}:{kinds[j]}"] = c.get(f"{group}:{kinds[j]}", 0) + 1
+
+    c = {"other": 1}
+    if place in ("fwd", "bwd", "last"):
+        c["self"] = 1
+        c["prev"] = 1 if i >= 1 else 0
+        tally("before", 0, i - 1)
+        if place == "bwd" and i + 1 < layers:
+            c["next"] = 1
+            tally("far", i + 2, layers)
+    elif place in ("head", "loss", "lossb", "headb"):
+        c["prev"] = 1
+        tally("before", 0, layers - 1)
+    elif place == "tail":
+        c["next"] = 1
+        tally("far", 1, layers)
+    return c
+
+
+def _weights(counts: dict[str, int], fsdp: bool, grad_scale: float) -> Any:
+    """[group, class] weights: a group's count; gradients of blocks whose backward is done are gone under FSDP2."""
+    import numpy as np
+
+    w = np.zeros((len(GROUPS), len(CLASSES)))
+    for g, n in counts.items():
+        row = GROUPS.index(g)
+        w[row, :] = n
+        w[row, 2] = 0 if fsdp and g.startswith(("next", "far")) else n * grad_scale
+    return w
+
+
+def engine_terms(stage: int, place: str, i: int | None, layers: int, sh: Any, eng: Any, dp: int) -> dict[str, int]:
+    """What the engine holds at this place beyond states and the template's tensors (stages 2-3: FSDP2, or the
+    paper's partitioned step; stages 0-1 hold nothing more)."""
+    if stage <= 1:
+        return {}
+    gb, blk, root, whole = eng.gathered, sh.block_padded, sh.root_padded, sh.all_padded
+    shard = eng.shard_grad * ceil(blk / dp)
+    s2 = stage == 2
+    if place in ("pre", "fwd"):
+        i = i or 0
+        return {"gathered_params": gb * (root + (i + 1) * blk) if s2 else gb * (root + blk),
+                "all_gather": gb * (root + blk) if i == 0 else gb * blk}
+    if place == "head":
+        return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": gb * blk}
+    if place in ("loss", "lossb"):
+        return {"gathered_params": gb * whole if s2 else 0}
+    if place == "headb":
+        return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": 0 if s2 else gb * blk}
+    if place in ("bwd", "last"):
+        return {"gathered_params": gb * (root + (i + 1) * blk) if s2 else gb * (root + blk),
+                "all_gather": gb * blk if not s2 and i > 0 else 0,
+                "reduce_scatter": eng.reduce * blk if i < layers - 1 else 0, "grads": shard * (layers - 1 - i)}
+    if place == "tail":
+        return {"gathered_params": gb * root, "reduce_scatter": eng.reduce * blk, "grads": shard * layers}
+    return {}
+
+
+_NAMES = {  # (class, part) -> component; part 0 (no s, b: weights) is autocast's copies under autocast
+    ("act", 1): "logits", ("act", 2): "activations", ("tmp", 1): "logits", ("tmp", 2): "temporaries",
+}
+
+
+def _components(r: Any, compute: str, fsdp: bool) -> dict[str, int]:
+    """One moment's template bytes [class, part] by component."""
+    out: dict[str, int] = {}
+    for c, cls in enumerate(CLASSES):
+        for p in range(3):
+            value = round(float(r[c, p]))
+            if not value:
+                continue
+            if cls == "grad":
+                key = "unsharded_grads" if fsdp else "grads"
+            elif p == 0:
+                key = "cast_weights" if compute == "autocast" else ("activations" if cls == "act" else "temporaries")
+            else:
+                key = _NAMES[(cls, p)]
+            out[key] = out.get(key, 0) + value
+    return out
+
+
+def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float) -> list[tuple]:
+    """(phase, name, place, block, template bytes [moment, class, part], their totals) per place of the step."""
+    import numpy as np
+
+    arch = plan.model.architecture
+    kinds = block_kinds(arch)
+    values = step.values(symbol_values(arch, plan.seq_len, plan.micro_batch))  # [moment, group, class, part]
+    at, kind = step.at_array, step.kind_array
+    places, picks, weights = [], [], []
+    for phase, name, place, i in positions(arch.layers, 2 if fsdp else 0):
+        own = kinds[i] if i is not None else ""
+        pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
+        if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
+            pick = (at == "bwd") & (kind == own)
+        if pick.any():
+            places.append((phase, name, place, i))
+            picks.append(pick)
+            weights.append(_weights(_counts(place, i, kinds), fsdp, grad_scale))
+    every = np.einsum("ngcp,wgc->wncp", values, np.array(weights))  # every moment at every place, then picked
+    totals = every.sum(axis=(2, 3))
+    return [(*where, every[k][pick], totals[k][pick]) for k, (where, pick) in enumerate(zip(places, picks))]
+
+
+def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
+                   top_only: bool = False, cache: dict | None = None) -> list[tuple[str, str, dict[str, int]]]:
+    """(phase, name, components) of every moment the template places; top_only: only the largest of each phase.
+
+    cache: a dict kept across the stages of one plan (stages 2 and 3 place the same template bytes)."""
+    fsdp = stage >= 2
+    grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
+    key = (id(step), fsdp, grad_scale)
+    rows = cache.get(key) if cache is not None else None
+    if rows is None:
+        rows = template_rows(plan, step, fsdp, grad_scale)
+        if cache is not None:
+            cache[key] = rows
+    layers, dp = plan.model.architecture.layers, plan.dp
+    placed = []  # (total, phase, name, engine terms, template bytes)
+    for phase, name, place, i, r, totals in rows:
+        terms = engine_terms(stage, place, i, layers, sh, eng, dp)
+        extra = sum(terms.values())
+        for n in ([int(totals.argmax())] if top_only else range(len(r))):
+            placed.append((extra + float(totals[n]), phase, name, terms, r[n]))
+    if top_only:
+        best: dict[str, tuple] = {}
+        for x in placed:
+            if x[1] not in best or x[0] > best[x[1]][0]:
+                best[x[1]] = x
+        placed = list(best.values())
+    out = []
+    for _, phase, name, terms, r in placed:
+        comps = dict(resting, inputs=inputs)
+        comps.update({k: v for k, v in terms.items() if v})
+        for k, v in _components(r, eng.compute, fsdp).items():
+            comps[k] = comps.get(k, 0) + v
+        out.append((phase, name, comps))
+    return out

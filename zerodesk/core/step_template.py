@@ -1,0 +1,180 @@
+"""What one rank's step holds beyond its states, from the real module's own code: its step template (no torch).
+
+A template belongs to a structure (the family and every knob that changes the step's operations; sizes aside:
+see structure_key) and was fitted by zerodesk.measure.step_template from the step's timeline under fake
+tensors: every moment where memory stops rising, its bytes as exact polynomials in the sizes (s, b, hidden,
+heads, ...), summed by who made them (the block the moment is in, the block before it, earlier blocks, the
+block after it, later ones, the rest) and by what they are (kept from forward, made in backward, gradients).
+So one template answers for any depth and any sizes of its structure: core.peak places each moment in the
+step of a plan and adds what the engines hold then. Built-in structures ship theirs
+(resources/step_templates.json.gz, written by scripts/make_step_templates.py); a plan may carry its own.
+
+Evaluating a template is a few hundred multiplications: well under a millisecond.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from .architecture import Architecture
+
+TEMPLATE_VERSION = 1
+COMPUTES = ("bf16", "autocast", "fp32")
+RECOMPUTES = ("none", "selective", "full")
+SYMBOLS = ("s", "b", "u", "kv", "g", "hd", "f", "V", "E", "k", "r", "w", "e")  # u: hidden per head
+CLASSES = ("act", "tmp", "grad")
+# Sizes that are symbols, not structure; the rest of an Architecture is the structure's.
+_SIZES = {"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions", "position_offset",
+          "experts", "top_k", "rotary_dim", "sliding_window", "window_period", "embed_dim", "attn_softcap",
+          "final_softcap", "activation"}
+
+
+def structure_key(arch: Architecture) -> str:
+    """Everything about arch that changes its step's operations, in one stable string."""
+    d = arch.model_dump()
+    out = {k: v for k, v in d.items() if k not in _SIZES}
+    kv, heads = arch.n_kv_heads, arch.heads
+    out["attention"] = "mha" if kv == heads else "mqa" if kv == 1 else "gqa"
+    out["act"] = arch.act
+    out["partial_rotary"] = arch.rotary_dim is not None and arch.rotary_dim < arch.dim_per_head
+    out["window"] = "none" if arch.sliding_window is None else f"every {arch.window_period}" if arch.window_period \
+        else "all"
+    out["softcap"] = [arch.attn_softcap is not None, arch.final_softcap is not None]
+    out["moe"] = arch.experts is not None
+    out["embed_projection"] = arch.embed_dim is not None and arch.embed_dim != arch.hidden
+    out["wide_heads"] = arch.dim_per_head > 256  # transformers and the attention kernels change course above 256
+    return json.dumps(out, sort_keys=True, separators=(",", ":"))
+
+
+def symbol_values(arch: Architecture, seq: int, batch: int) -> dict[str, int]:
+    """The value of every size symbol for this architecture and micro-batch."""
+    kv = arch.n_kv_heads
+    return {"s": seq, "b": batch, "u": arch.hidden // arch.heads, "kv": kv, "g": arch.heads // kv, "hd": arch.dim_per_head,
+            "f": arch.ffn, "V": arch.vocab, "E": arch.experts or 1, "k": arch.routed_experts,
+            "r": arch.rotary_dim or arch.dim_per_head, "w": arch.sliding_window or 0, "e": arch.embed_dim or arch.hidden}
+
+
+def block_kinds(arch: Architecture) -> list[str]:
+    """Each block's kind as templates name it: 'window' (sliding-window attention) or 'full'."""
+    return ["window" if arch.windowed(i) else "full" for i in range(arch.layers)]
+
+
+# ---------------------------------------------------------------- compiled steps
+
+GROUPS = ("other", "self", "prev", "next", "before:full", "before:window", "far:full", "far:window")
+PARTS = ("const", "vocab", "rest")  # no s or b in the term (weights: autocast's copies), the vocabulary (logits), rest
+
+
+def _monomial(text: str) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((s, int(e or 1)) for s, _, e in (f.partition("^") for f in text.split("*") if f)))
+
+
+def _part(mono: tuple[tuple[str, int], ...]) -> int:
+    syms = {s for s, _ in mono}
+    return 0 if not syms & {"s", "b"} else 1 if "V" in syms else 2
+
+
+class CompiledStep:
+    """One step's moments as a coefficient array: [moment, group, class, part, monomial]."""
+
+    def __init__(self, instants: list[dict]) -> None:
+        import numpy as np
+
+        monos: dict[tuple, int] = {}
+        entries = []
+        for n, x in enumerate(instants):
+            for g, cls in x["groups"].items():
+                for c, terms in cls.items():
+                    for coef, text in terms:
+                        m = _monomial(text)
+                        entries.append((n, GROUPS.index(g), CLASSES.index(c), _part(m), monos.setdefault(m, len(monos)),
+                                        coef))
+        self.at = [x["at"] for x in instants]
+        self.kind = [x["kind"] for x in instants]
+        self.at_array, self.kind_array = np.array(self.at), np.array([k or "" for k in self.kind])
+        self.monomials = list(monos)
+        coef = np.zeros((len(instants), len(GROUPS), len(CLASSES), len(PARTS), max(1, len(monos))))
+        for n, g, c, part, m, value in entries:
+            coef[n, g, c, part, m] += value
+        self.coef = coef
+
+    def values(self, v: dict[str, int]) -> Any:
+        """Bytes of every moment at sizes v: an array [moment, group, class, part]."""
+        import numpy as np
+
+        mono = np.array([_mono_value(m, v) for m in self.monomials] or [0.0])
+        return self.coef @ mono
+
+
+def _mono_value(mono: tuple[tuple[str, int], ...], v: dict[str, int]) -> float:
+    out = 1.0
+    for s, e in mono:
+        out *= float(v[s]) ** e
+    return out
+
+
+class StepTemplate:
+    """A structure's fitted step, ready to evaluate."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        if data.get("version") != TEMPLATE_VERSION:
+            raise ValueError(f"step template version {data.get('version')} is not {TEMPLATE_VERSION}")
+        self.key: str = data["key"]
+        self.symbols: tuple[str, ...] = tuple(data["symbols"])
+        self._data = data["steps"]
+        self._compiled: dict[str, CompiledStep] = {}
+
+    def step(self, arch: Architecture, seq: int, compute: str, recompute: str) -> CompiledStep | None:
+        """The step for this compute mode and recompute choice, the window reached or not as seq says."""
+        reached = arch.sliding_window is not None and seq >= arch.sliding_window
+        name = f"{compute}/{recompute}" + ("/reached" if reached else "")
+        if name not in self._compiled:
+            if name not in self._data:
+                return None
+            self._compiled[name] = CompiledStep(self._data[name]["instants"])
+        return self._compiled[name]
+
+
+# ---------------------------------------------------------------- where templates come from
+
+TEMPLATES_FILE = "step_templates.json.gz"
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> dict[str, dict]:
+    from ..resources import resource
+
+    path = Path(resource(TEMPLATES_FILE))
+    if not path.is_file():
+        return {}
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
+    return {t["key"]: t for t in data.get("templates", [])}
+
+
+@lru_cache(maxsize=64)
+def _compiled(key: str, text: str | None = None) -> StepTemplate | None:
+    data = json.loads(text) if text is not None else _shipped().get(key)
+    return StepTemplate(data) if data else None
+
+
+def install(templates: list[dict]) -> None:
+    """Make templates known as if shipped (tests, and a plan's own carried with it)."""
+    _shipped().update({t["key"]: t for t in templates})
+    _compiled.cache_clear()
+
+
+def template_for(arch: Architecture, carried: dict | None = None) -> StepTemplate | None:
+    """The template of arch's structure: one the plan carries, else a built-in one; None without."""
+    key = structure_key(arch)
+    if carried is not None and carried.get("key") == key and carried.get("version") == TEMPLATE_VERSION:
+        return _compiled(key, json.dumps(carried, sort_keys=True))
+    return _compiled(key)
+
+
+def shipped_keys() -> set[str]:
+    return set(_shipped())

@@ -1,0 +1,390 @@
+"""A structure's step template, fitted from the real module's timelines (worker side: torch).
+
+`python -m zerodesk.measure.step_template ARCH.json|CONFIG.json|-` prints one JSON object, the template that
+zerodesk.core.step_template evaluates without torch, or {"error": "one sentence"}.
+
+How: the model of the plan's structure (every knob as the plan has it) is built at a few probe sizes, each size
+symbol a distinct prime (poly.py), five blocks long (a period of Gemma-2's alternation each, so one block has a
+block before its predecessor and one after its successor), and one step is traced per compute mode and
+recompute choice (step_trace.py). The probes' timelines must agree event for event; each storage's bytes become
+a polynomial in the sizes. At every moment where memory stops rising, the bytes alive are summed by who made
+them (the block the moment is in, its predecessor, earlier blocks, its successor, later ones, the rest) and by
+what they are (kept from forward, made in backward, gradients), so the core can place any block of any depth.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from fractions import Fraction
+from typing import Any
+
+from ..core.architecture import Architecture
+from ..core.step_template import COMPUTES, RECOMPUTES, SYMBOLS, TEMPLATE_VERSION, structure_key
+from .poly import FitError, Poly, add, dominates, fit_dimension, mul, to_json, total
+from .step_trace import Timeline, trace_step
+
+PERIODS = 5  # far before, before, the block, after, far after
+_PRIMES = [p for p in range(101, 2000) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
+
+
+class TemplateError(RuntimeError):
+    """One sentence: why this structure's step could not be fitted."""
+
+
+# ---------------------------------------------------------------- probes
+
+def free_symbols(arch: Architecture) -> list[str]:
+    """The size symbols this structure's step can depend on (the rest are fixed by its structure)."""
+    syms = ["s", "b", "hd", "V"]
+    kv, heads = arch.n_kv_heads, arch.heads
+    if kv != heads:
+        syms.append("g")
+    if kv != 1 or kv == heads:
+        syms.append("kv")
+    if "head_dim" in _knobs(arch):  # hidden free of head_dim, though a multiple of heads (transformers checks it)
+        syms.append("u")
+    if arch.family != "bloom":
+        syms.append("f")
+    if arch.experts:
+        syms += ["E", "k"]
+    if arch.rotary_dim is not None and arch.rotary_dim < arch.dim_per_head and arch.positions == "rotary":
+        syms.append("r")
+    if arch.sliding_window is not None:
+        syms.append("w")
+    if arch.embed_dim is not None and arch.embed_dim != arch.hidden:
+        syms.append("e")
+    return syms
+
+
+def _knobs(arch: Architecture) -> dict:
+    from ..core.architecture import FAMILY_KNOBS
+
+    return FAMILY_KNOBS[arch.family]
+
+
+def _pools(arch: Architecture) -> dict[str, list[int]]:
+    """Three primes per symbol (base, changed, all-changed), none shared. Head widths stay on the side of 256 the
+    model is on (transformers and the attention kernels change course above it); rotary lanes stay below them."""
+    wide = arch.dim_per_head > 256
+    head = [131, 137, 139] if wide else [109, 113, 127]
+    rotary = [101, 103, 107]
+    rest = iter(p for p in _PRIMES if p not in head + rotary and p > 127)
+    return {s: head if s == "hd" else rotary if s == "r" else [next(rest) for _ in range(3)] for s in SYMBOLS}
+
+
+def _probe_values(syms: list[str], pick: dict[str, int], reached: bool) -> dict[str, int]:
+    """One probe's values: the primes picked (x2 for the widths that must be even), the window placed as asked."""
+    v = {s: pick[s] * (2 if s in ("hd", "r") else 1) for s in syms}
+    if "w" in v:  # the window reached (w <= s) or not (w > s), as the plan's sequence does
+        lo, hi = sorted((v["w"], v["s"]))
+        v["w"], v["s"] = (lo, hi) if reached else (hi, lo)
+    if "k" in v and v["k"] >= v["E"]:
+        v["k"], v["E"] = v["E"], v["k"]
+    return v
+
+
+def probes(arch: Architecture, reached: bool) -> tuple[list[dict[str, int]], list[str | None]]:
+    """(values per probe, the symbol each probe changes): the base, one per symbol, and one changing all."""
+    syms = free_symbols(arch)
+    pools = _pools(arch)
+    base = {s: pools[s][0] for s in syms}
+    out = [_probe_values(syms, base, reached)]
+    changed: list[str | None] = [None]
+    for s in syms:
+        trial = _probe_values(syms, {**base, s: pools[s][1]}, reached)
+        if sum(trial[x] != out[0][x] for x in syms) != 1:
+            raise TemplateError(f"no probe sizes change {s} alone in this structure")
+        out.append(trial)
+        changed.append(s)
+    out.append(_probe_values(syms, {s: pools[s][2] for s in syms}, reached))
+    changed.append(None)
+    return out, changed
+
+
+def primes_of(values: dict[str, int]) -> dict[str, int]:
+    return {s: v // 2 if s in ("hd", "r") else v for s, v in values.items()}
+
+
+def probe_architecture(arch: Architecture, v: dict[str, int], layers: int) -> Architecture:
+    """arch with its sizes replaced by the probe's, its structure kept (MHA, MQA or GQA; head_dim free or not)."""
+    if arch.n_kv_heads == arch.heads:
+        heads, kv = v["kv"], None
+    elif arch.n_kv_heads == 1:
+        heads, kv = v["g"], 1
+    else:
+        heads, kv = v["kv"] * v["g"], v["kv"]
+    hd = v["hd"]
+    hidden = heads * v["u"] if "u" in v else heads * hd
+    data = arch.model_dump()
+    data.update(layers=layers, hidden=hidden, heads=heads, kv_heads=kv, head_dim=hd if "u" in v else None,
+                vocab=v["V"], ffn=4 * hidden if arch.family == "bloom" else v["f"],
+                max_positions=4 * max(v["s"], v.get("w", 0)) + 8)
+    if "E" in v:
+        data.update(experts=v["E"], top_k=v["k"])
+    if "r" in v:
+        data["rotary_dim"] = v["r"]
+    elif arch.rotary_dim is not None:
+        data["rotary_dim"] = hd if arch.family == "gptj" else None
+    if "w" in v:
+        data["sliding_window"] = v["w"]
+    if "e" in v:
+        data["embed_dim"] = v["e"]
+    return Architecture.model_construct(**data)  # probe sizes beyond the form's limits (fake tensors cost nothing)
+
+
+# ---------------------------------------------------------------- tracing
+
+
+def trace_all(arch: Architecture, s: int, b: int, computes=COMPUTES, recomputes=RECOMPUTES) -> dict[str, Timeline]:
+    """One traced step of `arch` (built once, under fake tensors) per compute mode and recompute choice, at sequence
+    s and micro-batch b; keys "compute/recompute"."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from .model import blocks_of, build_model
+    from .recompute import apply_recompute, attention_of
+    from .simulate import _one_sequence_per_row
+
+    out: dict[str, Timeline] = {}
+    with FakeTensorMode(), _one_sequence_per_row():
+        model = build_model(arch, "cpu")
+        blocks = blocks_of(model)
+        tokens = torch.randint(arch.vocab, (b, s))
+        targets = torch.randint(arch.vocab, (b, s))
+        fp32 = [p.data for p in model.parameters()]
+        for compute in computes:
+            for p, data in zip(model.parameters(), fp32):
+                p.data = data.to(torch.bfloat16) if compute == "bf16" else data
+            for rc in recomputes:
+                apply_recompute(blocks, rc)
+                try:
+                    out[f"{compute}/{rc}"] = trace_step(model, blocks, tokens, targets, compute)
+                finally:  # unwrap: the instance's forward goes, the class's is back
+                    for block in blocks:
+                        block.__dict__.pop("forward", None)
+                        if rc == "selective":
+                            attention_of(block).__dict__.pop("forward", None)
+    return out
+
+
+# ---------------------------------------------------------------- from timelines to the template
+
+
+def _alloc_polys(timelines: list[Timeline], values: list[dict[str, int]], changed: list[str | None]) -> list[Poly]:
+    """Each storage's bytes as a polynomial in the sizes."""
+    sig = timelines[0].signature()
+    for t in timelines[1:]:
+        if t.signature() != sig:
+            raise TemplateError("the step's operations change with its sizes, so no template fits it")
+    primes = [primes_of(v) for v in values]
+    out = []
+    for i, first in enumerate(timelines[0].allocs):
+        allocs = [t.allocs[i] for t in timelines]
+        item = allocs[0].nbytes // max(1, _numel(first.shape)) if _numel(first.shape) else 0
+        exact = all(_numel(a.shape) * item == a.nbytes for a in allocs) and item > 0
+        if exact:
+            poly: Poly = {(): Fraction(item)}
+            for d in range(len(first.shape)):
+                poly = mul(poly, fit_dimension([a.shape[d] for a in allocs], values, primes, changed))
+        else:  # a storage larger than its first view: fit its bytes whole
+            poly = fit_dimension([a.nbytes for a in allocs], values, primes, changed)
+        out.append(poly)
+    return out
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+_FORWARD = ("pre", "fwd", "head", "loss")
+CLASSES = ("act", "tmp", "grad")
+
+
+def _owner(region: str) -> tuple[str, int | None]:
+    kind, _, index = region.partition(":")
+    return kind, int(index) if index else None
+
+
+def _instants(tl: Timeline, polys: list[Poly], period: int, kinds: list[str]) -> list[dict]:
+    """Every moment where memory stops rising, as groups of polynomials (see the module docstring)."""
+    layers = len(kinds)
+    mid = range(2 * period, 3 * period)
+    alive: dict[int, None] = {}
+    marks: list[str] = []
+    where = "pre"
+    events = tl.events[: next(i for i, (k, x) in enumerate(tl.events) if k == "mark" and x == "end") + 1]
+    out = []
+    for n, (kind, item) in enumerate(events):
+        if kind == "mark":
+            marks.append(item)
+            where = item
+            continue
+        if kind == "free":
+            alive.pop(item, None)
+            continue
+        alive[item.index] = None
+        following = events[n + 1][0] if n + 1 < len(events) else "mark"
+        if following == "alloc":
+            continue  # still rising
+        loc, block = _location(where, mid, layers)
+        if loc is None:
+            continue
+        out.append(_groups(loc, block, kinds, period, alive, tl, polys))
+    return out
+
+
+def _location(where: str, mid: range, layers: int) -> tuple[str | None, int | None]:
+    """Which place of the step a mark opens, and the block it is in (None: a place the template skips).
+
+    pre: before block 0; fwd/bwd: a middle block's forward or backward; head: the final norm and the output layer;
+    loss: the loss; lossb: its backward; headb: the output layer's backward; last: the last block's backward;
+    tail: what follows block 0's backward (the embedding's)."""
+    kind, index = _owner(where)
+    if where == "pre":
+        return "pre", None
+    if kind in ("fwd", "bwd") and index in mid:  # "bwd:i": the gradient of block i's output, its backward begins
+        return kind, index
+    if kind == "bwd" and index == layers - 1:
+        return "last", index
+    if kind == "fwd_end" and index == layers - 1:
+        return "head", None
+    if where in ("loss", "forward_end"):
+        return "loss", None
+    if where in ("backward_start", "lossb"):
+        return "lossb", None
+    if where in ("headb", "tail"):
+        return where, None
+    return None, None
+
+
+def _groups(loc: str, block: int | None, kinds: list[str], period: int, alive: dict[int, None], tl: Timeline,
+            polys: list[Poly]) -> dict:
+    """The bytes alive, summed by owner group and class, for a moment at `loc` (in `block`)."""
+    layers = len(kinds)
+    role: dict[int, str] = {}
+    if loc in ("fwd", "bwd"):
+        role[block] = "self"
+        role[block - 1] = "prev"
+        role[block + 1] = "next"
+        for j in range(period):
+            role[j] = f"before:{kinds[j]}"
+            role[layers - period + j] = f"far:{kinds[layers - period + j]}"
+    elif loc == "last":
+        role[block] = "self"
+        role[block - 1] = "prev"
+        for j in range(period):
+            role[j] = f"before:{kinds[j]}"
+    elif loc in ("head", "loss", "lossb", "headb"):
+        role[layers - 1] = "prev"
+        for j in range(period):
+            role[j] = f"before:{kinds[j]}"
+    elif loc == "tail":
+        role[0] = "next"
+        for j in range(period):
+            role[layers - period + j] = f"far:{kinds[layers - period + j]}"
+    groups: dict[str, dict[str, Poly]] = {}
+    skipped = set()
+    for index in alive:
+        a = tl.allocs[index]
+        kind, owner = _owner(a.region)
+        who = "other" if owner is None else role.get(owner)
+        if who is None:
+            skipped.add(owner)  # a representative's twin: counted through the representative
+            continue
+        cls = "grad" if a.grad else ("act" if kind in _FORWARD else "tmp")
+        g = groups.setdefault(who, {})
+        g[cls] = add(g.get(cls, {}), polys[index])
+    return {"at": loc, "kind": kinds[block] if block is not None else None, "groups": groups}
+
+
+def _prune(instants: list[dict]) -> list[dict]:
+    """Drop every moment another moment of the same place exceeds in every group, for any depth and sizes.
+
+    The engines count a group's classes alike (kept, temporary, gradient), except the gradients of blocks whose
+    backward is done, which FSDP2 has reduce-scattered and DDP keeps: those are compared apart."""
+    def flat(x: dict) -> dict[str, Poly]:
+        out: dict[str, Poly] = {}
+        for g, cls in x["groups"].items():
+            for c, p in cls.items():
+                key = f"{g}.grad" if c == "grad" and g.startswith(("next", "far")) else g
+                out[key] = add(out.get(key, {}), p)
+        return out
+
+    keep: list[dict] = []
+    for x in instants:
+        fx = flat(x)
+        if any(k["at"] == x["at"] and k["kind"] == x["kind"] and _covers(flat(k), fx) for k in keep):
+            continue
+        keep = [k for k in keep if not (k["at"] == x["at"] and k["kind"] == x["kind"] and _covers(fx, flat(k)))]
+        keep.append(x)
+    return keep
+
+
+def _covers(a: dict[str, Poly], b: dict[str, Poly]) -> bool:
+    return all(dominates(a.get(k, {}), b.get(k, {})) for k in set(a) | set(b))
+
+
+def _check_blocks_alike(tl: Timeline, polys: list[Poly], period: int, kinds: list[str]) -> None:
+    """The template counts every block like its representative: blocks of one kind must keep alike (the first and
+    the last block aside, whose neighbours are the embedding and the head)."""
+    kept: dict[int, Poly] = {}
+    alive: set[int] = set()
+    for kind, item in tl.events:
+        if kind == "alloc":
+            alive.add(item.index)
+        elif kind == "free":
+            alive.discard(item)
+        elif item == "forward_end":
+            break
+    for index in alive:
+        k, owner = _owner(tl.allocs[index].region)
+        if k == "fwd":
+            kept[owner] = add(kept.get(owner, {}), polys[index])
+    for j in range(1, len(kinds) - 1 - period):
+        if kept.get(j, {}) != kept.get(j + period, {}):
+            raise TemplateError(f"the model's blocks {j} and {j + period} keep different activations")
+
+
+def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -> dict:
+    """The whole template of arch's structure: every compute mode and recompute choice, the window reached or not."""
+    period = (arch.window_period or 1) if arch.sliding_window is not None else 1
+    layers = PERIODS * period
+    steps: dict[str, Any] = {}
+    for reached in ((True, False) if arch.sliding_window is not None else (False,)):
+        values, changed = probes(arch, reached)
+        traced = [trace_all(probe_architecture(arch, v, layers), v["s"], v["b"], computes, recomputes) for v in values]
+        probe0 = probe_architecture(arch, values[0], layers)
+        kinds = ["window" if probe0.windowed(i) else "full" for i in range(layers)]
+        for name in traced[0]:
+            timelines = [t[name] for t in traced]
+            polys = _alloc_polys(timelines, values, changed)
+            _check_blocks_alike(timelines[0], polys, period, kinds)
+            instants = _prune(_instants(timelines[0], polys, period, kinds))
+            steps[name + ("/reached" if reached else "")] = {"instants": [
+                {"at": x["at"], "kind": x["kind"],
+                 "groups": {g: {c: to_json(p) for c, p in cls.items() if p} for g, cls in sorted(x["groups"].items())}}
+                for x in instants]}
+    return {"version": TEMPLATE_VERSION, "key": structure_key(arch), "symbols": free_symbols(arch),
+            "trace_periods": PERIODS, "steps": steps}
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    t0 = time.perf_counter()
+    try:
+        text = sys.stdin.read() if argv[:1] == ["-"] else open(argv[0], encoding="utf-8").read()
+        arch = Architecture.model_validate(json.loads(text))
+        answer: dict[str, Any] = fit_template(arch)
+        answer["fit_s"] = round(time.perf_counter() - t0, 1)
+    except (TemplateError, FitError, ValueError) as exc:
+        answer = {"error": str(exc).splitlines()[0]}
+    print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main()
