@@ -112,6 +112,11 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     acc.add_argument("--units", choices=["GB", "GiB"])
     acc.add_argument("--recompute", choices=["none", "selective", "full"],
                      help="activation recomputation per block: none, selective (attention sub-layer) or full")
+    acc.add_argument("--shard-placement", choices=["dim0", "auto"],
+                     help="FSDP2's shard dimension (stages 2-3): dim0, its default, or auto: a tensor whose dim 0 is "
+                          "smaller than Nd (stacked experts) sharded on its largest dimension Nd divides")
+    acc.add_argument("--kernels", choices=["cpu", "cuda"],
+                     help="whose attention and norm kernels the activations follow (default: cuda when a GPU is named)")
     acc.add_argument("--optimizer-impl", choices=["foreach", "fused", "for-loop"],
                      help="AdamW's kernels (default foreach, torch's CUDA default): foreach holds an fp32 copy of "
                           "the rank's parameters during the step, for-loop two of its largest tensor, fused none")
@@ -173,7 +178,8 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
 
     for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
                         ("profile", "profile"), ("scheme", "scheme"), ("recompute", "recompute"),
-                        ("optimizer_impl", "optimizer_impl"),
+                        ("optimizer_impl", "optimizer_impl"), ("shard_placement", "shard_placement"),
+                        ("kernels", "kernels"),
                         ("cuda_allowance", "cuda_allowance_bytes"), ("offload", "offload"),
                         ("offload_target", "offload_target"), ("pcie", "pcie_gbps")):
         if getattr(args, dest) is not None:

@@ -224,7 +224,7 @@ def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     stages = []
     for s in STAGES:
         runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
-                for n, r in torch_profile.rank_runs(shapes, params, s, dp)]
+                for n, r in torch_profile.rank_runs(shapes, params, s, dp, placement=plan.shard_placement)]
         largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
         stages.append(StageResult(s, dict(largest), runs, torch_comm_bytes(params, s, dp), TORCH_FORMULA[s]))
     notes = [] if plan.scheme == Scheme.MIXED_ADAM else [

@@ -81,9 +81,10 @@ class _Shapes:
 
 
 def _shapes(plan: Plan) -> _Shapes:
-    """Group sizes as the plan's profile gathers them: FSDP2 pads each tensor's dim 0 to Nd (torch); the paper
-    partitions evenly, so its groups are their own size."""
+    """Group sizes as the plan's profile gathers them: FSDP2 pads each tensor's sharded dimension to Nd (torch);
+    the paper partitions evenly, so its groups are their own size."""
     from .architecture import block_group, numel, tensor_shapes
+    from .torch_profile import split_shape
 
     arch = plan.model.architecture
     dp = plan.dp if plan.profile == Profile.TORCH else 1
@@ -95,9 +96,9 @@ def _shapes(plan: Plan) -> _Shapes:
     groups: dict[str, int] = {}
     largest = largest_local = head = fsdp_local = 0
     numels: list[int] = []
+    placement = plan.shard_placement
     for name, shape in listed:
-        dim0 = shape[0] if shape else 1
-        rest = numel(shape) // dim0 if dim0 else 0
+        dim0, rest = split_shape(shape, dp, placement)  # the sharded dimension (dim 0 but under auto placement)
         key = block_group(name)  # the FSDP2 group: a block ('model.layers.0', 'blocks.0') or the root
         chunk = -(-dim0 // dp)
         groups[key] = groups.get(key, 0) + chunk * dp * rest

@@ -170,6 +170,12 @@ class Plan(_Strict):
         default=0, ge=0, le=10**13, description="bytes set aside per GPU for the CUDA context and allocator")
     optimizer_impl: Literal["foreach", "fused", "for-loop"] = Field(
         default="foreach", description="AdamW's kernels: foreach (torch's CUDA default), fused or for-loop")
+    shard_placement: Literal["dim0", "auto"] = Field(
+        default="dim0", description="FSDP2's shard dimension: dim0 (its default) or auto (a tensor whose dim 0 is "
+                                    "below Nd on its largest dimension Nd divides)")
+    kernels: Literal["cpu", "cuda"] | None = Field(
+        default=None, description="whose attention and norm kernels the activations follow; default the plan's "
+                                  "device (cuda when it names a GPU)")
     offload: Offload = Offload.NONE
     offload_target: Literal["cpu", "nvme"] = "cpu"
     pcie_gbps: float = Field(default=25.0, ge=1e-3, le=1e4, description="host<->device bandwidth per GPU in GB/s")
@@ -190,6 +196,13 @@ class Plan(_Strict):
     @property
     def dp(self) -> int:
         return self.cluster.data_parallel
+
+    @property
+    def kernel_device(self) -> str:
+        """The device whose kernels the activations follow: kernels as set, else cuda when the plan names a GPU."""
+        if self.kernels is not None:
+            return self.kernels
+        return "cuda" if self.cluster.gpu or self.cluster.gpu_memory_bytes else "cpu"
 
 
 def explain(error: ValidationError) -> str:

@@ -37,6 +37,34 @@ def peak_source(plan: Plan) -> str:
     return PEAK_SOURCE if plan.profile == Profile.TORCH else PAPER_PEAK_SOURCE
 
 
+def activation_source(plan: Plan) -> str:
+    """Where the activations come from: the model's own step (a template of its structure) or the formulas."""
+    from .peak import engine, traced_step
+
+    if plan.model.architecture is None:
+        return "no activations (shapes unknown)"
+    if traced_step(plan, engine(plan, 2).compute) is not None:
+        return "activations traced from the model's own module"
+    return "activations from ZeroDesk's closed-form estimate (no step template for this structure)"
+
+
+def plan_warnings(plan: Plan) -> list[str]:
+    """What the figures warn of, one sentence each: FSDP2's dim-0 padding of tensors smaller than Nd (torch profile),
+    with its bytes per rank, when it is more than 1% of the stage-3 states."""
+    from .torch_profile import dim0_padding
+
+    out = []
+    named = plan.model.named_shapes
+    if plan.profile == Profile.TORCH and plan.shard_placement == "dim0" and named:
+        names, padding = dim0_padding(named, plan.dp)
+        if names and padding > 0.01 * 16 * plan.params / plan.dp:
+            out.append(f"FSDP2's default dim-0 sharding pads {len(names)} tensors whose dim 0 is smaller than "
+                       f"Nd = {plan.dp} (e.g. {names[0]}): each rank stores {fmt_bytes(padding, plan.units)} of padded "
+                       f"fp32 parameters and gradients at stages 2-3; --shard-placement auto shards them on their "
+                       f"largest dimension")
+    return out
+
+
 def provenance(plan: Plan) -> str:
     """Where the figures come from: 'computed, profile paper (ZeRO paper §3.1/§5), scheme mixed-adam'."""
     if plan.profile == Profile.TORCH:  # the engines fix the scheme
@@ -83,7 +111,11 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
             for s in b.stages
         ],
         "peak_source": peak_source(plan),
+        "warnings": plan_warnings(plan),
         "recompute": plan.recompute,
+        "shard_placement": plan.shard_placement,
+        "kernels": plan.kernel_device,
+        "activation_source": activation_source(plan),
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
         "offload": offload_json(plan),
@@ -164,7 +196,8 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
     lines.append("")
     if act:
         lines.append(f"Peak: {peak_source(plan)}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "
-                     f"recompute {plan.recompute}, AdamW {plan.optimizer_impl}; the fit verdict uses it.")
+                     f"recompute {plan.recompute}, AdamW {plan.optimizer_impl}, {plan.kernel_device.upper()} "
+                     f"kernels, {activation_source(plan)}; the fit verdict uses it.")
         big = peaks[3]
         parts = ", ".join(f"{k} {fmt_bytes(v, unit)}" for k, v in big.components.items())
         lines.append(f"Stage 3 peak ({big.phase}, {big.moment}): {parts}.")
@@ -175,6 +208,8 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                      "and allocator (your allowance).")
     for note in b.notes:
         lines.append(f"Note: {note}.")
+    for warning in plan_warnings(plan):
+        lines.append(f"Warning: {warning}.")
     if plan.offload.value != "none":
         lines += ["", offload_table(plan), ""]
     lines.append(PEAK_WARNING)

@@ -42,6 +42,40 @@ def zero_partition(numels: list[int], dp: int) -> list[list[int]]:
     return owned
 
 
+PLACEMENTS = ("dim0", "auto")
+
+
+def shard_dim(shape: tuple[int, ...], dp: int, placement: str = "dim0") -> int:
+    """The dimension FSDP2 shards a tensor on: 0 (fully_shard's default), or under `auto` placement, for a tensor
+    whose dim 0 is smaller than Nd (transformers' stacked experts: dim 0 is the expert count), its largest
+    dimension that Nd divides, as a shard_placement_fn returning Shard(d) does (TorchTitan's experts). FSDP2
+    reduce-scatters a Shard(d > 0) tensor only when Nd divides that dimension, so without one it stays on dim 0."""
+    if placement != "auto" or not shape or shape[0] >= dp:
+        return 0
+    even = [d for d in range(1, len(shape)) if shape[d] % dp == 0]
+    return max(even, key=lambda d: shape[d]) if even else 0
+
+
+def split_shape(shape: tuple[int, ...], dp: int, placement: str = "dim0") -> tuple[int, int]:
+    """(the sharded dimension's size, elements per unit of it) under the placement."""
+    if not shape:
+        return 1, 1
+    d = shard_dim(shape, dp, placement)
+    return shape[d], prod(shape) // shape[d] if shape[d] else 0
+
+
+def dim0_padding(named_shapes: list[tuple[str, tuple[int, ...]]], dp: int) -> tuple[list[str], int]:
+    """(names of the tensors whose dim 0 is smaller than Nd, largest first, fp32 bytes of padding per rank under dim-0
+    sharding): a rank holding none of their rows stores a whole padded chunk of each, for parameters and gradients
+    alike (AdamW's state holds only real rows)."""
+    found = []
+    for name, shape in named_shapes:
+        if shape and shape[0] < dp:
+            found.append((2 * FP32 * (prod(shape) // shape[0]), name))  # one padded row of parameters and gradients
+    found.sort(key=lambda x: -x[0])  # the largest first
+    return [name for _, name in found], sum(b for b, _ in found)
+
+
 def fsdp2_rows(dim0: int, dp: int) -> tuple[int, list[int]]:
     """(padded rows every rank stores, real rows of each rank) for one tensor sharded on dim 0.
 
@@ -81,7 +115,7 @@ def _append(runs: RankRuns, count: int, states: dict[str, int]) -> None:
         runs.append((count, states))
 
 
-def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> RankRuns:
+def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int, placement: str = "dim0") -> RankRuns:
     padded = 0  # fp32 elements every rank stores per state: parameter shard and reduce-scatter output
     changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(tensors), whatever Nd)
 
@@ -89,7 +123,7 @@ def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> RankRuns:
         changes[rank] = changes.get(rank, 0) + delta
 
     for shape in shapes:
-        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+        dim0, rest = split_shape(shape, dp, placement)  # the sharded dimension and the elements per unit of it
         chunk = ceil(dim0 / dp) if dim0 else 0
         padded += chunk * rest
         full = min(dp, dim0 // chunk) if chunk else 0  # ranks holding a whole chunk
@@ -111,13 +145,14 @@ def rank_states(
     *,
     device: str = "cpu",
     optimizer_impl: str = "foreach",
+    placement: str = "dim0",
 ) -> list[dict[str, int]]:
     """Bytes per rank at rest: [{"params", "grads", "optimizer", "comm_buffers"}, ...] for ranks 0..dp-1.
 
     The expanded form of rank_runs(); prefer rank_runs for large Nd.
     """
     return [dict(states) for count, states in rank_runs(shapes, params, stage, dp, device=device,
-                                                                         optimizer_impl=optimizer_impl)
+                                                        optimizer_impl=optimizer_impl, placement=placement)
             for _ in range(count)]
 
 
@@ -129,6 +164,7 @@ def rank_runs(
     *,
     device: str = "cpu",
     optimizer_impl: str = "foreach",
+    placement: str = "dim0",
 ) -> RankRuns:
     """Bytes per rank at rest, run-length: [(count, {"params", "grads", "optimizer", "comm_buffers"}), ...].
 
@@ -144,13 +180,14 @@ def rank_runs(
     device bytes; fused AdamW keeps them on the device.
     comm_buffers are DDP's persistent gradient buckets (stages 0-1): one flat fp32 buffer per
     bucket, together as large as all gradients. FSDP2 keeps none at rest.
+    placement: FSDP2's shard dimension per tensor (shard_dim): "dim0" or "auto".
     """
     if stage not in (0, 1, 2, 3):
         raise ValueError(f"stage must be 0, 1, 2 or 3, not {stage}")
     if dp < 1:
         raise ValueError(f"dp must be at least 1, not {dp}")
     step_bytes = STEP_BYTES if device == "cpu" or optimizer_impl == "fused" else 0
-    runs = _raw(params, stage, dp) if shapes is None else _shaped(shapes, stage, dp, step_bytes)
+    runs = _raw(params, stage, dp) if shapes is None else _shaped(shapes, stage, dp, step_bytes, placement)
     return [(count, {key: states[key] for key in STATE_KEYS}) for count, states in runs]  # one key order
 
 
@@ -163,9 +200,9 @@ def _raw(params: int, stage: int, dp: int) -> RankRuns:
                   "comm_buffers": 0})]
 
 
-def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int) -> RankRuns:
+def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int, placement: str) -> RankRuns:
     if stage >= 2:
-        return _fsdp2(shapes, dp, step_bytes)
+        return _fsdp2(shapes, dp, step_bytes, placement)
     numels = [prod(s) for s in shapes]
     total = sum(numels)
     # DDP: every rank holds all params and all grads, plus buckets the size of all grads.
@@ -183,7 +220,8 @@ def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int)
     return runs
 
 
-def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int, dp: int) -> dict[str, int]:
+def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int, dp: int,
+                    placement: str = "dim0") -> dict[str, int]:
     """Gathered bf16 parameters FSDP2 holds at the end of forward (bytes per rank; 0 for DDP stages).
 
     named_shapes as from core.architecture.tensor_shapes: each block (`blocks.{i}`, `model.layers.{i}`,
@@ -197,7 +235,7 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int,
         return {"gathered_params": 0}
     groups: dict[str, int] = {}
     for name, shape in named_shapes:
-        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+        dim0, rest = split_shape(shape, dp, placement)
         key = block_group(name)
         groups[key] = groups.get(key, 0) + ceil(dim0 / dp) * dp * rest
     if stage == 2:

@@ -97,7 +97,10 @@ def adamw_kwargs(impl: str) -> dict[str, bool]:
 
 
 def attention_backend(torch: Any, arch: Any, seq: int, device: Any) -> str | None:
-    """The SDPA kernel torch picks for this model's attention on `device`, as torch.nn.attention.SDPBackend names it.
+    """The SDPA kernel torch would pick for a plain GQA attention of this head shape on `device` (SDPBackend names).
+
+    What the model runs may differ (eager attention, the math fallback): attention_probe.attention_kernel asks
+    the model itself, and the worker reports that.
 
     Asked of torch's own dispatcher (torch._fused_sdp_choice) with the measured head shape, bf16, causal,
     on a short sequence (the choice depends on head size, dtype, GQA and the GPU, not on the length)."""

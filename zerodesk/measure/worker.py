@@ -25,7 +25,8 @@ from typing import Any, Callable
 
 from ..core.offload import fsdp2_offloads
 from ..core.plan import Plan, PlanError, plan_from_json
-from .devices import adamw, adamw_kwargs, attention_backend, cuda_index, decide_device, dist_failure, local_rank
+from .attention_probe import attention_kernel
+from .devices import adamw, adamw_kwargs, cuda_index, decide_device, dist_failure, local_rank
 from .exchange import gather_bytes
 from .protocol import Done, Error, PhaseMsg, Result, Sample, Scale, Started, States, encode, scale_plan
 
@@ -321,6 +322,9 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         # offload (core.offload, torch profile): FSDP2 moves parameters, gradients and AdamW's step to the host
         # together; pinned memory only where a device copies from it (CUDA). Not yet run on a GPU by ZeroDesk.
         policy = {"offload_policy": CPUOffloadPolicy(pin_memory=cuda)} if fsdp2_offloads(plan) else {}
+        from .shard_placement import fully_shard_kwargs
+
+        policy.update(fully_shard_kwargs(plan, world))  # the plan's shard placement (dim 0, or auto for experts)
         for block in blocks:
             fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
         fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
@@ -427,7 +431,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         comm = sum(int(s) for s in str(sizes).split(",") if s.strip())
     shapes = [s for _, s in plan.model.named_shapes or []]
     pred = rank_states(shapes, sum(p.numel() for p in model.parameters()), stage, world, device=device.type,
-                       optimizer_impl=plan.optimizer_impl)[rank]
+                       optimizer_impl=plan.optimizer_impl, placement=plan.shard_placement)[rank]
     peak_bytes, peak = peaks.overall()
     result = Result(
         stage=stage, rank=rank, peak_bytes=peak_bytes, peak=peak,
@@ -511,7 +515,7 @@ def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit
     t0 = time.perf_counter()
     if not args.no_started:
         emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan), optimizer_impl=plan.optimizer_impl,
-                     attention=attention_backend(torch, arch, plan.seq_len, device),
+                     attention=attention_kernel(plan.model, plan.seq_len, device),
                      device=device.type, device_name=device_name, ranks=world, stages=stages,
                      architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
                      scale=scale))
