@@ -166,7 +166,7 @@ def traced_step(plan: Plan, compute_mode: str) -> "CompiledStep | None":
     from .step_template import template_for
 
     arch = plan.model.architecture
-    if arch is None:
+    if arch is None and not plan.model.step_template:
         return None
     template = template_for(arch, plan.model.step_template)
     return template.step(arch, plan.seq_len, compute_mode, plan.recompute) if template is not None else None
@@ -360,7 +360,7 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
         if allowance:
             comps["cuda_allowance"] = allowance
         out.append(StagePeak(stage, top.phase, top.name, comps, phase_totals,
-                             complete=plan.model.architecture is not None))
+                             complete=arch is not None or acts[("step", engine(plan, stage).compute)] is not None))
     return out
 
 

@@ -23,6 +23,16 @@ BF16, FP32 = 2, 4
 _TRACE_GRAD = {"bf16": BF16, "autocast": FP32, "fp32": FP32}  # the dtype of a .grad in the traced step
 
 
+def depth(plan: Any) -> int:
+    """Blocks of the plan's model: its architecture's layers, or the block groups of its tensor list."""
+    from .architecture import block_group
+
+    arch = plan.model.architecture
+    if arch is not None:
+        return arch.layers
+    return max(1, len({block_group(n) for n, _ in plan.model.named_shapes or []} - {"root"}))
+
+
 def positions(layers: int, stage: int) -> list[tuple[str, str, str, int | None]]:
     """(phase, moment name, template place, block) for every moment the step is checked at."""
     last = layers - 1
@@ -132,16 +142,23 @@ def _components(r: Any, compute: str, fsdp: bool) -> dict[str, int]:
     return out
 
 
-def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float) -> list[tuple]:
-    """(phase, name, place, block, template bytes [moment, class, part], their totals) per place of the step."""
+def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, compute: str = "bf16") -> list[tuple]:
+    """(phase, name, place, block, template bytes [moment, class, part], their totals) per place of the step.
+
+    With CUDA kernels (plan.kernel_device), what they keep less (core.cuda_kernels) comes off the kept activations."""
     import numpy as np
 
+    from .cuda_kernels import blocks_keeping, saved_less
+
     arch = plan.model.architecture
-    kinds = block_kinds(arch)
+    cuda = plan.kernel_device == "cuda" and arch is not None
+    less_block, less_final = saved_less(arch, plan.seq_len, plan.micro_batch, compute, plan.recompute,
+                                        step.attention) if cuda else (0, 0)
+    kinds = block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
     values = step.values(symbol_values(arch, plan.seq_len, plan.micro_batch))  # [moment, group, class, part]
     at, kind = step.at_array, step.kind_array
     places, picks, weights = [], [], []
-    for phase, name, place, i in positions(arch.layers, 2 if fsdp else 0):
+    for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0):
         own = kinds[i] if i is not None else ""
         pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
         if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
@@ -151,6 +168,10 @@ def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float) 
             picks.append(pick)
             weights.append(_weights(_counts(place, i, kinds), fsdp, grad_scale))
     every = np.einsum("ngcp,wgc->wncp", values, np.array(weights))  # every moment at every place, then picked
+    if less_block or less_final:
+        for k, (_, _, place, i) in enumerate(places):
+            blocks, final = blocks_keeping(place, i, len(kinds))
+            every[k, :, 0, 2] -= blocks * less_block + (less_final if final else 0)
     totals = every.sum(axis=(2, 3))
     return [(*where, every[k][pick], totals[k][pick]) for k, (where, pick) in enumerate(zip(places, picks))]
 
@@ -165,10 +186,10 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     key = (id(step), fsdp, grad_scale)
     rows = cache.get(key) if cache is not None else None
     if rows is None:
-        rows = template_rows(plan, step, fsdp, grad_scale)
+        rows = template_rows(plan, step, fsdp, grad_scale, eng.compute)
         if cache is not None:
             cache[key] = rows
-    layers, dp = plan.model.architecture.layers, plan.dp
+    layers, dp = depth(plan), plan.dp
     placed = []  # (total, phase, name, engine terms, template bytes)
     for phase, name, place, i, r, totals in rows:
         terms = engine_terms(stage, place, i, layers, sh, eng, dp)

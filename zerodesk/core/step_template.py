@@ -50,8 +50,20 @@ def structure_key(arch: Architecture) -> str:
     return json.dumps(out, sort_keys=True, separators=(",", ":"))
 
 
-def symbol_values(arch: Architecture, seq: int, batch: int) -> dict[str, int]:
-    """The value of every size symbol for this architecture and micro-batch."""
+def config_key(config: dict) -> str:
+    """The key of a template fitted from a config.json (a model type without a layout): the config itself, its
+    depth aside (a template counts blocks for any depth)."""
+    import hashlib
+
+    skip = ("num_hidden_layers", "n_layer", "num_layers", "n_layers", "layer_types", "_name_or_path", "architectures")
+    body = json.dumps({k: v for k, v in config.items() if k not in skip}, sort_keys=True, default=str)
+    return "config:" + hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def symbol_values(arch: Architecture | None, seq: int, batch: int) -> dict[str, int]:
+    """The value of every size symbol for this architecture and micro-batch (a config's template: only s and b)."""
+    if arch is None:
+        return {"s": seq, "b": batch}
     kv = arch.n_kv_heads
     return {"s": seq, "b": batch, "u": arch.hidden // arch.heads, "kv": kv, "g": arch.heads // kv, "hd": arch.dim_per_head,
             "f": arch.ffn, "V": arch.vocab, "E": arch.experts or 1, "k": arch.routed_experts,
@@ -81,9 +93,11 @@ def _part(mono: tuple[tuple[str, int], ...]) -> int:
 class CompiledStep:
     """One step's moments as a coefficient array: [moment, group, class, part, monomial]."""
 
-    def __init__(self, instants: list[dict]) -> None:
+    def __init__(self, instants: list[dict], attention: str | None = None, kinds: list[str] | None = None) -> None:
         import numpy as np
 
+        self.attention = attention
+        self.kinds = kinds or ["full"]
         monos: dict[tuple, int] = {}
         entries = []
         for n, x in enumerate(instants):
@@ -125,17 +139,19 @@ class StepTemplate:
             raise ValueError(f"step template version {data.get('version')} is not {TEMPLATE_VERSION}")
         self.key: str = data["key"]
         self.symbols: tuple[str, ...] = tuple(data["symbols"])
+        self.attention: str | None = data.get("attention")  # the CPU kernel its trace ran (cuda_kernels reads it)
+        self.kinds: list[str] = data.get("kinds") or ["full"]  # a config's blocks, one period of its alternation
         self._data = data["steps"]
         self._compiled: dict[str, CompiledStep] = {}
 
-    def step(self, arch: Architecture, seq: int, compute: str, recompute: str) -> CompiledStep | None:
+    def step(self, arch: Architecture | None, seq: int, compute: str, recompute: str) -> CompiledStep | None:
         """The step for this compute mode and recompute choice, the window reached or not as seq says."""
-        reached = arch.sliding_window is not None and seq >= arch.sliding_window
+        reached = arch is not None and arch.sliding_window is not None and seq >= arch.sliding_window
         name = f"{compute}/{recompute}" + ("/reached" if reached else "")
         if name not in self._compiled:
             if name not in self._data:
                 return None
-            self._compiled[name] = CompiledStep(self._data[name]["instants"])
+            self._compiled[name] = CompiledStep(self._data[name]["instants"], self.attention, self.kinds)
         return self._compiled[name]
 
 
@@ -168,8 +184,14 @@ def install(templates: list[dict]) -> None:
     _compiled.cache_clear()
 
 
-def template_for(arch: Architecture, carried: dict | None = None) -> StepTemplate | None:
-    """The template of arch's structure: one the plan carries, else a built-in one; None without."""
+def template_for(arch: Architecture | None, carried: dict | None = None) -> StepTemplate | None:
+    """The template of arch's structure: one the plan carries, else a built-in one; None without. Without an
+    architecture (a model type read by transformers) only a carried template of its config answers."""
+    if arch is None:
+        if carried is not None and str(carried.get("key", "")).startswith("config:") \
+                and carried.get("version") == TEMPLATE_VERSION:
+            return _compiled(carried["key"], json.dumps(carried, sort_keys=True))
+        return None
     key = structure_key(arch)
     if carried is not None and carried.get("key") == key and carried.get("version") == TEMPLATE_VERSION:
         return _compiled(key, json.dumps(carried, sort_keys=True))

@@ -41,12 +41,35 @@ def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[d
             raise PlanError(f"{path} has model_type '{model_type}': ZeroDesk reads {', '.join(SUPPORTED)} by itself, "
                             f"and any other type {NEEDS_TRANSFORMERS}") from None
         raise
+    template = read_step_template(cfg, python)  # the activations of a type ZeroDesk has never seen, from its module
     hints: dict[str, Any] = {"model_type": model_type}
     seq = next((cfg[k] for k in ("max_position_embeddings", "n_positions", "seq_length")
                 if isinstance(cfg.get(k), int) and not isinstance(cfg.get(k), bool) and cfg[k] > 0), None)
     if seq:
         hints["seq_len"] = seq
-    return {"name": name, "tensors": tensors, "hf_config": cfg}, hints
+    model: dict[str, Any] = {"name": name, "tensors": tensors, "hf_config": cfg}
+    if template is not None:
+        model["step_template"] = template
+    else:
+        hints["step_template"] = "not fitted: the predicted peak leaves its activations out"
+    return model, hints
+
+
+def read_step_template(config: dict[str, Any], python: str | None = None, timeout: float = 600.0) -> dict | None:
+    """The config's step template (zerodesk.measure.step_template --config), or None when it cannot be fitted."""
+    try:
+        out = subprocess.run([python or sys.executable, "-m", "zerodesk.measure.step_template", "--config", "-"],
+                             input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
+                             env=measure_env())
+    except (subprocess.TimeoutExpired, OSError):
+        return None
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    try:
+        answer = json.loads(lines[-1]) if lines else {}
+    except json.JSONDecodeError:
+        return None
+    answer.pop("fit_s", None)
+    return answer if "steps" in answer else None
 
 
 def read_tensor_list(config: dict[str, Any], source: str, python: str | None = None,

@@ -74,9 +74,14 @@ def _pools(arch: Architecture) -> dict[str, list[int]]:
     return {s: head if s == "hd" else rotary if s == "r" else [next(rest) for _ in range(3)] for s in SYMBOLS}
 
 
+# A probe's value of a symbol is a prime times this: head widths even (rotary halves them), hidden and MLP widths
+# multiples of 8 (grouped_mm, the experts' kernel, wants 16-byte strides); the fit reads the primes.
+MULTIPLIER = {"hd": 2, "r": 2, "u": 8, "f": 8}
+
+
 def _probe_values(syms: list[str], pick: dict[str, int], reached: bool) -> dict[str, int]:
-    """One probe's values: the primes picked (x2 for the widths that must be even), the window placed as asked."""
-    v = {s: pick[s] * (2 if s in ("hd", "r") else 1) for s in syms}
+    """One probe's values: the primes picked times MULTIPLIER, the window placed as asked."""
+    v = {s: pick[s] * MULTIPLIER.get(s, 1) for s in syms}
     if "w" in v:  # the window reached (w <= s) or not (w > s), as the plan's sequence does
         lo, hi = sorted((v["w"], v["s"]))
         v["w"], v["s"] = (lo, hi) if reached else (hi, lo)
@@ -104,7 +109,7 @@ def probes(arch: Architecture, reached: bool) -> tuple[list[dict[str, int]], lis
 
 
 def primes_of(values: dict[str, int]) -> dict[str, int]:
-    return {s: v // 2 if s in ("hd", "r") else v for s, v in values.items()}
+    return {s: v // MULTIPLIER.get(s, 1) for s, v in values.items()}
 
 
 def probe_architecture(arch: Architecture, v: dict[str, int], layers: int) -> Architecture:
@@ -137,9 +142,9 @@ def probe_architecture(arch: Architecture, v: dict[str, int], layers: int) -> Ar
 # ---------------------------------------------------------------- tracing
 
 
-def trace_all(arch: Architecture, s: int, b: int, computes=COMPUTES, recomputes=RECOMPUTES) -> dict[str, Timeline]:
+def trace_all(arch: Architecture | dict, s: int, b: int, computes=COMPUTES, recomputes=RECOMPUTES) -> dict[str, Timeline]:
     """One traced step of `arch` (built once, under fake tensors) per compute mode and recompute choice, at sequence
-    s and micro-batch b; keys "compute/recompute"."""
+    s and micro-batch b; keys "compute/recompute". arch may be a config.json dict (transformers builds it)."""
     import torch
     from torch._subclasses.fake_tensor import FakeTensorMode
 
@@ -147,12 +152,15 @@ def trace_all(arch: Architecture, s: int, b: int, computes=COMPUTES, recomputes=
     from .recompute import apply_recompute, attention_of
     from .simulate import _one_sequence_per_row
 
+    from .hf_model import build_hf_model
+
     out: dict[str, Timeline] = {}
     with FakeTensorMode(), _one_sequence_per_row():
-        model = build_model(arch, "cpu")
+        model = build_model(arch, "cpu") if isinstance(arch, Architecture) else build_hf_model(arch, "cpu")
         blocks = blocks_of(model)
-        tokens = torch.randint(arch.vocab, (b, s))
-        targets = torch.randint(arch.vocab, (b, s))
+        vocab = arch.vocab if isinstance(arch, Architecture) else int(arch["vocab_size"])
+        tokens = torch.randint(vocab, (b, s))
+        targets = torch.randint(vocab, (b, s))
         fp32 = [p.data for p in model.parameters()]
         for compute in computes:
             for p, data in zip(model.parameters(), fp32):
@@ -192,6 +200,17 @@ def _alloc_polys(timelines: list[Timeline], values: list[dict[str, int]], change
             poly = fit_dimension([a.nbytes for a in allocs], values, primes, changed)
         out.append(poly)
     return out
+
+
+def live_at(tl: Timeline, event: int) -> int:
+    """Bytes a timeline holds right after its event number `event` (for checks against a template)."""
+    alive: dict[int, int] = {}
+    for kind, item in tl.events[: event + 1]:
+        if kind == "alloc":
+            alive[item.index] = item.nbytes
+        elif kind == "free":
+            alive.pop(item, None)
+    return sum(alive.values())
 
 
 def _numel(shape: tuple[int, ...]) -> int:
@@ -234,7 +253,7 @@ def _instants(tl: Timeline, polys: list[Poly], period: int, kinds: list[str]) ->
         loc, block = _location(where, mid, layers)
         if loc is None:
             continue
-        out.append(_groups(loc, block, kinds, period, alive, tl, polys))
+        out.append({**_groups(loc, block, kinds, period, alive, tl, polys), "event": n, "block": block})
     return out
 
 
@@ -366,20 +385,75 @@ def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -
             _check_blocks_alike(timelines[0], polys, period, kinds)
             instants = _prune(_instants(timelines[0], polys, period, kinds))
             steps[name + ("/reached" if reached else "")] = {"instants": [
-                {"at": x["at"], "kind": x["kind"],
+                {"at": x["at"], "kind": x["kind"], "event": x["event"], "block": x["block"],
                  "groups": {g: {c: to_json(p) for c, p in cls.items() if p} for g, cls in sorted(x["groups"].items())}}
                 for x in instants]}
+    from .attention_probe import attention_kernel
+
+    attention = attention_kernel(probe_architecture(arch, probes(arch, False)[0][0], 1), 64)
     return {"version": TEMPLATE_VERSION, "key": structure_key(arch), "symbols": free_symbols(arch),
-            "trace_periods": PERIODS, "steps": steps}
+            "trace_periods": PERIODS, "attention": attention, "steps": steps}
+
+
+_LAYER_KEYS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers")
+
+
+def config_with_layers(config: dict, layers: int) -> tuple[dict, int, list[str]]:
+    """(the config with `layers` blocks, the period of its windowed/global alternation, each block's kind)."""
+    cfg = {k: v for k, v in config.items() if k not in _LAYER_KEYS}
+    cfg["num_hidden_layers"] = layers
+    types = config.get("layer_types")
+    if not isinstance(types, list) or not types:
+        return cfg, 1, ["full"] * layers
+    period = next(p for p in range(1, len(types) + 1) if all(types[i] == types[i % p] for i in range(len(types))))
+    cfg["layer_types"] = [types[i % period] for i in range(layers * period)][:layers * period]
+    cfg["num_hidden_layers"] = layers * period
+    kinds = ["window" if "sliding" in str(t) else "full" for t in cfg["layer_types"]]
+    return cfg, period, kinds
+
+
+def fit_config_template(config: dict, computes=COMPUTES, recomputes=RECOMPUTES) -> dict:
+    """The template of a model ZeroDesk has no layout for, from its config.json: its sizes stay as the config has
+    them, so only the sequence and the micro-batch are symbols."""
+    _, period, _ = config_with_layers(config, 1)
+    cfg, _, kinds = config_with_layers(config, PERIODS)
+    pools = _pools(Architecture(layers=1, hidden=8, heads=1, ffn=8, vocab=8))
+    values = [{"s": pools["s"][0], "b": pools["b"][0]}, {"s": pools["s"][1], "b": pools["b"][0]},
+              {"s": pools["s"][0], "b": pools["b"][1]}, {"s": pools["s"][2], "b": pools["b"][2]}]
+    changed: list[str | None] = [None, "s", "b", None]
+    traced = [trace_all(cfg, v["s"], v["b"], computes, recomputes) for v in values]
+    steps: dict[str, Any] = {}
+    for name in traced[0]:
+        timelines = [t[name] for t in traced]
+        polys = _alloc_polys(timelines, values, changed)
+        _check_blocks_alike(timelines[0], polys, period, kinds)
+        instants = _prune(_instants(timelines[0], polys, period, kinds))
+        steps[name] = {"instants": [
+            {"at": x["at"], "kind": x["kind"], "event": x["event"], "block": x["block"],
+             "groups": {g: {c: to_json(p) for c, p in cls.items() if p} for g, cls in sorted(x["groups"].items())}}
+            for x in instants]}
+    return {"version": TEMPLATE_VERSION, "key": config_key(config), "symbols": ["s", "b"], "trace_periods": PERIODS,
+            "period": period, "kinds": kinds[:period], "steps": steps}
+
+
+def config_key(config: dict) -> str:
+    from ..core.step_template import config_key as key
+
+    return key(config)
 
 
 def main(argv: list[str] | None = None) -> None:
+    """ARCH.json | --config CONFIG.json | - (an Architecture on stdin) | --config - (a config.json on stdin)."""
     argv = sys.argv[1:] if argv is None else argv
     t0 = time.perf_counter()
     try:
+        from_config = argv[:1] == ["--config"]
+        argv = argv[1:] if from_config else argv
         text = sys.stdin.read() if argv[:1] == ["-"] else open(argv[0], encoding="utf-8").read()
-        arch = Architecture.model_validate(json.loads(text))
-        answer: dict[str, Any] = fit_template(arch)
+        if from_config:
+            answer: dict[str, Any] = fit_config_template(json.loads(text))
+        else:
+            answer = fit_template(Architecture.model_validate(json.loads(text)))
         answer["fit_s"] = round(time.perf_counter() - t0, 1)
     except (TemplateError, FitError, ValueError) as exc:
         answer = {"error": str(exc).splitlines()[0]}
