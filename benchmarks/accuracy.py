@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from zerodesk.core.accounting import compute  # noqa: E402
 from zerodesk.core.catalog import find_model  # noqa: E402
 from zerodesk.core.peak import predict  # noqa: E402
-from zerodesk.core.plan import Plan  # noqa: E402
+from zerodesk.core.plan import Plan, Profile  # noqa: E402
 from zerodesk.core.report import activation_source  # noqa: E402
 from zerodesk.measure.protocol import Error, Result, decode  # noqa: E402
 from zerodesk.measure.runner import measure_env, simulate_command  # noqa: E402
@@ -102,7 +102,7 @@ def plan_for(name: str, dp: int, seq: int, batch: int, recompute: str, profile: 
 def simulate(plan: Plan, stage: int, tracked: bool = False) -> tuple[Result, float]:
     """The simulated step of the torch engines (the paper profile's rows compare with it too)."""
     t0 = time.perf_counter()
-    argv = simulate_command(plan.model_copy(update={"profile": "torch"}), [stage]) + (
+    argv = simulate_command(plan.model_copy(update={"profile": Profile.TORCH}), [stage]) + (
         ["--tracked-warmup"] if tracked else [])
     proc = subprocess.run(argv, capture_output=True, text=True, env=measure_env())
     messages = [decode(line) for line in proc.stdout.splitlines() if line.strip()]

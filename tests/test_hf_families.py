@@ -151,3 +151,19 @@ def test_window_softcap_and_activation_reach_transformers_as_the_config_says(nam
     for key in ("sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping",
                 _ACT_KEY.get(arch.family, "hidden_act")):
         assert getattr(mine, key, None) == getattr(theirs, key, None), (name, key)
+
+
+@pytest.mark.parametrize("family, extra", [("gpt_neox", {"mlp": "plain", "norm": "layernorm", "bias": "all"}),
+                                           ("phi", {"mlp": "plain", "norm": "layernorm", "bias": "all",
+                                                    "head_bias": True, "parallel": True}),
+                                           ("stablelm", {"norm": "layernorm"})])
+def test_partial_rotary_reaches_transformers(family, extra):
+    """The worker's model rotates the lanes the architecture says (GPTNeoXConfig reads rotary_pct, not
+    partial_rotary_factor: a 0.5 model once ran with 0.25)."""
+    transformers = pytest.importorskip("transformers")
+    from zerodesk.core.architecture import Architecture
+
+    arch = Architecture(family=family, layers=1, hidden=64, heads=4, ffn=128, vocab=50, rotary_dim=8, **extra)
+    cfg = dict(hf_config_from_architecture(arch))
+    conf = transformers.AutoConfig.for_model(cfg.pop("model_type"), **cfg)
+    assert int(16 * conf.rope_parameters["partial_rotary_factor"]) == 8

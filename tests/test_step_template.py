@@ -157,8 +157,8 @@ TINY = {
 def test_a_fitted_template_reproduces_the_traced_step_at_new_sizes(name):
     """Fit at the probes (sizes in the hundreds), then trace the module at the tiny model's own sizes, which no probe
     used: every moment the template keeps holds, to the byte, what the traced step holds at that moment. (BLOOM's
-    ALiBi slopes split the heads at the power of two below their count: a few hundred bytes no polynomial in the
-    head count follows; the one tolerance.)"""
+    ALiBi slopes split the heads at the power of two below their count: a few vectors no polynomial in the
+    head count follows (4 KiB at most); the one tolerance.)"""
     pytest.importorskip("transformers")
     from zerodesk.core.peak_traced import _counts
     from zerodesk.core.step_template import GROUPS, StepTemplate, block_kinds
@@ -179,5 +179,5 @@ def test_a_fitted_template_reproduces_the_traced_step_at_new_sizes(name):
     for n, x in enumerate(instants):
         counts = _counts(x["at"], x["block"], kinds)
         want = sum(values[n, GROUPS.index(g)].sum() * c for g, c in counts.items())
-        slack = 1024 if arch.positions == "alibi" else 0
+        slack = 4096 if arch.positions == "alibi" else 0
         assert abs(round(want) - live_at(timeline, x["event"])) <= slack, (name, x["at"], x["block"], x["event"])

@@ -418,7 +418,8 @@ def hf_config_from_architecture(arch: Architecture) -> dict[str, Any]:
         cfg["layer_types"] = ["sliding_attention" if arch.windowed(i) else "full_attention" for i in range(arch.layers)]
         cfg.update(attn_logit_softcapping=arch.attn_softcap, final_logit_softcapping=arch.final_softcap)
     if f in ("phi", "stablelm", "gpt_neox", "phi3"):
-        cfg["partial_rotary_factor"] = (arch.rotary_dim or arch.dim_per_head) / arch.dim_per_head
+        factor = (arch.rotary_dim or arch.dim_per_head) / arch.dim_per_head
+        cfg["rotary_pct" if f == "gpt_neox" else "partial_rotary_factor"] = factor  # GPTNeoXConfig reads rotary_pct
     if f == "phi":
         cfg["qk_layernorm"] = arch.qk_norm
     if f == "stablelm":
