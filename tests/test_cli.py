@@ -102,3 +102,18 @@ def test_core_modules_import_neither_qt_nor_torch():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]", proc.stderr
+
+
+def test_shard_placement_and_kernels_flags_and_the_padding_warning():
+    out = json.loads(run("plan", "--preset", "mixtral-8x7b", "--dp", "256", "--profile", "torch", "--json").stdout)
+    assert out["shard_placement"] == "dim0" and out["kernels"] == "cpu"
+    (warning,) = out["warnings"]
+    assert "dim-0" in warning and "GB" in warning and "--shard-placement auto" in warning
+    auto = json.loads(run("plan", "--preset", "mixtral-8x7b", "--dp", "256", "--profile", "torch",
+                          "--shard-placement", "auto", "--kernels", "cuda", "--json").stdout)
+    assert auto["warnings"] == [] and auto["kernels"] == "cuda"
+    assert auto["stages"][3]["total_bytes"] * 20 < out["stages"][3]["total_bytes"]
+    text = run("plan", "--preset", "mixtral-8x7b", "--dp", "256", "--profile", "torch").stdout
+    assert "Warning: FSDP2's default dim-0 sharding pads" in text
+    bad = run("plan", "--preset", "gpt2", "--shard-placement", "dim1", check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--shard-placement" in bad.stderr
