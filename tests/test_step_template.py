@@ -56,12 +56,18 @@ def test_a_dimension_fits_as_the_polynomial_it_is(fn, want):
 
 
 def test_a_dimension_no_product_of_affine_sizes_is_refused():
-    values, probes, primes, changed = _probes(lambda p: p["s"] * (p["s"] + 1) // 2)
+    values, probes, primes, changed = _probes(lambda p: p["s"] ** 2 + p["kv"] ** 2)
     with pytest.raises(FitError):
         fit_dimension(values, probes, primes, changed)
 
 
 # ---------------------------------------------------------------- the structure key and the shipped templates
+
+
+def test_every_architecture_field_is_a_size_or_part_of_the_structure():
+    from zerodesk.core.step_template import _STRUCTURE, SIZE_FIELDS
+
+    assert set(Architecture.model_fields) == set(_STRUCTURE) | set(SIZE_FIELDS)
 
 
 def test_structure_key_leaves_sizes_out_and_keeps_what_changes_the_step():

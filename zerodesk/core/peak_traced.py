@@ -14,9 +14,13 @@ the peak is the largest. Pure Python and numpy: no torch.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import ceil
 from typing import Any
 
+import numpy as np
+
+from .cuda_kernels import blocks_keeping, saved_less
 from .step_template import CLASSES, GROUPS, CompiledStep, block_kinds, symbol_values
 
 BF16, FP32 = 2, 4
@@ -80,12 +84,11 @@ def _counts(place: str, i: int | None, kinds: list[str]) -> dict[str, int]:
     return c
 
 
-def _weights(counts: dict[str, int], fsdp: bool, grad_scale: float) -> Any:
+@lru_cache(maxsize=1024)
+def _weights(counts: tuple[tuple[str, int], ...], fsdp: bool, grad_scale: float) -> Any:
     """[group, class] weights: a group's count; gradients of blocks whose backward is done are gone under FSDP2."""
-    import numpy as np
-
     w = np.zeros((len(GROUPS), len(CLASSES)))
-    for g, n in counts.items():
+    for g, n in counts:
         row = GROUPS.index(g)
         w[row, :] = n
         w[row, 2] = 0 if fsdp and g.startswith(("next", "far")) else n * grad_scale
@@ -143,13 +146,10 @@ def _components(r: Any, compute: str, fsdp: bool) -> dict[str, int]:
 
 
 def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, compute: str = "bf16") -> list[tuple]:
-    """(phase, name, place, block, template bytes [moment, class, part], their totals) per place of the step.
+    """(phase, name, place, block, template bytes [moment, class, part], totals) per place of the step (a total is
+    -inf for the moments that are not of the place).
 
     With CUDA kernels (plan.kernel_device), what they keep less (core.cuda_kernels) comes off the kept activations."""
-    import numpy as np
-
-    from .cuda_kernels import blocks_keeping, saved_less
-
     arch = plan.model.architecture
     cuda = plan.kernel_device == "cuda" and arch is not None
     less_block, less_final = saved_less(arch, plan.seq_len, plan.micro_batch, compute, plan.recompute,
@@ -166,14 +166,18 @@ def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, 
         if pick.any():
             places.append((phase, name, place, i))
             picks.append(pick)
-            weights.append(_weights(_counts(place, i, kinds), fsdp, grad_scale))
-    every = np.einsum("ngcp,wgc->wncp", values, np.array(weights))  # every moment at every place, then picked
+            weights.append(_weights(tuple(sorted(_counts(place, i, kinds).items())), fsdp, grad_scale))
+    w = np.array(weights)  # [place, group, class]
+    n, g, c, p = values.shape
+    # every moment at every place: per class, [moment x part, group] @ [group, place]
+    every = np.matmul(values.transpose(2, 0, 3, 1).reshape(c, n * p, g), w.transpose(2, 1, 0))
+    every = every.reshape(c, n, p, len(places)).transpose(3, 1, 0, 2)  # [place, moment, class, part]
     if less_block or less_final:
         for k, (_, _, place, i) in enumerate(places):
             blocks, final = blocks_keeping(place, i, len(kinds))
             every[k, :, 0, 2] -= blocks * less_block + (less_final if final else 0)
-    totals = every.sum(axis=(2, 3))
-    return [(*where, every[k][pick], totals[k][pick]) for k, (where, pick) in enumerate(zip(places, picks))]
+    totals = np.where(np.array(picks), every.sum(axis=(2, 3)), -np.inf)  # moments of other places never win
+    return [(*where, every[k], totals[k]) for k, where in enumerate(places)]
 
 
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
@@ -194,7 +198,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     for phase, name, place, i, r, totals in rows:
         terms = engine_terms(stage, place, i, layers, sh, eng, dp)
         extra = sum(terms.values())
-        for n in ([int(totals.argmax())] if top_only else range(len(r))):
+        for n in ([int(totals.argmax())] if top_only else [int(j) for j in (totals > float("-inf")).nonzero()[0]]):
             placed.append((extra + float(totals[n]), phase, name, terms, r[n]))
     if top_only:
         best: dict[str, tuple] = {}

@@ -28,16 +28,20 @@ COMPUTES = ("bf16", "autocast", "fp32")
 RECOMPUTES = ("none", "selective", "full")
 SYMBOLS = ("s", "b", "u", "kv", "g", "hd", "f", "V", "E", "k", "r", "w", "e")  # u: hidden per head
 CLASSES = ("act", "tmp", "grad")
-# Sizes that are symbols, not structure; the rest of an Architecture is the structure's.
-_SIZES = {"layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions", "position_offset",
-          "experts", "top_k", "rotary_dim", "sliding_window", "window_period", "embed_dim", "attn_softcap",
-          "final_softcap", "activation"}
+
+
+# Architecture's sizes, which templates take as symbols (or, like activation and window_period, read through the
+# structure below); every other field is structure.
+SIZE_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions", "position_offset",
+               "experts", "top_k", "rotary_dim", "sliding_window", "window_period", "embed_dim", "attn_softcap",
+               "final_softcap", "activation")
+_STRUCTURE = ("family", "mlp", "tied_embeddings", "bias", "head_bias", "norm", "positions", "embed_norm", "qk_norm",
+              "parallel", "parallel_norms", "final_norm")
 
 
 def structure_key(arch: Architecture) -> str:
-    """Everything about arch that changes its step's operations, in one stable string."""
-    d = arch.model_dump()
-    out = {k: v for k, v in d.items() if k not in _SIZES}
+    """Everything about arch that changes its step's operations, in one stable string (sizes are symbols)."""
+    out: dict[str, Any] = {k: getattr(arch, k) for k in _STRUCTURE}
     kv, heads = arch.n_kv_heads, arch.heads
     out["attention"] = "mha" if kv == heads else "mqa" if kv == 1 else "gqa"
     out["act"] = arch.act
@@ -108,6 +112,8 @@ class CompiledStep:
                         m = _monomial(text)
                         entries.append((n, GROUPS.index(g), CLASSES.index(c), _part(m), monos.setdefault(m, len(monos)),
                                         coef))
+        self._exponents = np.array([[dict(m).get(sym, 0) for sym in SYMBOLS] for m in monos] or [[0] * len(SYMBOLS)],
+                                   dtype=float)  # [monomial, symbol]
         self.at = [x["at"] for x in instants]
         self.kind = [x["kind"] for x in instants]
         self.at_array, self.kind_array = np.array(self.at), np.array([k or "" for k in self.kind])
@@ -121,15 +127,9 @@ class CompiledStep:
         """Bytes of every moment at sizes v: an array [moment, group, class, part]."""
         import numpy as np
 
-        mono = np.array([_mono_value(m, v) for m in self.monomials] or [0.0])
+        sizes = np.array([float(v.get(sym, 1)) for sym in SYMBOLS])
+        mono = np.prod(sizes ** self._exponents, axis=1) if self.monomials else np.zeros(1)
         return self.coef @ mono
-
-
-def _mono_value(mono: tuple[tuple[str, int], ...], v: dict[str, int]) -> float:
-    out = 1.0
-    for s, e in mono:
-        out *= float(v[s]) ** e
-    return out
 
 
 class StepTemplate:
