@@ -169,7 +169,9 @@ def traced_step(plan: Plan, compute_mode: str) -> "CompiledStep | None":
     if arch is None and not plan.model.step_template:
         return None
     template = template_for(arch, plan.model.step_template)
-    return template.step(arch, plan.seq_len, compute_mode, plan.recompute) if template is not None else None
+    if template is None:
+        return None
+    return template.step(arch, plan.seq_len, compute_mode, plan.recompute, plan.micro_batch)
 
 
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,

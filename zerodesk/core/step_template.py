@@ -145,10 +145,14 @@ class StepTemplate:
         self._data = data["steps"]
         self._compiled: dict[str, CompiledStep] = {}
 
-    def step(self, arch: Architecture | None, seq: int, compute: str, recompute: str) -> CompiledStep | None:
-        """The step for this compute mode and recompute choice, the window reached or not as seq says."""
+    def step(self, arch: Architecture | None, seq: int, compute: str, recompute: str,
+             batch: int = 2) -> CompiledStep | None:
+        """The step for this compute mode and recompute choice, the window reached or not as seq says, and the
+        micro-batch of one's own where its operations differ."""
         reached = arch is not None and arch.sliding_window is not None and seq >= arch.sliding_window
         name = f"{compute}/{recompute}" + ("/reached" if reached else "")
+        if batch == 1 and name + "/b1" in self._data:
+            name += "/b1"
         if name not in self._compiled:
             if name not in self._data:
                 return None

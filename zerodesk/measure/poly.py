@@ -59,6 +59,8 @@ def dominates(a: Poly, b: Poly) -> bool:
 
 
 def _multiplicity(n: int, p: int) -> int:
+    if p < 2:
+        return 0
     k = 0
     while n and n % p == 0:
         n //= p

@@ -169,6 +169,8 @@ def trace_all(arch: Architecture | dict, s: int, b: int, computes=COMPUTES, reco
                 apply_recompute(blocks, rc)
                 try:
                     out[f"{compute}/{rc}"] = trace_step(model, blocks, tokens, targets, compute)
+                except RuntimeError:  # a kernel that refuses this dtype on the CPU (grouped_mm in fp32): no such step
+                    break
                 finally:  # unwrap: the instance's forward goes, the class's is back
                     for block in blocks:
                         block.__dict__.pop("forward", None)
@@ -349,8 +351,8 @@ def _covers(a: dict[str, Poly], b: dict[str, Poly]) -> bool:
 
 
 def _check_blocks_alike(tl: Timeline, polys: list[Poly], period: int, kinds: list[str]) -> None:
-    """The template counts every block like its representative: blocks of one kind must keep alike (the first and
-    the last block aside, whose neighbours are the embedding and the head)."""
+    """The template counts every block like its representative: blocks of one kind must keep alike (the last block
+    aside, whose output the final norm keeps)."""
     kept: dict[int, Poly] = {}
     alive: set[int] = set()
     for kind, item in tl.events:
@@ -364,13 +366,29 @@ def _check_blocks_alike(tl: Timeline, polys: list[Poly], period: int, kinds: lis
         k, owner = _owner(tl.allocs[index].region)
         if k == "fwd":
             kept[owner] = add(kept.get(owner, {}), polys[index])
-    for j in range(1, len(kinds) - 1 - period):
+    for j in range(0, len(kinds) - 1 - period):
         if kept.get(j, {}) != kept.get(j + period, {}):
             raise TemplateError(f"the model's blocks {j} and {j + period} keep different activations")
 
 
+def _summarise(timelines: list[Timeline], values: list[dict[str, int]], changed: list[str | None], period: int,
+               kinds: list[str]) -> dict:
+    """One step of the template from its probes' timelines."""
+    polys = _alloc_polys(timelines, values, changed)
+    _check_blocks_alike(timelines[0], polys, period, kinds)
+    instants = _prune(_instants(timelines[0], polys, period, kinds))
+    return {"instants": [
+        {"at": x["at"], "kind": x["kind"], "event": x["event"], "block": x["block"],
+         "groups": {g: {c: to_json(p) for c, p in cls.items() if p} for g, cls in sorted(x["groups"].items())}}
+        for x in instants]}
+
+
 def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -> dict:
-    """The whole template of arch's structure: every compute mode and recompute choice, the window reached or not."""
+    """The whole template of arch's structure: every compute mode and recompute choice, the window reached or not.
+
+    A micro-batch of one can take other paths than a larger one (matmul folds a broadcast batch of 1 into one mm:
+    Falcon's math-fallback attention); where a step's operations at b = 1 differ, it gets a b = 1 step of its own
+    (b fixed, the other sizes symbols)."""
     period = (arch.window_period or 1) if arch.sliding_window is not None else 1
     layers = PERIODS * period
     steps: dict[str, Any] = {}
@@ -379,15 +397,22 @@ def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -
         traced = [trace_all(probe_architecture(arch, v, layers), v["s"], v["b"], computes, recomputes) for v in values]
         probe0 = probe_architecture(arch, values[0], layers)
         kinds = ["window" if probe0.windowed(i) else "full" for i in range(layers)]
-        for name in traced[0]:
-            timelines = [t[name] for t in traced]
-            polys = _alloc_polys(timelines, values, changed)
-            _check_blocks_alike(timelines[0], polys, period, kinds)
-            instants = _prune(_instants(timelines[0], polys, period, kinds))
-            steps[name + ("/reached" if reached else "")] = {"instants": [
-                {"at": x["at"], "kind": x["kind"], "event": x["event"], "block": x["block"],
-                 "groups": {g: {c: to_json(p) for c, p in cls.items() if p} for g, cls in sorted(x["groups"].items())}}
-                for x in instants]}
+        suffix = "/reached" if reached else ""
+        names = [name for name in traced[0] if all(name in t for t in traced)]
+        if not names:
+            raise TemplateError("the model's step fails under fake tensors in every compute mode")
+        for name in names:
+            steps[name + suffix] = _summarise([t[name] for t in traced], values, changed, period, kinds)
+        one = trace_all(probe0, values[0]["s"], 1, computes, recomputes)
+        differ = [name for name in names if name in one and one[name].signature() != traced[0][name].signature()]
+        if differ:  # b = 1 steps: the probes again with b = 1 (every probe but the one that changes b)
+            keep = [i for i, c in enumerate(changed) if c != "b"]
+            values1 = [{k: x for k, x in values[i].items() if k != "b"} for i in keep]  # b is 1: no symbol
+            changed1 = [changed[i] for i in keep]
+            traced1 = [trace_all(probe_architecture(arch, v, layers), v["s"], 1, computes, recomputes)
+                       for v in values1]
+            for name in differ:
+                steps[name + suffix + "/b1"] = _summarise([t[name] for t in traced1], values1, changed1, period, kinds)
     from .attention_probe import attention_kernel
 
     attention = attention_kernel(probe_architecture(arch, probes(arch, False)[0][0], 1), 64)
@@ -422,16 +447,13 @@ def fit_config_template(config: dict, computes=COMPUTES, recomputes=RECOMPUTES) 
               {"s": pools["s"][0], "b": pools["b"][1]}, {"s": pools["s"][2], "b": pools["b"][2]}]
     changed: list[str | None] = [None, "s", "b", None]
     traced = [trace_all(cfg, v["s"], v["b"], computes, recomputes) for v in values]
-    steps: dict[str, Any] = {}
+    steps: dict[str, Any] = {name: _summarise([t[name] for t in traced], values, changed, period, kinds)
+                             for name in traced[0]}
+    one = [trace_all(cfg, v["s"], 1, computes, recomputes) for v in (values[0], values[1])]
     for name in traced[0]:
-        timelines = [t[name] for t in traced]
-        polys = _alloc_polys(timelines, values, changed)
-        _check_blocks_alike(timelines[0], polys, period, kinds)
-        instants = _prune(_instants(timelines[0], polys, period, kinds))
-        steps[name] = {"instants": [
-            {"at": x["at"], "kind": x["kind"], "event": x["event"], "block": x["block"],
-             "groups": {g: {c: to_json(p) for c, p in cls.items() if p} for g, cls in sorted(x["groups"].items())}}
-            for x in instants]}
+        if one[0][name].signature() != traced[0][name].signature():
+            steps[name + "/b1"] = _summarise([one[0][name], one[1][name]], [{"s": values[0]["s"]},
+                                             {"s": values[1]["s"]}], [None, "s"], period, kinds)
     return {"version": TEMPLATE_VERSION, "key": config_key(config), "symbols": ["s", "b"], "trace_periods": PERIODS,
             "period": period, "kinds": kinds[:period], "steps": steps}
 
