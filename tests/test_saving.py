@@ -79,7 +79,7 @@ def test_a_kill_during_saves_leaves_no_temp_once_anyone_looks_again(tmp_path):
 
 
 def test_a_live_writers_temp_is_not_swept(tmp_path):
-    from zerodesk.core import plan as core
+    from zerodesk.core import atomic_save as core
 
     live = tmp_path / f"{TEMP_PREFIX}{core._HOST_TAG}-{os.getpid()}-abcd.tmp"
     live.write_text("half")

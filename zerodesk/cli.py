@@ -135,8 +135,7 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_choice(group, option: Option) -> None:
-    """A flag whose values, and help, come from the option registry (zerodesk.core.options)."""
-    assert option.flag == _flag(option.key)  # the flag's dest is the plan field (PLAN_FLAGS)
+    """A flag whose values and help come from the option registry (its dest is the plan field: PLAN_FLAGS)."""
     group.add_argument(option.flag, choices=option.values, help=option.describe().replace("%", "%%"))
 
 

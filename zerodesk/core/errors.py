@@ -28,7 +28,7 @@ def _number(value: object) -> str:
         return shorten(repr(value), 40)
     if isinstance(value, int) or (value.is_integer() and abs(value) < 1e18):
         return f"{int(value):,}"
-    return f"{value:g}"
+    return repr(value)  # the shortest that reads back: 0.001, 1e-320
 
 
 def _sentence(item: Mapping, name: str) -> str:
