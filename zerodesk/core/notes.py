@@ -13,9 +13,11 @@ from .options import QT_TRANSLATE_NOOP
 
 NOTES: dict[str, str] = {
     # accounting (zerodesk.core.accounting)
-    "scheme_outside_paper": QT_TRANSLATE_NOOP("CoreNotes", "scheme {scheme} is outside the ZeRO paper's §3.1 accounting"),
+    "scheme_outside_paper": QT_TRANSLATE_NOOP(
+        "CoreNotes", "scheme {scheme} is outside the ZeRO paper's §3.1 accounting"),
     "torch_profile_fixes_scheme": QT_TRANSLATE_NOOP(
-        "CoreNotes", "the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply"),
+        "CoreNotes",
+        "the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply"),
     "raw_count_even_shards": QT_TRANSLATE_NOOP(
         "CoreNotes", "raw parameter count: tensor shapes unknown, so sharding is taken as even"),
     # offload (zerodesk.core.offload): the whole answer, and why a stage has none

@@ -38,7 +38,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     """--lang, --size and --theme: for the window and its screenshot mode."""
-    parser.add_argument(LANGUAGE.flag, choices=LANG_CHOICES, help=f"{LANGUAGE.help} for this run (default: the saved one)")
+    parser.add_argument(LANGUAGE.flag, choices=LANG_CHOICES,
+                        help=f"{LANGUAGE.help} for this run (default: the saved one)")
     parser.add_argument("--size", metavar="WxH", help="window size in pixels, such as 1024x700")
     parser.add_argument("--theme", choices=THEME_CHOICES, help="light, dark, or follow the system (default: the saved choice)")
 

@@ -107,7 +107,8 @@ def offload_texts(unit: str) -> dict[str, tuple[str, str]]:
 
 def choice_names() -> dict[str, dict[str, str]]:
     """The words for the form's own choices (by combo key, then item data), from the core's option registry."""
-    return {o.key: {v: i18n.option_label(o, v) for v in o.values} for o in (RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET)}
+    options = (RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET)
+    return {o.key: {v: i18n.option_label(o, v) for v in o.values} for o in options}
 
 
 def layout_details(extra: dict) -> list[str]:

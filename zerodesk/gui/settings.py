@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QSettings
 
 from .. import APP_NAME
-from ..core.options import LANGUAGE
-from ..core.options import UNITS as UNIT_OPTION
+from ..core.options import LANGUAGE, UNITS as UNIT_OPTION
 
 if TYPE_CHECKING:
     from ..measure.protocol import Scale
