@@ -37,7 +37,6 @@ SCHEMA_VERSION = 1
 PLAN_SUFFIX = ".zerodesk.json"
 
 
-
 class _Strict(BaseModel):
     # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
