@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
-from .atomic_save import TEMP_PREFIX, atomic_write_text, sweep_stale_temps
+from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
+from .disk_state import DiskState, FileChangedOnDisk, change_since, observe
 from .errors import PlanError, explain, field_errors, os_reason
 from .evidence_records import EvidenceRecord
 from .json_files import decode_json, parse_json, read_file, read_json, read_model, require_bool
@@ -28,7 +29,8 @@ from .units import parse_count
 __all__ = [
     "Architecture", "default_ffn", "Scheme", "Profile", "Offload", "PlanError", "explain", "field_errors",
     "parse_json", "decode_json", "read_file", "read_json", "read_model", "require_bool",
-    "TEMP_PREFIX", "atomic_write_text", "sweep_stale_temps",
+    "TEMP_PREFIX", "SaveReport", "atomic_write_text", "sweep_stale_temps",
+    "DiskState", "FileChangedOnDisk", "change_since", "observe",
     "SCHEMA_VERSION", "PLAN_SUFFIX", "MAX_GPU_MEMORY", "MAX_RANKS", "ModelSpec", "Cluster", "Plan",
     "plan_from_json", "plan_from_bytes", "load_plan", "plan_to_json", "save_plan",
 ]
@@ -197,8 +199,12 @@ def plan_to_json(plan: Plan) -> str:
     return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
 
 
-def save_plan(plan: Plan, path: str | os.PathLike) -> None:
+def save_plan(plan: Plan, path: str | os.PathLike, expect: DiskState | None = None) -> SaveReport:
+    """Write the plan file atomically (core.atomic_save); `expect`: what the caller last saw there, so a file
+    changed since is not overwritten (FileChangedOnDisk). PlanError in one sentence when it cannot be saved."""
     try:
-        atomic_write_text(path, plan_to_json(plan))
+        return atomic_write_text(path, plan_to_json(plan), expect)
+    except FileChangedOnDisk:
+        raise
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         raise PlanError(f"cannot save plan file {shorten(os.fspath(path), 200)}: {os_reason(exc)}") from None
