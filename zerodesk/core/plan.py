@@ -39,16 +39,25 @@ SCHEMA_VERSION = 1
 PLAN_SUFFIX = ".zerodesk.json"
 
 
+MAX_PARAMS = 10**15  # a thousand times today's largest models; every figure stays an exact float
+MAX_TENSORS = 10_000_000  # a 16 MiB plan file holds at most ~1.5 million
+MAX_TENSOR_DIMS = 8
+
+
 class _Strict(BaseModel):
     # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
+
+
+def _tensor(index: int, name: str) -> str:
+    return f"tensor {index:,} ('{shorten(name, 60)}')"
 
 
 class ModelSpec(_Strict):
     """Either a raw parameter count or an architecture (then the count is exact)."""
 
     name: str | None = None
-    params: int | None = Field(default=None, ge=1, le=10**15, description="parameter count P")
+    params: int | None = Field(default=None, ge=1, le=MAX_PARAMS, description="parameter count P")
     architecture: Architecture | None = None
     # A model type ZeroDesk has no layout for, read by transformers (measure/hf_tensors.py): its exact
     # tensor list for the torch profile, and the config the worker rebuilds it from.
@@ -62,12 +71,37 @@ class ModelSpec(_Strict):
             return value
         return parse_count(value)
 
+    @field_validator("tensors")
+    @classmethod
+    def _sane_tensors(cls, tensors: list[tuple[str, tuple[int, ...]]] | None):
+        """Every shape within bounds, so no figure made from them is negative or astronomical."""
+        if tensors is None:
+            return None
+        if len(tensors) > MAX_TENSORS:
+            raise ValueError(f"the list holds {len(tensors):,} tensors; at most {MAX_TENSORS:,}")
+        total = 0
+        for i, (name, shape) in enumerate(tensors):
+            if len(shape) > MAX_TENSOR_DIMS:
+                raise ValueError(f"{_tensor(i, name)} has {len(shape)} dimensions; at most {MAX_TENSOR_DIMS}")
+            if shape and (min(shape) < 1 or max(shape) > MAX_PARAMS):
+                bad = next(d for d in shape if not 1 <= d <= MAX_PARAMS)
+                raise ValueError(f"{_tensor(i, name)} has the dimension {bad:,}; each dimension must be a whole number "
+                                 f"from 1 to {MAX_PARAMS:,}")
+            total += prod(shape)
+            if total > MAX_PARAMS:
+                raise ValueError(f"{_tensor(i, name)} brings the parameter count past {MAX_PARAMS:,}, "
+                                 "the most a plan may hold")
+        return tensors
+
     @model_validator(mode="after")
     def _one_source(self) -> "ModelSpec":
         if self.params is None and self.architecture is None and not self.tensors:
             raise ValueError("give a parameter count (params) or an architecture")
         if self.tensors is not None and self.architecture is not None:
             raise ValueError("give either an architecture or a tensor list, not both")
+        if self.architecture is not None and param_count(self.architecture) > MAX_PARAMS:
+            raise ValueError(f"the architecture has {param_count(self.architecture):,} parameters; "
+                             f"a plan may hold at most {MAX_PARAMS:,}")
         return self
 
     @property
