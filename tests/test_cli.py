@@ -119,3 +119,57 @@ def test_core_modules_import_neither_qt_nor_torch():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]", proc.stderr
+
+
+# --- --json prints JSON, whatever the data holds (issue 27, item 8) ---
+
+def _strict_json(text: str):
+    def refuse(name):
+        raise ValueError(f"{name} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_list_presets_json_is_json():
+    out = _strict_json(run("plan", "--list-presets", "--list-gpus", "--json").stdout)
+    names = {m["name"] for m in out["models"]}
+    assert "card-example" in names and "llama-2-7b" in names
+    assert all(m["params"] >= 1 for m in out["models"]) and all(g["memory_bytes"] > 0 for g in out["gpus"])
+    assert "gpus" not in _strict_json(run("plan", "--list-presets", "--json").stdout)
+
+
+def test_json_text_never_prints_infinity_or_nan():
+    from zerodesk.core.json_files import json_text
+
+    assert _strict_json(json_text({"a": float("inf"), "b": [float("nan"), 1.5], "c": (-float("inf"),)})) == {
+        "a": None, "b": [None, 1.5], "c": [None]}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a shell script stands in for the ranks' Python")
+def test_measure_json_with_a_worker_reporting_infinity_stays_json(tmp_path):
+    """A worker line with Infinity (or NaN) is not a protocol message: refused in one sentence, never passed on."""
+    from pathlib import Path
+
+    from zerodesk.measure.protocol import Done, Result, Started, States, encode
+
+    states = States(params=8, grads=8, optimizer=16)
+    lines = [encode(Started(torch="2.13.0", device="cpu", ranks=1, stages=[0], params=2, seq_len=1, micro_batch=1)),
+             encode(Result(stage=0, rank=0, peak_bytes=64, peak={"params": 8}, states=states, predicted_states=states,
+                           step_s=1.0)).replace('"step_s":1.0', '"step_s":Infinity'),
+             encode(Done(wall_s=1.0))]
+    assert "Infinity" in lines[1]
+    fake = Path(__file__).with_name("fake_worker.py")
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\ncase "$*" in *zerodesk.measure*) exec "{sys.executable}" "{fake}";; '
+                      f'*) exec "{sys.executable}" "$@";; esac\n')
+    python.chmod(0o755)
+    env = dict(os.environ, PYTHONWARNINGS="ignore",
+               ZERODESK_FAKE_SCRIPT=json.dumps([{"out": line + "\n"} for line in lines]))
+    proc = subprocess.run([sys.executable, "-m", "zerodesk", "measure", "--layers", "1", "--hidden", "8", "--heads", "1",
+                           "--ffn", "8", "--vocab", "8", "--seq", "1", "--dp", "1", "--stage", "0", "--device", "cpu",
+                           "--python", str(python), "--json"], capture_output=True, text=True, env=env, timeout=120)
+    assert "Infinity" not in proc.stdout and "NaN" not in proc.stdout
+    if proc.returncode == 0:
+        _strict_json(proc.stdout)
+    else:
+        assert proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
+        assert "step_s" in proc.stderr and "finite" in proc.stderr, proc.stderr

@@ -6,7 +6,6 @@ Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fract
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import re
@@ -18,6 +17,7 @@ from pydantic import ValidationError
 
 from . import __version__
 from .core.options import OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS, Option
+from .core.json_files import json_text
 from .core.plan import MAX_GPU_MEMORY, Plan, PlanError, explain, load_plan
 from .core.text import shorten
 from .core.units import UNIT_BYTES, parse_count
@@ -211,14 +211,17 @@ def _plan_command(argv: list[str]) -> int:
     from .core import report
 
     if args.list_presets or args.list_gpus:
-        print(report.preset_listing(models=args.list_presets, gpus=args.list_gpus))
+        if args.json:
+            print(json_text(report.preset_json(models=args.list_presets, gpus=args.list_gpus)))
+        else:
+            print(report.preset_listing(models=args.list_presets, gpus=args.list_gpus))
         return 0
     plan = plan_from_args(args)
     from .core.accounting import compute
 
     breakdown = compute(plan)
     if args.json:
-        print(json.dumps(report.plan_json(plan, breakdown), indent=2))
+        print(json_text(report.plan_json(plan, breakdown)))
     else:
         print(report.plan_table(plan, breakdown))
     return 0

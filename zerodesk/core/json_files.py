@@ -112,6 +112,22 @@ def read_model(path: str | os.PathLike, what: str, model: type[BaseModel]) -> An
         raise PlanError(f"{what} {path}: {explain(exc)}") from None
 
 
+def _finite(data: Any) -> Any:
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(v) for v in data]
+    return data
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """What every --json prints: strict JSON, whatever the data holds (a non-finite float is null, never Infinity or
+    NaN, which JSON does not have)."""
+    return json.dumps(_finite(data), indent=indent, allow_nan=False)
+
+
 def require_bool(value: Any, what: str) -> bool:
     """A JSON true/false, nothing else: the string "false" or the number 0 is an error, not a truth value."""
     if not isinstance(value, bool):
