@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from typing import Any
 
@@ -41,8 +42,22 @@ def _json_constant(name: str) -> float:
     raise _NumberTooLarge(f"{name}, which is not a JSON number")
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def parse_json(text: str, source: str) -> Any:
-    """JSON text to data; anything that is not plain, finite, reasonably nested JSON is one PlanError naming the source."""
+    """JSON text to data; anything that is not plain, finite, reasonably nested JSON text is one PlanError naming the
+    source (a lone surrogate escape such as \\ud800 is no character: refused as not text, not misread as depth)."""
+    data = _parse_json(text, source)
+    if _SURROGATE_ESCAPE.search(text):  # rare: only then look for one that pairs with nothing
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise PlanError(f"{source} holds a lone surrogate escape (such as \\ud800), which is not a character") from None
+    return data
+
+
+def _parse_json(text: str, source: str) -> Any:
     try:
         return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:

@@ -11,6 +11,7 @@ from math import prod
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
 from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
@@ -32,7 +33,8 @@ __all__ = [
     "TEMP_PREFIX", "SaveReport", "atomic_write_text", "sweep_stale_temps",
     "DiskState", "FileChangedOnDisk", "change_since", "observe",
     "SCHEMA_VERSION", "PLAN_SUFFIX", "MAX_GPU_MEMORY", "MAX_RANKS", "ModelSpec", "Cluster", "Plan",
-    "plan_from_json", "plan_from_bytes", "load_plan", "plan_to_json", "save_plan",
+    "plan_from_json", "plan_from_bytes", "load_plan", "plan_to_json", "save_plan", "is_hf_config", "MAX_GPUS_PER_NODE",
+    "MAX_PARAMS",
 ]
 
 SCHEMA_VERSION = 1
@@ -66,9 +68,11 @@ class ModelSpec(_Strict):
 
     @field_validator("params", mode="before")
     @classmethod
-    def _parse_params(cls, value):
+    def _parse_params(cls, value, info: ValidationInfo):
         if value is None or (isinstance(value, int) and not isinstance(value, bool)):
             return value
+        if (info.context or {}).get("file"):  # in a file every count is a JSON whole number: 2, not 2.0 or "2B"
+            raise PydanticCustomError("int_type", "Input should be a valid integer")
         return parse_count(value)
 
     @field_validator("tensors")
@@ -127,13 +131,14 @@ class ModelSpec(_Strict):
 
 
 MAX_GPU_MEMORY = 10**15  # 1 PB: a thousand times today's largest GPU, and safely a float
+MAX_GPUS_PER_NODE = 1024
 MAX_RANKS = 65_536  # the torch profile lists every rank; beyond this the per-rank view stops being useful
 
 
 class Cluster(_Strict):
     nodes: int = Field(default=1, ge=1, le=100_000, description="machines")
     # validate_default: --nodes alone must meet the rank limit with the default GPUs per node too
-    gpus_per_node: int = Field(default=8, ge=1, le=1024, validate_default=True, description="GPUs per machine")
+    gpus_per_node: int = Field(default=8, ge=1, le=MAX_GPUS_PER_NODE, validate_default=True, description="GPUs per machine")
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, le=MAX_GPU_MEMORY, description="memory of one GPU in bytes")
@@ -207,16 +212,31 @@ def plan_from_json(text: str, source: str = "plan") -> Plan:
     return _plan_from_data(parse_json(text, source), source)
 
 
+def is_hf_config(path: str | os.PathLike) -> bool:
+    """A JSON object with a model_type and no plan `model`: a Hugging Face config.json, not a plan (False if unreadable)."""
+    try:
+        return _is_hf_config_data(read_json(path, "file"))
+    except PlanError:
+        return False
+
+
+def _is_hf_config_data(data: Any) -> bool:
+    return isinstance(data, dict) and "model_type" in data and "model" not in data
+
+
 def _plan_from_data(data: Any, source: str) -> Plan:
     if not isinstance(data, dict):
         raise PlanError(f"{source} must hold a JSON object, not {type(data).__name__}")
+    if _is_hf_config_data(data):
+        raise PlanError(f"{source} is a Hugging Face config (it has a model_type), not a ZeroDesk plan; "
+                        "read it as a config (--config)")
     try:
-        # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False
-        return Plan.model_validate_json(json.dumps(data), strict=True)
+        # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False, "7B" is not a number
+        return Plan.model_validate_json(json.dumps(data), strict=True, context={"file": True})
     except RecursionError:
         raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
     except ValidationError as exc:
-        if exc.errors()[0]["type"] == "json_invalid":  # the text was valid JSON: only its depth can be refused here
+        if exc.errors()[0]["type"] == "json_invalid":  # parse_json checked the text: only its depth is left to refuse
             raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
         raise PlanError(f"{source}: {explain(exc)}") from None
 

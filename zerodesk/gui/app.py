@@ -48,11 +48,13 @@ def _application(offscreen: bool):
     """The QApplication (created once; offscreen when rendering a screenshot without a display)."""
     if offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import Qt, qInstallMessageHandler
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
+    if offscreen:  # the offscreen plugin's "does not support propagateSizeHints()" is no news to a screenshot
+        qInstallMessageHandler(lambda _mode, _where, text: "propagateSizeHints" in text or print(text, file=sys.stderr))
     if app is None:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0] if sys.argv else APP_NAME])
