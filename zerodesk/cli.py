@@ -107,17 +107,22 @@ def _file(text: str) -> Path:
     return Path(text)
 
 
-def _memory(text: str) -> int:
-    """'80GiB', '80 GB' or a plain number of bytes, from 1 B to 1 PB."""
+def _memory(text: str, least: int = 1) -> int:
+    """'80GiB', '80 GB' or a plain number of bytes, from 1 B (or `least`) to 1 PB."""
     m = re.fullmatch(r"\s*([0-9]{0,20}\.?[0-9]{1,20})\s*(GB|GiB|B)?\s*", text, re.IGNORECASE) if len(text) <= 64 else None
     if not m:
         raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size; use e.g. 80GiB or 80GB")
     unit = (m.group(2) or "B").lower()
     scale = {"gb": UNIT_BYTES["GB"], "gib": UNIT_BYTES["GiB"], "b": 1}[unit]
     value = round(Decimal(m.group(1)) * scale)
-    if not 1 <= value <= MAX_GPU_MEMORY:
-        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size between 1 B and 1 PB")
+    if not least <= value <= MAX_GPU_MEMORY:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size between {least} B and 1 PB")
     return value
+
+
+def _allowance(text: str) -> int:
+    """A memory size that may be 0 (no allowance, the default)."""
+    return _memory(text, least=0)
 
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +149,7 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
     cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
     cl.add_argument("--bandwidth", type=_positive, metavar="GB/s", help="per-rank link bandwidth in GB/s")
-    cl.add_argument("--cuda-allowance", type=_memory, metavar="SIZE",
+    cl.add_argument("--cuda-allowance", type=_allowance, metavar="SIZE",
                     help="memory set aside per GPU for the CUDA context and allocator, e.g. 1GiB (added to the peak)")
     off = parser.add_argument_group("offload (shown apart from the stages)")
     _add_choice(off, OFFLOAD)
