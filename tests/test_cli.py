@@ -282,3 +282,10 @@ def test_a_lone_surrogate_is_named_as_such_not_as_nesting(tmp_path):
     from hostile_inputs import run_cli
 
     assert run_cli(["plan", "--plan", str(path)]).outcome == "ok"
+
+
+def test_the_window_size_follows_the_number_rule_and_echoes_at_most_40_characters(tmp_path):
+    for value in ("١٠٢٤x٧٠٠", "x" * 4000):
+        proc = run("--size", value, "--params", "7B", "--screenshot", str(tmp_path / "s.png"), check=False)
+        assert proc.returncode == 2 and len(proc.stderr) < 200 and "--size must be" in proc.stderr, proc.stderr
+        assert not (tmp_path / "s.png").exists()
