@@ -2,8 +2,9 @@
 
 The simulator (simulate.py, in its own process, as `zerodesk simulate` runs it) plays PyTorch's engines, so the
 boundary checked is the `torch` profile's; the simulated peak has no CUDA allowance and compares with the usable
-memory. The simulation agrees when the batch fits (its simulated peak is at most the usable memory, within a
-tolerance: 0 for the command, 3% for benchmarks/fit_verify.py) and one more does not (above the usable memory).
+memory. The simulation agrees when the batch fits (its simulated peak is at most the usable memory) and one more
+does not (above it), each within a tolerance: none for the command, 3% for benchmarks/fit_verify.py (the boundary is
+as sharp as the peak's prediction).
 Torch-free: the simulation runs in a subprocess.
 """
 
@@ -35,7 +36,7 @@ class Check:
     boundary: Boundary
     simulated_bytes: int | None  # at micro_batch (None: not simulated, micro_batch 0)
     simulated_above_bytes: int | None  # at micro_batch + 1 (None: beyond the largest batch a plan allows)
-    tolerance: float  # how far above the usable memory the fitting batch may read and still count as fitting
+    tolerance: float  # the share of the usable memory a figure may miss by: b may read above it, b + 1 below it
     error: str | None = None  # why the simulation gave no figure
 
     @property
@@ -48,7 +49,7 @@ class Check:
     def above_over(self) -> bool | None:
         if self.simulated_above_bytes is None:
             return None
-        return self.simulated_above_bytes > self.boundary.usable_bytes
+        return self.simulated_above_bytes > self.boundary.usable_bytes * (1 - self.tolerance)
 
     @property
     def agrees(self) -> bool:
