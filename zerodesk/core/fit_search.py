@@ -135,61 +135,84 @@ def smallest_fitting(sizes: Sequence[int], totals: Callable[[int], Totals], limi
     """The smallest of the ascending sizes whose peak (the largest of totals(size)) is at most limit, or None.
 
     The peak is taken to fall as the size grows (states shared among more ranks) and perhaps to rise again past a
-    valley (tensors padded to Nd rows): one minimum, so the sizes that fit are one run. Every moment is modelled as
-    a + c/size + d·size through three sizes (the two largest and `known`, one already evaluated), and the model's
-    answer is confirmed where it lands: the size fits and the one before does not, or (nothing fits) the peak has its
-    minimum there and is over. Near misses walk a step or two; otherwise a binary search finds the boundary."""
+    valley (tensors padded to Nd rows): one minimum, so the sizes that fit are one run. Where the largest size fits,
+    the run ends there; where it does not and the peak still falls there, nothing fits; otherwise the valley's floor
+    is found (walking downhill from where a + c/size + d·size, fitted through three sizes, has its minimum) and the
+    run, if any, ends there. Its start is then found from a + c/size through two sizes and confirmed (it fits, the
+    size before it does not), with a binary search where the model misses. `known`: a size already evaluated."""
     if not sizes:
         return None
     memo: dict[int, int] = {}
     seen: dict[int, Totals] = {}
 
-    def p(i: int) -> int:
-        if i not in memo:
+    def at(i: int) -> Totals:
+        if i not in seen:
             seen[i] = totals(sizes[i])
             memo[i] = max(seen[i].values())
+        return seen[i]
+
+    def p(i: int) -> int:
+        at(i)
         return memo[i]
 
+    def points(indices: set[int]) -> list[tuple[int, Totals]]:
+        return [(sizes[i], at(i)) for i in sorted(indices)]
+
     last = len(sizes) - 1
-    if p(last) > limit and (last == 0 or p(last - 1) >= p(last)):
+    first = sizes.index(known) if known in sizes else 0
+    if p(last) <= limit:
+        end = last
+    elif last == 0 or p(last - 1) >= p(last):
         return None  # still falling at the largest size, and over: nothing fits
-    fits = [i for i in range(len(sizes)) if p(i) <= limit] if last < 3 else None
-    if fits is not None:
-        return sizes[fits[0]] if fits else None
-    at = sorted({last - 1, last, sizes.index(known) if known in sizes else 0})
-    for i in at:
-        p(i)
-    modelled = _inverse_model([(sizes[i], seen[i]) for i in at], sizes)
-    if modelled is not None:
-        first = next((i for i, y in enumerate(modelled) if y <= limit), None)
-        if first is None:  # the model says nothing fits: confirm its minimum
-            m = min(range(len(sizes)), key=modelled.__getitem__)
-            if p(m) > limit and (m == 0 or p(m - 1) >= p(m)) and (m == last or p(m + 1) >= p(m)):
-                return None
+    else:
+        modelled = _inverse_model(points({first, last - 1, last}), sizes)
+        end = _floor(p, min(range(last), key=modelled.__getitem__) if modelled else last // 2, last)
+        if p(end) > limit:
+            return None
+    modelled = _inverse_model(points({first if first < end else 0, end}), sizes[:end + 1])
+    guess = next((i for i, y in enumerate(modelled) if y <= limit), end) if modelled else end
+    return sizes[_first_fit(p, guess, end, limit)]
+
+
+def _floor(p: Callable[[int], int], start: int, last: int) -> int:
+    """The index of the lowest peak of a valley (one minimum before last): downhill from start, then bisection."""
+    i = start
+    for _ in range(4):
+        if i > 0 and p(i - 1) < p(i):
+            i -= 1
+        elif i < last and p(i + 1) < p(i):
+            i += 1
         else:
-            for _ in range(3):  # walk to the boundary: this size fits and the one before does not
-                if p(first) > limit:
-                    if first == last:
-                        break
-                    first += 1
-                elif first > 0 and p(first - 1) <= limit:
-                    first -= 1
-                else:
-                    return sizes[first]
-
-    def settled(i: int) -> bool:  # it fits, or the peak rises from here on: the answer is here or before
-        if p(i) <= limit:
-            return True
-        return p(last) > limit and i < last and p(i + 1) > p(i)
-
-    lo, hi = 0, last
+            return i
+    lo, hi = 0, last  # the floor is where the peak stops falling
     while lo < hi:
         mid = (lo + hi) // 2
-        if settled(mid):
+        if p(mid + 1) >= p(mid):
             hi = mid
         else:
             lo = mid + 1
-    return sizes[lo] if p(lo) <= limit else None
+    return lo
+
+
+def _first_fit(p: Callable[[int], int], guess: int, end: int, limit: int) -> int:
+    """The smallest index up to end whose peak fits, the peak falling up to end and fitting there: the guess walked
+    a step or two to where it fits and the index before it does not, else a binary search."""
+    i = min(max(guess, 0), end)
+    for _ in range(3):
+        if p(i) > limit:
+            i += 1
+        elif i > 0 and p(i - 1) <= limit:
+            i -= 1
+        else:
+            return i
+    lo, hi = 0, end
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if p(mid) <= limit:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def _inverse_model(points: list[tuple[int, Totals]], sizes: Sequence[int]) -> list[float] | None:
