@@ -352,3 +352,28 @@ def test_verify_simulates_the_boundary_and_agrees():
     assert v["agrees"] and v["profile"] == "torch" and v["error"] is None
     assert v["simulated_bytes"] <= v["usable_bytes"] < v["simulated_above_bytes"]
     assert abs(v["simulated_bytes"] / v["predicted_bytes"] - 1) < 0.02
+
+
+def test_fuzzed_fit_command_lines_get_an_answer_or_one_sentence():
+    """Hostile flag values (tests/hostile_inputs.py) on top of plans with a GPU size: a table or JSON, or one sentence
+    with status 2, within seconds; never a traceback. --verify is left out (it would start simulations)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from hostile_inputs import BAD, BASES, NUMBERS, NUMERIC_FLAGS, TEXT_FLAGS, TEXTS, run_cli
+
+    flags = NUMERIC_FLAGS + ["--cuda-allowance", "--gpu-memory"]
+    pairs = st.one_of(st.tuples(st.sampled_from(flags), st.sampled_from(NUMBERS)),
+                      st.tuples(st.sampled_from(TEXT_FLAGS + ["--recompute"]), st.sampled_from(TEXTS + ["full"])))
+    extra = st.lists(pairs, min_size=1, max_size=3).map(lambda ps: [a for p in ps for a in p])
+    lines = st.tuples(st.sampled_from([[*b, "--gpu-memory", "80GB"] for b in BASES]), extra, st.booleans()).map(
+        lambda t: ["fit", *t[0], *t[1], *(["--json"] if t[2] else [])])
+
+    @settings(max_examples=80, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(lines)
+    def fuzz(argv):
+        answer = run_cli(argv)
+        assert answer.outcome not in BAD, (answer.outcome, argv, answer.stderr[-500:], answer.stdout[-300:])
+        assert answer.seconds < 5, (answer.seconds, argv)
+
+    fuzz()
