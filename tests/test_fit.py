@@ -62,7 +62,7 @@ def test_raw_count_peak_is_states_and_token_ids_so_the_answers_are_the_formula()
         assert c1.max_micro_batch == (gpu - 14 * GB) // (TOKEN_IDS * 2048) == 549_365
         assert c1.max_seq == MAX_SEQ  # 1.1e9 tokens would fit: the plan's limit
         assert c0.min_dp == c1.min_dp == 1  # it fits on one GPU already
-    assert not answer.complete and answer.moments_agree
+    assert not answer.complete and answer.moments_agree and answer.batch_modelled == 12  # linear: two points suffice
     assert answer.gpu_memory_bytes == gpu and answer.usable_bytes == gpu
 
 
@@ -158,6 +158,7 @@ def test_preset_70b_answers_and_the_moments_agree_with_predict():
                    cluster={"gpu_memory_bytes": find_gpu("h100-80gb").memory_bytes, "nodes": 8, "gpus_per_node": 8})
     answer = solve(plan)
     assert answer.moments_agree and answer.complete
+    assert answer.batch_modelled == 12  # the peak is linear in the micro-batch: two batches and the boundary suffice
     usable = answer.usable_bytes
     for c in answer.configs:
         if c.max_micro_batch:

@@ -91,6 +91,7 @@ class FitAnswer:
     complete: bool  # False: a raw parameter count, activations unknown (states and token ids only)
     moments_agree: bool  # predict() was the largest moment plus the allowance; else predict() answered everything
     evaluations: int  # stage peaks evaluated
+    batch_modelled: int  # largest-batch answers the two-batch solve gave and the boundary confirmed at once (of 12)
 
     def config(self, stage: int, recompute: str) -> ConfigFit:
         return self.configs[stage * len(RECOMPUTE) + RECOMPUTE.index(recompute)]
@@ -188,7 +189,7 @@ def solve(plan: Plan) -> FitAnswer:
     peaks = _Peaks(plan)
     seq, dp, cap_seq, search = plan.seq_len, plan.dp, max_seq_cap(plan), dp_search(plan)
     comm = {s.stage: s.comm_bytes for s in peaks.breakdown(dp).stages}
-    configs = []
+    configs, modelled = [], 0
     for stage in STAGES:
         for r in RECOMPUTE:
             def by_batch(b: int, stage: int = stage, r: str = r) -> dict[str, int]:
@@ -197,14 +198,15 @@ def solve(plan: Plan) -> FitAnswer:
             def by_seq(s: int, stage: int = stage, r: str = r) -> dict[str, int]:
                 return peaks.totals(stage, r, 1, s, dp)
 
-            best = largest_fitting(by_batch, usable, MAX_MICRO_BATCH, degree=1, start=1).largest
+            crossing = largest_fitting(by_batch, usable, MAX_MICRO_BATCH, degree=1, start=1)
+            best, modelled = crossing.largest, modelled + crossing.modelled
             longest = largest_fitting(by_seq, usable, cap_seq, degree=2, start=min(seq, cap_seq)).largest
             fewest = smallest_fitting(search.sizes, lambda nd, stage=stage, r=r: peaks.totals(stage, r, 1, seq, nd),
                                       usable, known=dp)
             configs.append(ConfigFit(stage, r, best, *_around(peaks, stage, r, best), longest, fewest, comm[stage]))
     return FitAnswer(plan.cluster.gpu_memory_bytes, plan.cuda_allowance_bytes, usable, configs,
                      recommend(plan, configs, peaks), search, cap_seq, plan.model.architecture is not None,
-                     not peaks.via_predict, peaks.evaluations)
+                     not peaks.via_predict, peaks.evaluations, modelled)
 
 
 def _around(peaks: _Peaks, stage: int, recompute: str, best: int) -> tuple[int | None, int | None]:
