@@ -142,8 +142,8 @@ def test_learned_positions_cap_the_sequence():
 def test_a_sliding_window_switching_on_is_found_exactly():
     """Mistral's default window: from 4096 tokens every block keeps a b x s x s mask, a jump the quadratic model of
     shorter sequences cannot see; the boundary is still exact."""
-    arch = {"family": "mistral", "layers": 2, "hidden": 64, "heads": 4, "kv_heads": 2, "ffn": 128, "vocab": 300,
-            "mlp": "gated", "norm": "rmsnorm", "positions": "rotary", "max_positions": 32768}
+    arch = {**find_model("mistral-7b-v0.1").architecture.model_dump(exclude_none=True),  # its window, shapes shrunk
+            "layers": 2, "hidden": 64, "heads": 4, "kv_heads": 2, "ffn": 128, "vocab": 300}
     probe = plan_of({"architecture": arch}, seq_len=512, profile="torch", cluster={"nodes": 1, "gpus_per_node": 1})
     below, at = peak(probe, 3, seq_len=4095), peak(probe, 3, seq_len=4096)
     assert at - below > 2 * 2 * 4096 * 4096  # the masks: a jump, not a step of the quadratic
