@@ -42,6 +42,10 @@ def with_dp(plan: Plan, nd: int) -> dict:
     return {**plan.cluster.model_dump(), "dp": nd, "nodes": nd // per_node, "gpus_per_node": per_node}
 
 
+def test_recompute_modes_run_from_least_to_most():  # the recommendation's order after communication
+    assert RECOMPUTE == ("none", "selective", "full")
+
+
 # ---- closed forms ----------------------------------------------------------------------------------------------
 
 def test_raw_count_peak_is_states_and_token_ids_so_the_answers_are_the_formula():

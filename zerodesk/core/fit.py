@@ -20,10 +20,11 @@ from annotated_types import Le
 
 from .accounting import STAGES, Breakdown, compute
 from .fit_search import largest_fitting, smallest_fitting
+from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moments, predict
 from .plan import MAX_RANKS, Plan, PlanError
 
-RECOMPUTE = ("none", "selective", "full")  # least to most recompute
+RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
 
 
 def _upper(name: str) -> int:

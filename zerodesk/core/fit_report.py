@@ -10,8 +10,9 @@ from typing import Any
 
 from .fit import MAX_MICRO_BATCH, MAX_SEQ, FitAnswer, Reason
 from .plan import Plan
-from .report import PROFILE_SOURCE, provenance, table, unit_note
+from .report import PROFILE_SOURCE, provenance, unit_note
 from .text import shorten
+from .text_table import table
 from .units import fmt_bytes, fmt_count
 
 RECOMPUTE_WORDS = {"none": "without recompute", "selective": "with selective recompute", "full": "with full recompute"}
