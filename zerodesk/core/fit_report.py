@@ -66,7 +66,7 @@ def fit_json(answer: FitAnswer, unit: str = "GB") -> dict[str, Any]:
     }
 
 
-def _gb(nbytes: int | None, unit: str) -> str:
+def _number(nbytes: int | None, unit: str) -> str:
     return "-" if nbytes is None else fmt_bytes(nbytes, unit).removesuffix(f" {unit}")
 
 
@@ -87,9 +87,9 @@ def fit_table(plan: Plan, answer: FitAnswer) -> str:
               "Max seq (batch 1)", "Min Nd (batch 1)", f"Comm/step ({unit})"]
     rows = [header]
     for c in answer.configs:
-        rows.append([str(c.stage), c.recompute, f"{c.max_micro_batch:,}", _gb(c.peak_at_max_bytes, unit),
-                     _gb(c.peak_above_bytes, unit), f"{c.max_seq:,}", "none" if c.min_dp is None else f"{c.min_dp:,}",
-                     _gb(c.comm_bytes, unit)])
+        rows.append([str(c.stage), c.recompute, f"{c.max_micro_batch:,}", _number(c.peak_at_max_bytes, unit),
+                     _number(c.peak_above_bytes, unit), f"{c.max_seq:,}", "none" if c.min_dp is None else f"{c.min_dp:,}",
+                     _number(c.comm_bytes, unit)])
     lines += [table(rows, set(range(2, len(header)))), ""]
     rec = answer.recommendation
     if rec.stage is None:
@@ -108,8 +108,8 @@ def fit_table(plan: Plan, answer: FitAnswer) -> str:
                  f"{MAX_MICRO_BATCH:,}. Communication per rank per step at Nd = {plan.dp:,} "
                  f"({PROFILE_SOURCE[plan.profile]}).")
     if not answer.complete:
-        lines.append("Raw parameter count: activations are unknown, so these peaks hold the states and token ids "
-                     "only; give the architecture (--preset, --config or the architecture flags) for real answers.")
+        lines.append("Without the architecture (a raw count or a tensor list) activations are unknown, so these peaks "
+                     "hold the states and token ids only; the micro-batch and sequence answers are upper bounds.")
     if plan.offload.value != "none":
         lines.append(f"Offload {plan.offload.value}: the predicted peak keeps every state on the GPU; offload is "
                      "shown apart (zerodesk plan).")
