@@ -1,4 +1,4 @@
-"""Command line: `zerodesk plan | measure | simulate`; with no subcommand the window opens.
+"""Command line: `zerodesk plan | fit | measure | simulate`; with no subcommand the window opens.
 
 Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fraction of a second.
 """
@@ -308,9 +308,21 @@ def _simulate_command(argv: list[str]) -> int:
     return sim_command.main(args, plan)
 
 
+def _fit_command(argv: list[str]) -> int:
+    from . import fit_command
+
+    parser = _Parser(prog="zerodesk fit", description="What fits on the plan's GPUs, predicted: the largest "
+                     "micro-batch, the longest sequence and the smallest Nd per ZeRO stage and recompute mode, "
+                     "and the configuration to run.")
+    add_plan_arguments(parser)
+    fit_command.add_arguments(parser)
+    args = parser.parse_args(argv)
+    return fit_command.main(args, plan_from_args(args))
+
+
 def _gui_command(argv: list[str]) -> int:
     parser = _Parser(prog="zerodesk", description="ZeroDesk: plan the memory of ZeRO data-parallel training. "
-                     "Subcommands: plan, measure, simulate (see zerodesk plan --help).")
+                     "Subcommands: plan, fit, measure, simulate (see zerodesk plan --help).")
     parser.add_argument("plan_file", nargs="?", type=_file, help="a *.zerodesk.json plan (or a config.json) to open")
     parser.add_argument("--screenshot", type=_file, metavar="PNG", help="render the window to a PNG and exit")
     # lesson mode: --lesson [N] opens the lesson at step N (its language: --lang)
@@ -338,7 +350,7 @@ def _gui_command(argv: list[str]) -> int:
     return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme)
 
 
-COMMANDS = {"plan": _plan_command, "measure": _measure_command, "simulate": _simulate_command}
+COMMANDS = {"plan": _plan_command, "fit": _fit_command, "measure": _measure_command, "simulate": _simulate_command}
 
 
 def main(argv: list[str] | None = None) -> int:
