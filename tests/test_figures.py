@@ -89,22 +89,9 @@ def test_every_component_of_every_predicted_moment_is_not_negative():
 def test_the_issues_negative_gradient_example():
     answer = run_cli(["plan", "--layers", "1", "--hidden", "4096", "--heads", "64", "--ffn", "16384", "--vocab", "256000",
                       "--seq", "1", "--dp", "8", "--json"])
-    assert answer.outcome == "ok"
-    assert not [x for x in _numbers(json.loads(answer.stdout)) if x < 0] or pytest.xfail(
-        "core/peak.py: the predicted peak's grads component is negative (issue 21)")
-
-
-def _numbers(data):
-    if isinstance(data, bool):
-        return
-    if isinstance(data, (int, float)):
-        yield data
-    elif isinstance(data, dict):
-        for v in data.values():
-            yield from _numbers(v)
-    elif isinstance(data, list):
-        for v in data:
-            yield from _numbers(v)
+    assert answer.outcome in ("ok", "negative")
+    if answer.outcome == "negative":  # the judge found a number below zero in the JSON
+        pytest.xfail("core/peak.py: the predicted peak's grads component is negative (issue 21)")
 
 
 # --- tensor lists and architectures in plan files: bounded, refused in one sentence naming the file and tensor ---
