@@ -326,7 +326,8 @@ def _gui_command(argv: list[str]) -> int:
     parser.add_argument("plan_file", nargs="?", type=_file, help="a *.zerodesk.json plan (or a config.json) to open")
     parser.add_argument("--screenshot", type=_file, metavar="PNG", help="render the window to a PNG and exit")
     # lesson mode: --lesson [N] opens the lesson at step N (its language: --lang)
-    parser.add_argument("--lesson", nargs="?", type=_whole, const=1, metavar="N", help="open the lesson at step N (1-7)")
+    parser.add_argument("--lesson", nargs="?", type=_whole, const=1, metavar="N",
+                        help="open the lesson at step N (1-7)")
     parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
     from .gui.app import add_window_arguments  # no Qt import at module level there
 

@@ -268,7 +268,8 @@ def sweep_stale_temps(folder: str | os.PathLike) -> None:
         host, pid = m.group(1), int(m.group(2))
         try:
             writer_gone = host == _HOST_TAG and not _process_exists(pid)
-            if (writer_gone or now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_S) and is_our_temp(entry.path):
+            stale = writer_gone or now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_S
+            if stale and is_our_temp(entry.path):
                 os.unlink(entry.path)
         except OSError:
             pass

@@ -19,7 +19,8 @@ from .text import shorten
 # kinds of what a path leads to
 MISSING, FILE, FOLDER, FIFO, DEVICE, SOCKET, OTHER = "missing", "file", "folder", "FIFO", "device", "socket", "other"
 # kinds of change (Change.kind); the window words each in its own language
-DELETED, CREATED, EDITED, RELINKED, REPLACED, UNREADABLE = "deleted", "created", "edited", "relinked", "replaced", "unreadable"
+DELETED, CREATED, EDITED, RELINKED = "deleted", "created", "edited", "relinked"
+REPLACED, UNREADABLE = "replaced", "unreadable"
 
 _CHUNK = 1 << 20
 

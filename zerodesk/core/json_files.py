@@ -53,7 +53,8 @@ def parse_json(text: str, source: str) -> Any:
         try:
             json.dumps(data, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
-            raise PlanError(f"{source} holds a lone surrogate escape (such as \\ud800), which is not a character") from None
+            raise PlanError(f"{source} holds a lone surrogate escape (such as \\ud800), "
+                            "which is not a character") from None
     return data
 
 

@@ -138,7 +138,8 @@ MAX_RANKS = 65_536  # the torch profile lists every rank; beyond this the per-ra
 class Cluster(_Strict):
     nodes: int = Field(default=1, ge=1, le=100_000, description="machines")
     # validate_default: --nodes alone must meet the rank limit with the default GPUs per node too
-    gpus_per_node: int = Field(default=8, ge=1, le=MAX_GPUS_PER_NODE, validate_default=True, description="GPUs per machine")
+    gpus_per_node: int = Field(default=8, ge=1, le=MAX_GPUS_PER_NODE, validate_default=True,
+                               description="GPUs per machine")
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, le=MAX_GPU_MEMORY, description="memory of one GPU in bytes")
@@ -213,7 +214,9 @@ def plan_from_json(text: str, source: str = "plan") -> Plan:
 
 
 def is_hf_config(path: str | os.PathLike) -> bool:
-    """A JSON object with a model_type and no plan `model`: a Hugging Face config.json, not a plan (False if unreadable)."""
+    """A JSON object with a model_type and no plan `model`: a Hugging Face config.json, not a plan.
+
+    False when it cannot be read (the plan reader then says why)."""
     try:
         return _is_hf_config_data(read_json(path, "file"))
     except PlanError:

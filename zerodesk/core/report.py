@@ -185,5 +185,6 @@ def preset_json(models: bool, gpus: bool) -> dict:
         out["models"] = [{"name": m.name, "label": m.label, "params": m.to_model_spec().param_count,
                           "seq_len": m.seq_len, "dp": m.dp} for m in catalog.model_presets()]
     if gpus:
-        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes} for g in catalog.gpu_presets()]
+        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes}
+                       for g in catalog.gpu_presets()]
     return out

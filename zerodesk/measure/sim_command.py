@@ -10,8 +10,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.peak import predict
 from ..core.json_files import json_text
+from ..core.peak import predict
 from ..core.plan import Plan, Profile
 from ..core.text import shorten
 from .cli_text import (
