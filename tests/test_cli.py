@@ -60,8 +60,9 @@ def test_plan_file_round_trip(tmp_path):
 
 @pytest.mark.parametrize("args,needle", [
     (["--params", "2x"], "--params"),
-    (["--params", "2e9", "--dp", "0"], "cluster.dp"),
+    (["--params", "2e9", "--dp", "0"], "zerodesk: --dp must be at least 1, not 0"),
     (["--params", "2e9", "--nodes", "1", "--gpus-per-node", "8", "--dp", "3"], "dp (3) must divide"),
+    (["--params", "2e9", "--gpus-per-node", "2000"], "zerodesk: --gpus-per-node must be at most 1,024, not 2,000"),
     (["--params", "2e9", "--units", "MB"], "--units"),
     (["--plan", "/nonexistent/x.zerodesk.json"], "cannot read plan file"),
     (["--layers", "2", "--hidden", "10", "--heads", "3", "--ffn", "8", "--vocab", "9"], "heads"),
@@ -74,6 +75,22 @@ def test_bad_input_is_one_line_no_traceback(args, needle):
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert needle in proc.stderr
+
+
+WHOLE_NUMBER_FLAGS = ("--dp", "--nodes", "--gpus-per-node", "--seq", "--batch", "--layers", "--hidden", "--heads",
+                      "--kv-heads", "--head-dim", "--ffn", "--vocab", "--max-positions")
+
+
+@pytest.mark.parametrize("flag", WHOLE_NUMBER_FLAGS)
+def test_an_out_of_range_value_names_the_flag_typed(flag, capsys):
+    """One sentence that names the flag and its bound, never the plan's internal field (cluster.dp, seq_len)."""
+    from zerodesk.cli import main
+
+    arch = ["--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "100"]
+    assert main(["plan", *arch, flag, str(10**17)]) == 2
+    err = capsys.readouterr().err.strip()
+    named = "--dp (Nd GPUs on one node)" if flag == "--dp" else flag  # --dp alone makes one node of Nd GPUs
+    assert err.startswith(f"zerodesk: {named} must be at most ") and err.endswith(", not 100,000,000,000,000,000"), err
 
 
 def test_bad_plan_file_contents(tmp_path):

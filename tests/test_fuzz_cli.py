@@ -84,7 +84,7 @@ def test_measure_numbers_are_checked(args, words):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--bandwidth", "1e-320", "--json"], "bandwidth_gbps"), (["--bandwidth", "nan"], "not a finite number above 0"),
+    (["--bandwidth", "1e-320", "--json"], "--bandwidth must be at least 0.001, not 1e-320"), (["--bandwidth", "nan"], "not a finite number above 0"),
     (["--nodes", "100000"], "must be at most 65,536"), (["--preset", ""], "unknown model preset ''"),
     (["--gpu-memory", "9" * 400], "not a memory size"), (["--params", "1.5"], "whole number"),
     (["--layers", "9" * 5000], "not a whole number"), (["--gpu", ""], "unknown GPU preset"),

@@ -6,7 +6,6 @@ import os
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -61,17 +60,43 @@ def test_a_249_character_name_can_be_saved(tmp_path):
     assert load_plan(path) == PLAN and [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
+# The writer stops itself at a chosen point of the save and waits to be killed there, so the kill always lands
+# mid-save: while the data is being written, or with the temp named and the rename not yet done.
+_STOPPING_WRITER = """
+import os, sys, time
+from zerodesk.core.plan import atomic_write_text
+where, path, named = sys.argv[1], sys.argv[2], sys.argv[3] == "named"
+if named:  # no O_TMPFILE: the temp has a name from its first byte
+    os.O_TMPFILE = 0
+def stop(*args, **kwargs):
+    sys.stdout.write("stopped\\n"); sys.stdout.flush()
+    time.sleep(600)
+if where == "write":
+    os.fsync = stop  # the data is written, not yet flushed or renamed
+else:
+    os.replace = stop  # the temp is complete and named, the rename not done
+atomic_write_text(path, "x" * 2_000_000)
+"""
+
+
 @posix
-def test_a_kill_during_saves_leaves_no_temp_once_anyone_looks_again(tmp_path):
-    """SIGKILL a process while it saves 20 MB over and over; the next save or open in the folder sweeps its temp."""
+@pytest.mark.parametrize("named", [False, True], ids=["unnamed-temp", "named-temp"])
+@pytest.mark.parametrize("where", ["write", "rename"])
+def test_a_kill_mid_save_leaves_the_old_file_and_no_temp_once_anyone_looks_again(tmp_path, where, named):
+    """SIGKILL a writer stopped mid-save; the old file is whole and the next save or open in the folder sweeps its temp."""
     path = tmp_path / "big.zerodesk.json"
-    code = (f"from zerodesk.core.plan import atomic_write_text\nimport sys\nsys.stdout.write('go\\n'); sys.stdout.flush()\n"
-            f"while True:\n    atomic_write_text({str(path)!r}, 'x' * 20_000_000)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
-    assert proc.stdout.readline() == b"go\n"
-    time.sleep(0.5)
-    proc.kill()
-    proc.wait()
+    path.write_text("old")
+    proc = subprocess.Popen([sys.executable, "-c", _STOPPING_WRITER, where, str(path), "named" if named else "unnamed"],
+                            stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout.readline() == b"stopped\n"
+        temps = [p.name for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)]
+        # a named temp exists mid-save; an unnamed one gets its name only for the rename
+        assert len(temps) == (1 if named or where == "rename" else 0)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert path.read_text() == "old"
     sweep_stale_temps(tmp_path)  # what the next save here (or the window opening a file here) does first
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)] == []
     atomic_write_text(path, "{}")
@@ -79,7 +104,7 @@ def test_a_kill_during_saves_leaves_no_temp_once_anyone_looks_again(tmp_path):
 
 
 def test_a_live_writers_temp_is_not_swept(tmp_path):
-    from zerodesk.core import plan as core
+    from zerodesk.core import atomic_save as core
 
     live = tmp_path / f"{TEMP_PREFIX}{core._HOST_TAG}-{os.getpid()}-abcd.tmp"
     live.write_text("half")

@@ -17,14 +17,37 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from . import __version__
-from .core.plan import MAX_GPU_MEMORY, Offload, Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.options import OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS, Option
+from .core.plan import MAX_GPU_MEMORY, Plan, PlanError, explain, load_plan
 from .core.text import shorten
 from .core.units import UNIT_BYTES, parse_count
 
-ARCH_FLAGS = {  # flag dest -> Architecture field
+# Each plan flag's argparse dest and the field it sets; a bad value's message names the flag, not the field.
+ARCH_FLAGS = {  # dest -> Architecture field
     "layers": "layers", "hidden": "hidden", "heads": "heads", "kv_heads": "kv_heads", "head_dim": "head_dim",
     "ffn": "ffn", "vocab": "vocab", "mlp": "mlp", "bias": "bias", "norm": "norm", "positions": "positions",
     "max_positions": "max_positions", "tied": "tied_embeddings",
+}
+CLUSTER_FLAGS = {  # dest -> Cluster field
+    "dp": "dp", "nodes": "nodes", "gpus_per_node": "gpus_per_node", "gpu": "gpu", "gpu_memory": "gpu_memory_bytes",
+    "host_memory": "host_memory_bytes",
+}
+CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET)  # dest = the option's key
+PLAN_FLAGS = {  # dest -> Plan field
+    "seq": "seq_len", "batch": "micro_batch", "bandwidth": "bandwidth_gbps", "cuda_allowance": "cuda_allowance_bytes",
+    "pcie": "pcie_gbps", **{o.key: o.key for o in CHOICE_OPTIONS},
+}
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+FIELD_FLAGS = {  # dotted plan field -> the flag that sets it
+    "model.params": "--params",
+    **{f"model.architecture.{field}": _flag(dest) for dest, field in ARCH_FLAGS.items()},
+    **{f"cluster.{field}": _flag(dest) for dest, field in CLUSTER_FLAGS.items()},
+    **{field: _flag(dest) for dest, field in PLAN_FLAGS.items()},
 }
 
 
@@ -102,19 +125,18 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cl.add_argument("--cuda-allowance", type=_memory, metavar="SIZE",
                     help="memory set aside per GPU for the CUDA context and allocator, e.g. 1GiB (added to the peak)")
     off = parser.add_argument_group("offload (shown apart from the stages)")
-    off.add_argument("--offload", choices=[o.value for o in Offload], help="states moved off the GPU")
-    off.add_argument("--offload-target", choices=["cpu", "nvme"], help="where offloaded states live")
+    _add_choice(off, OFFLOAD)
+    _add_choice(off, OFFLOAD_TARGET)
     off.add_argument("--pcie", type=_positive, metavar="GB/s", help="host<->device bandwidth per GPU in GB/s")
     off.add_argument("--host-memory", type=_memory, metavar="SIZE", help="host memory of one node, e.g. 512GiB")
     acc = parser.add_argument_group("accounting")
-    acc.add_argument("--profile", choices=[p.value for p in Profile])
-    acc.add_argument("--scheme", choices=[s.value for s in Scheme])
-    acc.add_argument("--units", choices=["GB", "GiB"])
-    acc.add_argument("--recompute", choices=["none", "selective", "full"],
-                     help="activation recomputation per block: none, selective (attention sub-layer) or full")
-    acc.add_argument("--optimizer-impl", choices=["foreach", "fused", "for-loop"],
-                     help="AdamW's kernels (default foreach, torch's CUDA default): foreach holds an fp32 copy of "
-                          "the rank's parameters during the step, for-loop two of its largest tensor, fused none")
+    for option in (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL):
+        _add_choice(acc, option)
+
+
+def _add_choice(group, option: Option) -> None:
+    """A flag whose values and help come from the option registry (its dest is the plan field: PLAN_FLAGS)."""
+    group.add_argument(option.flag, choices=option.values, help=option.describe().replace("%", "%%"))
 
 
 def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Plan:
@@ -154,35 +176,29 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
     if not model:
         raise PlanError("no model given: use --params, --preset, --config, --plan or the architecture flags")
 
+    names = dict(FIELD_FLAGS)
     if args.dp is not None:
         cluster["dp"] = args.dp
         if args.dp >= 1 and args.nodes is None and args.gpus_per_node is None and args.plan is None:
             cluster.update(nodes=1, gpus_per_node=args.dp)
-    for dest in ("nodes", "gpus_per_node"):
-        if getattr(args, dest) is not None:
-            cluster[dest] = getattr(args, dest)
+            names["cluster.gpus_per_node"] = "--dp (Nd GPUs on one node)"  # what the user typed
     if args.gpu is not None:
         from .core.catalog import find_gpu
 
         gpu = find_gpu(args.gpu)
         cluster.update(gpu=gpu.name, gpu_memory_bytes=gpu.memory_bytes)
-    if args.gpu_memory is not None:
-        cluster.update(gpu_memory_bytes=args.gpu_memory)
-    if args.host_memory is not None:
-        cluster.update(host_memory_bytes=args.host_memory)
+    for dest in ("nodes", "gpus_per_node", "gpu_memory", "host_memory"):  # --gpu-memory overrides the preset's
+        if getattr(args, dest) is not None:
+            cluster[CLUSTER_FLAGS[dest]] = getattr(args, dest)
 
-    for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
-                        ("profile", "profile"), ("scheme", "scheme"), ("recompute", "recompute"),
-                        ("optimizer_impl", "optimizer_impl"),
-                        ("cuda_allowance", "cuda_allowance_bytes"), ("offload", "offload"),
-                        ("offload_target", "offload_target"), ("pcie", "pcie_gbps")):
+    for dest, field in PLAN_FLAGS.items():
         if getattr(args, dest) is not None:
             data[field] = getattr(args, dest)
     data["model"], data["cluster"] = model, cluster
     try:
         return Plan.model_validate(data)
     except ValidationError as exc:
-        raise PlanError(explain(exc)) from None
+        raise PlanError(explain(exc, names)) from None
 
 
 def _plan_command(argv: list[str]) -> int:

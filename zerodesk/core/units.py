@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
-from typing import Literal
 
+from .options import Unit
 from .text import shorten
 
-Unit = Literal["GB", "GiB"]
-UNIT_BYTES: dict[str, int] = {"GB": 10**9, "GiB": 2**30}
+__all__ = ["Unit", "UNIT_BYTES", "parse_count", "to_unit", "fmt_bytes", "fmt_count"]
+
+UNIT_BYTES: dict[str, int] = {"GB": 10**9, "GiB": 2**30}  # a key for every choice of options.UNITS
 
 _SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
 _COUNT_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMBGT]?)\s*$", re.IGNORECASE)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .. import APP_ID, APP_NAME, __version__
+from ..core.options import LANGUAGE
 from ..core.plan import Plan, PlanError, load_plan
 
 # The core the window draws from, loaded before Qt is: PySide6 reads the source of every module
@@ -21,7 +22,7 @@ import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modu
 
 MIN_SCREENSHOT = (1280, 800)
 SCREENSHOT_SIZE = (1440, 900)
-LANG_CHOICES = ("en", "ru")
+LANG_CHOICES = LANGUAGE.values
 THEME_CHOICES = ("system", "light", "dark")
 
 
@@ -37,7 +38,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     """--lang, --size and --theme: for the window and its screenshot mode."""
-    parser.add_argument("--lang", choices=LANG_CHOICES, help="interface language for this run (default: the saved one)")
+    parser.add_argument(LANGUAGE.flag, choices=LANG_CHOICES,
+                        help=f"{LANGUAGE.help} for this run (default: the saved one)")
     parser.add_argument("--size", metavar="WxH", help="window size in pixels, such as 1024x700")
     parser.add_argument("--theme", choices=THEME_CHOICES, help="light, dark, or follow the system (default: the saved choice)")
 

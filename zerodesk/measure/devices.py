@@ -12,6 +12,8 @@ import os
 import socket
 from typing import Mapping
 
+from ..core.options import OPTIMIZER_IMPL
+
 # Launchers' names for a process's index on its own node, most specific first: torchrun and our
 # launcher, SLURM's srun, Open MPI, MPICH/Intel MPI.
 LOCAL_RANK_VARS = ("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID")
@@ -98,6 +100,5 @@ def dist_failure(text: str, backend: str | None) -> tuple[str, str] | None:
 
 
 def adamw_kwargs(impl: str) -> dict[str, bool]:
-    if impl not in ("foreach", "fused", "for-loop"):
-        raise ValueError(f"optimizer_impl must be foreach, fused or for-loop, not {impl!r}")
+    OPTIMIZER_IMPL.check(impl)
     return {"foreach": impl == "foreach", "fused": impl == "fused"}

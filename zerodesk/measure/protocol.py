@@ -11,6 +11,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..core.options import OptimizerImpl
 from ..core.plan import Architecture, Plan
 
 PROTOCOL_VERSION = 1
@@ -130,7 +131,7 @@ class Started(_Msg):
     scale: Scale = Scale()
     source: Source = "measured"
     offload: bool = Field(default=False, description="stages 2-3 ran FSDP2 with CPUOffloadPolicy")
-    optimizer_impl: Literal["foreach", "fused", "for-loop"] | None = Field(
+    optimizer_impl: OptimizerImpl | None = Field(
         default=None, description="AdamW's kernels, set explicitly by the worker (plan.optimizer_impl)")
     attention: str | None = Field(default=None, description="the SDPA kernel torch picks here (SDPBackend: FLASH_ATTENTION, "
                                                             "EFFICIENT_ATTENTION, CUDNN_ATTENTION, MATH); CUDA and CPU "
