@@ -1,4 +1,4 @@
-"""The layers hold on the static import graph: pyproject.toml's import-linter contracts, imports inside functions included.
+"""The layers hold on the static import graph: pyproject.toml's import-linter contracts, imports in functions included.
 
 measure's torch-free modules import neither its worker/ package nor torch; the window and the command line never
 import torch (directly or through measure); the core imports neither Qt nor torch. A runtime check of sys.modules

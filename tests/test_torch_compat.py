@@ -118,7 +118,8 @@ model = torch.nn.Sequential(torch.nn.Linear(300, 1000), torch.nn.Linear(1000, 7)
 ddp = DistributedDataParallel(model)
 ddp(torch.ones(2, 300)).sum().backward()  # the buckets are rebuilt in the first step
 real = torch_compat.ddp_bucket_bytes(ddp)
-stand_in = torch_compat.ddp_bucket_bytes(SimulatedDDP(torch.nn.Sequential(torch.nn.Linear(300, 1000), torch.nn.Linear(1000, 7))))
+twin = torch.nn.Sequential(torch.nn.Linear(300, 1000), torch.nn.Linear(1000, 7))
+stand_in = torch_compat.ddp_bucket_bytes(SimulatedDDP(twin))
 print(real, stand_in, sum(p.numel() * 4 for p in model.parameters()))
 dist.destroy_process_group()
 """

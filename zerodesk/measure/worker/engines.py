@@ -51,7 +51,8 @@ def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList
     if stage <= 1:
         from torch.nn.parallel import DistributedDataParallel
 
-        ddp = (ddp_class or DistributedDataParallel)(model, device_ids=[device.index] if device.type == "cuda" else None)
+        device_ids = [device.index] if device.type == "cuda" else None
+        ddp = (ddp_class or DistributedDataParallel)(model, device_ids=device_ids)
         autocast = lambda: torch.autocast(device.type, dtype=torch.bfloat16)  # noqa: E731
         if stage == 0:
             return Engine(ddp, adamw(ddp.parameters(), plan.optimizer_impl), autocast, ddp)

@@ -5,10 +5,11 @@
 Uses torch.multiprocessing (fork on CPU: the ranks inherit the imported torch and start in
 well under a second; spawn on CUDA, which must not be forked) on a free loopback port.
 All other arguments go to the worker unchanged; each stage runs on a fresh set of ranks (torch's memory
-trackers leave a stage's model alive, so one process would carry earlier stages into later peaks). The ranks share this process's stdout, where
-they write protocol lines; the launcher adds a line only for a rank that died without saying
-why. Runners kill the whole process group (start_new_session) to stop everything; and each rank
-dies with the launcher, the launcher with its runner (lifeline.py), whatever kills them.
+trackers leave a stage's model alive, so one process would carry earlier stages into later peaks). The
+ranks share this process's stdout, where they write protocol lines; the launcher adds a line only for a
+rank that died without saying why. Runners kill the whole process group (start_new_session) to stop
+everything; and each rank dies with the launcher, the launcher with its runner (lifeline.py), whatever
+kills them.
 """
 
 from __future__ import annotations

@@ -53,6 +53,32 @@ def train_step(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, say:
     say("optimizer", 1.0)
 
 
+def forward_progress(blocks: Any, say: Callable[[str, float], None]) -> list:
+    """Hooks that report forward progress block by block (remove them after the step)."""
+    return [block.register_forward_hook(lambda *_, i=i: say("forward", (i + 1) / (len(blocks) + 1)))
+            for i, block in enumerate(blocks)]
+
+
+def add_cuda_figures(result: Result, device: torch.device, baseline: int, used_after: tuple[int, int] | None) -> None:
+    """What CUDA's allocator saw besides the tracker: its maxima, what was there before, what it never tracked."""
+    result.max_allocated_bytes = torch.cuda.max_memory_allocated(device)
+    result.allocated_at_start_bytes = baseline
+    result.max_reserved_bytes = torch.cuda.max_memory_reserved(device)
+    # what the tracker never sees: cuBLAS/cuDNN workspaces, blocks held for FSDP2's and NCCL's streams
+    result.untracked_bytes = max(0, result.max_allocated_bytes - baseline - result.peak_bytes)
+    if used_after is not None:  # in use on the GPU but not by torch's allocator: CUDA context, NCCL, others
+        result.device_overhead_bytes = max(0, used_after[0] - used_after[1])
+
+
+def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: int,
+            say: Callable[[str, float], None]) -> None:
+    """`steps` untracked training steps: AdamW's state appears in the first, as it will be in the measured one."""
+    for i in range(steps):
+        say("warmup", i / max(steps, 1))
+        train_step(engine, tokens, targets, say, lambda _phase: None)
+    say("warmup", 1.0)
+
+
 def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Callable[..., None], mesh: Any,
                   warmup: int, samples: bool, ddp_class: Any = None, track_warmup: bool = True) -> Result:
     """Measure `stage` on this rank of `world`: a Result with the tracked peak, its phases and the states at rest.
@@ -77,26 +103,15 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     tokens, targets = batch(plan, rank, device)
     tracker = trackers.start_tracker(stage, engine, tokens, targets)
     say("setup", 1.0)
-
-    def warm() -> None:
-        for i in range(warmup):
-            say("warmup", i / max(warmup, 1))
-            train_step(engine, tokens, targets, say, lambda _phase: None)
-        say("warmup", 1.0)
-
     if not track_warmup:  # FSDP2 only (simulate's default): FSDPMemTracker picks up the states on entry
-        warm()
+        warm_up(engine, tokens, targets, warmup, say)
         trackers.file_kept_unsharded_storages(tracker, model)
     with tracker:
         if track_warmup:
-            warm()
+            warm_up(engine, tokens, targets, warmup, say)
             tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
         inject_fault(rank)
-        hooks = []
-        if rank == 0:  # forward progress per block, measured step only
-            for i, block in enumerate(blocks):
-                hooks.append(block.register_forward_hook(
-                    lambda *_, i=i: say("forward", (i + 1) / (len(blocks) + 1))))
+        hooks = forward_progress(blocks, say) if rank == 0 else []  # the measured step's forward only
         # The warm-up's reference cycles (autograd graph, hooks) hold tensors until the collector runs; run it
         # now, or a gradient-sized tensor may or may not still be alive in the measured step (seen on CUDA).
         gc.collect()
@@ -104,25 +119,16 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             torch.cuda.synchronize(device)
             torch.cuda.reset_peak_memory_stats(device)
         dist.barrier()
-        sampler = trackers.sampler(tracker, device, emit, stage, rank) if samples and rank == 0 else None
-        if sampler is not None:
-            sampler.sample()
-            sampler.start()
-        peaks = trackers.PhasePeaks(tracker, device)
-        t0 = time.perf_counter()
-        say("forward", 0.0)
         used_after = None
-        try:
+        with trackers.streaming(tracker, device, emit, stage, rank, on=samples and rank == 0):
+            peaks = trackers.PhasePeaks(tracker, device)
+            t0 = time.perf_counter()
+            say("forward", 0.0)
             train_step(engine, tokens, targets, say, peaks.start)
             if cuda:
                 torch.cuda.synchronize(device)
                 free, total = torch.cuda.mem_get_info(device)
                 used_after = (total - free, torch.cuda.memory_reserved(device))
-        finally:
-            if sampler is not None:
-                sampler.stop.set()
-                sampler.join()
-                sampler.sample()
         step_s = time.perf_counter() - t0
     for h in hooks:
         h.remove()
@@ -137,13 +143,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         step_s=step_s,
     )
     if cuda:
-        result.max_allocated_bytes = torch.cuda.max_memory_allocated(device)
-        result.allocated_at_start_bytes = baseline
-        result.max_reserved_bytes = torch.cuda.max_memory_reserved(device)
-        # what the tracker never sees: cuBLAS/cuDNN workspaces, blocks held for FSDP2's and NCCL's streams
-        result.untracked_bytes = max(0, result.max_allocated_bytes - baseline - peak_bytes)
-        if used_after is not None:  # in use on the GPU but not by torch's allocator: CUDA context, NCCL, others
-            result.device_overhead_bytes = max(0, used_after[0] - used_after[1])
+        add_cuda_figures(result, device, baseline, used_after)
     del tracker, peaks, engine, model
     gc.collect()
     if cuda:

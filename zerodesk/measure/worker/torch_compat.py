@@ -237,8 +237,8 @@ def chunks_on_demand() -> Iterator[None]:
         _fsdp_param._chunk_with_empty = original
 
 
-@_self_check("fsdp_reduce_scatter", "the reduce-scatter FSDP2 calls (dist.reduce_scatter_single or "
-                                    "dist.reduce_scatter_tensor, from torch.distributed.fsdp._fully_shard._fsdp_collectives)")
+@_self_check("fsdp_reduce_scatter", "the reduce-scatter FSDP2's torch.distributed.fsdp._fully_shard._fsdp_collectives "
+                                    "calls (dist.reduce_scatter_single or dist.reduce_scatter_tensor)")
 def _check_fsdp_reduce_scatter() -> None:
     _reduce_scatter_name()
 

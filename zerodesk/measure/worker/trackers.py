@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from ..protocol import Sample, WorkerError
 from . import torch_compat
@@ -105,9 +106,23 @@ class Sampler(threading.Thread):
             self.sample()
 
 
-def sampler(tracker: Any, device: Any, emit: Callable[[Any], None], stage: int, rank: int) -> Sampler:
-    """A Sampler of the tracker's total on `device`, so the curve and the reported peak are one kind of figure."""
-    return Sampler(lambda: torch_compat.current_total(tracker, device), emit, stage, rank)
+@contextmanager
+def streaming(tracker: Any, device: Any, emit: Callable[[Any], None], stage: int, rank: int,
+              on: bool) -> Iterator[None]:
+    """Sample the tracker's total on `device` while the block runs (when `on`): the curve and the reported peak
+    are one kind of figure. One sample at the start and one at the end, whatever happens in between."""
+    if not on:
+        yield
+        return
+    sampler = Sampler(lambda: torch_compat.current_total(tracker, device), emit, stage, rank)
+    sampler.sample()
+    sampler.start()
+    try:
+        yield
+    finally:
+        sampler.stop.set()
+        sampler.join()
+        sampler.sample()
 
 
 def file_kept_unsharded_storages(tracker: Any, model: Any) -> None:
