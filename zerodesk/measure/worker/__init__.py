@@ -1,7 +1,8 @@
 """The torch side of measure: what runs inside a worker process (a rank, the launcher, the simulation).
 
-Nothing outside this package imports it (tests/test_layers.py holds the contract): the window and the
-command line start these modules as separate processes and read their protocol lines. `python -m
+Only the worker's own modules import these (tests/test_layers.py holds the contract): the window and the
+command line start them as separate processes and read their protocol lines. They import the torch-free
+half of measure and the core freely, never the window. `python -m
 zerodesk.measure.worker` is one rank (__main__.py; torchrun runs it unchanged).
 
   rank.py          the thin worker: which rank, the process group, each stage, results and errors as protocol
