@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Literal
 
+from .figures import check_figures
 from .notes import Note, note
 from .plan import Plan, Profile, Scheme
 
@@ -101,6 +102,9 @@ class StageResult:
     runs: list[tuple[int, dict[str, int]]]  # every rank's components, run-length: [(count, components), ...]
     comm_bytes: int  # per rank per step
     formula: str
+
+    def __post_init__(self) -> None:
+        check_figures(self)
 
     @property
     def total_bytes(self) -> int:

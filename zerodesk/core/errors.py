@@ -24,7 +24,9 @@ _WHOLE = {"int_type", "int_parsing", "int_from_float", "int_parsing_size"}
 
 
 def _number(value: object) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool):  # as JSON and the command line write it
+        return "true" if value else "false"
+    if not isinstance(value, (int, float)):
         return shorten(repr(value), 40)
     if isinstance(value, int) or (value.is_integer() and abs(value) < 1e18):
         return f"{int(value):,}"
@@ -36,8 +38,8 @@ def _sentence(item: Mapping, name: str) -> str:
     if kind in _BOUNDS:
         key, words = _BOUNDS[kind]
         return f"{name} must be {words} {_number(ctx.get(key))}, not {_number(given)}"
-    if kind in _WHOLE:
-        return f"{name} must be a whole number, not {_number(given)}"
+    if kind in _WHOLE:  # a float shown as written (2.0), so the sentence says what is wrong with it
+        return f"{name} must be a whole number, not {repr(given) if isinstance(given, float) else _number(given)}"
     if kind in ("literal_error", "enum") and "expected" in ctx:
         return f"{name} must be {ctx['expected']}, not {shorten(repr(given), 40)}"
     if kind == "missing":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from typing import Any
 
@@ -41,8 +42,23 @@ def _json_constant(name: str) -> float:
     raise _NumberTooLarge(f"{name}, which is not a JSON number")
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def parse_json(text: str, source: str) -> Any:
-    """JSON text to data; anything that is not plain, finite, reasonably nested JSON is one PlanError naming the source."""
+    """JSON text to data; anything that is not plain, finite, reasonably nested JSON text is one PlanError naming the
+    source (a lone surrogate escape such as \\ud800 is no character: refused as not text, not misread as depth)."""
+    data = _parse_json(text, source)
+    if _SURROGATE_ESCAPE.search(text):  # rare: only then look for one that pairs with nothing
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise PlanError(f"{source} holds a lone surrogate escape (such as \\ud800), "
+                            "which is not a character") from None
+    return data
+
+
+def _parse_json(text: str, source: str) -> Any:
     try:
         return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
@@ -110,6 +126,22 @@ def read_model(path: str | os.PathLike, what: str, model: type[BaseModel]) -> An
         return model.model_validate(data)
     except ValidationError as exc:
         raise PlanError(f"{what} {path}: {explain(exc)}") from None
+
+
+def _finite(data: Any) -> Any:
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(v) for v in data]
+    return data
+
+
+def json_text(data: Any, indent: int | None = 2) -> str:
+    """What every --json prints: strict JSON, whatever the data holds (a non-finite float is null, never Infinity or
+    NaN, which JSON does not have)."""
+    return json.dumps(_finite(data), indent=indent, allow_nan=False)
 
 
 def require_bool(value: Any, what: str) -> bool:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, sharded
+from .figures import check_figures
 from .notes import Note, note
 from .plan import Offload, Plan, Profile
 
@@ -46,6 +47,9 @@ class OffloadStage:
     traffic_bytes: int = 0  # host<->device bytes per rank per step (both directions)
     traffic_formula: str = ""
     formula: str = ""
+
+    def __post_init__(self) -> None:
+        check_figures(self)
 
     @property
     def gpu_bytes(self) -> int:
@@ -233,6 +237,9 @@ class DeepSpeedEstimate:
     gpu_bytes: int
     host_bytes_per_node: int
     formula: str
+
+    def __post_init__(self) -> None:
+        check_figures(self)
 
 
 def deepspeed_estimate(stage: int, params: int, largest_layer: int, gpus_per_node: int, nodes: int,

@@ -11,9 +11,11 @@ from math import prod
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
-from .atomic_save import TEMP_PREFIX, atomic_write_text, sweep_stale_temps
+from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
+from .disk_state import DiskState, FileChangedOnDisk, change_since, observe
 from .errors import PlanError, explain, field_errors, os_reason
 from .evidence_records import EvidenceRecord
 from .json_files import decode_json, parse_json, read_file, read_json, read_model, require_bool
@@ -28,13 +30,20 @@ from .units import parse_count
 __all__ = [
     "Architecture", "default_ffn", "Scheme", "Profile", "Offload", "PlanError", "explain", "field_errors",
     "parse_json", "decode_json", "read_file", "read_json", "read_model", "require_bool",
-    "TEMP_PREFIX", "atomic_write_text", "sweep_stale_temps",
+    "TEMP_PREFIX", "SaveReport", "atomic_write_text", "sweep_stale_temps",
+    "DiskState", "FileChangedOnDisk", "change_since", "observe",
     "SCHEMA_VERSION", "PLAN_SUFFIX", "MAX_GPU_MEMORY", "MAX_RANKS", "ModelSpec", "Cluster", "Plan",
-    "plan_from_json", "plan_from_bytes", "load_plan", "plan_to_json", "save_plan",
+    "plan_from_json", "plan_from_bytes", "load_plan", "plan_to_json", "save_plan", "is_hf_config", "MAX_GPUS_PER_NODE",
+    "MAX_PARAMS",
 ]
 
 SCHEMA_VERSION = 1
 PLAN_SUFFIX = ".zerodesk.json"
+
+
+MAX_PARAMS = 10**15  # a thousand times today's largest models; every figure stays an exact float
+MAX_TENSORS = 10_000_000  # a 16 MiB plan file holds at most ~1.5 million
+MAX_TENSOR_DIMS = 8
 
 
 class _Strict(BaseModel):
@@ -42,11 +51,15 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
 
 
+def _tensor(index: int, name: str) -> str:
+    return f"tensor {index:,} ('{shorten(name, 60)}')"
+
+
 class ModelSpec(_Strict):
     """Either a raw parameter count or an architecture (then the count is exact)."""
 
     name: str | None = None
-    params: int | None = Field(default=None, ge=1, le=10**15, description="parameter count P")
+    params: int | None = Field(default=None, ge=1, le=MAX_PARAMS, description="parameter count P")
     architecture: Architecture | None = None
     # A model type ZeroDesk has no layout for, read by transformers (measure/hf_tensors.py): its exact
     # tensor list for the torch profile, and the config the worker rebuilds it from.
@@ -55,10 +68,34 @@ class ModelSpec(_Strict):
 
     @field_validator("params", mode="before")
     @classmethod
-    def _parse_params(cls, value):
+    def _parse_params(cls, value, info: ValidationInfo):
         if value is None or (isinstance(value, int) and not isinstance(value, bool)):
             return value
+        if (info.context or {}).get("file"):  # in a file every count is a JSON whole number: 2, not 2.0 or "2B"
+            raise PydanticCustomError("int_type", "Input should be a valid integer")
         return parse_count(value)
+
+    @field_validator("tensors")
+    @classmethod
+    def _sane_tensors(cls, tensors: list[tuple[str, tuple[int, ...]]] | None):
+        """Every shape within bounds, so no figure made from them is negative or astronomical."""
+        if tensors is None:
+            return None
+        if len(tensors) > MAX_TENSORS:
+            raise ValueError(f"the list holds {len(tensors):,} tensors; at most {MAX_TENSORS:,}")
+        total = 0
+        for i, (name, shape) in enumerate(tensors):
+            if len(shape) > MAX_TENSOR_DIMS:
+                raise ValueError(f"{_tensor(i, name)} has {len(shape)} dimensions; at most {MAX_TENSOR_DIMS}")
+            if shape and (min(shape) < 1 or max(shape) > MAX_PARAMS):
+                bad = next(d for d in shape if not 1 <= d <= MAX_PARAMS)
+                raise ValueError(f"{_tensor(i, name)} has the dimension {bad:,}; each dimension must be a whole number "
+                                 f"from 1 to {MAX_PARAMS:,}")
+            total += prod(shape)
+            if total > MAX_PARAMS:
+                raise ValueError(f"{_tensor(i, name)} brings the parameter count past {MAX_PARAMS:,}, "
+                                 "the most a plan may hold")
+        return tensors
 
     @model_validator(mode="after")
     def _one_source(self) -> "ModelSpec":
@@ -66,6 +103,9 @@ class ModelSpec(_Strict):
             raise ValueError("give a parameter count (params) or an architecture")
         if self.tensors is not None and self.architecture is not None:
             raise ValueError("give either an architecture or a tensor list, not both")
+        if self.architecture is not None and param_count(self.architecture) > MAX_PARAMS:
+            raise ValueError(f"the architecture has {param_count(self.architecture):,} parameters; "
+                             f"a plan may hold at most {MAX_PARAMS:,}")
         return self
 
     @property
@@ -91,13 +131,15 @@ class ModelSpec(_Strict):
 
 
 MAX_GPU_MEMORY = 10**15  # 1 PB: a thousand times today's largest GPU, and safely a float
+MAX_GPUS_PER_NODE = 1024
 MAX_RANKS = 65_536  # the torch profile lists every rank; beyond this the per-rank view stops being useful
 
 
 class Cluster(_Strict):
     nodes: int = Field(default=1, ge=1, le=100_000, description="machines")
     # validate_default: --nodes alone must meet the rank limit with the default GPUs per node too
-    gpus_per_node: int = Field(default=8, ge=1, le=1024, validate_default=True, description="GPUs per machine")
+    gpus_per_node: int = Field(default=8, ge=1, le=MAX_GPUS_PER_NODE, validate_default=True,
+                               description="GPUs per machine")
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, le=MAX_GPU_MEMORY, description="memory of one GPU in bytes")
@@ -171,16 +213,33 @@ def plan_from_json(text: str, source: str = "plan") -> Plan:
     return _plan_from_data(parse_json(text, source), source)
 
 
+def is_hf_config(path: str | os.PathLike) -> bool:
+    """A JSON object with a model_type and no plan `model`: a Hugging Face config.json, not a plan.
+
+    False when it cannot be read (the plan reader then says why)."""
+    try:
+        return _is_hf_config_data(read_json(path, "file"))
+    except PlanError:
+        return False
+
+
+def _is_hf_config_data(data: Any) -> bool:
+    return isinstance(data, dict) and "model_type" in data and "model" not in data
+
+
 def _plan_from_data(data: Any, source: str) -> Plan:
     if not isinstance(data, dict):
         raise PlanError(f"{source} must hold a JSON object, not {type(data).__name__}")
+    if _is_hf_config_data(data):
+        raise PlanError(f"{source} is a Hugging Face config (it has a model_type), not a ZeroDesk plan; "
+                        "read it as a config (--config)")
     try:
-        # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False
-        return Plan.model_validate_json(json.dumps(data), strict=True)
+        # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False, "7B" is not a number
+        return Plan.model_validate_json(json.dumps(data), strict=True, context={"file": True})
     except RecursionError:
         raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
     except ValidationError as exc:
-        if exc.errors()[0]["type"] == "json_invalid":  # the text was valid JSON: only its depth can be refused here
+        if exc.errors()[0]["type"] == "json_invalid":  # parse_json checked the text: only its depth is left to refuse
             raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
         raise PlanError(f"{source}: {explain(exc)}") from None
 
@@ -197,8 +256,12 @@ def plan_to_json(plan: Plan) -> str:
     return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
 
 
-def save_plan(plan: Plan, path: str | os.PathLike) -> None:
+def save_plan(plan: Plan, path: str | os.PathLike, expect: DiskState | None = None) -> SaveReport:
+    """Write the plan file atomically (core.atomic_save); `expect`: what the caller last saw there, so a file
+    changed since is not overwritten (FileChangedOnDisk). PlanError in one sentence when it cannot be saved."""
     try:
-        atomic_write_text(path, plan_to_json(plan))
+        return atomic_write_text(path, plan_to_json(plan), expect)
+    except FileChangedOnDisk:
+        raise
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         raise PlanError(f"cannot save plan file {shorten(os.fspath(path), 200)}: {os_reason(exc)}") from None

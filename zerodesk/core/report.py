@@ -174,3 +174,17 @@ def preset_listing(models: bool, gpus: bool) -> str:
         for g in catalog.gpu_presets():
             out.append(f"  {g.name:24} {fmt_bytes(g.memory_bytes, 'GiB', 0):>9}  {g.label}")
     return "\n".join(out)
+
+
+def preset_json(models: bool, gpus: bool) -> dict:
+    """--list-presets/--list-gpus --json: every preset with its name, label and figures (P, memory in bytes)."""
+    from . import catalog
+
+    out: dict = {"schema": 1, "kind": "presets"}
+    if models:
+        out["models"] = [{"name": m.name, "label": m.label, "params": m.to_model_spec().param_count,
+                          "seq_len": m.seq_len, "dp": m.dp} for m in catalog.model_presets()]
+    if gpus:
+        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes}
+                       for g in catalog.gpu_presets()]
+    return out

@@ -45,7 +45,7 @@ class ProtocolError(ValueError):
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # JSON has no Infinity/NaN: such a line is refused
 
 
 class Scale(_Msg):
