@@ -1,6 +1,6 @@
 """Predicted (core, closed form) vs simulated (fake tensors) full-step peak, per configuration. Prints figures.
 
-Each configuration is one stage of one model, simulated by `python -m zerodesk.measure.simulate` (backend nccl:
+Each configuration is one stage of one model, simulated by `python -m zerodesk.measure.worker.simulate` (backend nccl:
 what a GPU rank would track, CPU kernels) and predicted by zerodesk.core.peak with CPU kernels. Every built-in
 family, both profiles, recompute none/selective/full, mixture-of-experts at Nd 8-1024 with either shard
 placement, sequences 512-8192. Prints each error, then the worst; the target is every configuration within ±3%.

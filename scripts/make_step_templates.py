@@ -2,7 +2,7 @@
 
 Usage: python scripts/make_step_templates.py [--refit] [--only WORD] [--list]
   Every structure of the model presets, of tests/hf_configs/*.json and of ZeroDesk's own decoder in its usual
-  shapes is fitted once (python -m zerodesk.measure.step_template, one process each) and kept by its structure key;
+  shapes is fitted once (python -m zerodesk.measure.worker.step_template, one process each) and kept by its structure key;
   structures already in the file are kept unless --refit. --only: structures whose key or source names WORD.
   --list: print the structures and whether the file has them, fit nothing.
 """
@@ -71,7 +71,7 @@ def save(templates: dict[str, dict]) -> None:
 
 
 def fit(arch: Architecture) -> dict:
-    out = subprocess.run([sys.executable, "-m", "zerodesk.measure.step_template", "-"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "zerodesk.measure.worker.step_template", "-"], cwd=ROOT,
                          input=arch.model_dump_json(), capture_output=True, text=True,
                          env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
     lines = [line for line in out.stdout.splitlines() if line.strip()]

@@ -15,7 +15,7 @@ from zerodesk.core.architecture import Architecture
 from zerodesk.core.catalog import find_model
 from zerodesk.core.plan import Plan
 from zerodesk.core.step_template import shipped_keys, structure_key, symbol_values, template_for
-from zerodesk.measure.poly import FitError, evaluate, fit_dimension, mono
+from zerodesk.measure.worker.poly import FitError, evaluate, fit_dimension, mono
 
 # ---------------------------------------------------------------- fitting a dimension (pure Python)
 
@@ -168,7 +168,7 @@ def test_a_fitted_template_reproduces_the_traced_step_at_new_sizes(name):
     pytest.importorskip("transformers")
     from zerodesk.core.peak_traced import _counts
     from zerodesk.core.step_template import GROUPS, StepTemplate, block_kinds
-    from zerodesk.measure.step_template import PERIODS, fit_template, live_at, trace_all
+    from zerodesk.measure.worker.step_template import PERIODS, fit_template, live_at, trace_all
 
     arch = Architecture(**TINY[name])
     seq, batch = 40, 3

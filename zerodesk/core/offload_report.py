@@ -10,6 +10,7 @@ from .offload import (
     traffic_seconds,
 )
 from .plan import Plan
+from .text_table import table
 from .units import fmt_bytes
 
 SOURCES = {
@@ -17,6 +18,15 @@ SOURCES = {
     "torch": "PyTorch FSDP2 fully_shard(offload_policy=CPUOffloadPolicy())",
 }
 MEMORY_NAMES = {"gpu": "GPU memory", "host": "host memory per node"}
+UNKNOWN = "unknown (needs the architecture)"  # a figure that needs the model's layers, for a raw parameter count
+
+
+def _figure(nbytes: int | None, unit: str, with_unit: bool = True) -> str:
+    """'12.34 GB' (or '12.34' in a table whose header names the unit), or that the figure needs the architecture."""
+    if nbytes is None:
+        return UNKNOWN
+    text = fmt_bytes(nbytes, unit)
+    return text if with_unit else text.split()[0]
 
 
 def verdict(plan: Plan, b: OffloadBreakdown, stage: int) -> str:
@@ -50,7 +60,7 @@ def offload_json(plan: Plan) -> dict | None:
             {
                 "stage": s.stage,
                 "applicable": s.applicable,
-                **({"reason": s.reason} if not s.applicable else {
+                **({"reason": s.reason.text} if not s.applicable else {
                     "gpu_bytes": s.gpu_bytes,
                     "gpu_components": dict(s.gpu),
                     "gpu_working_bytes": s.gpu_working_bytes,
@@ -73,14 +83,12 @@ def offload_json(plan: Plan) -> dict | None:
              "formula": d.formula}
             for d in deepspeed_for_plan(plan)
         ],
-        "notes": list(b.notes),
+        "notes": [n.text for n in b.notes],
     }
 
 
 def offload_table(plan: Plan) -> str:
     """The offload section of `zerodesk plan`: one row per stage, then DeepSpeed's estimate beside."""
-    from .report import table
-
     b = compute_offload(plan)
     if b is None:
         return ""
@@ -91,11 +99,11 @@ def offload_table(plan: Plan) -> str:
     why = []
     for s in b.stages:
         if not s.applicable:
-            why.append(f"Stage {s.stage}: {s.reason}.")
+            why.append(f"Stage {s.stage}: {s.reason.text}.")
             continue
         store = s.nvme_bytes_per_node if s.on_nvme else s.host_bytes_per_node
         rows.append([str(s.stage), fmt_bytes(s.gpu_bytes, unit).split()[0],
-                     fmt_bytes(s.gpu_working_bytes, unit).split()[0], fmt_bytes(store, unit).split()[0],
+                     _figure(s.gpu_working_bytes, unit, with_unit=False), fmt_bytes(store, unit).split()[0],
                      fmt_bytes(s.traffic_bytes, unit).split()[0],
                      f"{traffic_seconds(s.traffic_bytes, b.pcie_gbps) * 1e3:,.1f} ms", verdict(plan, b, s.stage)])
         why.append(f"Stage {s.stage}: {s.formula}; traffic {s.traffic_formula}; {s.ranks_per_node} rank(s) per node.")
@@ -108,7 +116,7 @@ def offload_table(plan: Plan) -> str:
     if ds:
         lines.append("DeepSpeed's cold estimate for the same choice (its formulas: a 1.5x buffer factor, 4L at ZeRO-3):")
         for d in ds:
-            lines.append(f"  ZeRO-{d.stage}: GPU {fmt_bytes(d.gpu_bytes, unit)}, host {fmt_bytes(d.host_bytes_per_node, unit)}"
+            lines.append(f"  ZeRO-{d.stage}: GPU {_figure(d.gpu_bytes, unit)}, host {_figure(d.host_bytes_per_node, unit)}"
                          f" per node [{d.formula}]")
-    lines += [f"Note: {note}." for note in b.notes]
+    lines += [f"Note: {note.text}." for note in b.notes]
     return "\n".join(lines)

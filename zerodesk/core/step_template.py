@@ -1,7 +1,7 @@
 """What one rank's step holds beyond its states, from the real module's own code: its step template (no torch).
 
 A template belongs to a structure (the family and every knob that changes the step's operations; sizes aside:
-see structure_key) and was fitted by zerodesk.measure.step_template from the step's timeline under fake
+see structure_key) and was fitted by zerodesk.measure.worker.step_template from the step's timeline under fake
 tensors: every moment where memory stops rising, its bytes as exact polynomials in the sizes (s, b, hidden,
 heads, ...), summed by who made them (the block the moment is in, the block before it, earlier blocks, the
 block after it, later ones, the rest) and by what they are (kept from forward, made in backward, gradients).

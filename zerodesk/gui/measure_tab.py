@@ -20,8 +20,7 @@ from ..core.accounting import Breakdown
 from ..core.evidence import EvidenceRecord
 from ..core.plan import Plan
 from ..measure import rules
-from ..measure.protocol import scale_plan
-from ..measure.simulate import SIMULATED_STAGES
+from ..measure.protocol import SIMULATED_STAGES, scale_plan
 from .evidence.controller import RunController, RunJob
 from .evidence.controls import MeasureControls
 from .evidence.fmt import fmt_auto

@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ..core import catalog
+from ..core.options import OFFLOAD_TARGET, UNITS
 from ..core.plan import Offload, Plan, PlanError, Profile, Scheme
 from . import form_texts as texts
 from . import i18n
@@ -107,7 +108,7 @@ class PlanForm(QWidget):
         f.form_row(cform, "bandwidth_gbps", self._bw)
         self._cuda: MemoryEdit = f.edit("cuda_allowance_bytes", memory=True)
         f.form_row(cform, "cuda_allowance_bytes", self._cuda)
-        self._units = f.combo("units", [("GB", "GB"), ("GiB", "GiB")])
+        self._units = f.combo("units", [(u, u) for u in UNITS.values])
         f.form_row(cform, "units", self._units)
         outer.addWidget(self._cluster_box)
 
@@ -116,7 +117,7 @@ class PlanForm(QWidget):
         oform = form_layout(self._offload_box)
         self._offload = f.combo("offload", [(o.value, o.value) for o in Offload], min_chars=12)
         f.form_row(oform, "offload", self._offload)
-        self._offload_target = f.combo("offload_target", [("cpu", "cpu"), ("nvme", "nvme")], min_chars=12)
+        self._offload_target = f.combo("offload_target", [(t, t) for t in OFFLOAD_TARGET.values], min_chars=12)
         f.form_row(oform, "offload_target", self._offload_target)
         self._pcie = f.edit("pcie_gbps")
         f.form_row(oform, "pcie_gbps", self._pcie)

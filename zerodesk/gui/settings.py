@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QSettings
 
 from .. import APP_NAME
+from ..core.options import LANGUAGE, UNITS as UNIT_OPTION
 
 if TYPE_CHECKING:
     from ..measure.protocol import Scale
 
 ORGANIZATION = "ZeroDesk"
 MAX_RECENT = 8
-LANGUAGES = ("en", "ru")
-UNITS = ("GB", "GiB")
+LANGUAGES = LANGUAGE.values
+UNITS = UNIT_OPTION.values
 
 
 class Settings:

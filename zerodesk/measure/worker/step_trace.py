@@ -9,7 +9,7 @@ to bf16), `autocast` is DDP's (fp32 parameters under torch.autocast), `fp32` use
 are; recompute wraps the blocks as the worker does (zerodesk.measure.recompute). Parameters and buffers are
 known before the step and never filed; what ends up in a parameter's .grad is filed as a gradient.
 
-step_template.py turns timelines at several sizes into the torch-free template core.step_template evaluates.
+step_template.py (beside it) turns timelines at several sizes into the torch-free template core.step_template evaluates.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
-from torch.utils._pytree import tree_leaves, tree_map
+
+from . import torch_compat
+from .torch_compat import tree_leaves, tree_map
 
 
 @dataclass
@@ -63,7 +64,7 @@ class Timeline:
         return out
 
 
-class _Recorder(TorchDispatchMode):
+class _Recorder(torch_compat.dispatch_mode_base()):
     def __init__(self, known: set[int]) -> None:
         super().__init__()
         self.timeline = Timeline()

@@ -34,13 +34,11 @@ def attention_kernel(spec: Any, seq: int, device: Any = "cpu") -> str | None:
 def _probe(spec: Any, seq: int, device: Any) -> str:
     import torch
     import torch.nn.functional as F
-    from torch._subclasses.fake_tensor import FakeTensorMode
-    from torch.utils._python_dispatch import TorchDispatchMode
 
-    from ..core.plan import Architecture
+    from ...core.plan import Architecture
+    from . import torch_compat
     from .hf_model import build_hf_model
     from .model import build_model
-    from .simulate import _one_sequence_per_row
 
     arch = spec if isinstance(spec, Architecture) else spec.architecture
     if arch is not None:  # one block of the same structure (under Gemma-2's alternation: its first, windowed)
@@ -51,7 +49,7 @@ def _probe(spec: Any, seq: int, device: Any) -> str:
     seen: list[str] = []
     called: list[bool] = []
 
-    class Ops(TorchDispatchMode):
+    class Ops(torch_compat.dispatch_mode_base()):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             seen.append(func.__name__.split(".")[0])
             return func(*args, **(kwargs or {}))
@@ -62,7 +60,7 @@ def _probe(spec: Any, seq: int, device: Any) -> str:
         called.append(True)
         return original(*args, **kwargs)
 
-    with FakeTensorMode(), _one_sequence_per_row():
+    with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row():
         model = build()
         for p in model.parameters():
             p.data = p.data.to(torch.bfloat16)

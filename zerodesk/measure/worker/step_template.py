@@ -1,6 +1,6 @@
 """A structure's step template, fitted from the real module's timelines (worker side: torch).
 
-`python -m zerodesk.measure.step_template ARCH.json|CONFIG.json|-` prints one JSON object, the template that
+`python -m zerodesk.measure.worker.step_template ARCH.json|CONFIG.json|-` prints one JSON object, the template that
 zerodesk.core.step_template evaluates without torch, or {"error": "one sentence"}.
 
 How: the model of the plan's structure (every knob as the plan has it) is built at a few probe sizes, each size
@@ -20,8 +20,8 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from ..core.architecture import Architecture
-from ..core.step_template import COMPUTES, RECOMPUTES, SYMBOLS, TEMPLATE_VERSION, structure_key
+from ...core.architecture import Architecture
+from ...core.step_template import COMPUTES, RECOMPUTES, SYMBOLS, TEMPLATE_VERSION, structure_key
 from .poly import FitError, Poly, add, dominates, fit_dimension, mul, to_json, total
 from .step_trace import Timeline, trace_step
 
@@ -59,7 +59,7 @@ def free_symbols(arch: Architecture) -> list[str]:
 
 
 def _knobs(arch: Architecture) -> dict:
-    from ..core.architecture import FAMILY_KNOBS
+    from ...core.architecture import FAMILY_KNOBS
 
     return FAMILY_KNOBS[arch.family]
 
@@ -146,16 +146,15 @@ def trace_all(arch: Architecture | dict, s: int, b: int, computes=COMPUTES, reco
     """One traced step of `arch` (built once, under fake tensors) per compute mode and recompute choice, at sequence
     s and micro-batch b; keys "compute/recompute". arch may be a config.json dict (transformers builds it)."""
     import torch
-    from torch._subclasses.fake_tensor import FakeTensorMode
 
+    from . import torch_compat
     from .model import blocks_of, build_model
     from .recompute import apply_recompute, attention_of
-    from .simulate import _one_sequence_per_row
 
     from .hf_model import build_hf_model
 
     out: dict[str, Timeline] = {}
-    with FakeTensorMode(), _one_sequence_per_row():
+    with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row():
         model = build_model(arch, "cpu") if isinstance(arch, Architecture) else build_hf_model(arch, "cpu")
         blocks = blocks_of(model)
         vocab = arch.vocab if isinstance(arch, Architecture) else int(arch["vocab_size"])
@@ -459,7 +458,7 @@ def fit_config_template(config: dict, computes=COMPUTES, recomputes=RECOMPUTES) 
 
 
 def config_key(config: dict) -> str:
-    from ..core.step_template import config_key as key
+    from ...core.step_template import config_key as key
 
     return key(config)
 

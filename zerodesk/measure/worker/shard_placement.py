@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..core.torch_profile import shard_dim
+from ...core.torch_profile import shard_dim
 
 
 def placement_fn(placement: str, world: int) -> Callable[[Any], Any] | None:
