@@ -167,3 +167,19 @@ def test_partial_rotary_reaches_transformers(family, extra):
     cfg = dict(hf_config_from_architecture(arch))
     conf = transformers.AutoConfig.for_model(cfg.pop("model_type"), **cfg)
     assert int(16 * conf.rope_parameters["partial_rotary_factor"]) == 8
+
+
+def test_the_worker_builds_the_window_and_activation_the_config_names():
+    """A null window is no window (not transformers' default 4096); gelu_new runs NewGELUActivation."""
+    pytest.importorskip("transformers")
+    from zerodesk.core.architecture import Architecture
+    from zerodesk.measure.worker.model import build_model
+
+    mistral = Architecture(family="mistral", layers=1, hidden=64, heads=4, kv_heads=2, ffn=96, vocab=50)
+    assert build_model(mistral, "meta").config.sliding_window is None
+    assert build_model(mistral.model_copy(update={"sliding_window": 2047}), "meta").config.sliding_window == 2047
+    gptj = Architecture(family="gptj", layers=1, hidden=64, heads=4, ffn=256, vocab=50, mlp="plain",
+                        norm="layernorm", bias="mlp", head_bias=True, parallel=True, rotary_dim=8,
+                        activation="gelu_new")
+    model = build_model(gptj, "meta")
+    assert any(type(m).__name__ == "NewGELUActivation" for m in model.modules())
