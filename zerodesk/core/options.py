@@ -124,7 +124,7 @@ SHARD_PLACEMENT = Option("shard_placement", "--shard-placement", "FSDP2's shard 
            "a tensor whose dim 0 is below Nd on its largest dimension Nd divides, as stacked experts are sharded"),
 ))
 KERNELS = Option("kernels", "--kernels", "whose attention and norm kernels the activations follow", (
-    Choice("auto", QT_TRANSLATE_NOOP("Options", "the plan's device"), "CUDA's when the plan names a GPU, else the CPU's"),
+    Choice("plan", QT_TRANSLATE_NOOP("Options", "the plan's device"), "CUDA's when the plan names a GPU, else the CPU's"),
     Choice("cpu", QT_TRANSLATE_NOOP("Options", "CPU"), "the kernels the step templates were traced with"),
     Choice("cuda", QT_TRANSLATE_NOOP("Options", "CUDA"),
            "fused attention and RMSNorm keep less (modelled, unverified on hardware)"),

@@ -216,7 +216,7 @@ class Plan(_Strict):
     @property
     def kernel_device(self) -> str:
         """The device whose kernels the activations follow: kernels as set, else cuda when the plan names a GPU."""
-        if self.kernels != "auto":
+        if self.kernels != KERNELS.default:  # set: cpu or cuda
             return self.kernels
         return "cuda" if self.cluster.gpu or self.cluster.gpu_memory_bytes else "cpu"
 

@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .architecture import Architecture
+from .options import RECOMPUTE
 
 TEMPLATE_VERSION = 1
 COMPUTES = ("bf16", "autocast", "fp32")
-RECOMPUTES = ("none", "selective", "full")
+RECOMPUTES = RECOMPUTE.values
 SYMBOLS = ("s", "b", "u", "kv", "g", "hd", "f", "V", "E", "k", "r", "w", "e")  # u: hidden per head
 CLASSES = ("act", "tmp", "grad")
 

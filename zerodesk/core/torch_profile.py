@@ -50,9 +50,6 @@ def _zero_partition(numels: tuple[int, ...], dp: int) -> tuple[tuple[int, ...], 
     return tuple(tuple(o) for o in owned)
 
 
-PLACEMENTS = ("dim0", "auto")
-
-
 def shard_dim(shape: tuple[int, ...], dp: int, placement: str = "dim0") -> int:
     """The dimension FSDP2 shards a tensor on: 0 (fully_shard's default), or under `auto` placement, for a tensor
     whose dim 0 is smaller than Nd (transformers' stacked experts: dim 0 is the expert count), its largest
