@@ -11,8 +11,10 @@ Step templates are traced with the CPU kernels. On CUDA two kernels save less, b
   fp32 upcast and the normalised tensor of the composite CPU kernel (6 B per element of s·b·h with bf16
   activations, 4 B under autocast, whose residual stream is fp32 already).
 
-Unverified on hardware in this release: the H200 run (docs/gpu-smoke-h200.txt) measured 2.4-4.8% less than
-the CPU-kernel prediction for ZeroDesk's decoder; this model accounts for 80-115% of those differences.
+Unverified on hardware in this release. Against the last H200 run (docs/gpu-smoke-h200.txt: ZeroDesk's decoder,
+4 layers, hidden 1024, 8 heads, 2 x 1024 tokens), where the CPU-kernel prediction read 2.4-4.8% above the measured
+forward and backward peaks, these two kernels take 88 MiB (stages 0-1) and 124 MiB (stages 2-3) off the moments
+at the loss, leaving -0.5% to -0.7%; a new GPU run is the check (benchmarks/gpu_smoke.sh).
 """
 
 from __future__ import annotations
