@@ -1,6 +1,6 @@
-"""Fit the built-in structures' step templates into resources/step_templates.json.gz (needs torch, transformers).
+"""Fit the built-in structures' step templates into resources/step_templates/ (needs torch, transformers).
 
-Usage: python scripts/make_step_templates.py [--refit] [--only WORD] [--list]
+Usage: python scripts/make_step_templates.py [--refit] [--only WORD] [--list] [--from-bundle FILE]
   Every structure of the model presets, of tests/hf_configs/*.json and of ZeroDesk's own decoder in its usual
   shapes is fitted once (python -m zerodesk.measure.worker.step_template, one process each) and kept by its structure key;
   structures already in the file are kept unless --refit. --only: structures whose key or source names WORD.
@@ -22,9 +22,9 @@ sys.path.insert(0, str(ROOT))
 from zerodesk.core.architecture import Architecture  # noqa: E402
 from zerodesk.core.catalog import model_presets  # noqa: E402
 from zerodesk.core.hf_config import architecture_from_hf_config  # noqa: E402
-from zerodesk.core.step_template import TEMPLATE_VERSION, TEMPLATES_FILE, structure_key  # noqa: E402
+from zerodesk.core.step_template import TEMPLATE_VERSION, TEMPLATES_DIR, structure_key, template_file  # noqa: E402
 
-OUT = ROOT / "resources" / TEMPLATES_FILE
+OUT = ROOT / "resources" / TEMPLATES_DIR
 # ZeroDesk's own decoder as the form builds it: both norms, both position kinds, gated or plain, MHA or GQA
 CUSTOM = [
     dict(layers=2, hidden=64, heads=4, ffn=128, vocab=256),
@@ -57,17 +57,19 @@ def structures() -> dict[str, tuple[str, Architecture]]:
 
 
 def load() -> dict[str, dict]:
-    if not OUT.is_file():
-        return {}
-    with gzip.open(OUT, "rt", encoding="utf-8") as fh:
-        return {t["key"]: t for t in json.load(fh)["templates"] if t.get("version") == TEMPLATE_VERSION}
+    out = {}
+    for path in sorted(OUT.glob("*.json.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            t = json.load(fh)
+        if t.get("version") == TEMPLATE_VERSION:
+            out[t["key"]] = t
+    return out
 
 
-def save(templates: dict[str, dict]) -> None:
-    data = {"note": "written by scripts/make_step_templates.py; see zerodesk/core/step_template.py",
-            "templates": [templates[k] for k in sorted(templates)]}
-    with gzip.GzipFile(OUT, "wb", mtime=0) as fh:  # reproducible bytes
-        fh.write(json.dumps(data, separators=(",", ":"), sort_keys=True).encode())
+def save(template: dict) -> None:
+    OUT.mkdir(exist_ok=True)
+    with gzip.GzipFile(OUT / template_file(template["key"]), "wb", mtime=0) as fh:  # reproducible bytes
+        fh.write(json.dumps(template, separators=(",", ":"), sort_keys=True).encode())
 
 
 def fit(arch: Architecture) -> dict:
@@ -81,6 +83,11 @@ def fit(arch: Architecture) -> dict:
 
 
 def main() -> int:
+    if "--from-bundle" in sys.argv:  # one gzipped {"templates": [...]} split into the per-structure files
+        with gzip.open(sys.argv[sys.argv.index("--from-bundle") + 1], "rt", encoding="utf-8") as fh:
+            for t in json.load(fh)["templates"]:
+                save(t)
+        return 0
     refit, listing = "--refit" in sys.argv, "--list" in sys.argv
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     have = load()
@@ -103,7 +110,7 @@ def main() -> int:
         answer.pop("fit_s", None)
         answer["source"] = source
         have[key] = answer
-        save(have)
+        save(answer)
         print(f"{source}: {len(answer['steps'])} steps in {time.perf_counter() - t0:.0f} s", flush=True)
     return 1 if failed else 0
 

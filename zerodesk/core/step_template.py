@@ -7,7 +7,7 @@ heads, ...), summed by who made them (the block the moment is in, the block befo
 block after it, later ones, the rest) and by what they are (kept from forward, made in backward, gradients).
 So one template answers for any depth and any sizes of its structure: core.peak places each moment in the
 step of a plan and adds what the engines hold then. Built-in structures ship theirs
-(resources/step_templates.json.gz, written by scripts/make_step_templates.py); a plan may carry its own.
+(resources/step_templates/, written by scripts/make_step_templates.py); a plan may carry its own.
 
 Evaluating a template is a few hundred multiplications: well under a millisecond.
 """
@@ -163,30 +163,39 @@ class StepTemplate:
 
 # ---------------------------------------------------------------- where templates come from
 
-TEMPLATES_FILE = "step_templates.json.gz"
+TEMPLATES_DIR = "step_templates"  # one gzipped JSON per structure, named by template_file(key)
+_INSTALLED: dict[str, dict] = {}
 
 
-@lru_cache(maxsize=1)
-def _shipped() -> dict[str, dict]:
+def template_file(key: str) -> str:
+    """The file name of a structure's shipped template: its key's digest (one small file read per structure used)."""
+    import hashlib
+
+    return hashlib.sha256(key.encode()).hexdigest()[:20] + ".json.gz"
+
+
+def _shipped(key: str) -> dict | None:
+    if key in _INSTALLED:
+        return _INSTALLED[key]
     from ..resources import resource
 
-    path = Path(resource(TEMPLATES_FILE))
+    path = Path(resource(TEMPLATES_DIR, template_file(key)))
     if not path.is_file():
-        return {}
+        return None
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         data = json.load(fh)
-    return {t["key"]: t for t in data.get("templates", [])}
+    return data if data.get("key") == key and data.get("version") == TEMPLATE_VERSION else None
 
 
 @lru_cache(maxsize=64)
 def _compiled(key: str, text: str | None = None) -> StepTemplate | None:
-    data = json.loads(text) if text is not None else _shipped().get(key)
+    data = json.loads(text) if text is not None else _shipped(key)
     return StepTemplate(data) if data else None
 
 
 def install(templates: list[dict]) -> None:
-    """Make templates known as if shipped (tests, and a plan's own carried with it)."""
-    _shipped().update({t["key"]: t for t in templates})
+    """Make templates known as if shipped (tests and benchmarks that fit their own)."""
+    _INSTALLED.update({t["key"]: t for t in templates})
     _compiled.cache_clear()
 
 
@@ -220,5 +229,6 @@ def template_for(arch: Architecture | None, carried: dict | None = None) -> Step
     return _compiled(key)
 
 
-def shipped_keys() -> set[str]:
-    return set(_shipped())
+def shipped(arch: Architecture) -> bool:
+    """Whether arch's structure has a built-in (or installed) template."""
+    return _shipped(structure_key(arch)) is not None
