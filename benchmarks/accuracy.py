@@ -154,7 +154,7 @@ def main() -> int:
         sim, wall = simulate(plan, stage, tracked)
         sim_phase = max(sim.phase_peaks, key=lambda ph: sim.phase_peaks[ph]["total"])
         err = pred.total_bytes / sim.peak_bytes - 1
-        if abs(err) > abs(worst[0]):
+        if worst[1] is None or abs(err) > abs(worst[0]):
             worst = (err, i)
         print(f"{head}  {pred.total_bytes / GIB:9.3f} ({pred.phase:9})  {sim.peak_bytes / GIB:9.3f} ({sim_phase:9})  "
               f"{100 * err:+6.2f}%  {wall:6.1f}", flush=True)
