@@ -216,7 +216,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
     if args.config is not None:
         from .measure.hf_tensors import model_from_hf_config
 
-        model, hints = model_from_hf_config(args.config)  # named from the config itself, not its folder
+        model, hints = model_from_hf_config(args.config, fit_template=True)  # named from the config, not its folder
         if hints.get("seq_len") and args.seq is None:
             data["seq_len"] = int(hints["seq_len"])  # the model's context length (--seq overrides)
     if args.params is not None:

@@ -23,11 +23,13 @@ NEEDS_TRANSFORMERS = "needs the transformers package (pip install transformers)"
 TENSOR_LIST_MODULE = "zerodesk.measure.worker.hf_model"  # what the subprocess runs
 
 
-def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+def model_from_hf_config(path: str | Path, python: str | None = None,
+                         fit_template: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
     """(ModelSpec fields, hints) from a config.json or its folder; hints: model_type and seq_len.
 
     A model_type with a ZeroDesk layout becomes an architecture (no torch involved); any other is
-    read by transformers in a subprocess into a tensor list stored with its config."""
+    read by transformers in a subprocess into a tensor list stored with its config, and with fit_template its
+    step template too (its activations from its own module, a minute or two: `zerodesk plan --config` does it)."""
     path, cfg = read_hf_config(path)
     model_type = cfg.get("model_type")
     name = model_name(cfg)
@@ -42,7 +44,7 @@ def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[d
             raise PlanError(f"{path} has model_type '{model_type}': ZeroDesk reads {', '.join(SUPPORTED)} by itself, "
                             f"and any other type {NEEDS_TRANSFORMERS}") from None
         raise
-    template = read_step_template(cfg, python)  # the activations of a type ZeroDesk has never seen, from its module
+    template = read_step_template(cfg, python) if fit_template else None  # its activations, from its module
     hints: dict[str, Any] = {"model_type": model_type}
     seq = next((cfg[k] for k in ("max_position_embeddings", "n_positions", "seq_length")
                 if isinstance(cfg.get(k), int) and not isinstance(cfg.get(k), bool) and cfg[k] > 0), None)
@@ -51,7 +53,7 @@ def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[d
     model: dict[str, Any] = {"name": name, "tensors": tensors, "hf_config": cfg}
     if template is not None:
         model["step_template"] = template
-    else:
+    elif fit_template:
         hints["step_template"] = "not fitted: the predicted peak leaves its activations out"
     return model, hints
 
