@@ -70,8 +70,11 @@ def _pools(arch: Architecture) -> dict[str, list[int]]:
     wide = arch.dim_per_head > 256
     head = [131, 137, 139] if wide else [109, 113, 127]
     rotary = [101, 103, 107]
+    # head counts stay small: a model may build a module per head (StableLM's q/k LayerNorms)
+    counts = {"kv": [11, 13, 17], "g": [19, 23, 29]}
     rest = iter(p for p in _PRIMES if p not in head + rotary and p > 127)
-    return {s: head if s == "hd" else rotary if s == "r" else [next(rest) for _ in range(3)] for s in SYMBOLS}
+    return {s: head if s == "hd" else rotary if s == "r" else counts.get(s) or [next(rest) for _ in range(3)]
+            for s in SYMBOLS}
 
 
 # A probe's value of a symbol is a prime times this: head widths even (rotary halves them), hidden and MLP widths
