@@ -102,10 +102,11 @@ def test_every_family_in_the_issue_ships_its_template(name):
 @pytest.mark.parametrize("name", ["llama-2-7b", "gemma-2-2b", "mixtral-8x7b", "falcon-7b"])
 @pytest.mark.parametrize("recompute", ["none", "full"])
 def test_every_moment_is_linear_in_the_micro_batch_at_a_fixed_sequence(name, recompute):
-    """A + B x micro_batch: the batch solver's assumption, moment by moment, every stage."""
+    """A + B x micro_batch: the batch solver's assumption, moment by moment, every stage, from two sequences on (a
+    micro-batch of one may take its own path through the model, traced apart: Falcon's broadcast matmul folds)."""
     from zerodesk.core.peak import moments
 
-    plans = [_preset_plan(name, seq_len=2048, micro_batch=b, recompute=recompute) for b in (1, 2, 5)]
+    plans = [_preset_plan(name, seq_len=2048, micro_batch=b, recompute=recompute) for b in (2, 3, 6)]
     for stage in range(4):
         by_b = [moments(p, stage) for p in plans]
         assert len({len(m) for m in by_b}) == 1

@@ -195,16 +195,19 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
             cache[key] = rows
     layers, dp = depth(plan), plan.dp
     placed = []  # (total, phase, name, engine terms, template bytes)
+    best: dict[str, tuple] = {}
     for phase, name, place, i, r, totals in rows:
         terms = engine_terms(stage, place, i, layers, sh, eng, dp)
         extra = sum(terms.values())
-        for n in ([int(totals.argmax())] if top_only else [int(j) for j in (totals > float("-inf")).nonzero()[0]]):
+        if top_only:  # the largest moment of the place, and of its phase so far
+            n = int(totals.argmax())
+            total = extra + float(totals[n])
+            if phase not in best or total > best[phase][0]:
+                best[phase] = (total, phase, name, terms, r[n])
+            continue
+        for n in [int(j) for j in (totals > float("-inf")).nonzero()[0]]:
             placed.append((extra + float(totals[n]), phase, name, terms, r[n]))
     if top_only:
-        best: dict[str, tuple] = {}
-        for x in placed:
-            if x[1] not in best or x[0] > best[x[1]][0]:
-                best[x[1]] = x
         placed = list(best.values())
     out = []
     for _, phase, name, terms, r in placed:

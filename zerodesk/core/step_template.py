@@ -42,18 +42,24 @@ _STRUCTURE = ("family", "mlp", "tied_embeddings", "bias", "head_bias", "norm", "
 
 def structure_key(arch: Architecture) -> str:
     """Everything about arch that changes its step's operations, in one stable string (sizes are symbols)."""
-    out: dict[str, Any] = {k: getattr(arch, k) for k in _STRUCTURE}
     kv, heads = arch.n_kv_heads, arch.heads
-    out["attention"] = "mha" if kv == heads else "mqa" if kv == 1 else "gqa"
-    out["act"] = arch.act
-    out["partial_rotary"] = arch.rotary_dim is not None and arch.rotary_dim < arch.dim_per_head
-    out["window"] = "none" if arch.sliding_window is None else f"every {arch.window_period}" if arch.window_period \
-        else "all"
-    out["softcap"] = [arch.attn_softcap is not None, arch.final_softcap is not None]
-    out["moe"] = arch.experts is not None
-    out["embed_projection"] = arch.embed_dim is not None and arch.embed_dim != arch.hidden
-    out["wide_heads"] = arch.dim_per_head > 256  # transformers and the attention kernels change course above 256
-    return json.dumps(out, sort_keys=True, separators=(",", ":"))
+    derived = (
+        ("attention", "mha" if kv == heads else "mqa" if kv == 1 else "gqa"), ("act", arch.act),
+        ("partial_rotary", arch.rotary_dim is not None and arch.rotary_dim < arch.dim_per_head),
+        ("window", "none" if arch.sliding_window is None else f"every {arch.window_period}" if arch.window_period
+         else "all"),
+        ("softcap", (arch.attn_softcap is not None, arch.final_softcap is not None)),
+        ("moe", arch.experts is not None),
+        ("embed_projection", arch.embed_dim is not None and arch.embed_dim != arch.hidden),
+        ("wide_heads", arch.dim_per_head > 256),  # transformers and the attention kernels change course above 256
+    )
+    return _key(tuple((k, getattr(arch, k)) for k in _STRUCTURE) + derived)
+
+
+@lru_cache(maxsize=256)
+def _key(items: tuple) -> str:
+    return json.dumps({k: list(v) if isinstance(v, tuple) else v for k, v in items}, sort_keys=True,
+                      separators=(",", ":"))
 
 
 def config_key(config: dict) -> str:
@@ -78,7 +84,14 @@ def symbol_values(arch: Architecture | None, seq: int, batch: int) -> dict[str, 
 
 def block_kinds(arch: Architecture) -> list[str]:
     """Each block's kind as templates name it: 'window' (sliding-window attention) or 'full'."""
-    return ["window" if arch.windowed(i) else "full" for i in range(arch.layers)]
+    return _kinds(arch.layers, arch.sliding_window is not None, arch.window_period)
+
+
+@lru_cache(maxsize=256)
+def _kinds(layers: int, windowed: bool, period: int | None) -> list[str]:
+    if not windowed:
+        return ["full"] * layers
+    return ["window" if period is None or (i + 1) % period else "full" for i in range(layers)]
 
 
 # ---------------------------------------------------------------- compiled steps
