@@ -131,7 +131,7 @@ def edit_latency(edits: int) -> None:
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
     app = QApplication.instance() or QApplication([])
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     w = MainWindow(persist=False)
     w.quiet = True
@@ -191,7 +191,7 @@ def large_cluster_latency(edits: int) -> None:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from zerodesk.core.plan import Plan
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     app = QApplication.instance()
     w = MainWindow(persist=False)

@@ -16,8 +16,8 @@ def gui_settings(tmp_path, qapp):
     """Isolated QSettings (INI files under tmp_path) and the English UI, restored afterwards."""
     from PySide6.QtCore import QSettings
 
-    from zerodesk.gui import i18n
-    from zerodesk.gui.settings import Settings
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.base.settings import Settings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     i18n.set_language("en")
@@ -28,7 +28,7 @@ def gui_settings(tmp_path, qapp):
 @pytest.fixture
 def window(qtbot, gui_settings):
     """The real main window, shown offscreen, with modal dialogs turned into status-bar messages."""
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     w = MainWindow(gui_settings)
     w.quiet = True

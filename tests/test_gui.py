@@ -22,7 +22,7 @@ from zerodesk.core.accounting import compute, sweep_dp
 from zerodesk.core.glossary import load_glossary
 from zerodesk.core.plan import Plan, field_errors, load_plan, plan_to_json, save_plan
 from zerodesk.core.units import UNIT_BYTES
-from zerodesk.gui.form_fields import count_text
+from zerodesk.gui.form.fields import count_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +77,7 @@ def test_gui_process_never_imports_torch():
         from PySide6.QtCore import QSettings
         import tempfile
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
-        import zerodesk.gui.app, zerodesk.gui.main_window
+        import zerodesk.gui.app, zerodesk.gui.window.main_window
         from zerodesk.gui.app import create_window
         w = create_window(headless=True)
         w.form.apply_model_preset("llama-2-7b")
@@ -526,7 +526,7 @@ def test_settings_round_trip(gui_settings, tmp_path):
     s.add_recent(tmp_path / "p3.zerodesk.json")
     assert s.recent_files[0].endswith("p3.zerodesk.json") and len(s.recent_files) == 8
     s.sync()
-    from zerodesk.gui.settings import Settings
+    from zerodesk.gui.base.settings import Settings
 
     again = Settings()
     assert again.units == "GiB" and again.language == "ru" and again.recent_files == s.recent_files
@@ -535,7 +535,7 @@ def test_settings_round_trip(gui_settings, tmp_path):
 
 
 def test_window_geometry_and_dock_layout_persist(gui_settings, qtbot):
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     w = MainWindow(gui_settings)
     w.ask_save_changes = discard
@@ -673,7 +673,7 @@ def test_screenshot_mode_reports_a_bad_plan_file(tmp_path):
 
 
 def test_small_figures_keep_their_digits(qapp):
-    from zerodesk.gui.i18n import fmt_bytes
+    from zerodesk.gui.base.i18n import fmt_bytes
 
     assert fmt_bytes(1_840_000, "GB") == "0.00184 GB"  # a tiny model's states, not "0.00 GB"
     assert fmt_bytes(14 * 10**9, "GB") == "14.00 GB" and fmt_bytes(0, "GiB") == "0.00 GiB"

@@ -125,7 +125,7 @@ def test_a_deleted_file_is_not_silently_recreated(window, tmp_path, qtbot):
 
 
 def test_two_windows_saving_the_same_file(qtbot, gui_settings, tmp_path):
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     path = tmp_path / "shared.zerodesk.json"
     save_plan(Plan(model=ModelSpec(params=10**9)), path)
@@ -186,7 +186,7 @@ def test_a_200_kb_plan_opens_within_a_second(window, files, qtbot):
 def test_a_change_the_watcher_missed_is_still_noticed(qtbot, gui_settings, tmp_path):
     """The file watcher can miss a write (a rename racing the re-watch, a file system without inotify): the
     document also looks at the file's stat every few seconds."""
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     path = tmp_path / "shared.zerodesk.json"
     save_plan(Plan(model=ModelSpec(params=10**9)), path)

@@ -7,9 +7,9 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
 from zerodesk.core.accounting import STAGES
-from zerodesk.gui import i18n
-from zerodesk.gui.field_grid import HYSTERESIS, FieldGrid
-from zerodesk.gui.stage_chart import stage_tick_labels
+from zerodesk.gui.base import i18n
+from zerodesk.gui.form.field_grid import HYSTERESIS, FieldGrid
+from zerodesk.gui.charts.stage_chart import stage_tick_labels
 
 
 def _grid(qtbot, labels: list[str]) -> FieldGrid:
@@ -49,7 +49,7 @@ def test_the_grid_stacks_below_the_width_it_needs_and_comes_back_with_room(qtbot
 
 
 def test_the_russian_form_fits_a_1024_window_and_nothing_is_clipped(qtbot, gui_settings):
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     from conftest import discard
 

@@ -48,7 +48,7 @@ def _labels_fit(window) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_walk_every_step(lesson, qapp, lang):
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
     from zerodesk.gui.lesson.numbers import fmt_short_bytes
     from zerodesk.gui.lesson.render import render_step
 
@@ -140,7 +140,7 @@ def test_keys_clicker_presenter_and_escape(lesson, qtbot):
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_presenter_mode_fits_at_projector_sizes(lesson, lang):
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
     from zerodesk.gui.lesson.render import render_step
 
     i18n.set_language(lang)

@@ -19,7 +19,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 
 from zerodesk.core.plan import Plan
-from zerodesk.gui.evidence.results import table_text
+from zerodesk.gui.runs.results import table_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FAULT_ENV = "ZERODESK_MEASURE_FAULT"
@@ -312,9 +312,9 @@ def test_before_a_run_the_tab_says_what_it_will_do(window, qtbot):
 
 
 def test_choices_are_remembered(gui_settings, qtbot, tmp_path):
-    from zerodesk.gui.evidence.controller import RunController
-    from zerodesk.gui.measure_tab import MeasureTab
-    from zerodesk.gui.settings import MeasureSettings
+    from zerodesk.gui.runs.controller import RunController
+    from zerodesk.gui.runs.measure_tab import MeasureTab
+    from zerodesk.gui.base.settings import MeasureSettings
 
     store = QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat)
     tab = MeasureTab(RunController(), MeasureSettings(store))
@@ -356,8 +356,8 @@ def test_the_tab_speaks_russian(window):
 
 
 def test_the_tab_does_not_import_torch():
-    code = ("import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; import zerodesk.gui.measure_tab, "
-            "zerodesk.gui.measure_process; assert 'torch' not in sys.modules; print('no torch')")
+    code = ("import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; import zerodesk.gui.runs.measure_tab, "
+            "zerodesk.gui.runs.process; assert 'torch' not in sys.modules; print('no torch')")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0 and "no torch" in out.stdout, out.stderr

@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 
 from zerodesk.core.offload import compute_offload
 from zerodesk.core.plan import Offload, Plan
-from zerodesk.gui.offload_chart import OffloadChart
-from zerodesk.gui.plan_form import PlanForm
+from zerodesk.gui.charts.offload_chart import OffloadChart
+from zerodesk.gui.form.plan_form import PlanForm
 
 
 def _card(**kw) -> Plan:

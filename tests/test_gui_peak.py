@@ -10,7 +10,7 @@ from zerodesk.core.catalog import find_model
 from zerodesk.core.peak import predict
 from zerodesk.core.plan import Plan
 from zerodesk.core.units import UNIT_BYTES
-from zerodesk.gui.stage_chart import PEAK_KEY
+from zerodesk.gui.charts.stage_chart import PEAK_KEY
 
 
 def llama_plan(**kw) -> Plan:

@@ -21,7 +21,7 @@ from zerodesk.core.architecture import tensor_shapes
 from zerodesk.core.evidence import run_key
 from zerodesk.core.plan import Plan, Profile, load_plan
 from zerodesk.core.torch_profile import rank_states
-from zerodesk.gui import measure_process
+from zerodesk.gui.runs import process as run_process
 from zerodesk.measure import rules
 from zerodesk.measure.protocol import Done, PhaseMsg, Result, Started, States, encode
 
@@ -129,13 +129,13 @@ def test_a_child_that_lingers_after_done_is_stopped_after_the_grace(tab, qtbot):
     script(tab, {"ignore_term": True}, {"out": "\n".join(stream(TINY)) + "\n" + encode(Done()) + "\n"}, {"sleep": 60})
     assert run(qtbot, tab, tab.bar.start_button)
     proc = tab.controller.process
-    assert proc.stopped_in_s is not None and proc.stopped_in_s >= measure_process.KILL_AFTER_S * 0.9
+    assert proc.stopped_in_s is not None and proc.stopped_in_s >= run_process.KILL_AFTER_S * 0.9
     assert "stopped" in tab.log.toPlainText()
 
 
 def test_a_process_that_survives_sigkill_is_given_up_on(tab, qtbot, monkeypatch):
-    monkeypatch.setattr(measure_process, "group_alive", lambda pgid: True)  # as if a rank sat in uninterruptible sleep
-    monkeypatch.setattr(measure_process, "GIVE_UP_S", 1.5)
+    monkeypatch.setattr(run_process, "group_alive", lambda pgid: True)  # as if a rank sat in uninterruptible sleep
+    monkeypatch.setattr(run_process, "GIVE_UP_S", 1.5)
     script(tab, {"out": stream(TINY)[0] + "\n"}, {"sleep": 60})
     with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
         tab.start()
@@ -261,7 +261,7 @@ def test_the_tab_waits_until_it_is_needed_and_status_keeps_the_buttons_still(win
 def test_the_window_with_its_measure_tab_stays_torch_free():
     code = ("import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; import zerodesk.gui; "
             "from PySide6.QtWidgets import QApplication; app = QApplication([]); "
-            "from zerodesk.gui.main_window import MainWindow; w = MainWindow(persist=False); w.measure_tab; "
+            "from zerodesk.gui.window.main_window import MainWindow; w = MainWindow(persist=False); w.measure_tab; "
             "assert 'torch' not in sys.modules; print('no torch')")
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,

@@ -98,7 +98,7 @@ def test_ts_sources_cover_every_string_in_the_code(tmp_path):
 
 
 def test_localized_figures(qapp):
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
 
     try:
         i18n.set_language("en")

@@ -167,8 +167,8 @@ def capture_modal(action) -> list[tuple[str, str]]:
 @pytest.fixture
 def russian(qtbot, gui_settings):
     """A window started in Russian (Qt's own widgets name themselves once, at construction)."""
-    from zerodesk.gui import i18n
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.window.main_window import MainWindow
 
     i18n.set_language("ru")
     w = MainWindow(gui_settings)

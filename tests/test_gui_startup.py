@@ -20,7 +20,7 @@ def choose(combo, data) -> None:
 
 def unshown_window(settings, qtbot):
     """The main window before its first paint (the `window` fixture waits for that)."""
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     w = MainWindow(settings)
     w.quiet = True

@@ -93,7 +93,7 @@ def test_a_gpu_close_to_the_bars_stays_on_the_axis(window, qtbot):
 
 
 def test_the_log_scale_is_in_each_charts_own_menu(window):
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
 
     for plot in (window.chart, window.dp_chart):
         assert plot.scene().contextMenu == []  # pyqtgraph's untranslated "Export..." is gone

@@ -159,8 +159,8 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
 
     from PySide6.QtCore import QSettings
 
-    from zerodesk.gui.evidence import controls as controls_module
-    from zerodesk.gui.settings import MeasureSettings
+    from zerodesk.gui.runs import controls as controls_module
+    from zerodesk.gui.base.settings import MeasureSettings
 
     searched_in = []
 

@@ -109,10 +109,10 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
                 raise
             open_error = str(exc)
     _application(offscreen=headless)
-    from . import i18n, theme
-    from .files import safe_resolve
-    from .main_window import MainWindow
-    from .settings import Settings
+    from .base import i18n, theme
+    from .window.document import safe_resolve
+    from .window.main_window import MainWindow
+    from .base.settings import Settings
 
     settings = Settings()
     i18n.set_language(lang or settings.language or i18n.system_language())  # --lang: this run only
@@ -180,9 +180,9 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
     _application(offscreen=screenshot is not None)
-    from . import i18n
+    from .base import i18n
     from .lesson import render
-    from .settings import Settings
+    from .base.settings import Settings
 
     i18n.set_language(lang or Settings().language or i18n.system_language())
     if screenshot is not None:

@@ -17,7 +17,7 @@ from ...core.glossary import load_glossary
 from ...core.lesson import LessonFigures, lesson_figures, lesson_plan
 from ...core.lesson_text import LessonText, load_lesson
 from ...core.plan import MAX_RANKS, Cluster, Plan
-from .. import i18n
+from ..base import i18n
 from .controls import LessonControls, LessonNav
 from .checklist_figure import card_checklist
 from .step_view import StepView
