@@ -93,9 +93,9 @@ def test_gui_process_never_imports_torch():
 # -- the card example -------------------------------------------------------------------------------
 def test_card_example_is_one_click_away_and_shows_32_14_11_8_gb(window, qtbot):
     type_into(qtbot, window.form.field("model.params"), "7B")  # move away from the default first
-    qtbot.mouseClick(window.form._card_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.form.card_button, Qt.MouseButton.LeftButton)
     assert window.chart.total_label_texts() == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
-    assert [s.total_bytes for s in window.breakdown.stages] == [32 * 10**9, 14 * 10**9, 11 * 10**9, 8 * 10**9]
+    assert [s.total_bytes for s in window.model.breakdown.stages] == [32 * 10**9, 14 * 10**9, 11 * 10**9, 8 * 10**9]
     assert window.glossary.selected_claim_id is None or window.glossary.selected_claim_id == "card-example"
     type_into(qtbot, window.form.field("model.params"), "1B")
     window.act_card.trigger()  # the toolbar/menu action (Ctrl+K) does the same
@@ -104,7 +104,7 @@ def test_card_example_is_one_click_away_and_shows_32_14_11_8_gb(window, qtbot):
 
 
 def test_new_window_starts_on_the_card_example(window):
-    plan = window.form.plan()
+    plan = window.model.plan
     assert plan.params == 2 * 10**9 and plan.dp == 4 and plan.units == "GB"
     assert window.chart.total_label_texts() == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
 
@@ -118,7 +118,7 @@ def test_editing_fields_redraws_the_chart_with_the_cores_numbers(window, qtbot):
     type_into(qtbot, form.field("cluster.dp"), "8")
     choose(qtbot, form.field("scheme"), "bf16-fp32grad-adam")
     want = Plan(model={"params": "7B"}, scheme="bf16-fp32grad-adam", cluster={"nodes": 2, "gpus_per_node": 8, "dp": 8})
-    assert window.breakdown.dp == 8 and window.breakdown.params == 7 * 10**9
+    assert window.model.breakdown.dp == 8 and window.model.breakdown.params == 7 * 10**9
     assert_bars(window.chart, want)
     assert window.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(want).stages]
     # the Nd view: the core's sweep, 1 ... 1024 on a log2 axis, the current Nd marked
@@ -136,7 +136,7 @@ def test_editing_fields_redraws_the_chart_with_the_cores_numbers(window, qtbot):
 
 def test_units_switch_to_gib(window, qtbot):
     choose(qtbot, window.form.field("units"), "GiB")
-    plan = window.form.plan()
+    plan = window.model.plan
     assert plan.units == "GiB"
     assert_bars(window.chart, plan)
     assert window.chart.total_label_texts()[0] == f"{32e9 / 2**30:,.2f} GiB"
@@ -150,30 +150,30 @@ def test_a_unit_switch_keeps_the_bytes_typed_in_every_memory_field(window, qtbot
     type_into(qtbot, form.field("cuda_allowance_bytes"), "2.5")
     type_into(qtbot, form.field("cluster.host_memory_bytes"), "512")
     choose(qtbot, form.field("units"), "GiB")
-    plan = form.plan()
+    plan = form.model.plan
     assert plan.units == "GiB"
     assert (plan.cluster.gpu_memory_bytes, plan.cuda_allowance_bytes, plan.cluster.host_memory_bytes) == (
         80_000_000_000, 2_500_000_000, 512_000_000_000)  # the same bytes, not 80 GiB
     assert form.field("cluster.gpu_memory_bytes").text() == "74.5058"  # shown in the new unit
-    assert form._field_labels["cuda_allowance_bytes"].text() == "CUDA allowance, GiB"
+    assert form.label("cuda_allowance_bytes").text() == "CUDA allowance, GiB"
     choose(qtbot, form.field("units"), "GB")
     assert form.field("cluster.gpu_memory_bytes").text() == "80"
-    assert form.plan().cluster.gpu_memory_bytes == 80_000_000_000
+    assert form.model.plan.cluster.gpu_memory_bytes == 80_000_000_000
 
 
 def test_architecture_fields_give_the_exact_count(window, qtbot):
     form = window.form
-    qtbot.mouseClick(form._model.by_arch, Qt.MouseButton.LeftButton)
-    assert form._model.arch_box.isVisible()
+    qtbot.mouseClick(form.model_section.by_arch, Qt.MouseButton.LeftButton)
+    assert form.model_section.arch_box.isVisible()
     for name, value in (("layers", "24"), ("hidden", "2048"), ("heads", "16"), ("kv_heads", "4"), ("ffn", "5632"),
                         ("vocab", "32000")):
         type_into(qtbot, form.field(f"model.architecture.{name}"), value)
-    plan = form.plan()
+    plan = form.model.plan
     arch = plan.model.architecture
     assert (arch.layers, arch.hidden, arch.heads, arch.kv_heads, arch.ffn, arch.vocab) == (24, 2048, 16, 4, 5632, 32000)
-    assert window.breakdown.params == plan.model.param_count
+    assert window.model.breakdown.params == plan.model.param_count
     assert_bars(window.chart, plan)
-    assert f"{plan.params:,}" in form._model.params_hint.text()
+    assert f"{plan.params:,}" in form.model_section.params_hint.text()
     assert form.field("model.params").text() == count_text(plan.params)  # the read-only count follows the edits
 
 
@@ -181,20 +181,20 @@ def test_model_and_gpu_presets(window, qtbot):
     form = window.form
     choose(qtbot, form.field("model.preset"), "llama-2-7b")
     preset = catalog.find_model("llama-2-7b")
-    assert window.breakdown.params == preset.param_count
-    assert form.plan().model.name == "llama-2-7b"
+    assert window.model.breakdown.params == preset.param_count
+    assert form.model.plan.model.name == "llama-2-7b"
     choose(qtbot, form.field("cluster.gpu"), "a100-80gb")
     gpu = catalog.find_gpu("a100-80gb")
-    assert form.plan().cluster.gpu_memory_bytes == gpu.memory_bytes  # exact, though shown as 85.8993 GB
+    assert form.model.plan.cluster.gpu_memory_bytes == gpu.memory_bytes  # exact, though shown as 85.8993 GB
     assert window.chart._gpu_line.isVisible()
     assert window.chart._gpu_line.value() == pytest.approx(gpu.memory_bytes / 1e9)
     choose(qtbot, form.field("units"), "GiB")
     assert form.field("cluster.gpu_memory_bytes").text() == "80"
-    assert form.plan().cluster.gpu_memory_bytes == gpu.memory_bytes
+    assert form.model.plan.cluster.gpu_memory_bytes == gpu.memory_bytes
     # editing a model field leaves the preset: the combo says Custom and the name is dropped
     type_into(qtbot, form.field("model.architecture.layers"), "16")
     assert form.field("model.preset").currentData() == ""
-    assert form.plan().model.name is None
+    assert form.model.plan.model.name is None
 
 
 # -- invalid input ---------------------------------------------------------------------------------
@@ -215,17 +215,17 @@ def test_invalid_input_is_marked_with_a_sentence_and_the_chart_keeps_the_last_pl
     assert form.error_label("cluster.nodes").isVisible()
     assert nodes.text() == "two"  # nothing typed is lost
     assert window.chart.bar_data() == before and window.chart.total_label_texts() == labels
-    assert window.chart_panel.stale.isVisible()
+    assert window.plan_tab.stale.isVisible()
     assert window.is_modified()
     # a second error elsewhere, then fix both
     type_into(qtbot, form.field("model.params"), "lots")
     assert form.error_text("model.params").startswith("⚠ Parameters P must be a count such as 2e9, 7B")
     type_into(qtbot, nodes, "1")
     type_into(qtbot, form.field("model.params"), "3B")
-    assert form.errors() == {}
+    assert form.model.errors == {}
     assert not form.error_label("cluster.nodes").isVisible()
-    assert not window.chart_panel.stale.isVisible()
-    assert window.breakdown.params == 3 * 10**9
+    assert not window.plan_tab.stale.isVisible()
+    assert window.model.breakdown.params == 3 * 10**9
 
 
 def test_nd_that_does_not_divide_the_cluster_is_marked_on_the_nd_field(window, qtbot):
@@ -234,14 +234,14 @@ def test_nd_that_does_not_divide_the_cluster_is_marked_on_the_nd_field(window, q
     errors = core_errors({"model": {"params": 1}, "cluster": {"nodes": 1, "gpus_per_node": 4, "dp": 3}})
     assert "cluster.dp" in errors or "cluster" in errors  # field- or model-level, the form shows it on Nd
     assert form.error_text("cluster.dp") == "⚠ Nd must divide nodes × GPUs per node (4): for example 1, 2, 4."
-    assert window.breakdown.dp == 4
+    assert window.model.breakdown.dp == 4
     type_into(qtbot, form.field("cluster.dp"), "2")
-    assert form.errors() == {} and window.breakdown.dp == 2
+    assert form.model.errors == {} and window.model.breakdown.dp == 2
 
 
 def test_architecture_errors_and_empty_fields_do_not_crash(window, qtbot):
     form = window.form
-    qtbot.mouseClick(form._model.by_arch, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(form.model_section.by_arch, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.field("model.architecture.heads"), "5")  # 768 is not a multiple of 5
     assert form.error_text("model.architecture.heads") == (
         "⚠ Hidden (768) must be a multiple of heads (5), unless the head dim is given.")
@@ -252,7 +252,7 @@ def test_architecture_errors_and_empty_fields_do_not_crash(window, qtbot):
     for text in ("-3", "abc"):
         type_into(qtbot, form.field("cluster.gpu_memory_bytes"), text)
         assert form.error_text("cluster.gpu_memory_bytes").startswith("⚠ GPU memory must be a number of GB greater than 0")
-    assert window.breakdown is not None
+    assert window.model.breakdown is not None
 
 
 TEXT_FIELDS = ("model.params", "cluster.nodes", "cluster.gpus_per_node", "cluster.dp", "cluster.gpu_memory_bytes",
@@ -269,11 +269,11 @@ def test_whatever_is_typed_nothing_crashes_and_nothing_is_lost(window, key, text
     field.setText(text)
     field.textEdited.emit(text)
     assert field.text() == text
-    assert window.breakdown is not None
-    if form.errors():
-        assert window.chart_panel.stale.isVisible()
+    assert window.model.breakdown is not None
+    if form.model.errors:
+        assert window.plan_tab.stale.isVisible()
     else:
-        assert window.breakdown.params == form.plan().params
+        assert window.model.breakdown.params == form.model.plan.params
     field.setText("1" if key != "model.params" else "2B")
     field.textEdited.emit(field.text())
 
@@ -283,10 +283,10 @@ def test_an_overflowing_count_is_reported_not_raised(window, qtbot):
     field = window.form.field("model.params")
     field.setText("1e400")  # pasted: one edit
     field.textEdited.emit(field.text())
-    assert window.form.errors() and window.chart.bar_data() == before
+    assert window.model.errors and window.chart.bar_data() == before
     assert field.text() == "1e400"
     type_into(qtbot, field, "2B")
-    assert window.form.errors() == {}
+    assert window.model.errors == {}
     type_into(qtbot, window.form.field("cluster.gpu_memory_bytes"), "1e400")
     assert window.form.error_text("cluster.gpu_memory_bytes")
 
@@ -334,21 +334,21 @@ def test_measured_overlay_draws_markers_and_the_difference(window):
     m = next(m for m in chart.measured() if m.label == "measured" and m.stage == 1)
     assert chart.measured_difference(m) == pytest.approx(2.0)
     assert "+2.0%" in chart.measured_text(m)
-    assert "measured" in window.chart_panel.legend.text() and "simulated" in window.chart_panel.legend.text()
+    assert "measured" in window.plan_tab.legend.text() and "simulated" in window.plan_tab.legend.text()
     assert chart.viewRange()[1][1] >= 20  # the peak is inside the view
     chart.overlay_measured(1, peak_bytes=21 * 10**9, states_bytes=None, label="measured")  # replaces
     assert len(chart.measured()) == 3
     chart.clear_measured("simulated")
     assert {m.label for m in chart.measured()} == {"measured"}
     chart.clear_measured()
-    assert chart.measured() == [] and "measured" not in window.chart_panel.legend.text()
+    assert chart.measured() == [] and "measured" not in window.plan_tab.legend.text()
 
 
 # -- table ------------------------------------------------------------------------------------------------
 def test_table_shows_totals_components_comm_fit_and_the_peak_warning(window, qtbot):
     choose(qtbot, window.form.field("cluster.gpu"), "v100-16gb")
     window.tabs.setCurrentIndex(1)
-    rows = window.table.rows()
+    rows = window.table_tab.rows()
     by_name = {r[0]: r[1:] for r in rows[1:]}
     assert by_name["Total model states"] == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
     assert by_name["Parameters (fp16)"] == ["4.00 GB", "4.00 GB", "4.00 GB", "1.00 GB"]
@@ -358,8 +358,8 @@ def test_table_shows_totals_components_comm_fit_and_the_peak_warning(window, qtb
     assert by_name["Communication time at 100 GB/s"] == ["60.0 ms", "60.0 ms", "60.0 ms", "90.0 ms"]
     fit = by_name["States vs GPU memory"]
     assert fit[0].startswith("over by") and fit[3].startswith("fits")
-    assert "not the peak" in window.table.note.text() and "§3.2" in window.table.note.text()
-    assert "computed" in window.table.caption.text().lower() and "paper profile" in window.table.caption.text()
+    assert "not the peak" in window.table_tab.note.text() and "§3.2" in window.table_tab.note.text()
+    assert "computed" in window.table_tab.caption.text().lower() and "paper profile" in window.table_tab.caption.text()
     text = window.copy_table()
     assert QGuiApplication.clipboard().text() == text
     assert "32.00 GB" in text and "not the peak" in text and "1 GB = 10⁹ B" in text
@@ -435,7 +435,7 @@ def test_save_and_open_round_trip(window, qtbot, tmp_path):
     type_into(qtbot, form.field("cluster.nodes"), "3")
     type_into(qtbot, form.field("micro_batch"), "4")
     choose(qtbot, form.field("profile"), "torch")
-    saved = form.plan()
+    saved = form.model.plan
     assert window.is_modified() and window.isWindowModified()
     path = tmp_path / "run.zerodesk.json"
     assert window.save_to(path)
@@ -446,12 +446,12 @@ def test_save_and_open_round_trip(window, qtbot, tmp_path):
     assert not list(tmp_path.glob(".*.tmp"))  # the atomic write left no temporary file
 
     window.new_plan()
-    assert form.plan().params == 2 * 10**9
+    assert form.model.plan.params == 2 * 10**9
     assert window.open_plan_file(path)
-    assert form.plan() == saved
+    assert form.model.plan == saved
     assert form.field("cluster.nodes").text() == "3" and form.field("micro_batch").text() == "4"
     assert form.field("profile").currentData() == "torch"
-    assert window.breakdown.profile.value == "torch"
+    assert window.model.breakdown.profile.value == "torch"
     recent = [a.data() for a in window.menu_recent.actions() if a.data()]
     assert recent == [str(path.resolve())]
 
@@ -459,10 +459,10 @@ def test_save_and_open_round_trip(window, qtbot, tmp_path):
 def test_open_reports_a_broken_file_and_keeps_the_plan(window, tmp_path):
     bad = tmp_path / "bad.zerodesk.json"
     bad.write_text("{ not json", encoding="utf-8")
-    before = window.form.plan()
+    before = window.model.plan
     assert not window.open_plan_file(bad, ask=False)
     assert "not valid JSON" in window.statusBar().currentMessage()
-    assert window.form.plan() == before
+    assert window.model.plan == before
 
 
 def test_unsaved_changes_prompt_before_dropping_the_plan(window, qtbot, tmp_path):
@@ -471,10 +471,10 @@ def test_unsaved_changes_prompt_before_dropping_the_plan(window, qtbot, tmp_path
     type_into(qtbot, window.form.field("model.params"), "5B")
     answers.append(QMessageBox.StandardButton.Cancel)
     assert not window.new_plan()
-    assert window.form.plan().params == 5 * 10**9
+    assert window.model.plan.params == 5 * 10**9
     answers.append(QMessageBox.StandardButton.Discard)
     assert window.new_plan()
-    assert window.form.plan().params == 2 * 10**9 and not window.is_modified()
+    assert window.model.plan.params == 2 * 10**9 and not window.is_modified()
     type_into(qtbot, window.form.field("model.params"), "6B")
     answers.append(QMessageBox.StandardButton.Save)
     target = tmp_path / "kept.zerodesk.json"
@@ -496,19 +496,19 @@ def test_plan_file_and_flags_given_at_start(gui_settings, qtbot, tmp_path):
     w = create_window(None, path)
     w.ask_save_changes = discard
     qtbot.addWidget(w)
-    assert w.form.plan().params == 13 * 10**9 and w.document.path == path.resolve() and not w.is_modified()
+    assert w.model.plan.params == 13 * 10**9 and w.document.path == path.resolve() and not w.is_modified()
     flags = Plan(model={"params": "13B"}, cluster={"nodes": 4, "gpus_per_node": 8})
     w2 = create_window(flags, path)
     w2.ask_save_changes = discard
     qtbot.addWidget(w2)
-    assert w2.form.plan().dp == 32 and w2.is_modified()  # the flags win, as an unsaved change of the file
+    assert w2.form.model.plan.dp == 32 and w2.is_modified()  # the flags win, as an unsaved change of the file
 
 
 def test_export_chart_png_and_svg(window, tmp_path):
     png, svg = tmp_path / "chart.png", tmp_path / "chart.svg"
     assert window.export_chart(png)
     image = QImage(str(png))
-    assert image.width() >= window.chart_panel.width() and image.height() >= window.chart_panel.height()
+    assert image.width() >= window.plan_tab.width() and image.height() >= window.plan_tab.height()
     assert window.export_chart(svg)
     text = svg.read_text(encoding="utf-8")
     assert text.lstrip().startswith("<?xml") and "<svg" in text
@@ -565,7 +565,7 @@ def test_language_switches_at_run_time(window, qtbot):
     assert load_glossary("ru").definition[:40] in window.glossary.browser.toPlainText()
     assert window.settings.language == "ru"
     window.tabs.setCurrentIndex(1)
-    assert window.table.rows()[1][0].startswith("Параметры")
+    assert window.table_tab.rows()[1][0].startswith("Параметры")
     window.act_next_lang.trigger()
     assert window.menu_file.title() == "&File" and window.settings.language == "en"
     assert window.chart.total_label_texts()[0] == "32.00 GB"
@@ -580,12 +580,13 @@ def test_keyboard_shortcuts(window):
     window.act_tab_table.trigger()
     assert window.tabs.currentIndex() == 1
     window.act_units.trigger()
-    assert window.form.plan().units == "GiB"
+    assert window.model.plan.units == "GiB"
 
 
 def test_form_fields_have_accessible_names(window):
     form = window.form
-    for key, widget in form._fields.items():
+    for key in form.field_keys():
+        widget = form.field(key)
         assert widget.accessibleName(), key
     assert form.field("cluster.dp").accessibleName() == "Data-parallel Nd"
 
@@ -686,41 +687,41 @@ def test_a_half_typed_value_never_stays_on_the_chart(window, qtbot):
     committed = window.chart.total_label_texts()
     type_into(qtbot, form.field("model.params"), "1e30")
     assert form.error_text("model.params")
-    assert window.chart.total_label_texts() == committed and form.plan().params == 2 * 10**9
+    assert window.chart.total_label_texts() == committed and form.model.plan.params == 2 * 10**9
     type_into(qtbot, form.field("model.params"), "7B")
     form.field("model.params").editingFinished.emit()  # Enter or leaving the field commits
     type_into(qtbot, form.field("cluster.dp"), "1000")  # passes through Nd = 1, which divides 4
     assert form.error_text("cluster.dp").startswith("⚠ Nd must divide nodes × GPUs per node (4)")
-    assert window.breakdown.dp == 4 and window.breakdown.params == 7 * 10**9
+    assert window.model.breakdown.dp == 4 and window.model.breakdown.params == 7 * 10**9
 
 
 def test_gpu_memory_label_follows_the_units_after_new_and_the_card_example(window, qtbot):
     form = window.form
     choose(qtbot, form.field("cluster.gpu"), "a100-80gb")
     window.act_units.trigger()
-    assert form._field_labels["cluster.gpu_memory_bytes"].text() == "GPU memory, GiB"
+    assert form.label("cluster.gpu_memory_bytes").text() == "GPU memory, GiB"
     window.act_card.trigger()  # back to GB
-    assert form.plan().units == "GB"
-    assert form._field_labels["cluster.gpu_memory_bytes"].text() == "GPU memory, GB"
+    assert form.model.plan.units == "GB"
+    assert form.label("cluster.gpu_memory_bytes").text() == "GPU memory, GB"
     window.act_units.trigger()
     window.new_plan()
-    assert form._field_labels["cluster.gpu_memory_bytes"].text() == f"GPU memory, {form.plan().units}"
+    assert form.label("cluster.gpu_memory_bytes").text() == f"GPU memory, {form.model.plan.units}"
 
 
 def test_an_empty_ffn_takes_the_usual_default_shown_as_placeholder(window, qtbot):
     from zerodesk.core.plan import default_ffn
 
     form = window.form
-    qtbot.mouseClick(form._model.by_arch, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(form.model_section.by_arch, Qt.MouseButton.LeftButton)
     ffn = form.field("model.architecture.ffn")
     type_into(qtbot, form.field("model.architecture.hidden"), "1200")
     type_into(qtbot, ffn, "")
-    assert form.errors() == {}
+    assert form.model.errors == {}
     choose(qtbot, form.field("model.architecture.mlp"), "gated")
     assert ffn.placeholderText() == f"auto: {default_ffn(1200, 'gated')}" == "auto: 3328"  # 3200 up to 13 x 256
-    assert form.plan().model.architecture.ffn == 3328
+    assert form.model.plan.model.architecture.ffn == 3328
     choose(qtbot, form.field("model.architecture.mlp"), "plain")
-    assert ffn.placeholderText() == "auto: 4800" and form.plan().model.architecture.ffn == 4800
+    assert ffn.placeholderText() == "auto: 4800" and form.model.plan.model.architecture.ffn == 4800
 
 
 def test_the_position_table_size_is_idle_for_rotary_models(window, qtbot):

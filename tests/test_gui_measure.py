@@ -174,8 +174,8 @@ def test_real_gloo_run_fills_the_tab_and_marks_the_plan_chart(window, tab, qtbot
         ranks = [r for (s, _), r in tab.controller.state.results.items() if s == stage]
         assert m.peak_bytes == max(r.peak_bytes for r in ranks)
         assert window.chart.measured_difference(m) == pytest.approx(0.0, abs=1e-9)
-        assert m.states_bytes == window.breakdown.stage(stage).total_bytes
-    assert "measured · CPU, 2 ranks" in window.chart_panel.legend.text()
+        assert m.states_bytes == window.model.breakdown.stage(stage).total_bytes
+    assert "measured · CPU, 2 ranks" in window.plan_tab.legend.text()
 
     # the live timeline: rank 0's memory through each stage's measured step
     tab.timeline.flush()

@@ -29,7 +29,7 @@ def choose(combo, data) -> None:
 
 @pytest.fixture
 def llama_window(window):
-    window.form.set_plan(llama_plan())
+    window.model.load(llama_plan())
     return window
 
 
@@ -68,18 +68,18 @@ def test_recompute_and_cuda_allowance_from_the_form(llama_window, qtbot):
     form, chart = llama_window.form, llama_window.chart
     before = [p.total_bytes for p in chart.peaks]
     forward = [p.phase_totals["forward"] for p in chart.peaks]
-    choose(form._recompute, "full")
-    assert form.plan().recompute == "full"
+    choose(form.field("recompute"), "full")
+    assert form.model.plan.recompute == "full"
     after = [p.total_bytes for p in chart.peaks]
     # recompute lowers every forward; a stage whose peak is AdamW foreach's step keeps that peak
     assert all(p.phase_totals["forward"] < f for p, f in zip(chart.peaks, forward))
     assert all(a <= b for a, b in zip(after, before)) and any(a < b for a, b in zip(after, before))
-    form._cuda.setFocus()
-    qtbot.keyClicks(form._cuda, "2")
-    assert form.plan().cuda_allowance_bytes == 2 * 10**9
+    form.field("cuda_allowance_bytes").setFocus()
+    qtbot.keyClicks(form.field("cuda_allowance_bytes"), "2")
+    assert form.model.plan.cuda_allowance_bytes == 2 * 10**9
     assert all(p.components["cuda_allowance"] == 2 * 10**9 for p in chart.peaks)
-    choose(form._units, "GiB")  # the same bytes, shown in the new unit
-    assert form.plan().cuda_allowance_bytes == 2 * 10**9
+    choose(form.field("units"), "GiB")  # the same bytes, shown in the new unit
+    assert form.model.plan.cuda_allowance_bytes == 2 * 10**9
 
 
 def test_table_gives_the_fit_verdict_on_the_predicted_peak(llama_window):

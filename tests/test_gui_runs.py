@@ -191,11 +191,11 @@ def test_evidence_is_set_aside_when_the_plan_changes_and_back_when_it_changes_ba
     script(tab, {"out": "\n".join(stream(TINY)) + "\n" + encode(Done()) + "\n"})
     assert run(qtbot, tab, tab.bar.start_button)
     assert len(window.chart.measured()) == 2
-    window.form.set_plan(TINY.model_copy(update={"seq_len": 32}))
+    window.model.load(TINY.model_copy(update={"seq_len": 32}))
     assert window.chart.measured() == []
     assert "no longer match" in window.statusBar().currentMessage()
     assert window.document_plan().evidence is None  # the file would not claim it
-    window.form.set_plan(TINY)
+    window.model.load(TINY)
     assert len(window.chart.measured()) == 2 and "back on the chart" in window.statusBar().currentMessage()
 
 
@@ -211,10 +211,10 @@ def during_a_run(qtbot, tab, action) -> None:
 
 
 def test_switching_the_plan_during_a_run_keeps_its_results_with_their_own_plan(window, tab, qtbot):
-    during_a_run(qtbot, tab, lambda: window.form.set_plan(TINY.model_copy(update={"micro_batch": 4})))
+    during_a_run(qtbot, tab, lambda: window.model.load(TINY.model_copy(update={"micro_batch": 4})))
     assert window.chart.measured() == []  # the run's plan is not on screen
     assert "The plan has changed since this run" in tab.status.text()
-    window.form.set_plan(TINY)
+    window.model.load(TINY)
     assert len(window.chart.measured()) == 2
 
 

@@ -9,92 +9,6 @@
     </message>
 </context>
 <context>
-    <name>ChartEvidence</name>
-    <message>
-        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
-        <translation>This plan&apos;s earlier results are back on the chart: {what}.</translation>
-    </message>
-    <message>
-        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
-        <translation>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</translation>
-    </message>
-</context>
-<context>
-    <name>ChartPanel</name>
-    <message>
-        <source>Per-stage memory chart</source>
-        <translation>Per-stage memory chart</translation>
-    </message>
-    <message>
-        <source>Memory versus Nd chart</source>
-        <translation>Memory versus Nd chart</translation>
-    </message>
-    <message>
-        <source>Log scale</source>
-        <translation>Log scale</translation>
-    </message>
-    <message>
-        <source>Logarithmic memory axis: small stages and models stay readable</source>
-        <translation>Logarithmic memory axis: small stages and models stay readable</translation>
-    </message>
-    <message>
-        <source>Logarithmic Scale</source>
-        <translation>Logarithmic Scale</translation>
-    </message>
-    <message>
-        <source>Export Charts as PNG…</source>
-        <translation>Export Charts as PNG…</translation>
-    </message>
-    <message>
-        <source>Export Charts as SVG…</source>
-        <translation>Export Charts as SVG…</translation>
-    </message>
-    <message>
-        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
-        <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
-    </message>
-    <message>
-        <source>custom architecture</source>
-        <translation>custom architecture</translation>
-    </message>
-    <message>
-        <source>raw parameter count</source>
-        <translation>raw parameter count</translation>
-    </message>
-    <message>
-        <source>Per-rank model-state memory by ZeRO stage</source>
-        <translation>Per-rank model-state memory by ZeRO stage</translation>
-    </message>
-    <message>
-        <source>Per-rank model states versus Nd</source>
-        <translation>Per-rank model states versus Nd</translation>
-    </message>
-    <message>
-        <source>log memory axis</source>
-        <translation>log memory axis</translation>
-    </message>
-    <message>
-        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
-        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</translation>
-    </message>
-    <message>
-        <source>Note: {note}.</source>
-        <translation>Note: {note}.</translation>
-    </message>
-    <message>
-        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
-        <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
-    </message>
-    <message>
-        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
-        <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>predicted peak of the step (estimate)</source>
-        <translation>predicted peak of the step (estimate)</translation>
-    </message>
-</context>
-<context>
     <name>CoreFormulas</name>
     <message>
         <source>(whole tensors)</source>
@@ -172,6 +86,85 @@
     <message>
         <source>measured · {device}, {n} ranks</source>
         <translation>measured · {device}, {n} ranks</translation>
+    </message>
+</context>
+<context>
+    <name>FileCommands</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Unsaved changes</translation>
+    </message>
+    <message>
+        <source>The plan “{name}” has unsaved changes. Save them?</source>
+        <translation>The plan “{name}” has unsaved changes. Save them?</translation>
+    </message>
+    <message>
+        <source>Invalid fields</source>
+        <translation>Invalid fields</translation>
+    </message>
+    <message>
+        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
+        <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
+    </message>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>Cannot open the plan</translation>
+    </message>
+    <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Cannot show plan file {path}: {reason}</translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>Opened {path}</translation>
+    </message>
+    <message>
+        <source>Cannot save the plan</source>
+        <translation>Cannot save the plan</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>Saved {path}</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
+        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
+        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>File changed on disk</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>“{name}” was changed on disk. Reload it?</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
+        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Exported {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Cannot export the chart</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Could not write {path}.</translation>
+    </message>
+    <message>
+        <source>Table copied as text</source>
+        <translation>Table copied as text</translation>
     </message>
 </context>
 <context>
@@ -1049,41 +1042,6 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
-    <name>MeasureProcess</name>
-    <message>
-        <source>the measurement was cancelled</source>
-        <translation>the measurement was cancelled</translation>
-    </message>
-    <message>
-        <source>could not start {program}: {reason}</source>
-        <translation>could not start {program}: {reason}</translation>
-    </message>
-    <message>
-        <source>the measurement stopped before finishing</source>
-        <translation>the measurement stopped before finishing</translation>
-    </message>
-    <message>
-        <source>the measurement could not start</source>
-        <translation>the measurement could not start</translation>
-    </message>
-    <message>
-        <source>no output</source>
-        <translation>no output</translation>
-    </message>
-    <message>
-        <source>{what} (exit status {code}): {why}</source>
-        <translation>{what} (exit status {code}): {why}</translation>
-    </message>
-    <message>
-        <source>the measurement did not finish within {s} s and was stopped</source>
-        <translation>the measurement did not finish within {s} s and was stopped</translation>
-    </message>
-    <message>
-        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
-        <translation>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</translation>
-    </message>
-</context>
-<context>
     <name>MeasureTab</name>
     <message>
         <source>Live memory timeline</source>
@@ -1771,6 +1729,81 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
+    <name>PlanTab</name>
+    <message>
+        <source>Per-stage memory chart</source>
+        <translation>Per-stage memory chart</translation>
+    </message>
+    <message>
+        <source>Memory versus Nd chart</source>
+        <translation>Memory versus Nd chart</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Log scale</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Logarithmic memory axis: small stages and models stay readable</translation>
+    </message>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>Logarithmic Scale</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Export Charts as PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Export Charts as SVG…</translation>
+    </message>
+    <message>
+        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
+        <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
+    </message>
+    <message>
+        <source>custom architecture</source>
+        <translation>custom architecture</translation>
+    </message>
+    <message>
+        <source>raw parameter count</source>
+        <translation>raw parameter count</translation>
+    </message>
+    <message>
+        <source>Per-rank model-state memory by ZeRO stage</source>
+        <translation>Per-rank model-state memory by ZeRO stage</translation>
+    </message>
+    <message>
+        <source>Per-rank model states versus Nd</source>
+        <translation>Per-rank model states versus Nd</translation>
+    </message>
+    <message>
+        <source>log memory axis</source>
+        <translation>log memory axis</translation>
+    </message>
+    <message>
+        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
+        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Note: {note}.</source>
+        <translation>Note: {note}.</translation>
+    </message>
+    <message>
+        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
+        <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
+    </message>
+    <message>
+        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
+        <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>predicted peak of the step (estimate)</source>
+        <translation>predicted peak of the step (estimate)</translation>
+    </message>
+</context>
+<context>
     <name>Provenance</name>
     <message>
         <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
@@ -2033,6 +2066,52 @@ states (Δ)</translation>
     <message>
         <source>Every process of the run has exited.</source>
         <translation>Every process of the run has exited.</translation>
+    </message>
+</context>
+<context>
+    <name>RunProcess</name>
+    <message>
+        <source>the measurement was cancelled</source>
+        <translation>the measurement was cancelled</translation>
+    </message>
+    <message>
+        <source>could not start {program}: {reason}</source>
+        <translation>could not start {program}: {reason}</translation>
+    </message>
+    <message>
+        <source>the measurement stopped before finishing</source>
+        <translation>the measurement stopped before finishing</translation>
+    </message>
+    <message>
+        <source>the measurement could not start</source>
+        <translation>the measurement could not start</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>no output</translation>
+    </message>
+    <message>
+        <source>{what} (exit status {code}): {why}</source>
+        <translation>{what} (exit status {code}): {why}</translation>
+    </message>
+    <message>
+        <source>the measurement did not finish within {s} s and was stopped</source>
+        <translation>the measurement did not finish within {s} s and was stopped</translation>
+    </message>
+    <message>
+        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
+        <translation>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</translation>
+    </message>
+</context>
+<context>
+    <name>RunRecords</name>
+    <message>
+        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
+        <translation>This plan&apos;s earlier results are back on the chart: {what}.</translation>
+    </message>
+    <message>
+        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
+        <translation>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</translation>
     </message>
 </context>
 <context>
@@ -2428,7 +2507,7 @@ states (Δ)</translation>
     </message>
 </context>
 <context>
-    <name>TablePanel</name>
+    <name>TableTab</name>
     <message>
         <source>Copy table as text</source>
         <translation>Copy table as text</translation>
@@ -2630,85 +2709,6 @@ states (Δ)</translation>
     <message>
         <source>{n} h</source>
         <translation>{n} h</translation>
-    </message>
-</context>
-<context>
-    <name>WindowFiles</name>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Unsaved changes</translation>
-    </message>
-    <message>
-        <source>The plan “{name}” has unsaved changes. Save them?</source>
-        <translation>The plan “{name}” has unsaved changes. Save them?</translation>
-    </message>
-    <message>
-        <source>Invalid fields</source>
-        <translation>Invalid fields</translation>
-    </message>
-    <message>
-        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
-        <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
-    </message>
-    <message>
-        <source>Cannot open the plan</source>
-        <translation>Cannot open the plan</translation>
-    </message>
-    <message>
-        <source>Cannot show plan file {path}: {reason}</source>
-        <translation>Cannot show plan file {path}: {reason}</translation>
-    </message>
-    <message>
-        <source>Opened {path}</source>
-        <translation>Opened {path}</translation>
-    </message>
-    <message>
-        <source>Cannot save the plan</source>
-        <translation>Cannot save the plan</translation>
-    </message>
-    <message>
-        <source>Saved {path}</source>
-        <translation>Saved {path}</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
-    </message>
-    <message>
-        <source>File changed on disk</source>
-        <translation>File changed on disk</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
-        <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>“{name}” was changed on disk. Reload it?</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
-    </message>
-    <message>
-        <source>Exported {path}</source>
-        <translation>Exported {path}</translation>
-    </message>
-    <message>
-        <source>Cannot export the chart</source>
-        <translation>Cannot export the chart</translation>
-    </message>
-    <message>
-        <source>Could not write {path}.</source>
-        <translation>Could not write {path}.</translation>
-    </message>
-    <message>
-        <source>Table copied as text</source>
-        <translation>Table copied as text</translation>
     </message>
 </context>
 <context>

@@ -9,92 +9,6 @@
     </message>
 </context>
 <context>
-    <name>ChartEvidence</name>
-    <message>
-        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
-        <translation>Прежние результаты этого плана снова на диаграмме: {what}.</translation>
-    </message>
-    <message>
-        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
-        <translation>План изменился: {what} ему больше не соответствуют и сняты с диаграммы (они вернутся, если план станет прежним).</translation>
-    </message>
-</context>
-<context>
-    <name>ChartPanel</name>
-    <message>
-        <source>Per-stage memory chart</source>
-        <translation>Диаграмма памяти по стадиям</translation>
-    </message>
-    <message>
-        <source>Memory versus Nd chart</source>
-        <translation>Диаграмма памяти в зависимости от Nd</translation>
-    </message>
-    <message>
-        <source>Log scale</source>
-        <translation>Лог. шкала</translation>
-    </message>
-    <message>
-        <source>Logarithmic memory axis: small stages and models stay readable</source>
-        <translation>Логарифмическая ось памяти: малые стадии и модели остаются читаемыми</translation>
-    </message>
-    <message>
-        <source>Logarithmic Scale</source>
-        <translation>Логарифмическая шкала</translation>
-    </message>
-    <message>
-        <source>Export Charts as PNG…</source>
-        <translation>Экспорт диаграмм в PNG…</translation>
-    </message>
-    <message>
-        <source>Export Charts as SVG…</source>
-        <translation>Экспорт диаграмм в SVG…</translation>
-    </message>
-    <message>
-        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
-        <translation>Полей с ошибками: {n}; диаграмма показывает последний корректный план.</translation>
-    </message>
-    <message>
-        <source>custom architecture</source>
-        <translation>своя архитектура</translation>
-    </message>
-    <message>
-        <source>raw parameter count</source>
-        <translation>заданное число параметров</translation>
-    </message>
-    <message>
-        <source>Per-rank model-state memory by ZeRO stage</source>
-        <translation>Память состояний модели на участника по стадиям ZeRO</translation>
-    </message>
-    <message>
-        <source>Per-rank model states versus Nd</source>
-        <translation>Состояния модели на участника в зависимости от Nd</translation>
-    </message>
-    <message>
-        <source>log memory axis</source>
-        <translation>логарифмическая ось памяти</translation>
-    </message>
-    <message>
-        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
-        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPU) · значения в {unit} ({note})</translation>
-    </message>
-    <message>
-        <source>Note: {note}.</source>
-        <translation>Примечание: {note}.</translation>
-    </message>
-    <message>
-        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
-        <translation>Столбцы — состояния модели; заштрихованная верхушка — прогноз пика полного шага (активации, собранные параметры, буферы; последовательность {seq} × микробатч {mb}). Фрагментация не прогнозируется: симулируйте или измерьте шаг.</translation>
-    </message>
-    <message>
-        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
-        <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>predicted peak of the step (estimate)</source>
-        <translation>прогнозируемый пик шага (оценка)</translation>
-    </message>
-</context>
-<context>
     <name>CoreFormulas</name>
     <message>
         <source>(whole tensors)</source>
@@ -172,6 +86,85 @@
     <message>
         <source>measured · {device}, {n} ranks</source>
         <translation>измерено · {device}, участников: {n}</translation>
+    </message>
+</context>
+<context>
+    <name>FileCommands</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Несохранённые изменения</translation>
+    </message>
+    <message>
+        <source>The plan “{name}” has unsaved changes. Save them?</source>
+        <translation>В плане «{name}» есть несохранённые изменения. Сохранить их?</translation>
+    </message>
+    <message>
+        <source>Invalid fields</source>
+        <translation>Ошибки в полях</translation>
+    </message>
+    <message>
+        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
+        <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
+    </message>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>Не удаётся открыть план</translation>
+    </message>
+    <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Не удаётся показать файл плана {path}: {reason}</translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>Открыт {path}</translation>
+    </message>
+    <message>
+        <source>Cannot save the plan</source>
+        <translation>Не удаётся сохранить план</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>Сохранён {path}</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
+        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
+        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>Файл изменён на диске</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
+        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Экспортировано: {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Не удаётся экспортировать диаграмму</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Не удалось записать {path}.</translation>
+    </message>
+    <message>
+        <source>Table copied as text</source>
+        <translation>Таблица скопирована как текст</translation>
     </message>
 </context>
 <context>
@@ -1049,41 +1042,6 @@ optimizer sharded</source>
     </message>
 </context>
 <context>
-    <name>MeasureProcess</name>
-    <message>
-        <source>the measurement was cancelled</source>
-        <translation>измерение отменено</translation>
-    </message>
-    <message>
-        <source>could not start {program}: {reason}</source>
-        <translation>не удалось запустить {program}: {reason}</translation>
-    </message>
-    <message>
-        <source>the measurement stopped before finishing</source>
-        <translation>измерение прервалось, не завершившись</translation>
-    </message>
-    <message>
-        <source>the measurement could not start</source>
-        <translation>измерение не смогло начаться</translation>
-    </message>
-    <message>
-        <source>no output</source>
-        <translation>вывода нет</translation>
-    </message>
-    <message>
-        <source>{what} (exit status {code}): {why}</source>
-        <translation>{what} (код выхода {code}): {why}</translation>
-    </message>
-    <message>
-        <source>the measurement did not finish within {s} s and was stopped</source>
-        <translation>измерение не завершилось за {s} с и было остановлено</translation>
-    </message>
-    <message>
-        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
-        <translation>ожидание прекращено после SIGKILL: часть процессов запуска не остановилась (группа {pgid})</translation>
-    </message>
-</context>
-<context>
     <name>MeasureTab</name>
     <message>
         <source>Live memory timeline</source>
@@ -1771,6 +1729,81 @@ optimizer sharded</source>
     </message>
 </context>
 <context>
+    <name>PlanTab</name>
+    <message>
+        <source>Per-stage memory chart</source>
+        <translation>Диаграмма памяти по стадиям</translation>
+    </message>
+    <message>
+        <source>Memory versus Nd chart</source>
+        <translation>Диаграмма памяти в зависимости от Nd</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Лог. шкала</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Логарифмическая ось памяти: малые стадии и модели остаются читаемыми</translation>
+    </message>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>Логарифмическая шкала</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Экспорт диаграмм в PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Экспорт диаграмм в SVG…</translation>
+    </message>
+    <message>
+        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
+        <translation>Полей с ошибками: {n}; диаграмма показывает последний корректный план.</translation>
+    </message>
+    <message>
+        <source>custom architecture</source>
+        <translation>своя архитектура</translation>
+    </message>
+    <message>
+        <source>raw parameter count</source>
+        <translation>заданное число параметров</translation>
+    </message>
+    <message>
+        <source>Per-rank model-state memory by ZeRO stage</source>
+        <translation>Память состояний модели на участника по стадиям ZeRO</translation>
+    </message>
+    <message>
+        <source>Per-rank model states versus Nd</source>
+        <translation>Состояния модели на участника в зависимости от Nd</translation>
+    </message>
+    <message>
+        <source>log memory axis</source>
+        <translation>логарифмическая ось памяти</translation>
+    </message>
+    <message>
+        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
+        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPU) · значения в {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Note: {note}.</source>
+        <translation>Примечание: {note}.</translation>
+    </message>
+    <message>
+        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
+        <translation>Столбцы — состояния модели; заштрихованная верхушка — прогноз пика полного шага (активации, собранные параметры, буферы; последовательность {seq} × микробатч {mb}). Фрагментация не прогнозируется: симулируйте или измерьте шаг.</translation>
+    </message>
+    <message>
+        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
+        <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>predicted peak of the step (estimate)</source>
+        <translation>прогнозируемый пик шага (оценка)</translation>
+    </message>
+</context>
+<context>
     <name>Provenance</name>
     <message>
         <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
@@ -2033,6 +2066,52 @@ states (Δ)</source>
     <message>
         <source>Every process of the run has exited.</source>
         <translation>Все процессы запуска завершились.</translation>
+    </message>
+</context>
+<context>
+    <name>RunProcess</name>
+    <message>
+        <source>the measurement was cancelled</source>
+        <translation>измерение отменено</translation>
+    </message>
+    <message>
+        <source>could not start {program}: {reason}</source>
+        <translation>не удалось запустить {program}: {reason}</translation>
+    </message>
+    <message>
+        <source>the measurement stopped before finishing</source>
+        <translation>измерение прервалось, не завершившись</translation>
+    </message>
+    <message>
+        <source>the measurement could not start</source>
+        <translation>измерение не смогло начаться</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>вывода нет</translation>
+    </message>
+    <message>
+        <source>{what} (exit status {code}): {why}</source>
+        <translation>{what} (код выхода {code}): {why}</translation>
+    </message>
+    <message>
+        <source>the measurement did not finish within {s} s and was stopped</source>
+        <translation>измерение не завершилось за {s} с и было остановлено</translation>
+    </message>
+    <message>
+        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
+        <translation>ожидание прекращено после SIGKILL: часть процессов запуска не остановилась (группа {pgid})</translation>
+    </message>
+</context>
+<context>
+    <name>RunRecords</name>
+    <message>
+        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
+        <translation>Прежние результаты этого плана снова на диаграмме: {what}.</translation>
+    </message>
+    <message>
+        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
+        <translation>План изменился: {what} ему больше не соответствуют и сняты с диаграммы (они вернутся, если план станет прежним).</translation>
     </message>
 </context>
 <context>
@@ -2428,7 +2507,7 @@ states (Δ)</source>
     </message>
 </context>
 <context>
-    <name>TablePanel</name>
+    <name>TableTab</name>
     <message>
         <source>Copy table as text</source>
         <translation>Копировать таблицу как текст</translation>
@@ -2630,85 +2709,6 @@ states (Δ)</source>
     <message>
         <source>{n} h</source>
         <translation>{n} ч</translation>
-    </message>
-</context>
-<context>
-    <name>WindowFiles</name>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Несохранённые изменения</translation>
-    </message>
-    <message>
-        <source>The plan “{name}” has unsaved changes. Save them?</source>
-        <translation>В плане «{name}» есть несохранённые изменения. Сохранить их?</translation>
-    </message>
-    <message>
-        <source>Invalid fields</source>
-        <translation>Ошибки в полях</translation>
-    </message>
-    <message>
-        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
-        <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
-    </message>
-    <message>
-        <source>Cannot open the plan</source>
-        <translation>Не удаётся открыть план</translation>
-    </message>
-    <message>
-        <source>Cannot show plan file {path}: {reason}</source>
-        <translation>Не удаётся показать файл плана {path}: {reason}</translation>
-    </message>
-    <message>
-        <source>Opened {path}</source>
-        <translation>Открыт {path}</translation>
-    </message>
-    <message>
-        <source>Cannot save the plan</source>
-        <translation>Не удаётся сохранить план</translation>
-    </message>
-    <message>
-        <source>Saved {path}</source>
-        <translation>Сохранён {path}</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
-    </message>
-    <message>
-        <source>File changed on disk</source>
-        <translation>Файл изменён на диске</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
-    </message>
-    <message>
-        <source>Exported {path}</source>
-        <translation>Экспортировано: {path}</translation>
-    </message>
-    <message>
-        <source>Cannot export the chart</source>
-        <translation>Не удаётся экспортировать диаграмму</translation>
-    </message>
-    <message>
-        <source>Could not write {path}.</source>
-        <translation>Не удалось записать {path}.</translation>
-    </message>
-    <message>
-        <source>Table copied as text</source>
-        <translation>Таблица скопирована как текст</translation>
     </message>
 </context>
 <context>

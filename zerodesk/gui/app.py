@@ -19,8 +19,6 @@ from ..core import accounting, catalog, peak, plan_model, residuals  # noqa: E40
 from ..measure import rules  # noqa: E402,F401  isort: skip
 import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modules PySide would read too)
 
-MIN_SCREENSHOT = (1280, 800)
-SCREENSHOT_SIZE = (1440, 900)
 LANG_CHOICES = ("en", "ru")
 THEME_CHOICES = ("system", "light", "dark")
 
@@ -61,36 +59,6 @@ def _application(offscreen: bool):
     return app
 
 
-def _render_screenshot(window, path: Path, size: tuple[int, int] | None = None) -> int:
-    from PySide6.QtWidgets import QApplication
-
-    window.resize(*(size or SCREENSHOT_SIZE))
-    window.show()
-    QApplication.processEvents()
-    window.startup.flush()  # what follows the first paint is in the picture too
-    QApplication.processEvents()  # and laid out, as the event loop would
-    window.fit_docks()  # once shown: docks take their widths from the laid-out window
-    window.glossary.flush()
-    for _ in range(3):
-        QApplication.processEvents()
-    pixmap = window.grab()
-    if size is None and (pixmap.width() < MIN_SCREENSHOT[0] or pixmap.height() < MIN_SCREENSHOT[1]):
-        pixmap = pixmap.scaled(max(pixmap.width(), MIN_SCREENSHOT[0]), max(pixmap.height(), MIN_SCREENSHOT[1]))
-    return save_screenshot(pixmap, Path(path))
-
-
-def save_screenshot(pixmap, path: Path, what: str = "") -> int:
-    """Write a PNG; 0, or 1 with one sentence on stderr when it cannot be written."""
-    if path.parent and not path.parent.exists():
-        print(f"zerodesk: cannot write screenshot {path}: folder {path.parent} does not exist", file=sys.stderr)
-        return 1
-    if not pixmap.save(str(path), "PNG"):
-        print(f"zerodesk: cannot write screenshot {path}", file=sys.stderr)
-        return 1
-    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()}{what})")
-    return 0
-
-
 def create_window(plan: Plan | None = None, plan_path: Path | None = None, headless: bool = False,
                   lang: str | None = None, theme_choice: str | None = None):
     """The main window showing `plan` (command-line flags) or the plan file, in the saved language.
@@ -116,7 +84,7 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
 
     settings = Settings()
     i18n.set_language(lang or settings.language or i18n.system_language())  # --lang: this run only
-    chosen = theme_choice or theme.saved_theme(settings.store)
+    chosen = theme_choice or settings.theme
     theme.apply_theme(chosen)
     window = MainWindow(settings, persist=not headless)
     window.theme_actions[chosen].setChecked(True)
@@ -155,7 +123,9 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     if lang:
         window.set_language(lang)
     if headless:
-        return _render_screenshot(window, Path(screenshot), wh)
+        from .screenshot import render_window
+
+        return render_window(window, Path(screenshot), wh)
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 

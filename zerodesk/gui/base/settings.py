@@ -1,7 +1,8 @@
 """Typed access to the persistent settings (QSettings, INI format, per user).
 
 One place names every key and its type, so the rest of the GUI reads `settings.units`
-instead of juggling strings and QVariant conversions (Picard's typed-options habit).
+instead of juggling strings and QVariant conversions (Picard's typed-options habit). Every key
+lives here, in one store: the window's (ui/, window/, files/) and the Measure tab's (measure/).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QSettings
 
 from ... import APP_NAME
+from .theme import THEMES
 
 if TYPE_CHECKING:
     from ...measure.protocol import Scale
@@ -29,11 +31,6 @@ class Settings:
     def __init__(self, store: QSettings | None = None) -> None:
         self._s = store if store is not None else QSettings(
             QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APP_NAME)
-
-    @property
-    def store(self) -> QSettings:
-        """The underlying QSettings, for features that keep their own keys (the Measure tab)."""
-        return self._s
 
     # -- raw helpers -------------------------------------------------------------------------
     def _str(self, key: str, default: str) -> str:
@@ -67,6 +64,18 @@ class Settings:
         if value not in LANGUAGES:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
         self._s.setValue("ui/language", value)
+
+    @property
+    def theme(self) -> str:
+        """'system' (follow the system's light or dark), 'light' or 'dark'."""
+        value = self._str("ui/theme", "system")
+        return value if value in THEMES else "system"
+
+    @theme.setter
+    def theme(self, value: str) -> None:
+        if value not in THEMES:
+            raise ValueError(f"theme must be one of {', '.join(THEMES)}, not {value!r}")
+        self._s.setValue("ui/theme", value)
 
     @property
     def units(self) -> str:
@@ -136,12 +145,13 @@ def default_python() -> str:
 
 
 class MeasureSettings:
-    """The Measure tab's remembered choices, under "measure/..." (persist=False: read, never write)."""
+    """The Measure tab's remembered choices, under "measure/..." in the window's store (Settings.measure()
+    gives them; persist=False: read, never write)."""
 
     DEFAULT_TIMEOUT_S = 600
 
-    def __init__(self, store: QSettings | None = None, persist: bool = True) -> None:
-        self._s = store if store is not None else QSettings()
+    def __init__(self, store: QSettings, persist: bool = True) -> None:
+        self._s = store
         self._persist = persist
 
     def _get(self, key: str, default):

@@ -6,24 +6,12 @@ palette too (PaletteChange), so switching is one call.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-THEMES = ("system", "light", "dark")
-_KEY = "ui/theme"
+THEMES = ("system", "light", "dark")  # the choice is remembered as Settings.theme
 _system_palette: QPalette | None = None
-
-
-def saved_theme(store: QSettings) -> str:
-    value = store.value(_KEY, "system")
-    return value if value in THEMES else "system"
-
-
-def save_theme(store: QSettings, theme: str) -> None:
-    if theme not in THEMES:
-        raise ValueError(f"theme must be one of {', '.join(THEMES)}, not {theme!r}")
-    store.setValue(_KEY, theme)
 
 
 def system_is_dark() -> bool:

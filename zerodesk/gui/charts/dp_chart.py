@@ -19,9 +19,9 @@ from ...core.units import UNIT_BYTES
 from ..base import i18n
 from .grid import GridLines, apply_axis_palette
 from .tools import ChartMenu, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor
-from .stage_chart import GPU_LINE_COLOR, GPU_REACH
+from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
+from .stage_chart import GPU_REACH
 
-from ..base.style import MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 STAGE_SYMBOLS = ("o", "s", "t", "d")
 MIN_MAX_DP = 1024
 HOVER_PX = 9  # how near a point the mouse must be for its tooltip

@@ -12,15 +12,13 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSpli
 
 from ...core.accounting import Breakdown
 from ...core.plan import Offload, Plan, PlanError
+from ...core.plan_model import PlanModel
 from ...core.text import shorten
-from ...core.units import fmt_count
 from ..base import i18n
+from ..base.provenance import peak_warning, provenance
+from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
 from .dp_chart import DpChart, dp_legend_html
-from .stage_chart import StageChart, component_color
-from ..base.style import PEAK_COLOR, WARN_COLOR
-from ..table.table_tab import peak_warning, provenance
-
-from ..base.style import ERROR_COLOR
+from .stage_chart import StageChart
 
 
 def _nowrap(text: str) -> str:
@@ -73,16 +71,22 @@ class _ChartRoom(QWidget):
 
 
 class PlanTab(QWidget):
+    """The Plan tab: captions, the stage bars (with offload beside them) and memory versus Nd.
+
+    It observes the plan model; while another tab is in view it only notes the latest plan and draws it
+    when shown again (an edit made then stays fast)."""
+
     exportRequested = Signal(str)  # ".png" or ".svg", from a chart's context menu
     textsChanged = Signal()  # its texts were set: the height it needs may have changed
 
-    def __init__(self, parent=None, nd_chart_later: bool = False) -> None:
+    def __init__(self, model: PlanModel | None = None, parent=None, nd_chart_later: bool = False) -> None:
         """nd_chart_later: the Nd chart is built and drawn by release_nd_chart() (its caption stays in
         place), so the first frame waits for the stage bars only."""
         super().__init__(parent)
         self.setObjectName("planTab")
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
+        self._waiting: tuple[Plan, Breakdown] | None = None  # the model's latest plan, not drawn while out of view
         self._stale = False
         v = QVBoxLayout(self)
         v.setContentsMargins(6, 6, 6, 6)
@@ -150,6 +154,12 @@ class PlanTab(QWidget):
         if not nd_chart_later:
             self.release_nd_chart()
         self._retranslate_controls()
+        if model is not None:
+            model.events.plan.connect(self.show_plan)
+            model.events.errors.connect(self.set_stale)
+            if model.plan is not None:
+                self.show_plan(model.plan, model.breakdown)
+            self.set_stale(model.errors)
 
     def _link_chart(self, plot, box: QCheckBox, from_box: bool = False) -> None:
         """Log scale: the check box and the chart's context menu stay in step (the chart starts as the
@@ -203,6 +213,24 @@ class PlanTab(QWidget):
         need = self.chart.minimumHeight() + self.warning.heightForWidth(width) + 6
         if self._top_pane.minimumHeight() != need:
             self._top_pane.setMinimumHeight(need)
+    def show_plan(self, plan: Plan, b: Breakdown) -> None:
+        """The model's plan: drawn now, or when the tab is next shown if another tab is in view."""
+        self._waiting = (plan, b)
+        window = self.window()
+        if window is self or not window.isVisible() or self.isVisible():  # before the first frame too: it shows the plan
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """Draw the plan that waited while another tab was in view (exports and tests call this too)."""
+        if self._waiting is not None:
+            plan, b = self._waiting
+            self._waiting = None
+            self.set_breakdown(plan, b)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.catch_up()
+
     def set_breakdown(self, plan: Plan, b: Breakdown) -> None:
         self._plan, self._breakdown = plan, b
         self.chart.set_breakdown(plan, b)
@@ -317,6 +345,7 @@ class PlanTab(QWidget):
         """Both charts with their captions, rendered at `scale` x the on-screen size."""
         from PySide6.QtGui import QImage
 
+        self.catch_up()
         size = self.size()
         image = QImage(QSize(round(size.width() * scale), round(size.height() * scale)), QImage.Format.Format_ARGB32)
         image.setDevicePixelRatio(scale)
@@ -331,6 +360,7 @@ class PlanTab(QWidget):
     def export_svg(self, path: Path) -> bool:
         from PySide6.QtSvg import QSvgGenerator
 
+        self.catch_up()
         gen = QSvgGenerator()
         gen.setFileName(str(path))
         gen.setSize(self.size())

@@ -2,70 +2,38 @@
 
 The items are created once and updated in place (BarGraphItem.setOpts, TextItem.setText,
 InfiniteLine.setValue), so an edit costs a few hundred microseconds of Python, not a rebuild.
-Figures are stored in bytes and drawn in the plan's unit. Hover a segment for its bytes and
-formula; click it to ask for the glossary claim it rests on (segmentClicked).
-Above the states, a hatched, outlined layer shows the predicted full-step peak (zerodesk.core.peak):
-an estimate, drawn so it cannot be mistaken for the computed states.
+Figures are stored in bytes and drawn in the plan's unit. Above the states, a hatched, outlined layer
+shows the predicted full-step peak (zerodesk.core.peak): an estimate, drawn so it cannot be mistaken
+for the computed states. Beside them live the chart's other parts: what is under the mouse
+(stage_hits: hover a segment for its bytes and formula, click it for the glossary claim it rests on)
+and the simulated and measured runs' markers (run_overlay).
 """
 
 from __future__ import annotations
 
-import html
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 
-from ...core.accounting import SCHEMES, STAGES, TORCH_COMPONENTS, Breakdown, ComponentSpec
+from ...core.accounting import STAGES, Breakdown, ComponentSpec
 from ...core.peak import StagePeak, predict
-from ...core.plan import Plan, Profile
+from ...core.plan import Plan
 from ...core.units import UNIT_BYTES
 from ..base import i18n
-from . import stage_texts as texts
+from ..base.provenance import component_specs
+from ..base.style import GPU_LINE_COLOR, PEAK_COLOR, component_color
 from .grid import GridLines, apply_axis_palette
-from .run_markers import BAR_WIDTH, Measured, MeasuredSeries
-from ..base.style import GPU_LINE_COLOR, PEAK_COLOR, TIER_GLYPHS, TIER_SYMBOLS, component_color
-from .tools import ChartMenu, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor, widget_rect_of
+from .run_markers import BAR_WIDTH, Measured
+from .run_overlay import RunOverlay
+from .stage_hits import PEAK_KEY, SegmentHits
+from .stage_texts import stage_tick_labels
+from .tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
 
+__all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
-PEAK_KEY = "predicted_peak"  # the hatched layer's key in hover and click signals
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
-
-
-def wrap_to_width(text: str, metrics: QFontMetrics, room: float) -> str:
-    """Break each line of `text` at spaces so that no line is wider than `room` pixels (if words allow)."""
-    out = []
-    for line in text.split("\n"):
-        current = ""
-        for word in line.split(" "):
-            trial = f"{current} {word}" if current else word
-            if current and metrics.horizontalAdvance(trial) > room:
-                out.append(current)
-                current = word
-            else:
-                current = trial
-        out.append(current)
-    return "\n".join(out)
-
-
-def stage_tick_labels(font: QFont, room: float) -> tuple[QFont, dict[int, str]]:
-    """Each stage's name wrapped to `room` pixels; where one word is wider than that (Russian's
-    "оптимизатора" in a narrow chart) a smaller type, and failing that the stage number alone,
-    so neighbouring names never run into each other (the caption and hover name the stages in full)."""
-    for scale in (1.0, 0.85):
-        small = QFont(font)
-        small.setPointSizeF(font.pointSizeF() * scale)
-        metrics = QFontMetrics(small)
-        labels = {s: wrap_to_width(i18n.stage_label(s), metrics, room) for s in STAGES}
-        if all(metrics.horizontalAdvance(line) <= room for text in labels.values() for line in text.split("\n")):
-            return small, labels
-    return QFont(font), {s: i18n.stage_short(s) for s in STAGES}
-
-
-def component_specs(plan: Plan) -> dict[str, ComponentSpec]:
-    specs = TORCH_COMPONENTS if plan.profile == Profile.TORCH else SCHEMES[plan.scheme].components
-    return {c.key: c for c in specs}
 
 
 class StageChart(LogScaleMixin, pg.PlotWidget):
@@ -80,12 +48,9 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self._floor = 1.0  # bottom of the log axis, in the plan's unit
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
-        self._specs: dict[str, ComponentSpec] = {}
+        self.specs: dict[str, ComponentSpec] = {}  # the plan's components by key
         self._bars: dict[str, pg.BarGraphItem] = {}
-        self._measured = MeasuredSeries()  # simulated and measured steps beside the bars
-        self._measure_items: list = []
-        self.hover_text = ""
-        self.hovered: tuple[int, str] | None = None
+        self.runs = RunOverlay(self)  # simulated and measured steps beside the bars
         self._axes_key: tuple | None = None
         self._yrange: tuple | None = None
         self._peaks: list[StagePeak] = []
@@ -134,8 +99,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self.menu.logToggled.connect(self.set_log_y)
         self.getPlotItem().vb.sigResized.connect(self._fit_total_labels)
 
-        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self.hits = SegmentHits(self)  # hover and click
         self.grid_lines = GridLines(self)
         self._apply_palette()
         self._set_x_range()
@@ -176,7 +140,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
 
     def set_breakdown(self, plan: Plan, breakdown: Breakdown) -> None:
         self._plan, self._breakdown = plan, breakdown
-        self._specs = component_specs(plan)
+        self.specs = component_specs(plan)
         self._peaks = predict(plan, breakdown)
         self._redraw()
 
@@ -260,14 +224,13 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
             label.setPos(s.stage, ty(s.total_bytes / scale))
         gpu = self._plan.cluster.gpu_memory_bytes
         top = max(max(s.total_bytes for s in b.stages), self._draw_peaks(scale))
-        for m in self._measured:
-            top = max(top, m.peak_bytes, m.states_bytes or 0)
+        top = max(top, self.runs.top_bytes())
         # a GPU far above the bars would squash them into the bottom: fit the bars and name the GPU at the top
         gpu_on_axis = bool(gpu) and (self._log or gpu <= top * GPU_REACH)
         if gpu_on_axis:
             top = max(top, gpu)
-        self._draw_measured()
-        head = 1.25 if self._measured else 1.15
+        self._draw_runs()
+        head = 1.25 if self.runs else 1.15
         if self._log:
             yrange = (ty(self._floor), math.log10(top / scale) + math.log10(head) * 2 if top else 1)
         else:
@@ -320,7 +283,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self._set_axes_text()
 
     def _set_x_range(self) -> None:
-        self.setXRange(-0.5, self._measured.right_edge(), padding=0)
+        self.setXRange(-0.5, self.runs.series.right_edge(), padding=0)
 
     def _set_axes_text(self, force: bool = False) -> None:
         pi = self.getPlotItem()
@@ -372,98 +335,28 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
             self._redraw()
         super().changeEvent(event)
 
-    # -- hit testing, hover, click ------------------------------------------------------------
+    # -- what is under the mouse (stage_hits) -------------------------------------------------------
+    @property
+    def hover_text(self) -> str:
+        return self.hits.text
+
+    @property
+    def hovered(self) -> tuple[int, str] | None:
+        return self.hits.hovered
+
     def segment_at(self, x: float, y: float) -> tuple[int, str] | None:
-        """The (stage, component) under a point in data coordinates, or None."""
-        b = self._breakdown
-        if b is None:
-            return None
-        stage = round(x)
-        if stage not in STAGES or abs(x - stage) > BAR_WIDTH / 2:
-            return None
-        for key, (low, high) in self._segment_spans(stage).items():
-            if low <= y <= high and high > low:
-                return stage, key
-        if self._peaks:  # the hatched layer above the states
-            states_top = max((high for _, high in self._segment_spans(stage).values()), default=0.0)
-            if states_top < y <= self._ty(self._peaks[stage].total_bytes / UNIT_BYTES[self.unit]):
-                return stage, PEAK_KEY
-        return None
+        return self.hits.segment_at(x, y)
 
-    def _segment_spans(self, stage: int) -> dict[str, tuple[float, float]]:
-        """Each component's (bottom, top) in drawn coordinates."""
-        scale = UNIT_BYTES[self.unit]
-        out, bottom = {}, 0.0
-        for key, nbytes in self._breakdown.stage(stage).components.items():
-            top = bottom + nbytes / scale
-            out[key] = (self._ty(bottom), self._ty(top))
-            bottom = top
-        return out
-
-    def segment_center(self, stage: int, key: str) -> QPointF:
-        """Data coordinates of a segment's middle (tests click there)."""
-        low, high = self._segment_spans(stage)[key]
-        return QPointF(stage, (low + high) / 2)
+    def segment_center(self, stage: int, key: str):
+        return self.hits.center(stage, key)
 
     def segment_widget_pos(self, stage: int, key: str):
-        """Widget (viewport) coordinates of a segment's middle."""
-        scene_pos = self.getPlotItem().vb.mapViewToScene(self.segment_center(stage, key))
-        return self.mapFromScene(scene_pos)
-
-    def peak_text(self, stage: int) -> str:
-        """Hover text of the peak layer: the predicted peak, its phase and what fills memory then."""
-        return texts.peak_text(self._peaks[stage], stage, self.unit, self._plan.cluster.gpu_memory_bytes)
+        return self.hits.widget_pos(stage, key)
 
     def segment_text(self, stage: int, key: str) -> str:
-        """The hover text: component, bytes in the unit and exactly, its formula, where it comes from."""
-        if key == PEAK_KEY:
-            return self.peak_text(stage)
-        return texts.segment_text(self._breakdown, stage, key, self._specs.get(key), self.unit)
+        return self.hits.segment_text(stage, key)
 
-    def _scene_to_segment(self, scene_pos) -> tuple[int, str] | None:
-        vb = self.getPlotItem().vb
-        if not vb.sceneBoundingRect().contains(scene_pos):
-            return None
-        p = vb.mapSceneToView(scene_pos)
-        return self.segment_at(p.x(), p.y())
-
-    def _on_mouse_moved(self, scene_pos) -> None:
-        m = self._measured_at(scene_pos) if self._measured else None
-        if m is not None:
-            self.hovered = None
-            self.hover_text = self.measured_text(m)
-            self.tip.show(self.hover_text)
-            return
-        hit = self._scene_to_segment(scene_pos)
-        if hit == self.hovered:
-            return
-        self.hovered = hit
-        if hit is None:
-            self.hover_text = ""
-            self.setCursor(Qt.CursorShape.ArrowCursor)
-            self.tip.show("")
-            return
-        self.hover_text = self.segment_text(*hit)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        spans = self._segment_spans(hit[0])
-        if hit[1] == PEAK_KEY:
-            low = max((high for _, high in spans.values()), default=0.0)
-            high = self._ty(self._peaks[hit[0]].total_bytes / UNIT_BYTES[self.unit])
-        else:
-            low, high = spans[hit[1]]
-        self.tip.show(self.hover_text, widget_rect_of(self, hit[0] - BAR_WIDTH / 2, low, hit[0] + BAR_WIDTH / 2, high))
-        if hit[1] != PEAK_KEY:  # listeners read the hovered state's bytes from the breakdown
-            self.segmentHovered.emit(*hit)
-
-    def _on_mouse_clicked(self, event) -> None:
-        if event.button() != Qt.MouseButton.LeftButton:
-            return
-        hit = self._scene_to_segment(event.scenePos())
-        if hit is not None:
-            event.accept()
-            self.segmentClicked.emit(*hit)
-
-    # -- measured overlay (fed by the Measure tab) ---------------------------------------------
+    # -- simulated and measured runs beside the bars (run_overlay; fed by the runs' records) ---------------
     def overlay_measured(self, stage: int, peak_bytes: int, states_bytes: int | None, label: str,
                          kind: str = "measured", reference_bytes: int | None = None) -> None:
         """Mark a measured or simulated step beside a stage's bar: states, peak, and % of the states.
@@ -472,91 +365,30 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         with: the torch profile's prediction for the run, whichever profile the bars show (the bars when None).
         One call per stage and series; a second call with the same stage and label replaces it.
         """
-        self._measured.put(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes),
-                                    kind, None if reference_bytes is None else int(reference_bytes)))
-        self._set_x_range()
-        self._redraw() if self._breakdown is not None else self._draw_measured()
+        self.runs.series.put(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes),
+                                      kind, None if reference_bytes is None else int(reference_bytes)))
+        self._runs_changed()
 
     def clear_measured(self, label: str | None = None) -> None:
-        self._measured.clear(label)
+        self.runs.series.clear(label)
+        self._runs_changed()
+
+    def _runs_changed(self) -> None:
         self._set_x_range()
-        self._redraw() if self._breakdown is not None else self._draw_measured()
+        self._redraw() if self._breakdown is not None else self._draw_runs()
+
+    def _draw_runs(self) -> None:
+        self.runs.draw()
+        self.measuredChanged.emit()
 
     def measured(self) -> list[Measured]:
-        return list(self._measured)
+        return self.runs.markers()
 
     def measured_text(self, m: Measured) -> str:
-        """Hover text of a marker: peak, states, and the states' difference to what they are compared with."""
-        computed = self._breakdown.stage(m.stage).total_bytes if self._breakdown is not None else None
-        return texts.measured_text(m, self.measured_difference(m), computed, self.unit)
+        return self.runs.text(m)
 
     def measured_difference(self, m: Measured) -> float | None:
-        """(states - reference) / reference in %: the torch profile's prediction when known, else the bar; or None."""
-        return self._measured.difference(m, self._breakdown)
+        return self.runs.difference(m)
 
     def measured_legend_html(self) -> str:
-        labels = self._measured.labels()
-        if not labels:
-            return ""
-        series = "&nbsp;&nbsp;".join(
-            f'<span style="color:{self._measured.color(label)}">{TIER_GLYPHS.get(self._measured.kind(label), "▲◆")}</span>'
-            f'&nbsp;{html.escape(label)}' for label in labels)
-        return html.escape(self.tr("beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), "
-                                   "% = states vs the torch profile")) + " — " + series
-
-    def _measured_at(self, scene_pos) -> Measured | None:
-        vb = self.getPlotItem().vb
-        scale = UNIT_BYTES[self.unit]
-        for m in self._measured:
-            x = self._measured.marker_x(m)
-            for y in (m.peak_bytes, m.states_bytes):
-                if y is None:
-                    continue
-                p = vb.mapViewToScene(QPointF(x, self._ty(y / scale)))
-                if abs(p.x() - scene_pos.x()) <= 8 and abs(p.y() - scene_pos.y()) <= 8:
-                    return m
-        return None
-
-    def _draw_measured(self) -> None:
-        for item in self._measure_items:
-            self.removeItem(item)
-        self._measure_items = []
-        if not self._measured:
-            self.measuredChanged.emit()
-            return
-        scale = UNIT_BYTES[self.unit]
-        text_color = self.palette().color(QPalette.ColorRole.Text)
-        outline = pg.mkPen(text_color, width=1)
-        small = QFont()
-        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
-        for label in self._measured.labels():
-            color = self._measured.color(label)
-            peak_symbol, states_symbol = TIER_SYMBOLS.get(self._measured.kind(label), TIER_SYMBOLS["measured"])
-            brush = pg.mkBrush(color)
-            spots, xs, ys = [], [], []
-            for m in (m for m in self._measured if m.label == label):
-                x = self._measured.marker_x(m)
-                ty = self._ty
-                spots.append({"pos": (x, ty(m.peak_bytes / scale)), "symbol": peak_symbol, "size": 11, "brush": brush, "pen": outline})
-                if m.states_bytes is not None:
-                    spots.append({"pos": (x, ty(m.states_bytes / scale)), "symbol": states_symbol, "size": 10, "brush": brush, "pen": outline})
-                    xs += [x, x]
-                    ys += [ty(m.states_bytes / scale), ty(m.peak_bytes / scale)]
-                d = self.measured_difference(m)
-                if d is not None:
-                    note = pg.TextItem(f"{d:+.1f}%", color=color, anchor=(-0.1, 0.5), angle=90)
-                    note.setFont(small)
-                    note.setPos(x, self._ty(max(m.peak_bytes, m.states_bytes or 0) / scale))
-                    note.setZValue(8)
-                    self.addItem(note)
-                    self._measure_items.append(note)
-            if xs:
-                line = pg.PlotCurveItem(xs, ys, pen=pg.mkPen(color, width=2), connect="pairs")
-                line.setZValue(6)
-                self.addItem(line)
-                self._measure_items.append(line)
-            scatter = pg.ScatterPlotItem(spots=spots)
-            scatter.setZValue(7)
-            self.addItem(scatter)
-            self._measure_items.append(scatter)
-        self.measuredChanged.emit()
+        return self.runs.legend_html()

@@ -1,4 +1,5 @@
-"""The Plan chart's hover texts: a state segment, the predicted peak layer, a simulated or measured marker.
+"""The Plan chart's words: the stages' tick labels fitted to the room, and the hover texts of a state
+segment, the predicted peak layer and a simulated or measured marker.
 
 Rich text in the UI language; the strings keep the chart's translation context ("StageChart").
 """
@@ -8,14 +9,45 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QFont, QFontMetrics
 
-from ...core.accounting import Breakdown, ComponentSpec, sharded
+from ...core.accounting import STAGES, Breakdown, ComponentSpec, sharded
 from ...core.peak import StagePeak
 from ...core.plan import Profile
 from ..base import i18n
 from .run_markers import Measured
 
 translate = QCoreApplication.translate  # lupdate reads translate("StageChart", "text")
+
+
+def wrap_to_width(text: str, metrics: QFontMetrics, room: float) -> str:
+    """Break each line of `text` at spaces so that no line is wider than `room` pixels (if words allow)."""
+    out = []
+    for line in text.split("\n"):
+        current = ""
+        for word in line.split(" "):
+            trial = f"{current} {word}" if current else word
+            if current and metrics.horizontalAdvance(trial) > room:
+                out.append(current)
+                current = word
+            else:
+                current = trial
+        out.append(current)
+    return "\n".join(out)
+
+
+def stage_tick_labels(font: QFont, room: float) -> tuple[QFont, dict[int, str]]:
+    """Each stage's name wrapped to `room` pixels; where one word is wider than that (Russian's
+    "оптимизатора" in a narrow chart) a smaller type, and failing that the stage number alone,
+    so neighbouring names never run into each other (the caption and hover name the stages in full)."""
+    for scale in (1.0, 0.85):
+        small = QFont(font)
+        small.setPointSizeF(font.pointSizeF() * scale)
+        metrics = QFontMetrics(small)
+        labels = {s: wrap_to_width(i18n.stage_label(s), metrics, room) for s in STAGES}
+        if all(metrics.horizontalAdvance(line) <= room for text in labels.values() for line in text.split("\n")):
+            return small, labels
+    return QFont(font), {s: i18n.stage_short(s) for s in STAGES}
 
 
 def component_formula(spec: ComponentSpec | None, stage: int, profile: Profile) -> str:

@@ -1,54 +1,90 @@
-"""The form's fields by dotted Plan key: built here, each with its label and its error line.
+"""The form's fields by dotted Plan key: built here, each with its label, its error line and its reaction.
 
 One FieldSet is shared by the form and its sections, so validation can mark any field by the key the
-core reports, whichever section built it.
+core reports, whichever section built it. Each field is wired when it is built: an edit runs the
+field's own reaction (`then`), and the form then validates (a choice commits; typing previews until
+Enter or leaving the field). While the form shows a plan (`quiet()`), edits run nothing.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
+from ..base.style import ERROR_COLOR
 from .fields import FieldEdit
 from .memory_edit import MemoryEdit
-from ..base.style import ERROR_COLOR
+
+Reaction = Callable[[], object]
 
 
 class FieldSet:
-    """Builds fields wired to the form's reactions and keeps them, their labels and error lines by key."""
+    """Builds fields wired to their reactions and keeps them, their labels and error lines by key."""
 
-    def __init__(self, on_edit: Callable, on_commit: Callable) -> None:
-        self._on_edit, self._on_commit = on_edit, on_commit
+    def __init__(self, validate: Callable[[bool], None], commit: Callable[[], None]) -> None:
+        self.validate, self.commit = validate, commit  # validate(commit: bool) after an edit; commit on Enter
+        self._quiet = 0
         self.fields: dict[str, QWidget] = {}
         self.labels: dict[str, QLabel] = {}
         self.errors: dict[str, QLabel] = {}
 
-    def edit(self, key: str, stepper: bool = False, memory: bool = False) -> FieldEdit:
+    @contextmanager
+    def quiet(self):
+        """Fill fields without reacting (the form is showing a plan)."""
+        self._quiet += 1
+        try:
+            yield
+        finally:
+            self._quiet -= 1
+
+    def is_quiet(self) -> bool:
+        return self._quiet > 0
+
+    def reacting(self, then: Reaction | None, commit: bool) -> Callable[..., None]:
+        """A slot for an edit: the field's reaction, then validation (committing for a choice)."""
+        def slot(*_args) -> None:
+            if self._quiet:
+                return
+            if then is not None:
+                then()
+            self.validate(commit)
+        return slot
+
+    def edit(self, key: str, stepper: bool = False, memory: bool = False, then: Reaction | None = None) -> FieldEdit:
         """A free-text field (`memory`: an amount of bytes typed in the form's unit)."""
         w = MemoryEdit() if memory else FieldEdit()
         w.setObjectName(key)
         w.setProperty("stepper", stepper)
         w.setClearButtonEnabled(False)
-        w.textEdited.connect(self._on_edit)
-        w.editingFinished.connect(self._on_commit)
+        w.textEdited.connect(self.reacting(then, commit=False))  # typing is a preview until Enter or focus out
+        w.editingFinished.connect(self.commit)
         self.fields[key] = w
         return w
 
-    def combo(self, key: str, items: list[tuple[str, str]], min_chars: int = 0,
-              on_choice: Callable | None = None) -> QComboBox:
+    def combo(self, key: str, items: list[tuple[str, str]], min_chars: int = 0, then: Reaction | None = None,
+              on_choice: Callable[[], None] | None = None) -> QComboBox:
+        """A choice; `on_choice` replaces the usual reaction and validation (a preset fills other fields)."""
         w = QComboBox()
         w.setObjectName(key)
         for text, data in items:
             w.addItem(text, data)
-        w.activated.connect(on_choice or self._on_edit)
+        w.activated.connect((lambda _i: None if self._quiet else on_choice()) if on_choice else self.reacting(then, commit=True))
         if min_chars:  # long preset names elide instead of widening the dock
             w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             w.setMinimumContentsLength(min_chars)
         self.fields[key] = w
         return w
+
+    def button(self, key: str, button: QAbstractButton, then: Reaction | None = None) -> QAbstractButton:
+        """A check box or radio button whose toggle is a choice (it commits)."""
+        button.setObjectName(key)
+        button.toggled.connect(self.reacting(then, commit=True))
+        self.fields[key] = button
+        return button
 
     def error_label(self, key: str) -> QLabel:
         e = QLabel()

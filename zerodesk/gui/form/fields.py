@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from ...core import catalog
 from ...core.architecture import FAMILIES
-from ...core.plan import Plan, PlanError
+from ...core.plan import Plan, PlanError, Profile, Scheme
 from ...core.units import UNIT_BYTES, parse_count
 
 CUSTOM = ""  # item data of the "custom" entry in the preset combos
@@ -62,6 +62,41 @@ def default_plan(units: str = "GB") -> Plan:
     except PlanError:
         model, dp = {"name": None, "params": 2_000_000_000}, 4
     return Plan(model=model, cluster={"nodes": 1, "gpus_per_node": dp}, units=units)
+
+
+def card_example(base: Plan | None) -> Plan:
+    """The card's worked example on top of `base`: P = 2e9, Nd = 4 on one node, the paper's mixed-precision Adam, GB."""
+    base = base or Plan(model={"params": 1})
+    try:
+        preset = catalog.find_model("card-example")
+        model, dp = preset.to_model_spec(), preset.dp or 4
+    except PlanError:  # a broken catalog: the card's own figures
+        model, dp = {"name": None, "params": 2_000_000_000}, 4
+    cluster = base.cluster.model_copy(update={"nodes": 1, "gpus_per_node": dp, "dp": None})
+    return with_update(base, {"model": model, "cluster": cluster, "scheme": Scheme.MIXED_ADAM,
+                              "profile": Profile.PAPER, "units": "GB"})
+
+
+def with_model_preset(base: Plan | None, name: str) -> Plan:
+    """A catalog preset's model on top of `base`, with the preset's suggested sequence length and Nd."""
+    preset = catalog.find_model(name)
+    base = base or Plan(model={"params": 1})
+    update: dict = {"model": preset.to_model_spec()}
+    if preset.seq_len:
+        update["seq_len"] = preset.seq_len
+    if preset.dp:
+        cluster = base.cluster
+        gpn = cluster.gpus_per_node if preset.dp % cluster.gpus_per_node == 0 else preset.dp
+        update["cluster"] = cluster.model_copy(update={"nodes": preset.dp // gpn, "gpus_per_node": gpn, "dp": None})
+    return with_update(base, update)
+
+
+def with_update(base: Plan, update: dict) -> Plan:
+    """`base` with some fields replaced, validated as a whole (so a preset's model meets the plan's rules)."""
+    data = base.model_dump()
+    for key, value in update.items():
+        data[key] = value.model_dump() if hasattr(value, "model_dump") else value
+    return Plan.model_validate(data)
 
 
 def memory_bytes(text: str, shown: tuple[str, int] | None, unit: str):

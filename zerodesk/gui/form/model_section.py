@@ -31,11 +31,10 @@ GRID = [("layers", "hidden"), ("heads", "kv_heads"), ("head_dim", "ffn"), ("voca
 class ModelSection(QGroupBox):
     """Preset, source (count or architecture), the fields of each, and what the core made of them."""
 
-    def __init__(self, fields: FieldSet, presets: list, on_preset: Callable, on_model_edit: Callable) -> None:
+    def __init__(self, fields: FieldSet, presets: list, on_preset: Callable[[], None]) -> None:
         super().__init__()
         self._f = fields
         self._presets = presets
-        self._on_model_edit = on_model_edit  # the form's reaction to an edit that leaves the preset
         self.model_name: str | None = None
         self._arch_extra: dict = {}  # layout knobs of the loaded architecture the form does not show
         self._tensor_model: dict = {}  # tensors + hf_config of a model read by transformers
@@ -60,7 +59,8 @@ class ModelSection(QGroupBox):
         self._source_group.addButton(self.by_params)
         self._source_group.addButton(self.by_arch)
         self.by_params.setChecked(True)
-        self.by_params.toggled.connect(self._on_source_toggled)
+        self.by_params.toggled.connect(lambda _on: self._sync_source())  # shown plans switch it too
+        self.by_params.toggled.connect(f.reacting(self.leave_preset, commit=True))
         h.addWidget(self.by_params)
         h.addWidget(self.by_arch)
         h.addStretch(1)
@@ -68,25 +68,21 @@ class ModelSection(QGroupBox):
         form.addRow(self._source_label, src)
 
         self.params_hint = hint_label("paramsHint")
-        self.params = f.edit("model.params")
+        self.params = f.edit("model.params", then=self.leave_preset)
         f.form_row(form, "model.params", self.params, self.params_hint)
 
         self.arch_box = FieldGrid()
         for r, names in enumerate(GRID):
             for c, name in enumerate(names):
                 key = f"model.architecture.{name}"
+                then = self._reaction(name)
                 if name in ARCH_CHOICES:
-                    w = f.combo(key, [(v, v) for v in ARCH_CHOICES[name]], min_chars=5)
-                    if name == "family":
-                        w.activated.connect(lambda _=None: self.sync_family_fields())
+                    w = f.combo(key, [(v, v) for v in ARCH_CHOICES[name]], min_chars=5, then=then)
                 else:
-                    w = f.edit(key, stepper=True)
+                    w = f.edit(key, stepper=True, then=then)
                     w.setMinimumWidth(60)
                 self.arch_box.add_cell(r, c, f.label(key, w), w, f.error_label(key))
-        self.tied = QCheckBox()
-        self.tied.setObjectName("model.architecture.tied_embeddings")
-        self.tied.toggled.connect(lambda _=None: self._on_model_edit())
-        f.fields["model.architecture.tied_embeddings"] = self.tied
+        self.tied = f.button("model.architecture.tied_embeddings", QCheckBox(), then=self.leave_preset)
         self.arch_hint = hint_label("archHint")
         for w in (self.tied, f.error_label("model.architecture.tied_embeddings"), self.arch_hint):
             self.arch_box.add_footer(w)
@@ -95,6 +91,18 @@ class ModelSection(QGroupBox):
 
     def _arch(self, name: str):
         return self._f.fields[f"model.architecture.{name}"]
+
+    def _reaction(self, name: str):
+        """What an edit of the architecture's field `name` changes besides the plan: it leaves the preset, and
+        the placeholders, the position table's field or the experts' fields follow."""
+        follow = {"hidden": self.sync_placeholders, "mlp": self.sync_placeholders, "positions": self.sync_positions,
+                  "family": self.sync_family_fields}.get(name)
+
+        def react() -> None:
+            self.leave_preset()
+            if follow is not None:
+                follow()
+        return react
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -200,7 +208,7 @@ class ModelSection(QGroupBox):
             self.by_params.setChecked(True)
         self.params.setText(count_text(plan.params))  # a raw count, an architecture's or a tensor list's total
         self.sync_family_fields()
-        self._on_source_toggled()
+        self._sync_source()
         self.sync_placeholders()
         self.sync_positions()
 
@@ -210,14 +218,9 @@ class ModelSection(QGroupBox):
             self.model_name = None
             select_data(self.preset, CUSTOM)
 
-    def react(self, name: str) -> None:
-        """What an edit of field `name` changes within the section."""
-        if name in ("model.architecture.hidden", "model.architecture.mlp"):
-            self.sync_placeholders()
-        if name == "model.architecture.positions":
-            self.sync_positions()
-
-    def _on_source_toggled(self, _checked: bool | None = None) -> None:
+    def _sync_source(self) -> None:
+        """Count or architecture: the architecture's fields show, the count becomes read-only; an empty
+        architecture starts from a small shape."""
         by_arch = self.by_arch.isChecked()
         self.arch_box.setVisible(by_arch)
         self.params.setReadOnly(by_arch)
@@ -225,4 +228,3 @@ class ModelSection(QGroupBox):
         if by_arch and not self._arch("layers").text():
             for name, value in STARTER_SHAPE:
                 self._arch(name).setText(str(value))
-        self._on_model_edit()

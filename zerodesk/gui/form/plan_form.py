@@ -1,45 +1,53 @@
-"""The model/cluster form, bound to the core's Plan.
+"""The model/cluster form: it edits the plan model (zerodesk.core.plan_model).
 
 Every field is free text (or a choice), so nothing the user types is ever rejected or lost.
-Each edit builds a plain dict from the widgets and validates it with the core's Plan; a valid
-plan is emitted (planChanged), an invalid one marks each field with the core's own message
-(zerodesk.core.plan.field_errors) and the window keeps showing the last valid plan.
-The Model group is its own widget (model_section); the fields are built and kept by key in a FieldSet.
+Each edit reads the fields into a plain dict and validates it with the core's Plan; a valid plan is
+set on the model, an invalid one marks each field with the core's own message (set on the model as its
+errors) while the model keeps the last valid plan. A plan from outside (a file, New, a preset, the card
+example) arrives as the model's `loaded` event: the form shows it and sets what its fields read back.
+The groups are their own widgets (model_section, sections); the fields live by key in one FieldSet.
 """
 
 from __future__ import annotations
 
 from pydantic import ValidationError
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtWidgets import QGroupBox, QLabel, QLineEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import catalog
-from ...core.plan import Offload, Plan, PlanError, Profile, Scheme
-from . import texts
+from ...core.plan import Plan, PlanError
+from ...core.plan_model import PlanModel
 from ..base import i18n
-from .field_set import FieldSet, form_layout, hint_label, paint_as_error, select_data
-from .fields import CUSTOM, ERROR_ALIASES, OPTIMIZER_IMPLS, RECOMPUTE_CHOICES, default_plan
-from .messages import friendly_errors
-from .memory_edit import MemoryEdit
-from .model_section import ModelSection
 from ..base.style import ERROR_COLOR
+from . import texts
+from .field_set import FieldSet, paint_as_error, select_data
+from .fields import ERROR_ALIASES, card_example, default_plan, with_model_preset
+from .memory_edit import MemoryEdit
+from .messages import friendly_errors
+from .model_section import ModelSection
+from .sections import ClusterSection, OffloadSection, TrainingSection
+
+
+def nest(values: dict) -> dict:
+    """{'cluster.nodes': 2} -> {'cluster': {'nodes': 2}}: the Plan's shape from dotted field keys."""
+    out: dict = {}
+    for key, value in values.items():
+        *parents, leaf = key.split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return out
 
 
 class PlanForm(QWidget):
-    planChanged = Signal(object)  # a valid Plan
-    errorsChanged = Signal(dict)  # {dotted field: message}; empty when the form is valid
-    edited = Signal()  # the user changed something (for "unsaved changes")
-
-    def __init__(self, plan: Plan | None = None, parent=None) -> None:
+    def __init__(self, model: PlanModel | None = None, plan: Plan | None = None, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("planForm")
-        self._plan: Plan | None = None  # what the chart shows
+        self.model = model if model is not None else PlanModel()
         self._committed: Plan | None = None  # the last valid plan the user committed (Enter, focus out, a choice)
-        self._errors: dict[str, str] = {}
-        self._loading = False
         self._shown_unit = "GB"  # the unit the memory fields show their bytes in
-        self._set = FieldSet(self._user_edit, self._commit)
-        self._fields, self._field_labels, self._error_labels = self._set.fields, self._set.labels, self._set.errors
+        self._set = FieldSet(self._validate, self._commit)
         try:
             self._model_presets = catalog.model_presets()
             self._gpu_presets = catalog.gpu_presets()
@@ -48,7 +56,8 @@ class PlanForm(QWidget):
             self._model_presets, self._gpu_presets, self._catalog_error = [], [], str(exc)
         self._build()
         self.retranslate()
-        self.set_plan(plan or default_plan())
+        self.model.events.loaded.connect(self._show)
+        self.model.load(plan or default_plan())
 
     # -- construction ---------------------------------------------------------------------------
     def _build(self) -> None:
@@ -63,335 +72,148 @@ class PlanForm(QWidget):
         self._general_error.hide()
         outer.addWidget(self._general_error)
 
-        self._card_button = QPushButton()
-        self._card_button.setObjectName("cardExampleButton")
-        self._card_button.clicked.connect(self.apply_card_example)
-        outer.addWidget(self._card_button)
+        self.card_button = QPushButton()
+        self.card_button.setObjectName("cardExampleButton")
+        self.card_button.clicked.connect(self.apply_card_example)
+        outer.addWidget(self.card_button)
 
-        self._model = ModelSection(f, self._model_presets, self._on_model_preset,
-                                   lambda: self._user_edit(model_changed=True))
-        outer.addWidget(self._model)
-
-        self._train_box = QGroupBox()
-        tform = form_layout(self._train_box)
-        self._scheme = f.combo("scheme", [("", s.value) for s in Scheme], min_chars=12)
-        f.form_row(tform, "scheme", self._scheme)
-        self._profile = f.combo("profile", [("", p.value) for p in Profile], min_chars=12)
-        f.form_row(tform, "profile", self._profile)
-        self._profile.currentIndexChanged.connect(self._sync_scheme_enabled)
-        self._seq = f.edit("seq_len", stepper=True)
-        f.form_row(tform, "seq_len", self._seq)
-        self._mb = f.edit("micro_batch", stepper=True)
-        f.form_row(tform, "micro_batch", self._mb)
-        self._recompute = f.combo("recompute", [("", m) for m in RECOMPUTE_CHOICES], min_chars=12)
-        f.form_row(tform, "recompute", self._recompute)
-        self._optimizer_impl = f.combo("optimizer_impl", [("", m) for m in OPTIMIZER_IMPLS], min_chars=12)
-        f.form_row(tform, "optimizer_impl", self._optimizer_impl)
-        outer.addWidget(self._train_box)
-
-        self._cluster_box = QGroupBox()
-        cform = form_layout(self._cluster_box)
-        gpus = [("", CUSTOM)] + [(g.label, g.name) for g in self._gpu_presets]
-        self._gpu_preset = f.combo("cluster.gpu", gpus, min_chars=12, on_choice=self._on_gpu_preset)
-        f.form_row(cform, "cluster.gpu", self._gpu_preset)
-        self._gpu_mem: MemoryEdit = f.edit("cluster.gpu_memory_bytes", memory=True)
-        f.form_row(cform, "cluster.gpu_memory_bytes", self._gpu_mem)
-        self._nodes = f.edit("cluster.nodes", stepper=True)
-        f.form_row(cform, "cluster.nodes", self._nodes)
-        self._gpn = f.edit("cluster.gpus_per_node", stepper=True)
-        f.form_row(cform, "cluster.gpus_per_node", self._gpn)
-        self._dp_hint = hint_label("dpHint")
-        self._dp = f.edit("cluster.dp", stepper=True)
-        f.form_row(cform, "cluster.dp", self._dp, self._dp_hint)
-        self._bw = f.edit("bandwidth_gbps")
-        f.form_row(cform, "bandwidth_gbps", self._bw)
-        self._cuda: MemoryEdit = f.edit("cuda_allowance_bytes", memory=True)
-        f.form_row(cform, "cuda_allowance_bytes", self._cuda)
-        self._units = f.combo("units", [("GB", "GB"), ("GiB", "GiB")])
-        f.form_row(cform, "units", self._units)
-        outer.addWidget(self._cluster_box)
-
-        # offload, apart from the stage: what leaves the GPU, where to, and the host link and memory
-        self._offload_box = QGroupBox()
-        oform = form_layout(self._offload_box)
-        self._offload = f.combo("offload", [(o.value, o.value) for o in Offload], min_chars=12)
-        f.form_row(oform, "offload", self._offload)
-        self._offload_target = f.combo("offload_target", [("cpu", "cpu"), ("nvme", "nvme")], min_chars=12)
-        f.form_row(oform, "offload_target", self._offload_target)
-        self._pcie = f.edit("pcie_gbps")
-        f.form_row(oform, "pcie_gbps", self._pcie)
-        self._host_mem: MemoryEdit = f.edit("cluster.host_memory_bytes", memory=True)
-        f.form_row(oform, "cluster.host_memory_bytes", self._host_mem)
-        outer.addWidget(self._offload_box)
+        self.model_section = ModelSection(f, self._model_presets, self._on_model_preset)
+        self.training = TrainingSection(f)
+        self.cluster = ClusterSection(f, self._gpu_presets, on_units=self._units_changed)
+        self.offload = OffloadSection(f)  # apart from the stages
+        for section in (self.model_section, self.training, self.cluster, self.offload):
+            outer.addWidget(section)
         outer.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
-        unit = i18n.unit_label(self._unit())
-        offload = texts.offload_texts(unit)
-        labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in offload.items()}}
-        tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in offload.items()}}
-        accessible = texts.accessible_names()
-        for key, text in labels.items():
-            self._field_labels[key].setText(text)
-            self._fields[key].setAccessibleName(accessible.get(key, text))
+        self._label_fields()
+        tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in texts.offload_texts("").items()}}
         for key, text in tips.items():
-            self._fields[key].setToolTip(text)
-            self._fields[key].setAccessibleDescription(text)
+            self._set.fields[key].setToolTip(text)
+            self._set.fields[key].setAccessibleDescription(text)
         for key, names in texts.choice_names().items():
-            combo = self._fields[key]
+            combo = self._set.fields[key]
             for i in range(combo.count()):
                 combo.setItemText(i, names[combo.itemData(i)])
-        self._model.retranslate()
-        for i, g in enumerate(self._gpu_presets, start=1):
-            self._gpu_preset.setItemText(i, i18n.preset_label(g))
-        self._gpu_preset.setItemText(0, self.tr("Custom / none"))
-        self._dp.setPlaceholderText(self.tr("auto"))
-        self._gpu_mem.setPlaceholderText(self.tr("none"))
-        self._host_mem.setPlaceholderText(self.tr("none"))
-        self._cuda.setPlaceholderText("0")
-        self._train_box.setTitle(self.tr("Training"))
-        self._cluster_box.setTitle(self.tr("Cluster"))
-        self._offload_box.setTitle(self.tr("Offload (apart from the stages)"))
-        self._card_button.setText(self.tr("Card example: P = 2·10⁹, Nd = 4"))
-        self._card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
-        self._card_button.setAccessibleName(self.tr("Load the card example"))
-        for combo, label in ((self._scheme, i18n.scheme_label), (self._profile, i18n.profile_label)):
-            for i in range(combo.count()):
-                combo.setItemText(i, label(combo.itemData(i)))
-                combo.setItemData(i, combo.itemText(i), Qt.ItemDataRole.ToolTipRole)
-        for i in range(self._units.count()):
-            u = self._units.itemData(i)
-            self._units.setItemText(i, f"{i18n.unit_label(u)} ({i18n.unit_note(u)})")
-        was, self._loading = self._loading, True
-        for field in (self._gpu_mem, self._cuda, self._host_mem):
-            field.change_unit(self._shown_unit, self._shown_unit)  # the new language's decimal point
-        self._loading = was
+        for section in (self.model_section, self.training, self.cluster, self.offload):
+            section.retranslate()
+        self.card_button.setText(self.tr("Card example: P = 2·10⁹, Nd = 4"))
+        self.card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
+        self.card_button.setAccessibleName(self.tr("Load the card example"))
+        with self._set.quiet():
+            for field in self._memory_fields():
+                field.change_unit(self._shown_unit, self._shown_unit)  # the new language's decimal point
         if self._catalog_error:
             self._general_error.setText(self.tr("Presets unavailable: {error}").format(error=self._catalog_error))
             self._general_error.show()
-        self._sync_offload_target()
-        self._update_hints()
+        if self.model.plan is not None:
+            self._show_hints(self.model.plan)
+
+    def _label_fields(self) -> None:
+        """Every field's label and accessible name; memory fields name the unit they are typed in."""
+        unit = i18n.unit_label(self.cluster.unit())
+        labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in texts.offload_texts(unit).items()}}
+        accessible = texts.accessible_names()
+        for key, text in labels.items():
+            self._set.labels[key].setText(text)
+            self._set.fields[key].setAccessibleName(accessible.get(key, text))
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
 
-    # -- reading and writing the widgets ----------------------------------------------------------
-    def _unit(self) -> str:
-        return self._units.currentData() or "GB"
-
+    # -- the fields -----------------------------------------------------------------------------
     def field(self, key: str) -> QWidget:
-        return self._fields[key]
+        return self._set.fields[key]
+
+    def label(self, key: str) -> QLabel:
+        return self._set.labels[key]
+
+    def field_keys(self) -> list[str]:
+        return list(self._set.fields)
 
     def error_label(self, key: str) -> QLabel:
-        return self._error_labels.get(key, self._general_error)
+        return self._set.errors.get(key, self._general_error)
 
     def error_text(self, key: str) -> str:
         label = self.error_label(key)
         return label.text() if not label.isHidden() else ""
 
-    def plan(self) -> Plan | None:
-        """The last valid plan (what the chart shows)."""
-        return self._plan
-
-    def errors(self) -> dict[str, str]:
-        return dict(self._errors)
-
-    def is_valid(self) -> bool:
-        return not self._errors
+    def _memory_fields(self) -> list[MemoryEdit]:
+        return [w for w in self._set.fields.values() if isinstance(w, MemoryEdit)]
 
     def raw(self) -> dict:
-        """The widgets as a plain dict in the Plan's shape; strings are left for the core to judge."""
-        unit = self._unit()
-        cluster = {
-            "nodes": self._nodes.text().strip(),
-            "gpus_per_node": self._gpn.text().strip(),
-            "dp": self._dp.text().strip() or None,
-            "gpu": self._gpu_preset.currentData() or None,
-            "gpu_memory_bytes": self._gpu_mem.value(unit),
-            "host_memory_bytes": self._host_mem.value(unit),
-        }
-        return {
-            "model": self._model.raw(),
-            "scheme": self._scheme.currentData(),
-            "profile": self._profile.currentData(),
-            "cluster": cluster,
-            "seq_len": self._seq.text().strip(),
-            "micro_batch": self._mb.text().strip(),
-            "units": unit,
-            "bandwidth_gbps": self._bw.text().strip().replace(",", "."),
-            "recompute": self._recompute.currentData(),
-            "optimizer_impl": self._optimizer_impl.currentData(),
-            "cuda_allowance_bytes": self._cuda.value(unit) or 0,  # empty: no allowance
-            "offload": self._offload.currentData(),
-            "offload_target": self._offload_target.currentData(),
-            "pcie_gbps": self._pcie.text().strip().replace(",", "."),
-        }
+        """The fields as a plain dict in the Plan's shape; strings are left for the core to judge."""
+        unit = self.cluster.unit()
+        raw = nest({**self.training.values(), **self.cluster.values(unit), **self.offload.values(unit), "units": unit})
+        raw["model"] = self.model_section.raw()
+        return raw
 
-    def _sync_scheme_enabled(self) -> None:
-        """The torch profile models the engines' own scheme (fp32 states, bf16 compute): the choice is idle."""
-        idle = self._profile.currentData() == Profile.TORCH.value
-        self._scheme.setEnabled(not idle)
-        self._scheme.setToolTip(self.tr("The torch profile counts what PyTorch's engines keep: fp32 parameters, "
-                                        "gradients and AdamW states, bf16 compute.") if idle else "")
-
-    def _sync_offload_target(self) -> None:
-        self._offload_target.setEnabled(self._offload.currentData() != Offload.NONE.value)
-
-    def set_plan(self, plan: Plan) -> None:
-        """Show a plan in the widgets (presets, file, command line) and emit it."""
-        self._loading = True
-        try:
-            self._model.show(plan, self._has_model(plan.model.name))
-            select_data(self._scheme, plan.scheme.value)
-            select_data(self._profile, plan.profile.value)
-            self._sync_scheme_enabled()
-            select_data(self._units, plan.units)
+    def _show(self, plan: Plan) -> None:
+        """Show a plan in the fields (a file, New, a preset, the card example) and set what they read back."""
+        with self._set.quiet():
+            self.model_section.show(plan, self._has_model(plan.model.name))
+            self.training.show(plan)
+            self.cluster.show(plan)
+            self.offload.show(plan)
             self._shown_unit = plan.units
-            self._update_gpu_label()
-            c = plan.cluster
-            select_data(self._gpu_preset, c.gpu if self._has_gpu(c.gpu) else CUSTOM)
-            self._gpu_mem.show_bytes(c.gpu_memory_bytes, plan.units)
-            self._nodes.setText(str(c.nodes))
-            self._gpn.setText(str(c.gpus_per_node))
-            self._dp.setText("" if c.dp is None else str(c.dp))
-            self._seq.setText(str(plan.seq_len))
-            self._mb.setText(str(plan.micro_batch))
-            self._bw.setText(f"{plan.bandwidth_gbps:g}")
-            select_data(self._recompute, plan.recompute)
-            select_data(self._optimizer_impl, plan.optimizer_impl)
-            self._cuda.show_bytes(plan.cuda_allowance_bytes or None, plan.units)
-            select_data(self._offload, plan.offload.value)
-            select_data(self._offload_target, plan.offload_target)
-            self._sync_offload_target()
-            self._pcie.setText(f"{plan.pcie_gbps:g}")
-            self._host_mem.show_bytes(c.host_memory_bytes, plan.units)
-        finally:
-            self._loading = False
+            self._label_fields()
         self._validate(commit=True)
 
     def _has_model(self, name: str | None) -> bool:
         return bool(name) and any(p.name == name for p in self._model_presets)
 
-    def _has_gpu(self, name: str | None) -> bool:
-        return bool(name) and any(g.name == name for g in self._gpu_presets)
-
-    # -- reactions ------------------------------------------------------------------------------
-    def _user_edit(self, *_args, model_changed: bool | None = None) -> None:
-        if self._loading:
-            return
-        sender = self.sender()
-        name = sender.objectName() if sender is not None else ""
-        if model_changed or (name.startswith("model.") and name != "model.preset"):
-            self._model.leave_preset()
-        self._model.react(name)
-        if name == "cluster.gpu_memory_bytes" and self._gpu_preset.currentData():
-            select_data(self._gpu_preset, CUSTOM)
-        if name == "units":
-            self._units_changed()
-        if name == "offload":
-            self._sync_offload_target()
-        # a choice is a commitment; typing is a preview until Enter or leaving the field
-        self._validate(commit=not isinstance(sender, QLineEdit))
-        self.edited.emit()
-
-    def _commit(self) -> None:
-        """Enter or focus out: the text typed so far is what the user means, if it is valid."""
-        if not self._errors and self._plan is not None:
-            self._committed = self._plan
-
-    def _units_changed(self) -> None:
-        """The memory fields keep their bytes and show them in the new unit; their labels say which."""
-        old, self._shown_unit = self._shown_unit, self._unit()
-        self._loading = True
-        for field in (self._gpu_mem, self._cuda, self._host_mem):
-            field.change_unit(old, self._shown_unit)
-        self._loading = False
-        self._update_gpu_label()
-
-    def _update_gpu_label(self) -> None:
-        """The memory fields are typed in the current unit: their labels say which."""
-        unit = i18n.unit_label(self._unit())
-        for key, text in (("cluster.host_memory_bytes", self.tr("Host memory per node, {unit}")),
-                          ("cluster.gpu_memory_bytes", self.tr("GPU memory, {unit}")),
-                          ("cuda_allowance_bytes", self.tr("CUDA allowance, {unit}"))):
-            self._field_labels[key].setText(text.format(unit=unit))
-            self._fields[key].setAccessibleName(self._field_labels[key].text())
-
-    def _on_model_preset(self, _index: int = 0) -> None:
-        name = self._model.preset.currentData()
-        if name:
-            self.apply_model_preset(name)
-        else:
-            self._model.model_name = None
-            self._validate(commit=True)
-            self.edited.emit()
-
-    def _on_gpu_preset(self, _index: int = 0) -> None:
-        name = self._gpu_preset.currentData()
-        if name:
-            self.apply_gpu_preset(name)
-        else:
-            self._validate(commit=True)
-            self.edited.emit()
-
+    # -- commands -------------------------------------------------------------------------------
     def apply_model_preset(self, name: str) -> None:
         """Fill the model fields (and the preset's suggested seq_len and Nd) from a catalog preset."""
-        preset = catalog.find_model(name)
-        base = self._plan or Plan(model={"params": 1})
-        update: dict = {"model": preset.to_model_spec()}
-        if preset.seq_len:
-            update["seq_len"] = preset.seq_len
-        cluster = base.cluster
-        if preset.dp:
-            gpn = cluster.gpus_per_node if preset.dp % cluster.gpus_per_node == 0 else preset.dp
-            cluster = cluster.model_copy(update={"nodes": preset.dp // gpn, "gpus_per_node": gpn, "dp": None})
-            update["cluster"] = cluster
-        self._apply(base, update)
-
-    def apply_gpu_preset(self, name: str) -> None:
-        gpu = catalog.find_gpu(name)
-        self._loading = True
-        try:
-            select_data(self._gpu_preset, gpu.name)
-            self._gpu_mem.show_bytes(gpu.memory_bytes, self._unit())
-        finally:
-            self._loading = False
-        self._validate(commit=True)
-        self.edited.emit()
+        self.model.load(with_model_preset(self.model.plan, name))
 
     def apply_card_example(self) -> None:
         """The card's worked example: P = 2e9, Nd = 4, the paper's mixed-precision Adam, GB."""
-        base = self._plan or Plan(model={"params": 1})
-        preset = catalog.find_model("card-example") if self._has_model("card-example") else None
-        model = preset.to_model_spec() if preset else {"name": None, "params": 2_000_000_000}
-        dp = (preset.dp if preset and preset.dp else 4)
-        cluster = base.cluster.model_copy(update={"nodes": 1, "gpus_per_node": dp, "dp": None})
-        self._apply(base, {"model": model, "cluster": cluster, "scheme": Scheme.MIXED_ADAM,
-                           "profile": Profile.PAPER, "units": "GB"})
+        self.model.load(card_example(self.model.plan))
 
-    def _apply(self, base: Plan, update: dict) -> None:
-        data = base.model_dump()
-        for key, value in update.items():
-            data[key] = value.model_dump() if hasattr(value, "model_dump") else value
-        if self._gpu_preset.currentData() is None and not self._gpu_mem.text().strip():
-            data["cluster"]["gpu_memory_bytes"] = None
-        self.set_plan(Plan.model_validate(data))
-        self.edited.emit()
+    def toggle_units(self) -> None:
+        """Switch GB and GiB as a choice in the Units field would (the fields keep their bytes)."""
+        units = self.cluster.units
+        select_data(units, "GiB" if units.currentData() == "GB" else "GB")
+        self._units_changed()
+        self._validate(commit=True)
+
+    # -- reactions ------------------------------------------------------------------------------
+    def _on_model_preset(self) -> None:
+        name = self.model_section.preset.currentData()
+        if name:
+            self.apply_model_preset(name)
+        else:
+            self.model_section.model_name = None
+            self._validate(commit=True)
+
+    def _units_changed(self) -> None:
+        """The memory fields keep their bytes and show them in the new unit; their labels say which."""
+        old, self._shown_unit = self._shown_unit, self.cluster.unit()
+        with self._set.quiet():
+            for field in self._memory_fields():
+                field.change_unit(old, self._shown_unit)
+        self._label_fields()
+
+    def _commit(self) -> None:
+        """Enter or focus out: the text typed so far is what the user means, if it is valid."""
+        if self.model.is_valid and self.model.plan is not None:
+            self._committed = self.model.plan
 
     # -- validation -----------------------------------------------------------------------------
     def _validate(self, commit: bool = False) -> None:
-        """Valid: show the plan (and keep it as committed when `commit`). Invalid: mark the fields and go
-        back to the last committed plan, so a half-typed value (1e3 on the way to 1e30) never stays on screen."""
+        """Valid: set the plan on the model (and keep it as committed when `commit`). Invalid: mark the fields and
+        go back to the last committed plan, so a half-typed value (1e3 on the way to 1e30) never stays on screen."""
         raw = self.raw()
         try:
             plan = Plan.model_validate(raw)
         except ValidationError as exc:
-            names = {k: label.text().replace("&", "") for k, label in self._field_labels.items()}
-            self._show_errors(friendly_errors(exc, raw, names, self._unit(), ERROR_ALIASES))
+            names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
+            self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))
             self._back_to_committed()
             return
         except (ValueError, ArithmeticError, TypeError) as exc:  # the core raised instead of reporting a field
@@ -399,25 +221,22 @@ class PlanForm(QWidget):
             self._back_to_committed()
             return
         self._show_errors({})
-        self._plan = plan
         if commit or self._committed is None:
             self._committed = plan
-        self._update_hints()
-        self.planChanged.emit(plan)
+        self._show_hints(plan)
+        self.model.set_plan(plan)
 
     def _back_to_committed(self) -> None:
-        if self._committed is not None and self._plan is not self._committed:
-            self._plan = self._committed
-            self._update_hints()
-            self.planChanged.emit(self._committed)
+        if self._committed is not None and self.model.plan is not self._committed:
+            self._show_hints(self._committed)
+            self.model.set_plan(self._committed)
 
     def _show_errors(self, errors: dict[str, str]) -> None:
-        if errors == self._errors:
+        if errors == self.model.errors:
             return
-        for key in set(self._errors) | set(errors):
-            label = self._error_labels.get(key)
-            widget = self._fields.get(key)
-            message = errors.get(key)
+        fields, labels = self._set.fields, self._set.errors
+        for key in set(self.model.errors) | set(errors):
+            label, widget, message = labels.get(key), fields.get(key), errors.get(key)
             if label is None:
                 continue
             if message:
@@ -430,20 +249,15 @@ class PlanForm(QWidget):
                 widget.setProperty("invalid", bool(message))
                 widget.setStyleSheet(f"border: 2px solid {ERROR_COLOR};" if message else "")
                 widget.setAccessibleDescription(message or widget.toolTip())
-        general = [f"{k}: {v}" for k, v in errors.items() if k not in self._error_labels]
+        general = [f"{k}: {v}" for k, v in errors.items() if k not in labels]
         if general or self._catalog_error:
             self._general_error.setText("\n".join(["⚠ " + g for g in general] + ([self._catalog_error] if self._catalog_error else [])))
             self._general_error.show()
         else:
             self._general_error.hide()
-        self._errors = dict(errors)
-        self.errorsChanged.emit(dict(errors))
+        self.model.set_errors(errors)
 
-    def _update_hints(self) -> None:
-        plan = self._plan
-        if plan is None:
-            return
-        self._model.show_hints(plan)
-        c = plan.cluster
-        self._dp_hint.setText(self.tr("Nd = {nd} ({nodes} × {gpn} GPUs)").format(nd=plan.dp, nodes=c.nodes,
-                                                                                gpn=c.gpus_per_node))
+    def _show_hints(self, plan: Plan) -> None:
+        """What the core made of the fields: the exact count, the layout's knobs, Nd."""
+        self.model_section.show_hints(plan)
+        self.cluster.show_hint(plan)

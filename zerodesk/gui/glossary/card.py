@@ -14,11 +14,10 @@ asks for it (a claim selected, a search typed, the text read).
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -34,20 +33,11 @@ from PySide6.QtWidgets import (
 from ...core.plan import PlanError, Profile, Scheme
 from ..base import i18n
 from ..base.first_paint import after_first_paint
-from .dock import profile_claim_id, scheme_claim_ids
-from ..base.style import BOUNDARY_COLOR, DARK_LINK_COLOR, ERROR_COLOR
+from .card_html import CardColors, CardHtml, error_html
+from .claims import profile_claim_id, scheme_claim_ids
 
 if TYPE_CHECKING:
     from ...core.glossary import Glossary, Origin
-
-# One colour per origin (Okabe-Ito, readable for colour-blind readers), used for the tag's bar.
-ORIGIN_COLORS = {"card": "#0072B2", "paper": "#009E73", "pytorch": "#D55E00", "zerodesk": "#CC79A7"}
-
-
-def _blend(a: QColor, b: QColor, t: float) -> str:
-    """a mixed with b by t (0 = a), as #rrggbb: Qt's rich text has no alpha blending."""
-    return QColor(round(a.red() * (1 - t) + b.red() * t), round(a.green() * (1 - t) + b.green() * t),
-                  round(a.blue() * (1 - t) + b.blue() * t)).name()
 
 
 class CardBrowser(QTextBrowser):
@@ -261,22 +251,12 @@ class GlossaryCard(QWidget):
                 self.browser.scrollToAnchor(fragment)
 
     # -- rendering --------------------------------------------------------------------------------
-    def _colors(self) -> dict[str, str]:
+    def _colors(self) -> CardColors:
         pal = self.palette()
         base = pal.color(QPalette.ColorRole.Base)
-        text = pal.color(QPalette.ColorRole.Text)
-        dark = base.lightness() < 128
-        return {
-            "text": text.name(),
-            "muted": _blend(text, base, 0.35),
-            "claim_bg": _blend(base, text, 0.05),
-            "boundary_bg": _blend(base, QColor(BOUNDARY_COLOR), 0.22 if dark else 0.14),
-            "boundary_bar": BOUNDARY_COLOR,
-            "selected_bg": _blend(base, pal.color(QPalette.ColorRole.Highlight), 0.30),
-            "selected_bar": pal.color(QPalette.ColorRole.Highlight).name(),
-            "claim_bar": _blend(base, text, 0.30),
-            "link": pal.color(QPalette.ColorRole.Link).name() if not dark else DARK_LINK_COLOR,
-        }
+        return CardColors.from_palette(base.name(), pal.color(QPalette.ColorRole.Text).name(),
+                                       pal.color(QPalette.ColorRole.Highlight).name(),
+                                       pal.color(QPalette.ColorRole.Link).name(), dark=base.lightness() < 128)
 
     def origin_label(self, origin: Origin, advice: bool = False) -> str:
         """'Card', 'ZeRO paper §3.1', 'PyTorch: DDP', "ZeroDesk's modelling" (or "ZeroDesk's advice"), translated."""
@@ -289,68 +269,9 @@ class GlossaryCard(QWidget):
             return self.tr("PyTorch: {apis}").format(apis=refs)
         return self.tr("ZeroDesk's advice") if advice else self.tr("ZeroDesk's modelling")
 
-    def _origin_tag(self, origin: Origin, c: dict[str, str]) -> str:
-        color = ORIGIN_COLORS[origin.kind]
-        return (f'<span style="color:{color}; font-weight:bold">▍</span>'
-                f'<small><b>{html.escape(self.origin_label(origin))}</b></small>')
-
-    def _source_label(self, ref: str) -> str:
-        g = self._glossary
-        source_id, _, section = ref.partition(" ")
-        try:
-            source = g.source(source_id)
-            title = source.short or source.title.split(":")[0]
-        except KeyError:
-            title = source_id
-        return f'<a href="#src-{html.escape(source_id)}">{html.escape(title)}{(" " + html.escape(section)) if section else ""}</a>'
-
-    @staticmethod
-    def _table_html(rows: tuple[tuple[str, ...], ...], c: dict[str, str]) -> str:
-        if not rows:
-            return ""
-        head, *body = rows
-        cells = "".join(f"<th align='left'><small>{html.escape(x)}</small></th>" for x in head)
-        out = [f"<table cellspacing='0' cellpadding='3' border='1' style='margin-top:4px; border-color:{c['claim_bar']};"
-               f" border-collapse:collapse'><tr>{cells}</tr>"]
-        for row in body:
-            out.append("<tr>" + "".join(f"<td><small>{html.escape(x)}</small></td>" for x in row) + "</tr>")
-        return "".join(out) + "</table>"
-
-    def _claim_html(self, claim, c: dict[str, str], compact: bool = False) -> str:
-        selected = claim.id == self._selected
-        bg = c["selected_bg"] if selected else c["claim_bg"]
-        bar = c["selected_bar"] if selected else c["claim_bar"]
-        sources = ", ".join(self._source_label(r) for r in claim.sources)
-        boundary_title = html.escape(self.tr("Boundary"))
-        sources_title = html.escape(self.tr("Sources"))
-        return (
-            f'<a name="{html.escape(claim.id)}"></a>'
-            f'<table width="100%" cellspacing="0" cellpadding="5" style="margin-top:6px; background-color:{bg};">'
-            f'<tr><td width="4" style="background-color:{bar};"></td><td>'
-            f'<p style="margin:0 0 2px 0">{self._origin_tag(claim.origin, c)}</p>'
-            f'<p style="margin:0">{html.escape(claim.text)}</p>'
-            + self._table_html(claim.table, c) +
-            f'<table width="100%" cellspacing="0" cellpadding="4" style="margin-top:4px; background-color:{c["boundary_bg"]};">'
-            f'<tr><td width="3" style="background-color:{c["boundary_bar"]};"></td>'
-            f'<td><small><b>{boundary_title}:</b> <i>{html.escape(claim.boundary)}</i></small></td></tr></table>'
-            + ("" if compact else f'<p style="margin:2px 0 0 0; color:{c["muted"]}"><small>{sources_title}: {sources}'
-               '</small></p>')
-            + "</td></tr></table>"
-        )
-
-    def _render(self, *_args) -> None:
-        self._render_later.stop()
-        c = self._colors()
-        g = self._glossary
-        if g is None:
-            self.browser.setHtml(f"<p style='color:{ERROR_COLOR}'>⚠ {html.escape(self._error)}</p>")
-            self._count.setText("")
-            return
-        query = self.search.text()
-        claims = g.search(query)
-        self._count.setText(self.tr("{shown} of {total}").format(shown=len(claims), total=len(g.claims)))
-        self._count.setAccessibleName(self.tr("{shown} of {total} claims shown").format(shown=len(claims), total=len(g.claims)))
-        t = {k: html.escape(v) for k, v in {
+    def _words(self) -> dict[str, str]:
+        """The card's headings and notes in the UI language (card_html lays them out)."""
+        return {
             "aka": self.tr("Also known as"),
             "definition": self.tr("Definition"),
             "why": self.tr("Why it matters"),
@@ -364,68 +285,37 @@ class GlossaryCard(QWidget):
             "no_match": self.tr("No claim matches the filter."),
             "sources": self.tr("Primary sources"),
             "related": self.tr("Related concepts"),
-        }.items()}
-        h = [f'<html><body style="color:{c["text"]}">']
-        h.append(f"<h2 style='margin-bottom:2px'>{html.escape(g.title)}</h2>")
-        if g.also_known_as:
-            h.append(f"<p style='margin-top:0; color:{c['muted']}'><small>{t['aka']}: "
-                     f"{html.escape(' · '.join(g.also_known_as))}</small></p>")
-        from ...core.glossary import Origin
+            "boundary": self.tr("Boundary"),
+            "sources_of": self.tr("Sources"),
+        }
 
-        card_tag = self._origin_tag(Origin(kind="card"), c)
-        h.append(f"<h3>{t['definition']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.definition)}</p>")
-        h.append(f"<h3>{t['why']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.why)}</p>")
-
-        in_use = []
+    def _in_use(self) -> list[tuple[str, object]]:
+        """The profile and the scheme in use, each with the claim that bounds it."""
+        g, out = self._glossary, []
         pid = profile_claim_id(self._profile)
         if self.has_claim(pid):
-            in_use.append((self.tr("Accounting profile: {name}").format(name=i18n.profile_label(self._profile.value)), g.claim(pid)))
+            out.append((self.tr("Accounting profile: {name}").format(name=i18n.profile_label(self._profile.value)), g.claim(pid)))
         for sid in scheme_claim_ids(self._scheme):
             if self.has_claim(sid):
-                in_use.append((self.tr("Scheme: {name}").format(name=i18n.scheme_label(self._scheme.value)), g.claim(sid)))
+                out.append((self.tr("Scheme: {name}").format(name=i18n.scheme_label(self._scheme.value)), g.claim(sid)))
                 break
-        if in_use:
-            h.append(f"<h3>{t['in_use']}</h3>")
-            for title, claim in in_use:
-                h.append(f"<p style='margin:6px 0 0 0'><b>{html.escape(title)}</b> "
-                         f"(<a href='#{html.escape(claim.id)}'>{t['see_claim']}</a>)</p>")
-                h.append(self._claim_html(claim, c, compact=True))
+        return out
 
-        if query.strip():
-            h.append(f"<p style='color:{c['muted']}'><small>"
-                     + html.escape(self.tr("Filtered by “{q}”: {n} of {total} claims.").format(q=query.strip(), n=len(claims), total=len(g.claims)))
-                     + "</small></p>")
-        if not claims:
-            h.append(f"<p><i>{t['no_match']}</i></p>")
-        # The card's own claims apart from what ZeroDesk adds (the card is the authority for its words).
-        for title, note, group in ((t["confirmed"], t["confirmed_note"], [x for x in claims if x.from_card]),
-                                   (t["added"], t["added_note"], [x for x in claims if not x.from_card])):
-            if group or not query.strip():
-                h.append(f"<h3>{title}</h3><p style='margin-top:0; color:{c['muted']}'><small>{note}</small></p>")
-            for claim in group:
-                h.append(self._claim_html(claim, c))
-
-        h.append(f"<h3>{t['sources']}</h3>")
-        for s in g.sources:
-            who = ", ".join(x for x in (s.authors, str(s.year) if s.year else None) if x)
-            title = html.escape(s.title)
-            if s.url:
-                title = f"<a href='{html.escape(s.url)}' style='color:{c['link']}'>{title}</a>"
-            h.append(f"<a name='src-{html.escape(s.id)}'></a><p style='margin-bottom:2px'><b>{title}</b>"
-                     + (f" <small>({html.escape(who)})</small>" if who else "") + "</p>")
-            if s.sections:
-                h.append("<ul style='margin-top:0'>" + "".join(
-                    f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in s.sections.items()) + "</ul>")
-            if s.note:
-                h.append(f"<p style='margin-top:0; color:{c['muted']}'><small>{html.escape(s.note)}</small></p>")
-        if g.related:
-            h.append(f"<h3>{t['related']}</h3><ul>")
-            for r in g.related:
-                h.append(f"<li><b>{html.escape(r.title)}</b> — {html.escape(r.text)}</li>")
-            h.append("</ul>")
-        h.append("</body></html>")
+    def _render(self, *_args) -> None:
+        self._render_later.stop()
+        g = self._glossary
+        if g is None:
+            self.browser.setHtml(error_html(self._error))
+            self._count.setText("")
+            return
+        query = self.search.text()
+        claims = g.search(query)
+        self._count.setText(self.tr("{shown} of {total}").format(shown=len(claims), total=len(g.claims)))
+        self._count.setAccessibleName(self.tr("{shown} of {total} claims shown").format(shown=len(claims), total=len(g.claims)))
+        note = self.tr("Filtered by “{q}”: {n} of {total} claims.").format(q=query.strip(), n=len(claims), total=len(g.claims))
+        page = CardHtml(g, self._colors(), self._words(), self.origin_label)
         scroll = self.browser.verticalScrollBar().value()
-        self.browser.setHtml("".join(h))
+        self.browser.setHtml(page.document(claims, query, self._selected, self._in_use(), note))
         if query.strip() and query != self._shown_query and claims:
             self.browser.scrollToAnchor(claims[0].id)  # a new filter: show its first match
         else:

@@ -1,4 +1,4 @@
-"""The glossary panel: a dock holding the card (glossary_card.py), and the claims the window points at.
+"""The glossary panel: a dock holding the card (card.py), set to the plan's accounting profile and scheme.
 
 The card's widgets are there from the start; its text is read and laid out right after the card is
 first painted (or at once when something asks for it: a clicked segment, a search, the card example),
@@ -12,47 +12,32 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QDockWidget
 
-from ...core.plan import Profile, Scheme
+from ...core.plan import Plan, Profile, Scheme
+from ...core.plan_model import PlanModel
 from ..base import i18n
+from .card import GlossaryCard
 
 if TYPE_CHECKING:
     from ...core.glossary import Glossary
-
-CARD_CLAIM = "card-example"
-STAGES_CLAIM = "stages"
-COMM_CLAIM = "comm-volume"
-RESIDUALS_CLAIM = "residuals"
-
-
-def component_claim_id(key: str) -> str:
-    return "component-" + key.replace("_", "-")
-
-
-def profile_claim_id(profile: Profile | str) -> str:
-    return f"profile-{Profile(profile).value}"
-
-
-def scheme_claim_ids(scheme: Scheme | str) -> list[str]:
-    """The claims a scheme rests on, most specific first (the paper's Adam rests on mixed-adam-16p)."""
-    value = Scheme(scheme).value
-    ids = [f"scheme-{value}"]
-    if value == Scheme.MIXED_ADAM.value:
-        ids.insert(0, "mixed-adam-16p")
-    return ids
 
 
 class GlossaryDock(QDockWidget):
     claimSelected = Signal(str)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, model: PlanModel | None = None, parent=None) -> None:
         super().__init__(parent)
-        from .card import GlossaryCard  # here: the card imports this module's claim ids
-
         self.setObjectName("glossaryDock")
         self.card = GlossaryCard(i18n.current_language())
         self.card.claimSelected.connect(self.claimSelected)
         self.setWidget(self.card)
         self.retranslate()
+        if model is not None:  # the boundaries of the plan's profile and scheme lead the card
+            model.events.plan.connect(self._follow_plan)
+            if model.plan is not None:
+                self._follow_plan(model.plan)
+
+    def _follow_plan(self, plan: Plan, *_breakdown) -> None:
+        self.card.set_context(plan.profile, plan.scheme)
 
     def is_loaded(self) -> bool:
         """Whether the card's text is in yet (asking for it reads it; this does not)."""

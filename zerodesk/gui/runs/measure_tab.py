@@ -1,9 +1,9 @@
 """The "Measure" tab: simulate or measure a training step and set it beside the plan.
 
-Composes small parts (gui/evidence/): the controls, the run bar, the live timeline, the tier
-comparison and the per-rank results, and a log. It renders what its RunController says and asks it
-to start or cancel; the main window links the controller to the Plan chart. The tab never reaches
-into its container.
+Composes small parts (beside it in gui/runs/): the controls, the run bar, the live timeline, the tier
+comparison and the per-rank results, and a log. It observes the plan model, renders what its
+RunController says and asks it to start or cancel; RunRecords links the controller to the Plan chart.
+The tab never reaches into its container.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QScrollArea, QSpli
 from ...core.accounting import Breakdown
 from ...core.evidence import EvidenceRecord
 from ...core.plan import Plan
+from ...core.plan_model import PlanModel
 from ...measure import rules
 from ...measure.protocol import scale_plan
 from ...measure.simulate import SIMULATED_STAGES
@@ -29,11 +30,12 @@ from .results import RankResults, TierComparison
 from .run_bar import RunBar
 from .texts import RunTexts
 from .timeline import TimelineChart
-from ..base.settings import MeasureSettings
+from ..base.settings import MeasureSettings, Settings
 
 
 class MeasureTab(QWidget):
-    def __init__(self, controller: RunController, settings: MeasureSettings | None = None, parent=None) -> None:
+    def __init__(self, controller: RunController, settings: MeasureSettings | None = None,
+                 model: PlanModel | None = None, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("measureTab")
         self.controller = controller
@@ -44,7 +46,7 @@ class MeasureTab(QWidget):
         self._plan_shown = True  # the comparison shows self._plan
         self._dirty = True  # something changed while the tab was hidden
         self.texts = RunTexts(controller)
-        self._build(settings or MeasureSettings(persist=False))
+        self._build(settings or Settings().measure(persist=False))
         controller.runStarted.connect(self._on_run_started)
         controller.changed.connect(self.refresh)
         controller.stopping.connect(self.refresh)
@@ -54,6 +56,9 @@ class MeasureTab(QWidget):
         self._tick = QTimer(self)
         self._tick.setInterval(1000)
         self._tick.timeout.connect(self.refresh)
+        if model is not None:
+            model.events.plan.connect(self.set_plan)
+            self.set_plan(model.plan, model.breakdown)
         self.refresh()
         if getattr(sys, "frozen", False) and not self.controls.interpreter():  # a bundle: find a Python with torch
             self.controls.search_python()

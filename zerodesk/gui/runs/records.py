@@ -1,4 +1,5 @@
-"""Evidence on the Plan chart: the main window's link between the run controller, the shelf and the chart.
+"""The runs' records of the plan: kept on core.evidence's shelf, in step with the plan model, and drawn
+on the Plan chart (the link between the run controller, the shelf and the chart).
 
 Results of a run taken for the plan as planned go onto the shelf as they arrive (a stage at a time)
 and are drawn beside the bars as their own marker kind, compared with the torch profile's
@@ -14,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ...core.evidence import EvidenceRecord, EvidenceShelf, run_key
 from ...core.plan import Plan
+from ...core.plan_model import PlanModel
 from ..base import i18n
 
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
@@ -35,12 +37,14 @@ class RunRecords(QObject):
     notice = Signal(str)  # one sentence for the status bar: evidence set aside or restored
     recordsChanged = Signal()  # the shown records changed (the tab's comparison table follows)
 
-    def __init__(self, chart, parent: QObject | None = None) -> None:
+    def __init__(self, chart, model: PlanModel | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.chart = chart
         self.controller = None
         self.shelf = EvidenceShelf()
         self._run_key: str | None = None
+        if model is not None:
+            model.events.plan.connect(lambda plan, _b: self.set_plan(plan))
 
     def attach(self, controller) -> None:
         """Follow a RunController's runs (attached when the first run can start)."""

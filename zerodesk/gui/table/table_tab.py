@@ -25,36 +25,17 @@ from PySide6.QtWidgets import (
 from ...core.accounting import STAGES, Breakdown, comm_seconds
 from ...core.peak import predict
 from ...core.plan import Plan, Profile
+from ...core.plan_model import PlanModel
 from ...core.residuals import activation_estimate
 from ..base import i18n
-from ..charts.stage_chart import component_specs
+from ..base.provenance import component_specs, peak_warning, provenance
 from ..base.style import WARN_COLOR
 
 
-def provenance(plan: Plan, b: Breakdown) -> str:
-    """'Computed · paper profile (ZeRO paper (§3.1, §5)) · scheme …' in the UI language."""
-    from PySide6.QtCore import QCoreApplication
-
-    if b.profile == Profile.TORCH:  # the engines keep their own scheme (fp32 states, bf16 compute): no scheme choice
-        return QCoreApplication.translate("Provenance", "Computed (closed form), {profile}: {source}; "
-                                          "AdamW with fp32 states and bf16 compute").format(
-            profile=i18n.profile_short(b.profile.value), source=i18n.profile_label(b.profile.value))
-    return QCoreApplication.translate("Provenance", "Computed (closed form), {profile}: {source}; scheme: {scheme}").format(
-        profile=i18n.profile_short(b.profile.value), source=i18n.profile_label(b.profile.value),
-        scheme=i18n.scheme_label(b.scheme.value))
-
-
-def peak_warning() -> str:
-    from PySide6.QtCore import QCoreApplication
-
-    return QCoreApplication.translate(
-        "Provenance",
-        "Model states only. Fitting them in GPU memory is not the peak: activations, temporary buffers and "
-        "fragmentation come on top (ZeRO §3.2). Measure the full step.")
-
-
 class TableTab(QWidget):
-    def __init__(self, parent=None) -> None:
+    """The Table tab: it observes the plan model and draws when shown (a hidden table costs an edit nothing)."""
+
+    def __init__(self, model: PlanModel | None = None, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("tableTab")
         self._plan: Plan | None = None
@@ -96,6 +77,10 @@ class TableTab(QWidget):
         row.addWidget(self.copy_button)
         v.addLayout(row)
         self.retranslate()
+        if model is not None:
+            model.events.plan.connect(self.set_breakdown)
+            if model.plan is not None:
+                self.set_breakdown(model.plan, model.breakdown)
 
     def retranslate(self) -> None:
         self.copy_button.setText(self.tr("Copy table as text"))

@@ -1,7 +1,8 @@
 """What leaves or enters the main window as a file: plan files (new, open, save, changed on disk),
 chart exports and the table copied as text; the title and the unsaved-changes mark.
 
-A mixin of MainWindow; the ask_* methods are the dialogs, which tests replace to answer without one.
+A mixin of MainWindow that commands its state (the plan model, the document, the runs' records) and keeps
+none of its own; the ask_* methods are the dialogs, which tests replace to answer without one.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from PySide6.QtWidgets import QMessageBox
 from ... import APP_NAME
 from ...core.plan import Plan, PlanError
 from ...core.text import shorten
-from . import document
 from ..form.fields import default_plan
+from .document import FileChangedOnDisk, ask_export_path, ask_open_path, ask_save_path, display_name
 from .hf_import import is_hf_config
 
 
@@ -23,20 +24,20 @@ class FileCommands:
 
     def is_modified(self) -> bool:
         # a file changed on disk no longer holds what the window shows: that too is unsaved
-        return self.document.is_modified(self.document_plan(), self.form.is_valid()) or self.document.disk_differs()
+        return self.document.is_modified(self.document_plan(), self.model.is_valid) or self.document.disk_differs()
 
     def _update_modified(self) -> None:
         self.setWindowModified(self.is_modified())
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{document.display_name(self.document.path)}[*] — {APP_NAME}")
+        self.setWindowTitle(f"{display_name(self.document.path)}[*] — {APP_NAME}")
         self._update_modified()
 
     def ask_save_changes(self) -> QMessageBox.StandardButton:
         """Save / Discard / Cancel; tests replace this to answer without a dialog."""
         return QMessageBox.question(
             self, self.tr("Unsaved changes"),
-            self.tr("The plan “{name}” has unsaved changes. Save them?").format(name=document.display_name(self.document.path)),
+            self.tr("The plan “{name}” has unsaved changes. Save them?").format(name=display_name(self.document.path)),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save)
 
@@ -60,16 +61,16 @@ class FileCommands:
     def new_plan(self) -> bool:
         if not self.maybe_save():
             return False
-        self.evidence.load(default_plan(self.settings.units))
-        self.form.set_plan(default_plan(self.settings.units))
+        self.run_records.load(default_plan(self.settings.units))
+        self.model.load(default_plan(self.settings.units))
         self.document.mark_saved(self.document_plan(), None)
         self._update_title()
         return True
 
     def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None) -> None:
         """Show a plan; `saved` is what the file holds (differs when command-line flags changed it)."""
-        self.evidence.load(plan)
-        self.form.set_plan(plan)
+        self.run_records.load(plan)
+        self.model.load(plan)
         self.document.mark_saved(saved if saved is not None else self.document_plan(), path)
         self._update_title()
 
@@ -85,13 +86,13 @@ class FileCommands:
             self.show_error(self.tr("Cannot open the plan"), str(exc))
             self._rebuild_recent_menu()
             return False
-        previous = self.form.plan()
+        previous = self.model.plan
         try:
-            self.evidence.load(plan)
-            self.form.set_plan(plan)
+            self.run_records.load(plan)
+            self.model.load(plan)
         except Exception as exc:  # noqa: BLE001 - a plan the form cannot show: put the previous one back
             if previous is not None:
-                self.form.set_plan(previous)
+                self.model.load(previous)
             self.show_error(self.tr("Cannot open the plan"),
                             self.tr("Cannot show plan file {path}: {reason}").format(
                                 path=shorten(path, 200), reason=shorten(exc, 120) or type(exc).__name__))
@@ -104,7 +105,7 @@ class FileCommands:
     def open_dialog(self) -> bool:
         if not self.maybe_save():
             return False
-        path = document.ask_open_path(self, self.settings)
+        path = ask_open_path(self, self.settings)
         return self.open_plan_file(path, ask=False) if path else False
 
     def save(self) -> bool:
@@ -113,17 +114,17 @@ class FileCommands:
         return self.save_to(self.document.path)
 
     def save_as(self) -> bool:
-        path = document.ask_save_path(self, self.settings, self.document.path)
+        path = ask_save_path(self, self.settings, self.document.path)
         return self.save_to(path) if path else False
 
     def save_to(self, path: str | Path) -> bool:
         plan = self.document_plan()
-        if not self.form.is_valid() and not self.ask_save_last_valid():
+        if not self.model.is_valid and not self.ask_save_last_valid():
             return False
         try:
             try:
                 saved = self.document.save(plan, path)
-            except document.FileChangedOnDisk as conflict:
+            except FileChangedOnDisk as conflict:
                 if not self.ask_overwrite_changed(conflict):
                     return False
                 saved = self.document.save(plan, path, overwrite=True)
@@ -134,9 +135,9 @@ class FileCommands:
         self.statusBar().showMessage(self.tr("Saved {path}").format(path=shorten(saved, 200)), 4000)
         return True
 
-    def ask_overwrite_changed(self, conflict: document.FileChangedOnDisk) -> bool:
+    def ask_overwrite_changed(self, conflict: FileChangedOnDisk) -> bool:
         """The file changed or vanished on disk since we read it: write ours anyway? (tests replace this)."""
-        name = document.display_name(conflict.path)
+        name = display_name(conflict.path)
         if conflict.deleted:
             text = self.tr("“{name}” was deleted from the disk after it was opened here. Save it again?").format(name=name)
         else:
@@ -152,7 +153,7 @@ class FileCommands:
 
     def ask_reload_changed(self, modified: bool) -> bool:
         """The open file changed on disk: reload it (losing unsaved edits when `modified`)? (tests replace this)."""
-        name = document.display_name(self.document.path)
+        name = display_name(self.document.path)
         text = (self.tr("“{name}” was changed on disk. Reload it and lose the changes made here?") if modified
                 else self.tr("“{name}” was changed on disk. Reload it?")).format(name=name)
         if self.quiet:
@@ -169,10 +170,10 @@ class FileCommands:
             return
         if deleted:
             self.statusBar().showMessage(self.tr("“{name}” was deleted from the disk; Save will ask before writing it "
-                                                 "again.").format(name=document.display_name(self.document.path)), 8000)
+                                                 "again.").format(name=display_name(self.document.path)), 8000)
             self._update_modified()
             return
-        modified = self.document.is_modified(self.form.plan(), self.form.is_valid())
+        modified = self.document.is_modified(self.model.plan, self.model.is_valid)
         self._asking_reload = True
         try:
             reload = self.ask_reload_changed(modified)
@@ -192,8 +193,7 @@ class FileCommands:
         """PNG or SVG by suffix: both charts with their captions (what, whence, unit)."""
         path = Path(path)
         self.startup.flush()  # the Nd chart's lines, if the first paint has not brought them yet
-        self._render_hidden_views()
-        ok = self.chart_panel.export_svg(path) if path.suffix.lower() == ".svg" else self.chart_panel.export_png(path)
+        ok = self.plan_tab.export_svg(path) if path.suffix.lower() == ".svg" else self.plan_tab.export_png(path)
         if ok:
             self.statusBar().showMessage(self.tr("Exported {path}").format(path=path), 4000)
         else:
@@ -201,11 +201,10 @@ class FileCommands:
         return ok
 
     def export_dialog(self, suffix: str) -> bool:
-        path = document.ask_export_path(self, self.settings, suffix)
+        path = ask_export_path(self, self.settings, suffix)
         return self.export_chart(path) if path else False
 
     def copy_table(self) -> str:
-        self._render_hidden_views()
-        text = self.table.copy_to_clipboard()
+        text = self.table_tab.copy_to_clipboard()
         self.statusBar().showMessage(self.tr("Table copied as text"), 3000)
         return text

@@ -137,8 +137,7 @@ class HfImport(QObject):
         return True
 
     def _done(self, model: dict, hints: dict) -> None:
-        form = self.window.form
-        base = form.plan() or Plan(model={"params": 1})
+        base = self.window.model.plan or Plan(model={"params": 1})
         try:
             plan = imported_plan(base, model, hints)
         except PlanError as exc:

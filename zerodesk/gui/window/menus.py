@@ -1,7 +1,7 @@
 """The main window's commands: its actions (with their shortcuts), menus, toolbar and their texts.
 
-A mixin of MainWindow: it reads the window's parts (form, tabs, docks, document) and calls its
-slots; each action's slot lives with the job it does (files, tabs, layout).
+A mixin of MainWindow: it builds the actions on the window's parts (model, tabs, docks, document) and
+calls their commands; each action's slot lives with the job it does (files, tabs, layout).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QMessageBox
 
 from ... import __version__
 from ..base import i18n, theme
-from ..glossary.dock import CARD_CLAIM
+from ..form.fields import card_example
+from ..glossary.claims import CARD_CLAIM
 
 
 class WindowMenus:
@@ -45,8 +46,8 @@ class WindowMenus:
         self.act_tab_plan = self._action("actTabPlan", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
         self.act_tab_table = self._action("actTabTable", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
         self.act_tab_measure = self._action("actTabMeasure", lambda: self.tabs.setCurrentWidget(self.measure_tab), "Ctrl+3")
-        self.act_simulate = self._action("actSimulate", lambda: self.run_evidence("simulated"), "F5")
-        self.act_measure = self._action("actMeasure", lambda: self.run_evidence("measured"), "Shift+F5")
+        self.act_simulate = self._action("actSimulate", lambda: self.start_run("simulated"), "F5")
+        self.act_measure = self._action("actMeasure", lambda: self.start_run("measured"), "Shift+F5")
         self.act_find = self._action("actFindClaim", self._focus_glossary_search, K.Find)
         self.act_units = self._action("actToggleUnits", self.toggle_units, "Ctrl+U")
         self.act_about = self._action("actAbout", self._about)
@@ -67,7 +68,7 @@ class WindowMenus:
         self.act_next_lang = self._action("actNextLanguage", self._next_language, "Ctrl+Shift+L")
         self.theme_group = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
-        current_theme = theme.saved_theme(self.settings.store)
+        current_theme = self.settings.theme
         for code in theme.THEMES:
             a = QAction(self)
             a.setObjectName(f"actTheme_{code}")
@@ -184,14 +185,12 @@ class WindowMenus:
 
     # -- commands ------------------------------------------------------------------------------------
     def show_card_example(self) -> None:
-        self.form.apply_card_example()
+        self.model.load(card_example(self.model.plan))
         self.tabs.setCurrentIndex(0)
         self.glossary.select_claim(CARD_CLAIM)
 
     def toggle_units(self) -> None:
-        combo = self.form.field("units")
-        combo.setCurrentIndex(1 - combo.currentIndex())
-        combo.activated.emit(combo.currentIndex())
+        self.form.toggle_units()  # as a choice in the form: what is typed there stays
 
     def _focus_glossary_search(self) -> None:
         self.glossary.show()
@@ -214,7 +213,7 @@ class WindowMenus:
         """Light, dark, or the system's choice (kept in the settings)."""
         theme.apply_theme(code)
         if self._persist:
-            theme.save_theme(self.settings.store, code)
+            self.settings.theme = code
         self.theme_actions[code].setChecked(True)
 
     def _next_language(self) -> None:
