@@ -10,6 +10,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QPainter
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
+from ...core import catalog
 from ...core.accounting import Breakdown
 from ...core.plan import Offload, Plan, PlanError
 from ...core.plan_model import PlanModel
@@ -29,8 +30,6 @@ def preset_label(name: str | None) -> str | None:
     """A catalog preset's label for its name (the name itself when it is not a preset)."""
     if not name:
         return None
-    from ...core import catalog
-
     try:
         return i18n.preset_label(catalog.find_model(name))
     except PlanError:  # an unknown name or a broken catalog: show the name as given, on one line

@@ -8,6 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
+from ...core import peak
 from ...core.accounting import STAGES, Breakdown
 from ...core.evidence import EvidenceRecord
 from ...core.plan import Plan
@@ -16,6 +17,7 @@ from ...measure.rules import difference_pct, predicted_states, table_unit
 from ..base import i18n
 from ..base.style import ERROR_COLOR, OK_COLOR
 from .fmt import fmt_in, fmt_percent
+from .records import record_label
 
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
@@ -24,19 +26,12 @@ translate = QCoreApplication.translate  # lupdate reads translate("Context", "te
 
 
 def predicted_peak(plan: Plan, stage: int) -> int | None:
-    """The computed peak of a stage's step (activations and buffers on top of the states), or None.
-
-    Fed by zerodesk.core.peak where this build has it; the comparison shows "—" otherwise."""
+    """The predicted peak of a stage's step (activations and buffers on top of the states), or None when
+    the core cannot predict it (the comparison shows "—" then)."""
     try:
-        from ...core import peak  # noqa: PLC0415  (a later module; optional here)
-    except ImportError:
-        return None
-    fn = getattr(peak, "predicted_peak", None)
-    try:
-        value = fn(plan, stage) if fn is not None else None
+        return peak.predicted_peak(plan, stage).total_bytes
     except (ValueError, ArithmeticError):
         return None
-    return getattr(value, "total_bytes", value)
 
 
 def _table(name: str, columns: int) -> QTableWidget:
@@ -153,8 +148,6 @@ class TierComparison:
         return next((r for r in self.records if r.kind == kind), None)
 
     def headers(self) -> list[tuple[str, str]]:
-        from .records import record_label
-
         profile = i18n.profile_short(self.plan.profile.value) if self.plan is not None else ""
         sim, meas = self._record("simulated"), self._record("measured")
         none = translate("Results", "no run for this plan yet")
