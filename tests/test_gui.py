@@ -1,4 +1,5 @@
-"""The main window, driven through its real widgets (pytest-qt, offscreen)."""
+"""The form, the charts, the table, the glossary and the main window, driven through their real widgets
+(pytest-qt, offscreen). A test of one widget builds that widget alone; the window's own flows build the window."""
 
 from __future__ import annotations
 
@@ -110,19 +111,18 @@ def test_new_window_starts_on_the_card_example(window):
 
 
 # -- form -> core -> chart ---------------------------------------------------------------------------
-def test_editing_fields_redraws_the_chart_with_the_cores_numbers(window, qtbot):
-    form = window.form
+def test_editing_fields_redraws_the_chart_with_the_cores_numbers(form, plan_tab, qtbot):
     type_into(qtbot, form.field("model.params"), "7B")
     type_into(qtbot, form.field("cluster.nodes"), "2")
     type_into(qtbot, form.field("cluster.gpus_per_node"), "8")
     type_into(qtbot, form.field("cluster.dp"), "8")
     choose(qtbot, form.field("scheme"), "bf16-fp32grad-adam")
     want = Plan(model={"params": "7B"}, scheme="bf16-fp32grad-adam", cluster={"nodes": 2, "gpus_per_node": 8, "dp": 8})
-    assert window.model.breakdown.dp == 8 and window.model.breakdown.params == 7 * 10**9
-    assert_bars(window.chart, want)
-    assert window.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(want).stages]
+    assert form.model.breakdown.dp == 8 and form.model.breakdown.params == 7 * 10**9
+    assert_bars(plan_tab.chart, want)
+    assert plan_tab.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(want).stages]
     # the Nd view: the core's sweep, 1 ... 1024 on a log2 axis, the current Nd marked
-    dp = window.dp_chart
+    dp = plan_tab.dp_chart
     assert dp.grid[0] == 1 and dp.grid[-1] == 1024
     assert dp.sweep() == sweep_dp(want, dp.grid)
     xs, ys = dp.curve_data(3)
@@ -144,8 +144,7 @@ def test_units_switch_to_gib(window, qtbot):
     assert window.settings.units == "GiB"
 
 
-def test_a_unit_switch_keeps_the_bytes_typed_in_every_memory_field(window, qtbot):
-    form = window.form
+def test_a_unit_switch_keeps_the_bytes_typed_in_every_memory_field(form, qtbot):
     type_into(qtbot, form.field("cluster.gpu_memory_bytes"), "80")
     type_into(qtbot, form.field("cuda_allowance_bytes"), "2.5")
     type_into(qtbot, form.field("cluster.host_memory_bytes"), "512")
@@ -161,8 +160,8 @@ def test_a_unit_switch_keeps_the_bytes_typed_in_every_memory_field(window, qtbot
     assert form.model.plan.cluster.gpu_memory_bytes == 80_000_000_000
 
 
-def test_architecture_fields_give_the_exact_count(window, qtbot):
-    form = window.form
+
+def test_architecture_fields_give_the_exact_count(form, plan_tab, qtbot):
     qtbot.mouseClick(form.model_section.by_arch, Qt.MouseButton.LeftButton)
     assert form.model_section.arch_box.isVisible()
     for name, value in (("layers", "24"), ("hidden", "2048"), ("heads", "16"), ("kv_heads", "4"), ("ffn", "5632"),
@@ -171,23 +170,23 @@ def test_architecture_fields_give_the_exact_count(window, qtbot):
     plan = form.model.plan
     arch = plan.model.architecture
     assert (arch.layers, arch.hidden, arch.heads, arch.kv_heads, arch.ffn, arch.vocab) == (24, 2048, 16, 4, 5632, 32000)
-    assert window.model.breakdown.params == plan.model.param_count
-    assert_bars(window.chart, plan)
+    assert form.model.breakdown.params == plan.model.param_count
+    assert_bars(plan_tab.chart, plan)
     assert f"{plan.params:,}" in form.model_section.params_hint.text()
     assert form.field("model.params").text() == count_text(plan.params)  # the read-only count follows the edits
 
 
-def test_model_and_gpu_presets(window, qtbot):
-    form = window.form
+
+def test_model_and_gpu_presets(form, plan_tab, qtbot):
     choose(qtbot, form.field("model.preset"), "llama-2-7b")
     preset = catalog.find_model("llama-2-7b")
-    assert window.model.breakdown.params == preset.param_count
+    assert form.model.breakdown.params == preset.param_count
     assert form.model.plan.model.name == "llama-2-7b"
     choose(qtbot, form.field("cluster.gpu"), "a100-80gb")
     gpu = catalog.find_gpu("a100-80gb")
     assert form.model.plan.cluster.gpu_memory_bytes == gpu.memory_bytes  # exact, though shown as 85.8993 GB
-    assert window.chart._gpu_line.isVisible()
-    assert window.chart._gpu_line.value() == pytest.approx(gpu.memory_bytes / 1e9)
+    assert plan_tab.chart.gpu_line_shown()
+    assert plan_tab.chart._gpu_line.value() == pytest.approx(gpu.memory_bytes / 1e9)
     choose(qtbot, form.field("units"), "GiB")
     assert form.field("cluster.gpu_memory_bytes").text() == "80"
     assert form.model.plan.cluster.gpu_memory_bytes == gpu.memory_bytes
@@ -196,8 +195,6 @@ def test_model_and_gpu_presets(window, qtbot):
     assert form.field("model.preset").currentData() == ""
     assert form.model.plan.model.name is None
 
-
-# -- invalid input ---------------------------------------------------------------------------------
 def core_errors(data: dict) -> dict[str, str]:
     with pytest.raises(ValidationError) as info:
         Plan.model_validate(data)
@@ -228,19 +225,18 @@ def test_invalid_input_is_marked_with_a_sentence_and_the_chart_keeps_the_last_pl
     assert window.model.breakdown.params == 3 * 10**9
 
 
-def test_nd_that_does_not_divide_the_cluster_is_marked_on_the_nd_field(window, qtbot):
-    form = window.form
+def test_nd_that_does_not_divide_the_cluster_is_marked_on_the_nd_field(form, qtbot):
     type_into(qtbot, form.field("cluster.dp"), "3")
     errors = core_errors({"model": {"params": 1}, "cluster": {"nodes": 1, "gpus_per_node": 4, "dp": 3}})
     assert "cluster.dp" in errors or "cluster" in errors  # field- or model-level, the form shows it on Nd
     assert form.error_text("cluster.dp") == "⚠ Nd must divide nodes × GPUs per node (4): for example 1, 2, 4."
-    assert window.model.breakdown.dp == 4
+    assert form.model.breakdown.dp == 4
     type_into(qtbot, form.field("cluster.dp"), "2")
-    assert form.model.errors == {} and window.model.breakdown.dp == 2
+    assert form.model.errors == {} and form.model.breakdown.dp == 2
 
 
-def test_architecture_errors_and_empty_fields_do_not_crash(window, qtbot):
-    form = window.form
+
+def test_architecture_errors_and_empty_fields_do_not_crash(form, qtbot):
     qtbot.mouseClick(form.model_section.by_arch, Qt.MouseButton.LeftButton)
     type_into(qtbot, form.field("model.architecture.heads"), "5")  # 768 is not a multiple of 5
     assert form.error_text("model.architecture.heads") == (
@@ -252,7 +248,8 @@ def test_architecture_errors_and_empty_fields_do_not_crash(window, qtbot):
     for text in ("-3", "abc"):
         type_into(qtbot, form.field("cluster.gpu_memory_bytes"), text)
         assert form.error_text("cluster.gpu_memory_bytes").startswith("⚠ GPU memory must be a number of GB greater than 0")
-    assert window.model.breakdown is not None
+    assert form.model.breakdown is not None
+
 
 
 TEXT_FIELDS = ("model.params", "cluster.nodes", "cluster.gpus_per_node", "cluster.dp", "cluster.gpu_memory_bytes",
@@ -263,37 +260,35 @@ TEXT_FIELDS = ("model.params", "cluster.nodes", "cluster.gpus_per_node", "cluste
 @given(key=st.sampled_from(TEXT_FIELDS),
        text=st.one_of(st.text(max_size=12),
                       st.from_regex(r"\A-?[0-9]{0,400}(\.[0-9]*)?([eE][+-]?[0-9]{1,4})?[KMBGTkmbgt]?\Z")))
-def test_whatever_is_typed_nothing_crashes_and_nothing_is_lost(window, key, text):
-    form = window.form
+def test_whatever_is_typed_nothing_crashes_and_nothing_is_lost(form, plan_tab, key, text):
     field = form.field(key)
     field.setText(text)
     field.textEdited.emit(text)
     assert field.text() == text
-    assert window.model.breakdown is not None
+    assert form.model.breakdown is not None
     if form.model.errors:
-        assert window.plan_tab.stale.isVisible()
+        assert plan_tab.stale.isVisible()
     else:
-        assert window.model.breakdown.params == form.model.plan.params
+        assert form.model.breakdown.params == form.model.plan.params and not plan_tab.stale.isVisible()
     field.setText("1" if key != "model.params" else "2B")
     field.textEdited.emit(field.text())
 
 
-def test_an_overflowing_count_is_reported_not_raised(window, qtbot):
-    before = window.chart.bar_data()
-    field = window.form.field("model.params")
+
+def test_an_overflowing_count_is_reported_not_raised(form, plan_tab, qtbot):
+    before = plan_tab.chart.bar_data()
+    field = form.field("model.params")
     field.setText("1e400")  # pasted: one edit
     field.textEdited.emit(field.text())
-    assert window.model.errors and window.chart.bar_data() == before
+    assert form.model.errors and plan_tab.chart.bar_data() == before
     assert field.text() == "1e400"
     type_into(qtbot, field, "2B")
-    assert window.model.errors == {}
-    type_into(qtbot, window.form.field("cluster.gpu_memory_bytes"), "1e400")
-    assert window.form.error_text("cluster.gpu_memory_bytes")
+    assert form.model.errors == {}
+    type_into(qtbot, form.field("cluster.gpu_memory_bytes"), "1e400")
+    assert form.error_text("cluster.gpu_memory_bytes")
 
-
-# -- chart interactions ---------------------------------------------------------------------------------
-def test_hovering_a_segment_shows_its_bytes_and_formula(window, qtbot):
-    chart = window.chart
+def test_hovering_a_segment_shows_its_bytes_and_formula(plan_tab, qtbot):
+    chart = plan_tab.chart
     pos = chart.segment_widget_pos(2, "adam_m")
     qtbot.mouseMove(chart.viewport(), pos)
     qtbot.waitUntil(lambda: chart.hovered == (2, "adam_m"))
@@ -303,6 +298,7 @@ def test_hovering_a_segment_shows_its_bytes_and_formula(window, qtbot):
     qtbot.mouseMove(chart.viewport(), chart.segment_widget_pos(0, "params"))
     qtbot.waitUntil(lambda: chart.hovered == (0, "params"))
     assert "2P" in chart.hover_text and "/Nd" not in chart.hover_text.split("Stage total")[0]
+
 
 
 @pytest.mark.parametrize("stage,key,claim", [(2, "adam_m", "component-adam-m"), (3, "params", "component-params"),
@@ -317,16 +313,20 @@ def test_clicking_a_segment_selects_its_glossary_claim(window, qtbot, stage, key
     assert load_glossary("en").claim(claim).text[:40] in window.glossary.browser.toPlainText()
 
 
-def test_clicking_outside_the_bars_selects_nothing(window, qtbot):
-    chart = window.chart
+def test_clicking_outside_the_bars_selects_nothing(plan_tab, qtbot):
+    chart = plan_tab.chart
     vb = chart.getPlotItem().vb
     empty = chart.mapFromScene(vb.mapViewToScene(chart.segment_center(3, "params").__class__(3.0, 30.0)))
-    qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=empty)
-    assert window.glossary.selected_claim_id is None
+    with qtbot.assertNotEmitted(chart.segmentClicked):
+        qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=empty)
+    with qtbot.waitSignal(chart.segmentClicked, timeout=2000) as sig:  # and a bar, for contrast, does
+        qtbot.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, pos=chart.segment_widget_pos(3, "params"))
+    assert sig.args == [3, "params"]
 
 
-def test_measured_overlay_draws_markers_and_the_difference(window):
-    chart = window.chart
+
+def test_measured_overlay_draws_markers_and_the_difference(plan_tab):
+    chart = plan_tab.chart
     chart.overlay_measured(1, peak_bytes=20 * 10**9, states_bytes=14_280_000_000, label="measured")
     chart.overlay_measured(3, peak_bytes=9 * 10**9, states_bytes=None, label="measured")
     chart.overlay_measured(1, peak_bytes=19 * 10**9, states_bytes=14 * 10**9, label="simulated")
@@ -334,21 +334,18 @@ def test_measured_overlay_draws_markers_and_the_difference(window):
     m = next(m for m in chart.measured() if m.label == "measured" and m.stage == 1)
     assert chart.measured_difference(m) == pytest.approx(2.0)
     assert "+2.0%" in chart.measured_text(m)
-    assert "measured" in window.plan_tab.legend.text() and "simulated" in window.plan_tab.legend.text()
+    assert "measured" in plan_tab.legend.text() and "simulated" in plan_tab.legend.text()
     assert chart.viewRange()[1][1] >= 20  # the peak is inside the view
     chart.overlay_measured(1, peak_bytes=21 * 10**9, states_bytes=None, label="measured")  # replaces
     assert len(chart.measured()) == 3
     chart.clear_measured("simulated")
     assert {m.label for m in chart.measured()} == {"measured"}
     chart.clear_measured()
-    assert chart.measured() == [] and "measured" not in window.plan_tab.legend.text()
+    assert chart.measured() == [] and "measured" not in plan_tab.legend.text()
 
-
-# -- table ------------------------------------------------------------------------------------------------
-def test_table_shows_totals_components_comm_fit_and_the_peak_warning(window, qtbot):
-    choose(qtbot, window.form.field("cluster.gpu"), "v100-16gb")
-    window.tabs.setCurrentIndex(1)
-    rows = window.table_tab.rows()
+def test_table_shows_totals_components_comm_fit_and_the_peak_warning(form, table_tab, qtbot):
+    choose(qtbot, form.field("cluster.gpu"), "v100-16gb")
+    rows = table_tab.rows()
     by_name = {r[0]: r[1:] for r in rows[1:]}
     assert by_name["Total model states"] == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
     assert by_name["Parameters (fp16)"] == ["4.00 GB", "4.00 GB", "4.00 GB", "1.00 GB"]
@@ -358,16 +355,15 @@ def test_table_shows_totals_components_comm_fit_and_the_peak_warning(window, qtb
     assert by_name["Communication time at 100 GB/s"] == ["60.0 ms", "60.0 ms", "60.0 ms", "90.0 ms"]
     fit = by_name["States vs GPU memory"]
     assert fit[0].startswith("over by") and fit[3].startswith("fits")
-    assert "not the peak" in window.table_tab.note.text() and "§3.2" in window.table_tab.note.text()
-    assert "computed" in window.table_tab.caption.text().lower() and "paper profile" in window.table_tab.caption.text()
-    text = window.copy_table()
-    assert QGuiApplication.clipboard().text() == text
+    assert "not the peak" in table_tab.note.text() and "§3.2" in table_tab.note.text()
+    assert "computed" in table_tab.caption.text().lower() and "paper profile" in table_tab.caption.text()
+    qtbot.mouseClick(table_tab.copy_button, Qt.MouseButton.LeftButton)
+    text = QGuiApplication.clipboard().text()
+    assert text == table_tab.as_text()
     assert "32.00 GB" in text and "not the peak" in text and "1 GB = 10⁹ B" in text
 
-
-# -- glossary ----------------------------------------------------------------------------------------------
-def test_glossary_shows_the_card_and_filters_claims(window, qtbot):
-    g = window.glossary
+def test_glossary_shows_the_card_and_filters_claims(glossary, qtbot):
+    g = glossary
     card = load_glossary("en")
     html = g.browser.toPlainText()
     for text in (card.definition[:60], "Boundary:", "What is confirmed", "Primary sources", "§3.1", "§3.2", "§5", "§7",
@@ -387,14 +383,15 @@ def test_glossary_shows_the_card_and_filters_claims(window, qtbot):
     assert g.search.text() == "" and "stages" in g.visible_claim_ids()
 
 
-def test_glossary_shows_the_boundary_of_the_profile_and_scheme_in_use(window, qtbot):
-    g = window.glossary
+
+def test_glossary_shows_the_boundary_of_the_profile_and_scheme_in_use(form, glossary, qtbot):
+    g = glossary
     card = load_glossary("en")
     in_use = g.browser.toPlainText().split("What is confirmed")[0]
     assert card.claim("profile-paper").boundary[:50] in in_use
     assert card.claim("mixed-adam-16p").boundary[:50] in in_use
-    choose(qtbot, window.form.field("profile"), "torch")
-    choose(qtbot, window.form.field("scheme"), "fp32-adam")
+    choose(qtbot, form.field("profile"), "torch")
+    choose(qtbot, form.field("scheme"), "fp32-adam")
     torch_boundary = card.claim("profile-torch").boundary[:50]  # claim ids are not shown, their texts are
     qtbot.waitUntil(lambda: torch_boundary in g.browser.toPlainText().split("What is confirmed")[0])
     in_use = g.browser.toPlainText().split("What is confirmed")[0]
@@ -402,8 +399,9 @@ def test_glossary_shows_the_boundary_of_the_profile_and_scheme_in_use(window, qt
     assert card.claim("scheme-fp32-adam").boundary[:50] in in_use
 
 
-def test_glossary_tags_every_claim_with_its_origin_and_keeps_the_cards_claims_apart(window, qtbot):
-    g = window.glossary
+
+def test_glossary_tags_every_claim_with_its_origin_and_keeps_the_cards_claims_apart(glossary, qtbot):
+    g = glossary
     card = load_glossary("en")
     text = g.browser.toPlainText()
     confirmed = text.split("What is confirmed")[1].split("Added by ZeroDesk")[0]
@@ -504,18 +502,16 @@ def test_plan_file_and_flags_given_at_start(gui_settings, qtbot, tmp_path):
     assert w2.form.model.plan.dp == 32 and w2.is_modified()  # the flags win, as an unsaved change of the file
 
 
-def test_export_chart_png_and_svg(window, tmp_path):
+def test_export_chart_png_and_svg(plan_tab, tmp_path):
     png, svg = tmp_path / "chart.png", tmp_path / "chart.svg"
-    assert window.export_chart(png)
+    assert plan_tab.export_png(png)
     image = QImage(str(png))
-    assert image.width() >= window.plan_tab.width() and image.height() >= window.plan_tab.height()
-    assert window.export_chart(svg)
+    assert image.width() >= plan_tab.width() and image.height() >= plan_tab.height()
+    assert plan_tab.export_svg(svg)
     text = svg.read_text(encoding="utf-8")
     assert text.lstrip().startswith("<?xml") and "<svg" in text
     assert "<image" not in text  # vector throughout: symbols as paths, no cached bitmaps
 
-
-# -- settings, language, keyboard, accessibility ---------------------------------------------------------
 def test_settings_round_trip(gui_settings, tmp_path):
     s = gui_settings
     assert s.units == "GB" and s.language is None and s.recent_files == []
@@ -583,29 +579,33 @@ def test_keyboard_shortcuts(window):
     assert window.model.plan.units == "GiB"
 
 
-def test_form_fields_have_accessible_names(window):
-    form = window.form
+def test_form_fields_have_accessible_names(form):
     for key in form.field_keys():
-        widget = form.field(key)
-        assert widget.accessibleName(), key
+        assert form.field(key).accessibleName(), key
+    assert len(form.field_keys()) > 30
     assert form.field("cluster.dp").accessibleName() == "Data-parallel Nd"
 
 
-def test_charts_follow_a_dark_palette(window):
+
+def test_charts_and_the_glossary_follow_a_dark_palette(plan_tab, glossary):
     from PySide6.QtGui import QColor, QPalette
 
-    dark = QPalette(window.palette())
+    dark = QPalette(plan_tab.palette())
     dark.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
     dark.setColor(QPalette.ColorRole.Text, QColor("#e6e6e6"))
     dark.setColor(QPalette.ColorRole.Window, QColor("#2b2b2b"))
     dark.setColor(QPalette.ColorRole.WindowText, QColor("#e6e6e6"))
-    window.setPalette(dark)
-    for chart in (window.chart, window.dp_chart):
+    plan_tab.setPalette(dark)
+    for chart in (plan_tab.chart, plan_tab.dp_chart):
         assert chart.backgroundBrush().color().name() == "#1e1e1e"
         assert chart.getPlotItem().getAxis("left").textPen().color().name() == "#e6e6e6"
-    assert window.chart._total_labels[0].color.name() == "#e6e6e6"
-    window.glossary.flush()
-    assert "#e6e6e6" in window.glossary.browser.toHtml().lower()
+    assert plan_tab.chart._total_labels[0].color.name() == "#e6e6e6"
+    glossary.flush()
+    assert "#e6e6e6" not in glossary.browser.toHtml().lower()
+    glossary.setPalette(dark)
+    glossary.flush()
+    assert "#e6e6e6" in glossary.browser.toHtml().lower()
+
 
 
 def test_recent_file_that_vanished_leaves_the_list(window, tmp_path):
@@ -681,18 +681,18 @@ def test_small_figures_keep_their_digits(qapp):
 
 
 # -- what the user meant --------------------------------------------------------------------------------
-def test_a_half_typed_value_never_stays_on_the_chart(window, qtbot):
+def test_a_half_typed_value_never_stays_on_the_chart(form, plan_tab, qtbot):
     """Typing 1e30 passes through 1e3 (valid): once 1e30 is refused, the chart goes back to the committed plan."""
-    form = window.form
-    committed = window.chart.total_label_texts()
+    committed = plan_tab.chart.total_label_texts()
     type_into(qtbot, form.field("model.params"), "1e30")
     assert form.error_text("model.params")
-    assert window.chart.total_label_texts() == committed and form.model.plan.params == 2 * 10**9
+    assert plan_tab.chart.total_label_texts() == committed and form.model.plan.params == 2 * 10**9
     type_into(qtbot, form.field("model.params"), "7B")
     form.field("model.params").editingFinished.emit()  # Enter or leaving the field commits
     type_into(qtbot, form.field("cluster.dp"), "1000")  # passes through Nd = 1, which divides 4
     assert form.error_text("cluster.dp").startswith("⚠ Nd must divide nodes × GPUs per node (4)")
-    assert window.model.breakdown.dp == 4 and window.model.breakdown.params == 7 * 10**9
+    assert form.model.breakdown.dp == 4 and form.model.breakdown.params == 7 * 10**9
+
 
 
 def test_gpu_memory_label_follows_the_units_after_new_and_the_card_example(window, qtbot):
@@ -708,10 +708,9 @@ def test_gpu_memory_label_follows_the_units_after_new_and_the_card_example(windo
     assert form.label("cluster.gpu_memory_bytes").text() == f"GPU memory, {form.model.plan.units}"
 
 
-def test_an_empty_ffn_takes_the_usual_default_shown_as_placeholder(window, qtbot):
+def test_an_empty_ffn_takes_the_usual_default_shown_as_placeholder(form, qtbot):
     from zerodesk.core.plan import default_ffn
 
-    form = window.form
     qtbot.mouseClick(form.model_section.by_arch, Qt.MouseButton.LeftButton)
     ffn = form.field("model.architecture.ffn")
     type_into(qtbot, form.field("model.architecture.hidden"), "1200")
@@ -724,9 +723,10 @@ def test_an_empty_ffn_takes_the_usual_default_shown_as_placeholder(window, qtbot
     assert ffn.placeholderText() == "auto: 4800" and form.model.plan.model.architecture.ffn == 4800
 
 
-def test_the_position_table_size_is_idle_for_rotary_models(window, qtbot):
-    form = window.form
+
+def test_the_position_table_size_is_idle_for_rotary_models(form, qtbot):
     choose(qtbot, form.field("model.preset"), "llama-2-7b")
     assert not form.field("model.architecture.max_positions").isEnabled()
     choose(qtbot, form.field("model.preset"), "gpt2")
     assert form.field("model.architecture.max_positions").isEnabled()
+

@@ -123,10 +123,9 @@ def test_unknown_type_imports_as_a_tensor_list_and_survives_a_save(window, qtbot
     assert load_plan(saved).model.tensors == plan.model.tensors
 
 
-def test_family_fields_follow_the_layout(window, qtbot):
+def test_family_fields_follow_the_layout(form, qtbot):
     from zerodesk.core.catalog import find_model
 
-    form = window.form
     form.apply_model_preset("mixtral-8x7b")
     assert form.field("model.architecture.experts").isVisibleTo(form)
     assert form.model.plan.params == find_model("mixtral-8x7b").published_params
@@ -135,3 +134,4 @@ def test_family_fields_follow_the_layout(window, qtbot):
     assert form.field("model.architecture.max_positions").text() == "4096"  # Llama 2's context
     form.apply_model_preset("phi-2")
     assert form.model.plan.model.architecture.parallel  # knobs the form does not show are kept
+

@@ -33,8 +33,15 @@ def llama_window(window):
     return window
 
 
-def test_the_peak_layer_sits_above_the_states_with_the_cores_figures(llama_window):
-    chart = llama_window.chart
+@pytest.fixture
+def llama(model):
+    """The plan model on Llama 2 7B, torch profile, Nd = 8, 80 GB GPUs (before any view or form is built)."""
+    model.set_plan(llama_plan())
+    return model
+
+
+def test_the_peak_layer_sits_above_the_states_with_the_cores_figures(llama, plan_tab):
+    chart = plan_tab.chart
     plan = chart.plan
     want = predict(plan)
     assert [p.total_bytes for p in chart.peaks] == [p.total_bytes for p in want]
@@ -48,6 +55,7 @@ def test_the_peak_layer_sits_above_the_states_with_the_cores_figures(llama_windo
     # Llama 2 7B at Nd = 8 on 80 GB: DDP stages are over, FSDP2 stages fit (stage 2: 49.7 GB, as simulated)
     assert ["(over)" in t for t in texts] == [True, True, False, False]
     assert "49.7" in texts[2]
+
 
 
 def test_hovering_and_clicking_the_peak_layer(llama_window, qtbot):
@@ -64,8 +72,9 @@ def test_hovering_and_clicking_the_peak_layer(llama_window, qtbot):
     assert sig.args == ["component-predicted-peak"]
 
 
-def test_recompute_and_cuda_allowance_from_the_form(llama_window, qtbot):
-    form, chart = llama_window.form, llama_window.chart
+def test_recompute_and_cuda_allowance_from_the_form(llama, form, plan_tab, qtbot):
+    form.model.load(llama_plan())  # the form shows the plan and sets what its fields read back
+    chart = plan_tab.chart
     before = [p.total_bytes for p in chart.peaks]
     forward = [p.phase_totals["forward"] for p in chart.peaks]
     choose(form.field("recompute"), "full")
@@ -82,9 +91,10 @@ def test_recompute_and_cuda_allowance_from_the_form(llama_window, qtbot):
     assert form.model.plan.cuda_allowance_bytes == 2 * 10**9
 
 
-def test_table_gives_the_fit_verdict_on_the_predicted_peak(llama_window):
-    table = llama_window.table
-    rows = {r[0]: r[1:] for r in table.rows()}
+
+def test_table_gives_the_fit_verdict_on_the_predicted_peak(llama, table_tab):
+    rows = {r[0]: r[1:] for r in table_tab.rows()}
     verdict = rows["Predicted peak vs GPU memory"]
     assert verdict[0].startswith("over by") and verdict[3].startswith("fits")
     assert rows["Predicted peak of the step (estimate)"][2].startswith("≈ 49.7")
+

@@ -124,14 +124,13 @@ def test_the_frozen_bundle_gives_children_the_users_library_path(monkeypatch):
     assert interpreter.worker_root() == os.path.join("/bundle/_internal", interpreter.WORKER_DIR)
 
 
-def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(window, qtbot, bare_python):
+def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(model, measure_tab, qtbot, bare_python):
     from zerodesk.core.plan import Plan
 
-    window.load_plan(Plan.model_validate({
+    model.set_plan(Plan.model_validate({
         "model": {"architecture": {"layers": 2, "hidden": 64, "heads": 4, "ffn": 128, "vocab": 256}},
         "seq_len": 16, "micro_batch": 1, "profile": "torch", "cluster": {"nodes": 1, "gpus_per_node": 2}}))
-    tab = window.measure_tab
-    window.tabs.setCurrentWidget(tab)
+    tab = measure_tab
     controls, bar = tab.controls, tab.bar
     controls.python.setText(sys.executable)
     controls.python.editingFinished.emit()
