@@ -1,6 +1,7 @@
 #!/bin/sh
 # Put ZeroDesk in the desktop's menus for one user: the desktop entry, the icon in every size, the
-# plan file type (*.zerodesk.json) and the AppStream metadata, under ~/.local/share by default.
+# plan file type (*.zerodesk.json) and the AppStream metadata, in $XDG_DATA_HOME (~/.local/share by
+# default), or in DIR/share with --prefix DIR.
 #
 #   packaging/install-desktop.sh                      # a pip install: Exec = zerodesk-gui found on PATH
 #   dist/zerodesk/_internal/desktop/install-desktop.sh   # the bundle: Exec = the bundle's zerodesk-gui
@@ -9,13 +10,13 @@
 set -eu
 
 APP_ID=io.github.zerodesk.ZeroDesk
-prefix="${XDG_DATA_HOME:-$HOME/.local/share}"
-prefix="${prefix%/share}"
+# The data folder itself: XDG_DATA_HOME need not end in /share (e.g. ~/.xdg-data), so it is used as it is.
+share="${XDG_DATA_HOME:-$HOME/.local/share}"
 exec_path=""
 uninstall=0
 while [ $# -gt 0 ]; do
     case "$1" in
-        --prefix) prefix="$2"; shift 2 ;;
+        --prefix) share="$2/share"; shift 2 ;;
         --exec) exec_path="$2"; shift 2 ;;
         --uninstall) uninstall=1; shift ;;
         -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
@@ -23,7 +24,6 @@ while [ $# -gt 0 ]; do
     esac
 done
 here="$(cd "$(dirname "$0")" && pwd)"
-share="$prefix/share"
 sizes="16 24 32 48 64 128 256 512"
 
 refresh() {  # the caches that menus and file managers read; each tool is optional

@@ -14,6 +14,19 @@ import pytest
 
 import zerodesk.gui  # noqa: F401  (guards PySide6 6.12 on CPython 3.11 before any Qt call)
 
+# The slow tier, by module: real ranks, simulations, packaging and transformers models, and the modules
+# that start fresh Pythons importing torch. `pytest -m "not slow"` is the everyday command (README).
+SLOW_MODULES = frozenset({
+    "test_family_measure", "test_gpu_path", "test_gui_measure", "test_hf_families", "test_hf_transformers_path",
+    "test_interpreter", "test_lifeline", "test_measure", "test_offload_run", "test_packaging", "test_simulate", "test_fit_verify",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture
 def gui_settings(tmp_path, qapp):

@@ -11,6 +11,8 @@ import contextlib
 import io
 import json
 import os
+import random
+import re
 import signal
 import stat
 import time
@@ -18,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 NO_PYTHON = "/nonexistent/zerodesk-fuzz/python"
-OUTCOMES = ("ok", "refused", "failed", "traceback", "internal_error", "hang", "non_json", "multi_line", "raw_control")
-BAD = ("traceback", "internal_error", "hang", "non_json", "multi_line", "raw_control")
+OUTCOMES = ("ok", "refused", "failed", "traceback", "internal_error", "hang", "non_json", "negative", "multi_line",
+            "raw_control")
+BAD = ("traceback", "internal_error", "hang", "non_json", "negative", "multi_line", "raw_control")
 
 NUMBERS = [
     "nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-5", "0", "-0", "1", "2", "8", "7B", "2e9", "1.5", "0.5", "1e-320",
@@ -178,15 +181,37 @@ def judge(a: Answer) -> str:
     if a.status == 0:
         if "--json" in a.argv:
             try:
-                json.loads(a.stdout, parse_constant=_no_constant)
+                data = json.loads(a.stdout, parse_constant=_no_constant)
             except ValueError:
                 return "non_json"
+            if any(x < 0 for x in _numbers(data)):
+                return "negative"
         elif "\x1b" in a.stdout:
             return "raw_control"
+        elif any(_NEGATIVE_FIGURE.search(line) for line in a.stdout.splitlines() if not line.startswith("Model:")):
+            return "negative"
         return "ok"
     if len(a.stderr.strip().splitlines()) != 1:
         return "multi_line"
     return "refused" if a.status == 2 else "failed"
+
+
+# a figure with a minus sign in a table or a sentence ("grads -0.46 GB"), not a dash inside a word or a flag
+_NEGATIVE_FIGURE = re.compile(r"(?<![\w.\-−/])[-−]\d")
+
+
+def _numbers(data):
+    """Every number in JSON data (every number `plan --json` prints is a figure, a count or a bound: never < 0)."""
+    if isinstance(data, bool):
+        return
+    if isinstance(data, (int, float)):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _numbers(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _numbers(value)
 
 
 def _no_constant(name: str):
@@ -197,4 +222,122 @@ def with_python(command: str, argv: list[str]) -> list[str]:
     """measure/simulate never start a real run from a fuzz case."""
     if command in ("measure", "simulate") and "--python" not in argv:
         return [*argv, "--python", NO_PYTHON]
+    return argv
+
+
+# --- the second generator: random flag subsets at their bounds, and plan files with random tensor lists ---
+
+def numeric_bounds() -> dict[str, tuple[str, int | float, int | float]]:
+    """Each numeric plan flag -> (int or float, lowest, highest allowed), read from the plan's own fields, so a bound
+    added or moved later is fuzzed at its edges without touching this file."""
+    import annotated_types
+
+    from zerodesk.cli import FIELD_FLAGS
+    from zerodesk.core.architecture import Architecture
+    from zerodesk.core.plan import Cluster, ModelSpec, Plan
+
+    owners = {"": Plan, "cluster.": Cluster, "model.": ModelSpec, "model.architecture.": Architecture}
+    out = {}
+    for dotted, flag in FIELD_FLAGS.items():
+        prefix, _, name = dotted.rpartition(".")
+        info = owners[prefix + "." if prefix else ""].model_fields.get(name)
+        if info is None:
+            continue
+        lo = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
+        hi = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+        if lo is not None and hi is not None:
+            out[flag] = ("float" if isinstance(lo, float) or isinstance(hi, float) else "int", lo, hi)
+    return out
+
+
+def _edge(rng: random.Random, kind: str, lo, hi) -> str:
+    """A value at an edge of [lo, hi] or ordinary inside it, and one time in ten just past an edge."""
+    if kind == "int":
+        inside = [lo, lo + 1, hi - 1, hi, rng.randint(lo, min(hi, 4096)), min(hi, 2 ** rng.randint(0, 16))]
+        return str(rng.choice([lo - 1, hi + 1] if rng.random() < 0.1 else inside))
+    inside = [lo, lo * 1.001, hi, hi * 0.999, rng.uniform(lo, hi), 1.0]
+    return repr(rng.choice([lo * 0.999, hi * 1.001] if rng.random() < 0.1 else inside))
+
+
+_MEMORY_EDGES = ["1", "1B", "0", "0B", "1GB", "80GiB", "1000000000000000", "1000000000000001", "0.5", "1PB", "999999999999999B"]
+_DIMS = [1, 1, 2, 3, 7, 8, 64, 4096, 11008, 65_536, 10**6, 2**31, 10**15, 10**15 + 1, 0, -1, -15, 10**40]
+_NAMES = ["w", "model.layers.0.mlp.w", "embed_tokens.weight", "lm_head", "", "x" * 300, "\x1b[2Jevil", "a\nb",
+          "layers.99999.w", "é"]
+
+
+def random_tensor_list(rng: random.Random) -> list:
+    """Mostly valid shapes (so the torch profile runs), with a few out of bounds, of many sizes and ranks."""
+    count = rng.choice([1, 2, 5, 20, 100, 1000, 5000])
+    hostile = rng.random() < 0.3
+    tensors = []
+    for i in range(count):
+        ndims = rng.choice([0, 1, 2, 2, 2, 3]) if not (hostile and rng.random() < 0.05) else rng.choice([8, 9, 40])
+        dims = [rng.choice(_DIMS[:10]) if not (hostile and rng.random() < 0.1) else rng.choice(_DIMS)
+                for _ in range(ndims)]
+        tensors.append([rng.choice(_NAMES) if hostile else f"layers.{i}.w", dims])
+    return tensors
+
+
+def random_plan(rng: random.Random, bounds: dict) -> dict:
+    """A plan file's data: a tensor list, a raw count or an architecture, and a random subset of the plan's fields at
+    their edges; sometimes one wrong type or one unknown key."""
+    from zerodesk.cli import FIELD_FLAGS
+
+    flag_field = {flag: field for field, flag in FIELD_FLAGS.items()}
+    data: dict = {"schema_version": 1}
+    kind = rng.choice(["tensors", "tensors", "params", "architecture"])
+    if kind == "tensors":
+        data["model"] = {"name": "fuzz", "tensors": random_tensor_list(rng)}
+    elif kind == "params":
+        data["model"] = {"params": rng.choice([1, 7, 2 * 10**9, 10**15, 10**15 + 1, 0, -3])}
+    else:
+        data["model"] = {"architecture": {"layers": rng.choice([1, 2, 32]), "hidden": 64, "heads": 4, "ffn": 128,
+                                          "vocab": rng.choice([1, 100, 256000])}}
+    fields = [flag for flag in sorted(bounds) if kind == "architecture" or "architecture" not in flag_field[flag]]
+    for flag in rng.sample(fields, rng.randint(0, 5)):
+        node, *path = flag_field[flag].split(".")
+        kind_, lo, hi = bounds[flag]
+        value = json.loads(_edge(rng, kind_, lo, hi))
+        target = data
+        for key in [node, *path][:-1]:
+            target = target.setdefault(key, {})
+            if not isinstance(target, dict):
+                break
+        else:
+            target[[node, *path][-1]] = value
+    if rng.random() < 0.5:
+        data["profile"] = rng.choice(["paper", "torch"])
+    if rng.random() < 0.05:
+        data[rng.choice(["seq_len", "profile", "cluster", "bogus"])] = rng.choice([2.0, "2", True, None, [], {}])
+    return data
+
+
+def boundary_case(rng: random.Random, bounds: dict, folder: Path, index: int) -> list[str]:
+    """`zerodesk plan` with a random subset of flags at their bounds, over a preset, a count, an architecture or a plan
+    file with a random tensor list; --json half the time."""
+    from zerodesk.core.catalog import gpu_presets, model_presets
+    from zerodesk.core.options import OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS
+
+    source = rng.choice(["preset", "params", "architecture", "plan", "plan"])
+    if source == "preset":
+        argv = ["plan", "--preset", rng.choice(model_presets()).name]
+    elif source == "params":
+        argv = ["plan", "--params", rng.choice(["1", "7B", "1e15", "2e9", "1.5T", "70B", "124M"])]
+    elif source == "architecture":
+        argv = ["plan", "--layers", "1", "--hidden", "64", "--heads", "4", "--ffn", "16", "--vocab", "8"]
+    else:
+        path = folder / f"fuzz-{index % 64}.zerodesk.json"
+        path.write_text(json.dumps(random_plan(rng, bounds)))
+        argv = ["plan", "--plan", str(path)]
+    numeric = [flag for flag in sorted(bounds) if flag not in ("--gpu-memory", "--host-memory", "--cuda-allowance")]
+    for flag in rng.sample(numeric, rng.randint(0, 4)):
+        argv += [flag, _edge(rng, *bounds[flag])]
+    for option in rng.sample([PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET], rng.randint(0, 3)):
+        argv += [option.flag, rng.choice(option.values)]
+    if rng.random() < 0.2:
+        argv += ["--gpu", rng.choice(gpu_presets()).name]
+    if rng.random() < 0.2:
+        argv += [rng.choice(["--gpu-memory", "--host-memory", "--cuda-allowance"]), rng.choice(_MEMORY_EDGES)]
+    if rng.random() < 0.5:
+        argv.append("--json")
     return argv

@@ -61,7 +61,7 @@ def test_scheme_bytes_per_param():
 def test_schemes_outside_the_paper_say_so():
     assert compute(plan_for(10**9, 4)).notes == []
     for scheme in set(Scheme) - {Scheme.MIXED_ADAM}:
-        assert any("outside" in n for n in compute(plan_for(10**9, 4, scheme)).notes)
+        assert any("outside" in n.text for n in compute(plan_for(10**9, 4, scheme)).notes)
 
 
 def test_paper_formulas_read_like_section_5():

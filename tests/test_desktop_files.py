@@ -1,6 +1,7 @@
 """Desktop integration: one application id, and an entry, file type, metadata and icon that match what ships."""
 
 import configparser
+import os
 import re
 import shutil
 import struct
@@ -138,3 +139,15 @@ def test_install_script_puts_entry_icons_and_file_type_in_place_and_removes_them
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert not list(share.rglob(f"{APP_ID}*"))
+
+
+def test_install_script_takes_xdg_data_home_as_the_data_folder_whatever_it_ends_in(tmp_path):
+    data = tmp_path / "xdg-data"  # not ending in /share: the files go straight into it, not into .../share
+    env = dict(os.environ, XDG_DATA_HOME=str(data), HOME=str(tmp_path / "home"))
+    done = subprocess.run(["sh", str(PACKAGING / "install-desktop.sh"), "--exec", "/opt/zd/zerodesk-gui"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert (data / "applications" / f"{APP_ID}.desktop").is_file()
+    assert (data / "mime" / "packages" / f"{APP_ID}.xml").is_file()
+    assert not (tmp_path / "share").exists() and not (data / "share").exists() and not (tmp_path / "home").exists()
+    assert "search path" not in done.stderr  # update-mime-database's warning for a folder outside its path

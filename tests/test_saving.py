@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -61,17 +61,43 @@ def test_a_249_character_name_can_be_saved(tmp_path):
     assert load_plan(path) == PLAN and [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
+# The writer stops itself at a chosen point of the save and waits to be killed there, so the kill always lands
+# mid-save: while the data is being written, or with the temp named and the rename not yet done.
+_STOPPING_WRITER = """
+import os, sys, time
+from zerodesk.core.plan import atomic_write_text
+where, path, named = sys.argv[1], sys.argv[2], sys.argv[3] == "named"
+if named:  # no O_TMPFILE: the temp has a name from its first byte
+    os.O_TMPFILE = 0
+def stop(*args, **kwargs):
+    sys.stdout.write("stopped\\n"); sys.stdout.flush()
+    time.sleep(600)
+if where == "write":
+    os.fsync = stop  # the data is written, not yet flushed or renamed
+else:
+    os.replace = stop  # the temp is complete and named, the rename not done
+atomic_write_text(path, "x" * 2_000_000)
+"""
+
+
 @posix
-def test_a_kill_during_saves_leaves_no_temp_once_anyone_looks_again(tmp_path):
-    """SIGKILL a process while it saves 20 MB over and over; the next save or open in the folder sweeps its temp."""
+@pytest.mark.parametrize("named", [False, True], ids=["unnamed-temp", "named-temp"])
+@pytest.mark.parametrize("where", ["write", "rename"])
+def test_a_kill_mid_save_leaves_the_old_file_and_no_temp_once_anyone_looks_again(tmp_path, where, named):
+    """SIGKILL a writer stopped mid-save; the old file is whole and the next save or open in the folder sweeps its temp."""
     path = tmp_path / "big.zerodesk.json"
-    code = (f"from zerodesk.core.plan import atomic_write_text\nimport sys\nsys.stdout.write('go\\n'); sys.stdout.flush()\n"
-            f"while True:\n    atomic_write_text({str(path)!r}, 'x' * 20_000_000)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
-    assert proc.stdout.readline() == b"go\n"
-    time.sleep(0.5)
-    proc.kill()
-    proc.wait()
+    path.write_text("old")
+    proc = subprocess.Popen([sys.executable, "-c", _STOPPING_WRITER, where, str(path), "named" if named else "unnamed"],
+                            stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout.readline() == b"stopped\n"
+        temps = [p.name for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)]
+        # a named temp exists mid-save; an unnamed one gets its name only for the rename
+        assert len(temps) == (1 if named or where == "rename" else 0)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert path.read_text() == "old"
     sweep_stale_temps(tmp_path)  # what the next save here (or the window opening a file here) does first
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)] == []
     atomic_write_text(path, "{}")
@@ -79,7 +105,7 @@ def test_a_kill_during_saves_leaves_no_temp_once_anyone_looks_again(tmp_path):
 
 
 def test_a_live_writers_temp_is_not_swept(tmp_path):
-    from zerodesk.core import plan as core
+    from zerodesk.core import atomic_save as core
 
     live = tmp_path / f"{TEMP_PREFIX}{core._HOST_TAG}-{os.getpid()}-abcd.tmp"
     live.write_text("half")
@@ -94,3 +120,231 @@ def test_a_failed_save_leaves_the_old_file_and_no_temp(tmp_path):
     with pytest.raises(UnicodeEncodeError):
         atomic_write_text(path, "\udcff")  # cannot be encoded: fails before anything is named
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+# --- a file changed on disk, whatever it changed into, is never overwritten (issue 27, item 3) ---
+
+from zerodesk.core import atomic_save  # noqa: E402
+from zerodesk.core.disk_state import (  # noqa: E402
+    CREATED, DELETED, EDITED, RELINKED, REPLACED, FileChangedOnDisk, change_since, observe,
+)
+from zerodesk.core.plan import PlanError, plan_to_json  # noqa: E402
+
+OTHER = Plan(model=ModelSpec(params=7 * 10**9))
+
+
+def _make_sparse(path: Path, size: int) -> None:
+    with open(path, "wb") as fh:
+        fh.truncate(size)
+
+
+def _changes(tmp_path: Path) -> dict:
+    """Ways another program can change the file at `path` after we read it, by name: (change, expected kind)."""
+    other = tmp_path / "other.zerodesk.json"
+    other.write_text(plan_to_json(OTHER))
+
+    def bigger(p):  # 17.8 MB: past the 16 MiB a plan may be, the check still answers
+        p.write_bytes(b" " * 17_800_000)
+
+    def huge_sparse(p):  # 100 GB: answered from its size, never read
+        p.unlink()
+        _make_sparse(p, 100 * 10**9)
+
+    def same_size(p):
+        data = bytearray(p.read_bytes())
+        data[-2:-1] = b" "
+        p.write_bytes(bytes(data))
+
+    def smaller(p):
+        p.write_text("{}")
+
+    def link_elsewhere(p):
+        p.unlink()
+        p.symlink_to(other)
+
+    def fifo(p):
+        p.unlink()
+        os.mkfifo(p)
+
+    def link_to_fifo(p):
+        fifo_path = tmp_path / "a.fifo"
+        os.mkfifo(fifo_path)
+        p.unlink()
+        p.symlink_to(fifo_path)
+
+    def folder(p):
+        p.unlink()
+        p.mkdir()
+
+    def deleted(p):
+        p.unlink()
+
+    cases = {"bigger": (bigger, EDITED), "huge_sparse": (huge_sparse, EDITED), "same_size": (same_size, EDITED),
+             "smaller": (smaller, EDITED), "link_elsewhere": (link_elsewhere, RELINKED), "fifo": (fifo, REPLACED),
+             "link_to_fifo": (link_to_fifo, RELINKED), "folder": (folder, REPLACED), "deleted": (deleted, DELETED)}
+    if os.geteuid() == 0:  # a device node of our own, never a system one
+        def device(p):
+            p.unlink()
+            os.mknod(p, stat.S_IFCHR | 0o600, os.makedev(1, 3))
+        cases["device"] = (device, REPLACED)
+    return cases
+
+
+CHANGE_NAMES = ["bigger", "huge_sparse", "same_size", "smaller", "link_elsewhere", "fifo", "link_to_fifo", "folder",
+                "deleted", "device"]
+
+
+@posix
+@pytest.mark.parametrize("name", CHANGE_NAMES)
+def test_a_save_never_overwrites_a_file_changed_on_disk_whatever_it_became(tmp_path, name):
+    path = tmp_path / "plan.zerodesk.json"
+    save_plan(PLAN, path)
+    seen = observe(path, path.read_bytes())
+    cases = _changes(tmp_path)
+    if name not in cases:
+        pytest.skip("device nodes need root")
+    change, kind = cases[name]
+    change(path)
+    before = {p.name: (os.lstat(p).st_mode, os.lstat(p).st_size) for p in tmp_path.iterdir()}
+    t0 = time.perf_counter()
+    found = change_since(path, seen)
+    assert time.perf_counter() - t0 < 0.5  # a 100 GB file is judged by its size
+    assert found is not None and found.kind == kind, found
+    with pytest.raises(FileChangedOnDisk) as refused:
+        save_plan(PLAN, path, expect=seen)
+    assert str(path) in str(refused.value) and "\n" not in str(refused.value)
+    after = {p.name: (os.lstat(p).st_mode, os.lstat(p).st_size) for p in tmp_path.iterdir()}
+    assert after == before  # nothing written, nothing left behind
+    if name == "link_elsewhere":
+        assert load_plan(tmp_path / "other.zerodesk.json") == OTHER
+
+
+def test_the_same_bytes_rewritten_or_an_untouched_file_count_as_unchanged(tmp_path):
+    path = tmp_path / "plan.zerodesk.json"
+    save_plan(PLAN, path)
+    seen = observe(path)
+    assert change_since(path, seen) is None
+    path.unlink()
+    path.write_text(plan_to_json(PLAN))  # another window saved the very same plan: a new inode, equal bytes
+    assert change_since(path, seen) is None
+    report = save_plan(OTHER, path, expect=seen)
+    assert load_plan(path) == OTHER and report.split_links == 0 and report.owner_kept
+
+
+def test_a_file_created_where_there_was_none_is_a_change(tmp_path):
+    path = tmp_path / "new.zerodesk.json"
+    seen = observe(path)
+    path.write_text("{}")
+    assert change_since(path, seen).kind == CREATED
+    with pytest.raises(FileChangedOnDisk):
+        save_plan(PLAN, path, expect=seen)
+    assert path.read_text() == "{}"
+
+
+@posix
+def test_a_change_made_while_the_temp_is_written_is_caught_before_the_rename(tmp_path, monkeypatch):
+    path = tmp_path / "plan.zerodesk.json"
+    save_plan(PLAN, path)
+    seen = observe(path)
+    real_write = atomic_save._write_all
+
+    def write_then_someone_edits(fd, data):
+        real_write(fd, data)
+        path.write_text(plan_to_json(OTHER))  # another program saves between our first check and the rename
+
+    monkeypatch.setattr(atomic_save, "_write_all", write_then_someone_edits)
+    with pytest.raises(FileChangedOnDisk):
+        save_plan(PLAN, path, expect=seen)
+    assert load_plan(path) == OTHER and sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+# --- saving caveats (item 10): special files, owner and group, hard links, whose temps are swept ---
+
+@posix
+def test_saving_through_a_symlink_to_a_fifo_or_device_is_refused_and_leaves_it_as_it_is(tmp_path):
+    specials = [tmp_path / "a.fifo"]
+    os.mkfifo(specials[0])
+    if os.geteuid() == 0:
+        specials.append(tmp_path / "null")
+        os.mknod(specials[1], stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    for special in specials:
+        kind = os.lstat(special).st_mode
+        link = tmp_path / f"{special.name}.zerodesk.json"
+        link.symlink_to(special)
+        with pytest.raises(PlanError, match=r"cannot save plan file .*: it leads to a (FIFO|device), not a regular file"):
+            save_plan(PLAN, link)
+        assert os.lstat(special).st_mode == kind and link.is_symlink()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(TEMP_PREFIX)]
+
+
+@posix
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changing owners needs root")
+def test_root_saving_a_users_file_keeps_its_owner_group_and_mode(tmp_path):
+    path = tmp_path / "theirs.zerodesk.json"
+    path.write_text("{}")
+    os.chown(path, 12345, 23456)
+    os.chmod(path, 0o640)
+    report = save_plan(PLAN, path)
+    info = os.stat(path)
+    assert (info.st_uid, info.st_gid, mode(path)) == (12345, 23456, 0o640) and report.owner_kept
+    assert load_plan(path) == PLAN
+
+
+@posix
+def test_a_split_hard_link_is_reported(tmp_path):
+    path = tmp_path / "plan.zerodesk.json"
+    path.write_text("{}")
+    os.link(path, tmp_path / "second-name.json")
+    report = save_plan(PLAN, path)
+    assert report.split_links == 1
+    assert (tmp_path / "second-name.json").read_text() == "{}"  # what a rename does: the other name keeps the old bytes
+    assert save_plan(PLAN, path).split_links == 0
+
+
+def _stale(path: Path) -> None:
+    old = time.time() - 2 * atomic_save.STALE_TEMP_S
+    os.utime(path, (old, old), follow_symlinks=False)
+
+
+@posix
+def test_the_sweep_deletes_only_temps_provably_ours(tmp_path):
+    """Old files named like our temps survive unless they carry our mark or their name's digest; ours go."""
+    dead_pid = 2**22 + 12345  # above the kernel's pid_max: no process has it
+    host = atomic_save._HOST_TAG
+    unmarked = tmp_path / f"{TEMP_PREFIX}{host}-{dead_pid}-0123abcd-{'0' * 16}.tmp"
+    unmarked.write_text("someone's notes")  # a name of our pattern, but not our bytes and no mark
+    old_style = tmp_path / f"{TEMP_PREFIX}{host}-{dead_pid}-0123abcd.tmp"
+    old_style.write_text("a file named as our temps once were")
+    by_content = tmp_path / atomic_save.temp_name(b"half a plan").replace(f"-{os.getpid()}-", f"-{dead_pid}-")
+    by_content.write_bytes(b"half a plan")  # no mark, but the digest its name carries: ours
+    by_mark = tmp_path / f"{TEMP_PREFIX}{host}-{dead_pid}-feedbeef-{'1' * 16}.tmp"
+    by_mark.write_text("cut off mid-write")
+    os.setxattr(by_mark, atomic_save.MARK_XATTR, b"feedbeef")
+    wrong_mark = tmp_path / f"{TEMP_PREFIX}{host}-{dead_pid}-feedbeef-{'2' * 16}.tmp"
+    wrong_mark.write_text("x")
+    os.setxattr(wrong_mark, atomic_save.MARK_XATTR, b"00000000")
+    link = tmp_path / f"{TEMP_PREFIX}{host}-{dead_pid}-0123abcd-{'3' * 16}.tmp"
+    link.symlink_to(by_content)
+    for p in (unmarked, old_style, by_content, by_mark, wrong_mark, link):
+        _stale(p)
+    sweep_stale_temps(tmp_path)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted(p.name for p in (unmarked, old_style, wrong_mark, link))
+
+
+@posix
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="files of another owner need root")
+def test_the_sweep_leaves_another_users_temp_even_when_root(tmp_path):
+    theirs = tmp_path / atomic_save.temp_name(b"their plan")
+    theirs.write_bytes(b"their plan")
+    os.chown(theirs, 12345, 12345)
+    _stale(theirs)
+    sweep_stale_temps(tmp_path)
+    assert theirs.exists()
+
+
+def test_a_saved_file_carries_no_temp_mark(tmp_path):
+    path = tmp_path / "plan.zerodesk.json"
+    save_plan(PLAN, path)
+    with pytest.raises(OSError):
+        os.getxattr(path, atomic_save.MARK_XATTR)

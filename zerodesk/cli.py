@@ -1,4 +1,4 @@
-"""Command line: `zerodesk plan | measure | simulate`; with no subcommand the window opens.
+"""Command line: `zerodesk plan | fit | measure | simulate`; with no subcommand the window opens.
 
 Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fraction of a second.
 """
@@ -6,7 +6,6 @@ Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fract
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import re
@@ -17,14 +16,38 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from . import __version__
-from .core.plan import MAX_GPU_MEMORY, Offload, Plan, PlanError, Profile, Scheme, explain, load_plan
+from .core.options import OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS, Option
+from .core.json_files import json_text
+from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
 from .core.text import shorten
-from .core.units import UNIT_BYTES, parse_count
+from .core.units import UNIT_BYTES, parse_count, parse_decimal
 
-ARCH_FLAGS = {  # flag dest -> Architecture field
+# Each plan flag's argparse dest and the field it sets; a bad value's message names the flag, not the field.
+ARCH_FLAGS = {  # dest -> Architecture field
     "layers": "layers", "hidden": "hidden", "heads": "heads", "kv_heads": "kv_heads", "head_dim": "head_dim",
     "ffn": "ffn", "vocab": "vocab", "mlp": "mlp", "bias": "bias", "norm": "norm", "positions": "positions",
     "max_positions": "max_positions", "tied": "tied_embeddings",
+}
+CLUSTER_FLAGS = {  # dest -> Cluster field
+    "dp": "dp", "nodes": "nodes", "gpus_per_node": "gpus_per_node", "gpu": "gpu", "gpu_memory": "gpu_memory_bytes",
+    "host_memory": "host_memory_bytes",
+}
+CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET)  # dest = the option's key
+PLAN_FLAGS = {  # dest -> Plan field
+    "seq": "seq_len", "batch": "micro_batch", "bandwidth": "bandwidth_gbps", "cuda_allowance": "cuda_allowance_bytes",
+    "pcie": "pcie_gbps", **{o.key: o.key for o in CHOICE_OPTIONS},
+}
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+FIELD_FLAGS = {  # dotted plan field -> the flag that sets it
+    "model.params": "--params",
+    **{f"model.architecture.{field}": _flag(dest) for dest, field in ARCH_FLAGS.items()},
+    **{f"cluster.{field}": _flag(dest) for dest, field in CLUSTER_FLAGS.items()},
+    **{field: _flag(dest) for dest, field in PLAN_FLAGS.items()},
 }
 
 
@@ -32,8 +55,23 @@ class CliError(Exception):
     """A user-facing error: printed as one line, exit status 2."""
 
 
+ECHO_LIMIT = 40  # characters of anything the user typed that a message repeats
+
+
 class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line that repeats at most ECHO_LIMIT characters of any argument."""
+
+    _typed: list[str] = []
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._typed = [a for a in (sys.argv[1:] if args is None else args) if isinstance(a, str)]
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str):  # one line, no usage dump
+        values = [t.partition("=")[2] for t in self._typed if t.startswith("-")]  # --flag=VALUE: VALUE alone too
+        for text in sorted({t for t in self._typed + values if len(t) > ECHO_LIMIT}, key=len, reverse=True):
+            short = shorten(text, ECHO_LIMIT)
+            message = message.replace(repr(text), f"'{short}'").replace(text, short)
         raise CliError(f"{self.prog}: {message}")
 
 
@@ -52,35 +90,47 @@ def _whole(text: str) -> int:
 
 
 def _positive(text: str) -> float:
-    """A finite number above zero (nan, inf, 0 and negatives are refused here, with the value)."""
+    """A finite number above zero, ASCII digits (nan, inf, 0, negatives and '١٢' are refused here, with the value)."""
     try:
-        value = float(text) if len(text) <= 64 else math.nan
+        value = parse_decimal(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0):
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a finite number above 0")
     return value
 
 
-def _memory(text: str) -> int:
-    """'80GiB', '80 GB' or a plain number of bytes, from 1 B to 1 PB."""
+def _file(text: str) -> Path:
+    """A file name: an empty one would silently mean the current folder (and its config.json)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"'{shorten(text, ECHO_LIMIT)}' is not a file name")
+    return Path(text)
+
+
+def _memory(text: str, least: int = 1) -> int:
+    """'80GiB', '80 GB' or a plain number of bytes, from 1 B (or `least`) to 1 PB."""
     m = re.fullmatch(r"\s*([0-9]{0,20}\.?[0-9]{1,20})\s*(GB|GiB|B)?\s*", text, re.IGNORECASE) if len(text) <= 64 else None
     if not m:
         raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size; use e.g. 80GiB or 80GB")
     unit = (m.group(2) or "B").lower()
     scale = {"gb": UNIT_BYTES["GB"], "gib": UNIT_BYTES["GiB"], "b": 1}[unit]
     value = round(Decimal(m.group(1)) * scale)
-    if not 1 <= value <= MAX_GPU_MEMORY:
-        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size between 1 B and 1 PB")
+    if not least <= value <= MAX_GPU_MEMORY:
+        raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a memory size between {least} B and 1 PB")
     return value
+
+
+def _allowance(text: str) -> int:
+    """A memory size that may be 0 (no allowance, the default)."""
+    return _memory(text, least=0)
 
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     """The plan flags shared by `plan`, `measure` and the window."""
     src = parser.add_argument_group("model")
-    src.add_argument("--plan", type=Path, metavar="FILE", help="start from a saved *.zerodesk.json plan")
+    src.add_argument("--plan", type=_file, metavar="FILE", help="start from a saved *.zerodesk.json plan")
     src.add_argument("--preset", metavar="NAME", help="a model preset (see --list-presets)")
-    src.add_argument("--config", type=Path, metavar="FILE", help="a Hugging Face config.json on disk")
+    src.add_argument("--config", type=_file, metavar="FILE", help="a Hugging Face config.json on disk")
     src.add_argument("--params", type=_count, metavar="P", help="raw parameter count: 2e9, 7B, 350M, 1.5T")
     arch = parser.add_argument_group("architecture (override or define)")
     for flag in ("layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "max-positions"):
@@ -99,22 +149,45 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
     cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
     cl.add_argument("--bandwidth", type=_positive, metavar="GB/s", help="per-rank link bandwidth in GB/s")
-    cl.add_argument("--cuda-allowance", type=_memory, metavar="SIZE",
+    cl.add_argument("--cuda-allowance", type=_allowance, metavar="SIZE",
                     help="memory set aside per GPU for the CUDA context and allocator, e.g. 1GiB (added to the peak)")
     off = parser.add_argument_group("offload (shown apart from the stages)")
-    off.add_argument("--offload", choices=[o.value for o in Offload], help="states moved off the GPU")
-    off.add_argument("--offload-target", choices=["cpu", "nvme"], help="where offloaded states live")
+    _add_choice(off, OFFLOAD)
+    _add_choice(off, OFFLOAD_TARGET)
     off.add_argument("--pcie", type=_positive, metavar="GB/s", help="host<->device bandwidth per GPU in GB/s")
     off.add_argument("--host-memory", type=_memory, metavar="SIZE", help="host memory of one node, e.g. 512GiB")
     acc = parser.add_argument_group("accounting")
-    acc.add_argument("--profile", choices=[p.value for p in Profile])
-    acc.add_argument("--scheme", choices=[s.value for s in Scheme])
-    acc.add_argument("--units", choices=["GB", "GiB"])
-    acc.add_argument("--recompute", choices=["none", "selective", "full"],
-                     help="activation recomputation per block: none, selective (attention sub-layer) or full")
-    acc.add_argument("--optimizer-impl", choices=["foreach", "fused", "for-loop"],
-                     help="AdamW's kernels (default foreach, torch's CUDA default): foreach holds an fp32 copy of "
-                          "the rank's parameters during the step, for-loop two of its largest tensor, fused none")
+    for option in (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL):
+        _add_choice(acc, option)
+
+
+def _add_choice(group, option: Option) -> None:
+    """A flag whose values and help come from the option registry (its dest is the plan field: PLAN_FLAGS)."""
+    group.add_argument(option.flag, choices=option.values, help=option.describe().replace("%", "%%"))
+
+
+def dp_layout(dp: int) -> dict[str, int]:
+    """Nodes and GPUs per node for `--dp` alone: one node up to MAX_GPUS_PER_NODE GPUs, beyond that nodes of up to
+    8 GPUs (the largest divisor of Nd that is at most 8), so --dp alone reaches MAX_RANKS."""
+    if dp <= MAX_GPUS_PER_NODE:
+        return {"nodes": 1, "gpus_per_node": dp}
+    per_node = max(g for g in range(1, 9) if dp % g == 0)
+    return {"nodes": dp // per_node, "gpus_per_node": per_node}
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _architecture_missing(exc: ValidationError, typed: list[str]) -> PlanError | None:
+    """Architecture flags on a plan that has no architecture: which flags would complete one, in the user's terms."""
+    missing = [FIELD_FLAGS.get(".".join(map(str, e["loc"])), str(e["loc"][-1])) for e in exc.errors()
+               if e["type"] == "missing" and tuple(e["loc"][:2]) == ("model", "architecture")]
+    if not missing or not typed:
+        return None
+    verb = "changes" if len(typed) == 1 else "change"
+    return PlanError(f"{_listed(typed)} {verb} an architecture, and this plan has none: also give {_listed(missing)}, "
+                     "or start from a --preset, --config or --plan that has one")
 
 
 def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Plan:
@@ -147,6 +220,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         model = {"name": model.get("name") if not model.get("architecture") else None, "params": args.params}
 
     arch_updates = {field: getattr(args, dest) for dest, field in ARCH_FLAGS.items() if getattr(args, dest) is not None}
+    had_architecture = bool(model.get("architecture"))
     if arch_updates:
         arch = dict(model.get("architecture") or {})
         arch.update(arch_updates)
@@ -154,35 +228,29 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
     if not model:
         raise PlanError("no model given: use --params, --preset, --config, --plan or the architecture flags")
 
+    names = dict(FIELD_FLAGS)
     if args.dp is not None:
         cluster["dp"] = args.dp
-        if args.dp >= 1 and args.nodes is None and args.gpus_per_node is None and args.plan is None:
-            cluster.update(nodes=1, gpus_per_node=args.dp)
-    for dest in ("nodes", "gpus_per_node"):
-        if getattr(args, dest) is not None:
-            cluster[dest] = getattr(args, dest)
+        if 1 <= args.dp <= MAX_RANKS and args.nodes is None and args.gpus_per_node is None and args.plan is None:
+            cluster.update(dp_layout(args.dp))
     if args.gpu is not None:
         from .core.catalog import find_gpu
 
         gpu = find_gpu(args.gpu)
         cluster.update(gpu=gpu.name, gpu_memory_bytes=gpu.memory_bytes)
-    if args.gpu_memory is not None:
-        cluster.update(gpu_memory_bytes=args.gpu_memory)
-    if args.host_memory is not None:
-        cluster.update(host_memory_bytes=args.host_memory)
+    for dest in ("nodes", "gpus_per_node", "gpu_memory", "host_memory"):  # --gpu-memory overrides the preset's
+        if getattr(args, dest) is not None:
+            cluster[CLUSTER_FLAGS[dest]] = getattr(args, dest)
 
-    for dest, field in (("seq", "seq_len"), ("batch", "micro_batch"), ("units", "units"), ("bandwidth", "bandwidth_gbps"),
-                        ("profile", "profile"), ("scheme", "scheme"), ("recompute", "recompute"),
-                        ("optimizer_impl", "optimizer_impl"),
-                        ("cuda_allowance", "cuda_allowance_bytes"), ("offload", "offload"),
-                        ("offload_target", "offload_target"), ("pcie", "pcie_gbps")):
+    for dest, field in PLAN_FLAGS.items():
         if getattr(args, dest) is not None:
             data[field] = getattr(args, dest)
     data["model"], data["cluster"] = model, cluster
     try:
         return Plan.model_validate(data)
     except ValidationError as exc:
-        raise PlanError(explain(exc)) from None
+        typed = [_flag(dest) for dest in ARCH_FLAGS if getattr(args, dest) is not None]
+        raise (not had_architecture and _architecture_missing(exc, typed)) or PlanError(explain(exc, names)) from None
 
 
 def _plan_command(argv: list[str]) -> int:
@@ -195,14 +263,17 @@ def _plan_command(argv: list[str]) -> int:
     from .core import report
 
     if args.list_presets or args.list_gpus:
-        print(report.preset_listing(models=args.list_presets, gpus=args.list_gpus))
+        if args.json:
+            print(json_text(report.preset_json(models=args.list_presets, gpus=args.list_gpus)))
+        else:
+            print(report.preset_listing(models=args.list_presets, gpus=args.list_gpus))
         return 0
     plan = plan_from_args(args)
     from .core.accounting import compute
 
     breakdown = compute(plan)
     if args.json:
-        print(json.dumps(report.plan_json(plan, breakdown), indent=2))
+        print(json_text(report.plan_json(plan, breakdown)))
     else:
         print(report.plan_table(plan, breakdown))
     return 0
@@ -237,13 +308,26 @@ def _simulate_command(argv: list[str]) -> int:
     return sim_command.main(args, plan)
 
 
+def _fit_command(argv: list[str]) -> int:
+    from . import fit_command
+
+    parser = _Parser(prog="zerodesk fit", description="What fits on the plan's GPUs, predicted: the largest "
+                     "micro-batch, the longest sequence and the smallest Nd per ZeRO stage and recompute mode, "
+                     "and the configuration to run.")
+    add_plan_arguments(parser)
+    fit_command.add_arguments(parser)
+    args = parser.parse_args(argv)
+    return fit_command.main(args, plan_from_args(args))
+
+
 def _gui_command(argv: list[str]) -> int:
     parser = _Parser(prog="zerodesk", description="ZeroDesk: plan the memory of ZeRO data-parallel training. "
-                     "Subcommands: plan, measure, simulate (see zerodesk plan --help).")
-    parser.add_argument("plan_file", nargs="?", type=Path, help="a *.zerodesk.json plan to open")
-    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
+                     "Subcommands: plan, fit, measure, simulate (see zerodesk plan --help).")
+    parser.add_argument("plan_file", nargs="?", type=_file, help="a *.zerodesk.json plan (or a config.json) to open")
+    parser.add_argument("--screenshot", type=_file, metavar="PNG", help="render the window to a PNG and exit")
     # lesson mode: --lesson [N] opens the lesson at step N (its language: --lang)
-    parser.add_argument("--lesson", nargs="?", type=int, const=1, metavar="N", help="open the lesson at step N (1-7)")
+    parser.add_argument("--lesson", nargs="?", type=_whole, const=1, metavar="N",
+                        help="open the lesson at step N (1-7)")
     parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
     from .gui.app import add_window_arguments  # no Qt import at module level there
 
@@ -251,7 +335,10 @@ def _gui_command(argv: list[str]) -> int:
     add_plan_arguments(parser)
     args = parser.parse_args(argv)
     if args.plan_file is not None and args.plan is None:
-        args.plan = args.plan_file
+        if is_hf_config(args.plan_file) and args.config is None:  # opened like a plan, imported as the window does
+            args.config = args.plan_file
+        else:
+            args.plan = args.plan_file
     window_flags = ("plan_file", "screenshot", "lesson", "lang", "size", "theme")
     flags_given = any(v is not None for k, v in vars(args).items() if k not in window_flags)
     plan = plan_from_args(args) if flags_given else None
@@ -264,7 +351,7 @@ def _gui_command(argv: list[str]) -> int:
     return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme)
 
 
-COMMANDS = {"plan": _plan_command, "measure": _measure_command, "simulate": _simulate_command}
+COMMANDS = {"plan": _plan_command, "fit": _fit_command, "measure": _measure_command, "simulate": _simulate_command}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -274,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
             return COMMANDS[argv[0]](argv[1:])
         return _gui_command(argv)
     except (CliError, PlanError) as exc:
-        message = shorten(exc, 4000)  # one line whatever the user typed: control characters escaped
+        message = shorten(exc, 1000)  # one line whatever the user typed: control characters escaped
         print(message if message.startswith("zerodesk") else f"zerodesk: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

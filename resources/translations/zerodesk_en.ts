@@ -37,6 +37,30 @@
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
         <translation>raw parameter count: tensor shapes unknown, so sharding is taken as even</translation>
     </message>
+    <message>
+        <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
+        <translation>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
+        <translation>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</translation>
+    </message>
+    <message>
+        <source>parameters are offloaded only when they are partitioned: stage 3</source>
+        <translation>parameters are offloaded only when they are partitioned: stage 3</translation>
+    </message>
+    <message>
+        <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
+        <translation>FSDP2 has no optimizer-only offload: choose optimizer+params</translation>
+    </message>
+    <message>
+        <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
+        <translation>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</translation>
+    </message>
+    <message>
+        <source>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</source>
+        <translation>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</translation>
+    </message>
 </context>
 <context>
     <name>DpChart</name>
@@ -482,34 +506,6 @@
 </context>
 <context>
     <name>Labels</name>
-    <message>
-        <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
-        <translation>Mixed-precision Adam (paper §3.1, 16 B/param)</translation>
-    </message>
-    <message>
-        <source>FP32 Adam (16 B/param)</source>
-        <translation>FP32 Adam (16 B/param)</translation>
-    </message>
-    <message>
-        <source>BF16 + FP32 grad accumulation, Adam (18 B/param)</source>
-        <translation>BF16 + FP32 grad accumulation, Adam (18 B/param)</translation>
-    </message>
-    <message>
-        <source>Mixed-precision SGD with momentum (12 B/param)</source>
-        <translation>Mixed-precision SGD with momentum (12 B/param)</translation>
-    </message>
-    <message>
-        <source>Mixed-precision 8-bit Adam (10 B/param)</source>
-        <translation>Mixed-precision 8-bit Adam (10 B/param)</translation>
-    </message>
-    <message>
-        <source>ZeRO paper (§3.1, §5)</source>
-        <translation>ZeRO paper (§3.1, §5)</translation>
-    </message>
-    <message>
-        <source>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</source>
-        <translation>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</translation>
-    </message>
     <message>
         <source>paper profile</source>
         <translation>paper profile</translation>
@@ -1212,26 +1208,82 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
-    <name>OffloadReasons</name>
+    <name>Options</name>
     <message>
-        <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
-        <translation>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</translation>
+        <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
+        <translation>Mixed-precision Adam (paper §3.1, 16 B/param)</translation>
     </message>
     <message>
-        <source>parameters are offloaded only when they are partitioned: stage 3</source>
-        <translation>parameters are offloaded only when they are partitioned: stage 3</translation>
+        <source>FP32 Adam (16 B/param)</source>
+        <translation>FP32 Adam (16 B/param)</translation>
     </message>
     <message>
-        <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
-        <translation>FSDP2 has no optimizer-only offload: choose optimizer+params</translation>
+        <source>BF16 + FP32 grad accumulation, Adam (18 B/param)</source>
+        <translation>BF16 + FP32 grad accumulation, Adam (18 B/param)</translation>
     </message>
     <message>
-        <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
-        <translation>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</translation>
+        <source>Mixed-precision SGD with momentum (12 B/param)</source>
+        <translation>Mixed-precision SGD with momentum (12 B/param)</translation>
     </message>
     <message>
-        <source>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</source>
-        <translation>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</translation>
+        <source>Mixed-precision 8-bit Adam (10 B/param)</source>
+        <translation>Mixed-precision 8-bit Adam (10 B/param)</translation>
+    </message>
+    <message>
+        <source>ZeRO paper (§3.1, §5)</source>
+        <translation>ZeRO paper (§3.1, §5)</translation>
+    </message>
+    <message>
+        <source>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</source>
+        <translation>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>selective (attention)</source>
+        <translation>selective (attention)</translation>
+    </message>
+    <message>
+        <source>full (whole block)</source>
+        <translation>full (whole block)</translation>
+    </message>
+    <message>
+        <source>foreach (CUDA default)</source>
+        <translation>foreach (CUDA default)</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>fused</translation>
+    </message>
+    <message>
+        <source>for-loop</source>
+        <translation>for-loop</translation>
+    </message>
+    <message>
+        <source>optimizer states + gradients</source>
+        <translation>optimizer states + gradients</translation>
+    </message>
+    <message>
+        <source>+ parameters</source>
+        <translation>+ parameters</translation>
+    </message>
+    <message>
+        <source>host memory (CPU)</source>
+        <translation>host memory (CPU)</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
     </message>
 </context>
 <context>
@@ -1528,22 +1580,6 @@ optimizer sharded</translation>
         <translation>RAM of one node; empty: no host line</translation>
     </message>
     <message>
-        <source>optimizer states + gradients</source>
-        <translation>optimizer states + gradients</translation>
-    </message>
-    <message>
-        <source>+ parameters</source>
-        <translation>+ parameters</translation>
-    </message>
-    <message>
-        <source>host memory (CPU)</source>
-        <translation>host memory (CPU)</translation>
-    </message>
-    <message>
-        <source>NVMe</source>
-        <translation>NVMe</translation>
-    </message>
-    <message>
         <source>Offload (apart from the stages)</source>
         <translation>Offload (apart from the stages)</translation>
     </message>
@@ -1554,26 +1590,6 @@ optimizer sharded</translation>
     <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
         <translation>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</translation>
-    </message>
-    <message>
-        <source>selective (attention)</source>
-        <translation>selective (attention)</translation>
-    </message>
-    <message>
-        <source>full (whole block)</source>
-        <translation>full (whole block)</translation>
-    </message>
-    <message>
-        <source>foreach (CUDA default)</source>
-        <translation>foreach (CUDA default)</translation>
-    </message>
-    <message>
-        <source>fused</source>
-        <translation>fused</translation>
-    </message>
-    <message>
-        <source>for-loop</source>
-        <translation>for-loop</translation>
     </message>
     <message>
         <source>Model</source>
@@ -2634,14 +2650,6 @@ states (Δ)</translation>
 </context>
 <context>
     <name>Units</name>
-    <message>
-        <source>GB</source>
-        <translation>GB</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>GiB</translation>
-    </message>
     <message>
         <source>1 GB = 10⁹ B</source>
         <translation>1 GB = 10⁹ B</translation>

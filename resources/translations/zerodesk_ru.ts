@@ -37,6 +37,30 @@
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
         <translation>задано только число параметров: формы тензоров неизвестны, поэтому разделение считается равным</translation>
     </message>
+    <message>
+        <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
+        <translation>FSDP2 CPUOffloadPolicy: шаг AdamW выполняется на CPU; его время не моделируется</translation>
+    </message>
+    <message>
+        <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
+        <translation>ZeRO-Offload разделяет градиенты как ZeRO-2: показано на стадиях 2 и 3</translation>
+    </message>
+    <message>
+        <source>parameters are offloaded only when they are partitioned: stage 3</source>
+        <translation>параметры переносятся, только когда они разделены: стадия 3</translation>
+    </message>
+    <message>
+        <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
+        <translation>в FSDP2 нельзя перенести только оптимизатор: выберите «+ параметры»</translation>
+    </message>
+    <message>
+        <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
+        <translation>CPUOffloadPolicy в FSDP2 переносит только в память хоста, не на NVMe</translation>
+    </message>
+    <message>
+        <source>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</source>
+        <translation>у DDP и ZeroRedundancyOptimizer нет переноса на CPU; у FSDP2 (стадии 2–3) есть</translation>
+    </message>
 </context>
 <context>
     <name>DpChart</name>
@@ -482,34 +506,6 @@
 </context>
 <context>
     <name>Labels</name>
-    <message>
-        <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
-        <translation>Adam со смешанной точностью (статья, §3.1, 16 Б/параметр)</translation>
-    </message>
-    <message>
-        <source>FP32 Adam (16 B/param)</source>
-        <translation>Adam в FP32 (16 Б/параметр)</translation>
-    </message>
-    <message>
-        <source>BF16 + FP32 grad accumulation, Adam (18 B/param)</source>
-        <translation>BF16 с накоплением градиентов в FP32, Adam (18 Б/параметр)</translation>
-    </message>
-    <message>
-        <source>Mixed-precision SGD with momentum (12 B/param)</source>
-        <translation>SGD с моментом, смешанная точность (12 Б/параметр)</translation>
-    </message>
-    <message>
-        <source>Mixed-precision 8-bit Adam (10 B/param)</source>
-        <translation>8-битный Adam, смешанная точность (10 Б/параметр)</translation>
-    </message>
-    <message>
-        <source>ZeRO paper (§3.1, §5)</source>
-        <translation>Статья ZeRO (§3.1, §5)</translation>
-    </message>
-    <message>
-        <source>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</source>
-        <translation>Движки PyTorch (DDP, ZeroRedundancyOptimizer, FSDP2)</translation>
-    </message>
     <message>
         <source>paper profile</source>
         <translation>профиль «статья»</translation>
@@ -1212,26 +1208,82 @@ optimizer sharded</source>
     </message>
 </context>
 <context>
-    <name>OffloadReasons</name>
+    <name>Options</name>
     <message>
-        <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
-        <translation>ZeRO-Offload разделяет градиенты как ZeRO-2: показано на стадиях 2 и 3</translation>
+        <source>Mixed-precision Adam (paper §3.1, 16 B/param)</source>
+        <translation>Adam со смешанной точностью (статья, §3.1, 16 Б/параметр)</translation>
     </message>
     <message>
-        <source>parameters are offloaded only when they are partitioned: stage 3</source>
-        <translation>параметры переносятся, только когда они разделены: стадия 3</translation>
+        <source>FP32 Adam (16 B/param)</source>
+        <translation>Adam в FP32 (16 Б/параметр)</translation>
     </message>
     <message>
-        <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
-        <translation>в FSDP2 нельзя перенести только оптимизатор: выберите «+ параметры»</translation>
+        <source>BF16 + FP32 grad accumulation, Adam (18 B/param)</source>
+        <translation>BF16 с накоплением градиентов в FP32, Adam (18 Б/параметр)</translation>
     </message>
     <message>
-        <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
-        <translation>CPUOffloadPolicy в FSDP2 переносит только в память хоста, не на NVMe</translation>
+        <source>Mixed-precision SGD with momentum (12 B/param)</source>
+        <translation>SGD с моментом, смешанная точность (12 Б/параметр)</translation>
     </message>
     <message>
-        <source>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</source>
-        <translation>у DDP и ZeroRedundancyOptimizer нет переноса на CPU; у FSDP2 (стадии 2–3) есть</translation>
+        <source>Mixed-precision 8-bit Adam (10 B/param)</source>
+        <translation>8-битный Adam, смешанная точность (10 Б/параметр)</translation>
+    </message>
+    <message>
+        <source>ZeRO paper (§3.1, §5)</source>
+        <translation>Статья ZeRO (§3.1, §5)</translation>
+    </message>
+    <message>
+        <source>PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)</source>
+        <translation>Движки PyTorch (DDP, ZeroRedundancyOptimizer, FSDP2)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>selective (attention)</source>
+        <translation>выборочный (внимание)</translation>
+    </message>
+    <message>
+        <source>full (whole block)</source>
+        <translation>полный (весь блок)</translation>
+    </message>
+    <message>
+        <source>foreach (CUDA default)</source>
+        <translation>foreach (по умолчанию на CUDA)</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>fused</translation>
+    </message>
+    <message>
+        <source>for-loop</source>
+        <translation>по одному тензору</translation>
+    </message>
+    <message>
+        <source>optimizer states + gradients</source>
+        <translation>состояния оптимизатора + градиенты</translation>
+    </message>
+    <message>
+        <source>+ parameters</source>
+        <translation>+ параметры</translation>
+    </message>
+    <message>
+        <source>host memory (CPU)</source>
+        <translation>память хоста (CPU)</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>ГБ</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>ГиБ</translation>
     </message>
 </context>
 <context>
@@ -1528,22 +1580,6 @@ optimizer sharded</source>
         <translation>ОЗУ одного узла; пусто — без линии хоста</translation>
     </message>
     <message>
-        <source>optimizer states + gradients</source>
-        <translation>состояния оптимизатора + градиенты</translation>
-    </message>
-    <message>
-        <source>+ parameters</source>
-        <translation>+ параметры</translation>
-    </message>
-    <message>
-        <source>host memory (CPU)</source>
-        <translation>память хоста (CPU)</translation>
-    </message>
-    <message>
-        <source>NVMe</source>
-        <translation>NVMe</translation>
-    </message>
-    <message>
         <source>Offload (apart from the stages)</source>
         <translation>Перенос (отдельно от стадий)</translation>
     </message>
@@ -1554,26 +1590,6 @@ optimizer sharded</source>
     <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
         <translation>Как шагает AdamW: foreach (по умолчанию в torch на CUDA) держит на время шага копию FP32 параметров участника; шаг по одному тензору — две копии его крупнейшего тензора; fused — ни одной (прогноз пика учитывает выбор)</translation>
-    </message>
-    <message>
-        <source>selective (attention)</source>
-        <translation>выборочный (внимание)</translation>
-    </message>
-    <message>
-        <source>full (whole block)</source>
-        <translation>полный (весь блок)</translation>
-    </message>
-    <message>
-        <source>foreach (CUDA default)</source>
-        <translation>foreach (по умолчанию на CUDA)</translation>
-    </message>
-    <message>
-        <source>fused</source>
-        <translation>fused</translation>
-    </message>
-    <message>
-        <source>for-loop</source>
-        <translation>по одному тензору</translation>
     </message>
     <message>
         <source>Model</source>
@@ -2634,14 +2650,6 @@ states (Δ)</source>
 </context>
 <context>
     <name>Units</name>
-    <message>
-        <source>GB</source>
-        <translation>ГБ</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>ГиБ</translation>
-    </message>
     <message>
         <source>1 GB = 10⁹ B</source>
         <translation>1 ГБ = 10⁹ байт</translation>

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Literal
 
+from .figures import check_figures
+from .notes import Note, note
 from .plan import Plan, Profile, Scheme
 
 STAGES = (0, 1, 2, 3)
@@ -101,6 +103,9 @@ class StageResult:
     comm_bytes: int  # per rank per step
     formula: str
 
+    def __post_init__(self) -> None:
+        check_figures(self)
+
     @property
     def total_bytes(self) -> int:
         return sum(self.components.values())
@@ -133,7 +138,7 @@ class Breakdown:
     scheme: Scheme
     stages: list[StageResult]
     exact_shapes: bool  # torch profile computed from real tensor shapes
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)  # remarks by id (zerodesk.core.notes), the window translates them
 
     def stage(self, s: int) -> StageResult:
         return self.stages[s]
@@ -212,7 +217,7 @@ def compute(plan: Plan) -> Breakdown:
     for s in STAGES:
         comps = paper_stage(spec, params, dp, s)
         stages.append(StageResult(s, comps, [(dp, comps)], paper_comm_bytes(spec, params, s, dp), paper_formula(spec, s)))
-    notes = [] if spec.in_paper else [f"scheme {plan.scheme.value} is outside the ZeRO paper's §3.1 accounting"]
+    notes = [] if spec.in_paper else [note("scheme_outside_paper", scheme=plan.scheme.value)]
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
 
 
@@ -227,10 +232,9 @@ def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
                 for n, r in torch_profile.rank_runs(shapes, params, s, dp)]
         largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
         stages.append(StageResult(s, dict(largest), runs, torch_comm_bytes(params, s, dp), TORCH_FORMULA[s]))
-    notes = [] if plan.scheme == Scheme.MIXED_ADAM else [
-        f"the torch profile models AdamW with bf16 compute and fp32 states; scheme {plan.scheme.value} does not apply"]
+    notes = [] if plan.scheme == Scheme.MIXED_ADAM else [note("torch_profile_fixes_scheme", scheme=plan.scheme.value)]
     if shapes is None:
-        notes.append("raw parameter count: tensor shapes unknown, so sharding is taken as even")
+        notes.append(note("raw_count_even_shards"))
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=shapes is not None, notes=notes)
 
 

@@ -10,7 +10,10 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..resources import resource
-from .plan import Architecture, ModelSpec, PlanError, explain, read_json
+from .architecture import Architecture
+from .errors import PlanError, explain
+from .json_files import read_json
+from .plan import ModelSpec
 from .text import shorten
 
 CATALOG_SCHEMA = 1

@@ -1,7 +1,7 @@
 """Simulated and measured results kept with the plan they belong to. Pure Python: no Qt, no torch.
 
-A record holds, per stage, the largest rank's peak and model states from one run, with where it
-ran (torch version, device, ranks) and when. It belongs to a plan through `run_key`: the shapes,
+A record (zerodesk.core.evidence_records) holds, per stage, the largest rank's peak and model states
+from one run, with where it ran and when. It belongs to a plan through `run_key`: the shapes,
 sequence, batch and Nd a run depends on (not the units, the profile or the GPU). The shelf keeps
 every record of this session; the ones whose key matches the current plan are shown and saved, the
 others wait, and come back when the plan changes back.
@@ -11,39 +11,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from .evidence_records import EvidenceRecord, StageEvidence, Tier
+from .plan import Plan
 
-if TYPE_CHECKING:
-    from .plan import Plan
-
-Tier = Literal["simulated", "measured"]
-
-
-class StageEvidence(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    stage: int = Field(ge=0, le=3)
-    peak_bytes: int = Field(ge=0, description="tracked peak of the step, largest rank")
-    states_bytes: int = Field(ge=0, description="model states at rest, largest rank (with DDP's buckets, as the bars)")
-    predicted_bytes: int = Field(ge=0, description="the torch profile's states for the same rank")
-
-
-class EvidenceRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Tier
-    key: str = Field(description="run_key of the plan it was taken for")
-    torch: str
-    device: str
-    device_name: str | None = None
-    ranks: int = Field(ge=1, description="ranks of the run (a simulation plays rank 0 of this many)")
-    date: str = Field(description="when the run finished, ISO 8601 UTC")
-    stages: list[StageEvidence]
-
-    def stage(self, stage: int) -> StageEvidence | None:
-        return next((s for s in self.stages if s.stage == stage), None)
+__all__ = ["EvidenceRecord", "StageEvidence", "Tier", "run_key", "ShelfChange", "EvidenceShelf"]  # records re-exported
 
 
 def run_key(plan: Plan) -> str:

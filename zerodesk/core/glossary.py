@@ -16,10 +16,11 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..resources import resource
-from .plan import Profile, Scheme, read_model
+from .json_files import read_model
+from .options import LANGUAGE, Profile, Scheme
 
-LANGUAGES = ("en", "ru")
-DEFAULT_LANGUAGE = "en"
+LANGUAGES = LANGUAGE.values
+DEFAULT_LANGUAGE = LANGUAGE.default
 
 
 class _Frozen(BaseModel):

@@ -16,7 +16,8 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from .architecture import FAMILIES, Architecture
-from .plan import PlanError, explain, read_json
+from .errors import PlanError, explain
+from .json_files import read_json
 
 _MISSING = object()
 

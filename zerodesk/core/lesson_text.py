@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ..resources import resource
 from .glossary import DEFAULT_LANGUAGE, language_code
 from .lesson import STEP_KINDS
-from .plan import read_model
+from .json_files import read_model
 
 LESSON_SCHEMA = 1
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)\}")

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, sharded
+from .figures import check_figures
+from .notes import Note, note
 from .plan import Offload, Plan, Profile
 
 DEEPSPEED_BUFFER_FACTOR = 1.5  # DeepSpeed's `additional_buffer_factor` default
@@ -35,7 +37,7 @@ class OffloadStage:
 
     stage: int
     applicable: bool
-    reason: str = ""  # why offload does not apply at this stage (one sentence), when not applicable
+    reason: Note | None = None  # why offload does not apply at this stage, when not applicable
     gpu: dict[str, int] = field(default_factory=dict)  # resting states left on one GPU, by component
     gpu_working_bytes: int = 0  # transient working set on the GPU (gathered layer / groups) while computing
     host_per_rank: dict[str, int] = field(default_factory=dict)  # offloaded states of the largest rank, by component
@@ -45,6 +47,9 @@ class OffloadStage:
     traffic_bytes: int = 0  # host<->device bytes per rank per step (both directions)
     traffic_formula: str = ""
     formula: str = ""
+
+    def __post_init__(self) -> None:
+        check_figures(self)
 
     @property
     def gpu_bytes(self) -> int:
@@ -66,7 +71,7 @@ class OffloadBreakdown:
     profile: Profile
     pcie_gbps: float
     stages: list[OffloadStage]
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
     def stage(self, s: int) -> OffloadStage:
         return self.stages[s]
@@ -88,7 +93,8 @@ def ranks_per_node(plan: Plan) -> int:
 
 
 def _not_applicable(stage: int, reason: str) -> OffloadStage:
-    return OffloadStage(stage, applicable=False, reason=reason)
+    """A stage offload does not apply to, and why (a note id of zerodesk.core.notes)."""
+    return OffloadStage(stage, applicable=False, reason=note(reason))
 
 
 def compute_offload(plan: Plan) -> OffloadBreakdown | None:
@@ -96,7 +102,7 @@ def compute_offload(plan: Plan) -> OffloadBreakdown | None:
     if plan.offload == Offload.NONE:
         return None
     if plan.profile == Profile.TORCH:
-        stages, notes = _torch(plan), ["FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled"]
+        stages, notes = _torch(plan), [note("fsdp2_offload_step_on_cpu")]
     else:
         stages, notes = _paper(plan), []
     return OffloadBreakdown(plan.offload, plan.offload_target, plan.profile, plan.pcie_gbps, stages, notes)
@@ -113,10 +119,10 @@ def _paper(plan: Plan) -> list[OffloadStage]:
     out = []
     for s in STAGES:
         if s < 2:
-            out.append(_not_applicable(s, "ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3"))
+            out.append(_not_applicable(s, "offload_from_stage_2"))
             continue
         if with_params and s < 3:
-            out.append(_not_applicable(s, "parameters are offloaded only when they are partitioned: stage 3"))
+            out.append(_not_applicable(s, "offload_params_at_stage_3"))
             continue
         gpu, host = {}, {}
         for c in spec.components:
@@ -154,13 +160,13 @@ def _torch(plan: Plan) -> list[OffloadStage]:
     dp, out = plan.dp, []
     for s in STAGES:
         if plan.offload == Offload.OPTIMIZER:
-            out.append(_not_applicable(s, "FSDP2 has no optimizer-only offload: choose optimizer+params"))
+            out.append(_not_applicable(s, "fsdp2_no_optimizer_only"))
             continue
         if plan.offload_target == "nvme":
-            out.append(_not_applicable(s, "FSDP2's CPUOffloadPolicy offloads to host memory only, not NVMe"))
+            out.append(_not_applicable(s, "fsdp2_host_only"))
             continue
         if s < 2:
-            out.append(_not_applicable(s, "DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has"))
+            out.append(_not_applicable(s, "offload_fsdp2_stages_only"))
             continue
         per_node = ranks_per_node(plan)
         node_total, largest = _heaviest_node(torch_profile.rank_runs(shapes, plan.params, s, dp), per_node)
@@ -231,6 +237,9 @@ class DeepSpeedEstimate:
     gpu_bytes: int
     host_bytes_per_node: int
     formula: str
+
+    def __post_init__(self) -> None:
+        check_figures(self)
 
 
 def deepspeed_estimate(stage: int, params: int, largest_layer: int, gpus_per_node: int, nodes: int,

@@ -10,6 +10,7 @@ from .offload import (
     traffic_seconds,
 )
 from .plan import Plan
+from .text_table import table
 from .units import fmt_bytes
 
 SOURCES = {
@@ -50,7 +51,7 @@ def offload_json(plan: Plan) -> dict | None:
             {
                 "stage": s.stage,
                 "applicable": s.applicable,
-                **({"reason": s.reason} if not s.applicable else {
+                **({"reason": s.reason.text} if not s.applicable else {
                     "gpu_bytes": s.gpu_bytes,
                     "gpu_components": dict(s.gpu),
                     "gpu_working_bytes": s.gpu_working_bytes,
@@ -73,14 +74,12 @@ def offload_json(plan: Plan) -> dict | None:
              "formula": d.formula}
             for d in deepspeed_for_plan(plan)
         ],
-        "notes": list(b.notes),
+        "notes": [n.text for n in b.notes],
     }
 
 
 def offload_table(plan: Plan) -> str:
     """The offload section of `zerodesk plan`: one row per stage, then DeepSpeed's estimate beside."""
-    from .report import table
-
     b = compute_offload(plan)
     if b is None:
         return ""
@@ -91,7 +90,7 @@ def offload_table(plan: Plan) -> str:
     why = []
     for s in b.stages:
         if not s.applicable:
-            why.append(f"Stage {s.stage}: {s.reason}.")
+            why.append(f"Stage {s.stage}: {s.reason.text}.")
             continue
         store = s.nvme_bytes_per_node if s.on_nvme else s.host_bytes_per_node
         rows.append([str(s.stage), fmt_bytes(s.gpu_bytes, unit).split()[0],
@@ -110,5 +109,5 @@ def offload_table(plan: Plan) -> str:
         for d in ds:
             lines.append(f"  ZeRO-{d.stage}: GPU {fmt_bytes(d.gpu_bytes, unit)}, host {fmt_bytes(d.host_bytes_per_node, unit)}"
                          f" per node [{d.formula}]")
-    lines += [f"Note: {note}." for note in b.notes]
+    lines += [f"Note: {note.text}." for note in b.notes]
     return "\n".join(lines)

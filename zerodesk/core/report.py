@@ -5,9 +5,11 @@ from __future__ import annotations
 from .accounting import SCHEMES, Breakdown, comm_seconds
 from .peak import StagePeak, predict
 from .offload_report import offload_json, offload_table
+from .options import PROFILE, UNITS
 from .plan import Plan, Profile
 from .residuals import activation_estimate
 from .text import shorten
+from .text_table import table
 from .units import UNIT_BYTES, fmt_bytes, fmt_count
 
 STAGE_SHARDS = {
@@ -16,10 +18,7 @@ STAGE_SHARDS = {
     2: "+ gradients",
     3: "+ parameters",
 }
-PROFILE_SOURCE = {
-    Profile.PAPER: "ZeRO paper §3.1/§5",
-    Profile.TORCH: "PyTorch DDP / ZeroRedundancyOptimizer / FSDP2",
-}
+PROFILE_SOURCE = {p: PROFILE.help_of(p.value) for p in Profile}
 PEAK_WARNING = (
     "States fitting in GPU memory is not the peak: activations and temporary buffers come on top "
     "(ZeRO §3.2); the predicted peak adds them, fragmentation is not predicted. "
@@ -43,7 +42,7 @@ def rank_spread(totals: list[int], unit: str) -> str:
 
 
 def unit_note(unit: str) -> str:
-    return "1 GB = 10^9 B" if unit == "GB" else "1 GiB = 2^30 B"
+    return UNITS.help_of(unit)
 
 
 def plan_json(plan: Plan, b: Breakdown) -> dict:
@@ -79,7 +78,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
         "offload": offload_json(plan),
-        "notes": list(b.notes),
+        "notes": [n.text for n in b.notes],
     }
 
 
@@ -95,17 +94,6 @@ def fit_verdict(nbytes: int, gpu: int | None) -> str | None:
     if not gpu:
         return None
     return "fits" if nbytes <= gpu else "over"
-
-
-def table(rows: list[list[str]], right: set[int]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = []
-    for n, row in enumerate(rows):
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        lines.append("  ".join(cells).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def _fit(nbytes: int, gpu: int) -> str:
@@ -166,7 +154,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         lines.append(f"The peak includes {fmt_bytes(plan.cuda_allowance_bytes, unit)} set aside for the CUDA context "
                      "and allocator (your allowance).")
     for note in b.notes:
-        lines.append(f"Note: {note}.")
+        lines.append(f"Note: {note.text}.")
     if plan.offload.value != "none":
         lines += ["", offload_table(plan), ""]
     lines.append(PEAK_WARNING)
@@ -186,3 +174,17 @@ def preset_listing(models: bool, gpus: bool) -> str:
         for g in catalog.gpu_presets():
             out.append(f"  {g.name:24} {fmt_bytes(g.memory_bytes, 'GiB', 0):>9}  {g.label}")
     return "\n".join(out)
+
+
+def preset_json(models: bool, gpus: bool) -> dict:
+    """--list-presets/--list-gpus --json: every preset with its name, label and figures (P, memory in bytes)."""
+    from . import catalog
+
+    out: dict = {"schema": 1, "kind": "presets"}
+    if models:
+        out["models"] = [{"name": m.name, "label": m.label, "params": m.to_model_spec().param_count,
+                          "seq_len": m.seq_len, "dp": m.dp} for m in catalog.model_presets()]
+    if gpus:
+        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes}
+                       for g in catalog.gpu_presets()]
+    return out

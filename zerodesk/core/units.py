@@ -5,15 +5,30 @@ from __future__ import annotations
 import math
 import re
 from decimal import Decimal
-from typing import Literal
 
+from .options import Unit
 from .text import shorten
 
-Unit = Literal["GB", "GiB"]
-UNIT_BYTES: dict[str, int] = {"GB": 10**9, "GiB": 2**30}
+__all__ = ["Unit", "UNIT_BYTES", "parse_count", "parse_decimal", "to_unit", "fmt_bytes", "fmt_count"]
+
+UNIT_BYTES: dict[str, int] = {"GB": 10**9, "GiB": 2**30}  # a key for every choice of options.UNITS
 
 _SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
 _COUNT_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMBGT]?)\s*$", re.IGNORECASE)
+
+
+# One rule for every number typed: ASCII digits only ('١٢', '１２', '1_000', '0x10', nan and inf are not numbers).
+_DECIMAL_RE = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*", re.ASCII)
+
+
+def parse_decimal(text: str) -> float:
+    """A finite decimal number written with ASCII digits: '0.25', '1e-3', ' 5 '; ValueError for anything else."""
+    if len(text) > 64 or not _DECIMAL_RE.fullmatch(text):
+        raise ValueError(f"{_shown(text)} is not a number")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{_shown(text)} is not a finite number")
+    return value
 
 
 def parse_count(text: str | int | float) -> int:

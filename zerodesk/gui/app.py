@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 from .. import APP_ID, APP_NAME, __version__
+from ..core.options import LANGUAGE
 from ..core.plan import Plan, PlanError, load_plan
+from ..core.text import shorten
 
 # The core the window draws from, loaded before Qt is: PySide6 reads the source of every module
 # imported after it (looking for its __feature__ switches), which costs about half a millisecond each.
@@ -19,7 +21,7 @@ from ..core import accounting, catalog, peak, plan_model, residuals  # noqa: E40
 from ..measure import rules  # noqa: E402,F401  isort: skip
 import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modules PySide would read too)
 
-LANG_CHOICES = ("en", "ru")
+LANG_CHOICES = LANGUAGE.values
 THEME_CHOICES = ("system", "light", "dark")
 
 
@@ -27,15 +29,17 @@ def parse_size(text: str) -> tuple[int, int]:
     """'1024x700' -> (1024, 700); one sentence naming the option when it is not a size."""
     import re
 
-    m = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text or "")
+    m = re.fullmatch(r"\s*([0-9]{2,5})\s*[xX×]\s*([0-9]{2,5})\s*", text or "")  # ASCII digits, as every number
     if not m or not (320 <= int(m.group(1)) <= 16384 and 240 <= int(m.group(2)) <= 16384):
-        raise ValueError(f"--size must be WIDTHxHEIGHT in pixels, such as 1024x700 (320x240 to 16384x16384), not {text!r}")
+        raise ValueError("--size must be WIDTHxHEIGHT in pixels, such as 1024x700 (320x240 to 16384x16384), "
+                         f"not '{shorten(text, 40)}'")
     return int(m.group(1)), int(m.group(2))
 
 
 def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     """--lang, --size and --theme: for the window and its screenshot mode."""
-    parser.add_argument("--lang", choices=LANG_CHOICES, help="interface language for this run (default: the saved one)")
+    parser.add_argument(LANGUAGE.flag, choices=LANG_CHOICES,
+                        help=f"{LANGUAGE.help} for this run (default: the saved one)")
     parser.add_argument("--size", metavar="WxH", help="window size in pixels, such as 1024x700")
     parser.add_argument("--theme", choices=THEME_CHOICES, help="light, dark, or follow the system (default: the saved choice)")
 
@@ -44,11 +48,13 @@ def _application(offscreen: bool):
     """The QApplication (created once; offscreen when rendering a screenshot without a display)."""
     if offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import Qt, qInstallMessageHandler
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
+    if offscreen:  # the offscreen plugin's "does not support propagateSizeHints()" is no news to a screenshot
+        qInstallMessageHandler(lambda _mode, _where, text: "propagateSizeHints" in text or print(text, file=sys.stderr))
     if app is None:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0] if sys.argv else APP_NAME])

@@ -15,6 +15,7 @@ from .launcher import MAX_LOCAL_RANKS  # GPU runs are further held to the visibl
 from .protocol import Message, Result, Started
 from .rules import UNIT_BYTES, UNIT_NOTES, difference_pct, table_unit
 from .run_state import RunState
+from ..core.units import parse_decimal
 
 STATE_KEYS = ("params", "grads", "optimizer")
 
@@ -31,9 +32,9 @@ def parse_stages(text: str) -> list[int]:
 
 
 def _number(text: str) -> float:
-    """float(text) for short text, else nan (refused by every caller's range check)."""
+    """The number (ASCII digits, as every numeric flag), else nan (refused by every caller's range check)."""
     try:
-        return float(text) if len(text) <= 64 else math.nan
+        return parse_decimal(text)
     except ValueError:
         return math.nan
 
@@ -61,7 +62,7 @@ def parse_python(text: str) -> str:
 
 
 def parse_ranks(text: str) -> int:
-    if not (len(text) <= 8 and text.strip().isdigit() and 1 <= int(text) <= MAX_LOCAL_RANKS):
+    if not (len(text) <= 8 and text.strip().isascii() and text.strip().isdigit() and 1 <= int(text) <= MAX_LOCAL_RANKS):
         raise argparse.ArgumentTypeError(f"'{shorten(text, 40)}' is not a number of ranks; use 1 to {MAX_LOCAL_RANKS}")
     return int(text)
 

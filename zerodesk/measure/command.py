@@ -6,10 +6,10 @@ Torch-free here: the step runs in a subprocess (runner.py), which must find a Py
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from ..core.json_files import json_text
 from ..core.plan import Plan
 from ..core.text import shorten
 from .cli_text import (
@@ -135,7 +135,7 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         return fail("the measurement finished without results")
     results = state.sorted_results()
     if args.json:
-        print(json.dumps(result_json(state.started, results), indent=2))
+        print(json_text(result_json(state.started, results)))
     else:
         print(table(state.started, results, unit_family(plan)))
     return 0

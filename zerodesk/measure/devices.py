@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+from ..core.options import OPTIMIZER_IMPL
+
 # Launchers' names for a process's index on its own node, most specific first: torchrun and our
 # launcher, SLURM's srun, Open MPI, MPICH/Intel MPI.
 LOCAL_RANK_VARS = ("LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID")
@@ -91,8 +93,7 @@ def adamw(params: Any, impl: str, lr: float = 1e-4) -> Any:
 
 
 def adamw_kwargs(impl: str) -> dict[str, bool]:
-    if impl not in ("foreach", "fused", "for-loop"):
-        raise ValueError(f"optimizer_impl must be foreach, fused or for-loop, not {impl!r}")
+    OPTIMIZER_IMPL.check(impl)
     return {"foreach": impl == "foreach", "fused": impl == "fused"}
 
 

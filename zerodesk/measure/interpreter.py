@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from ..core.text import shorten
+
 MIN_PYTHON = (3, 11)  # as pyproject's requires-python: the worker shares the core's code
 WORKER_DIR = "zerodesk-worker"  # in a frozen bundle: the folder holding the worker's .py sources
 # module -> (what pip installs, why the worker needs it)
@@ -117,6 +119,14 @@ def probe_argv(python: str, gpus: bool = False) -> list[str]:
     return [python, "-I", "-c", _PROBE % {"names": tuple(NEEDS), "gpus": gpus}]
 
 
+_PROBE_LINES = [line.strip() for line in _PROBE.splitlines() if len(line.strip()) >= 16]
+
+
+def _echoes_probe(line: str) -> bool:
+    """A program that is no Python may quote its arguments back (ls: cannot access '...'): never repeat our script."""
+    return any(probe_line in line for probe_line in _PROBE_LINES)
+
+
 def parse_probe(python: str, returncode: int | None, stdout: str, stderr: str = "") -> Probe:
     """The Probe from the child's exit status and output; a child that failed is one problem sentence."""
     try:
@@ -124,8 +134,9 @@ def parse_probe(python: str, returncode: int | None, stdout: str, stderr: str = 
     except (ValueError, IndexError):
         answer = None
     if not isinstance(answer, dict):
-        why = [line for line in stderr.splitlines() if line.strip()]
-        detail = why[-1].strip() if why else (f"exit status {returncode}" if returncode is not None else "no answer")
+        why = [line for line in stderr.splitlines() if line.strip() and not _echoes_probe(line)]
+        detail = shorten(why[-1].strip().rstrip("."), 120) if why else (
+            f"exit status {returncode}" if returncode is not None else "no answer")
         return Probe(python, problems=(f"{python} does not answer as a Python 3 interpreter ({detail}).",),
                      detail=detail)
     version = tuple(answer.get("version") or ())

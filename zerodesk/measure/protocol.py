@@ -10,6 +10,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..core.options import OptimizerImpl
 from ..core.plan import Architecture, Plan
 
 PROTOCOL_VERSION = 1
@@ -28,7 +29,7 @@ class ProtocolError(ValueError):
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # JSON has no Infinity/NaN: such a line is refused
 
 
 class Scale(_Msg):
@@ -114,7 +115,7 @@ class Started(_Msg):
     scale: Scale = Scale()
     source: Source = "measured"
     offload: bool = Field(default=False, description="stages 2-3 ran FSDP2 with CPUOffloadPolicy")
-    optimizer_impl: Literal["foreach", "fused", "for-loop"] | None = Field(
+    optimizer_impl: OptimizerImpl | None = Field(
         default=None, description="AdamW's kernels, set explicitly by the worker (plan.optimizer_impl)")
     attention: str | None = Field(default=None, description="the SDPA kernel torch picks here (SDPBackend: FLASH_ATTENTION, "
                                                             "EFFICIENT_ATTENTION, CUDNN_ATTENTION, MATH); CUDA and CPU "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial, wraps
 from typing import Any
 
-MODES = ("none", "selective", "full")
+from ..core.options import RECOMPUTE
 
 
 def _checkpointed(forward: Any) -> Any:
@@ -38,8 +38,7 @@ def attention_of(block: Any) -> Any:
 
 def apply_recompute(blocks: Any, mode: str) -> None:
     """Wrap each block (a model's ModuleList of blocks) for `mode`: none, selective or full; none leaves them untouched."""
-    if mode not in MODES:
-        raise ValueError(f"recompute must be one of {', '.join(MODES)}, not {mode!r}")
+    RECOMPUTE.check(mode)
     if mode == "none":
         return
     for block in blocks:

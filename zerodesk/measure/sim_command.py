@@ -7,10 +7,10 @@ Python with torch. Stages 0 and 1 are computed, not simulated (DDP cannot run un
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from ..core.json_files import json_text
 from ..core.peak import predict
 from ..core.plan import Plan, Profile
 from ..core.text import shorten
@@ -121,7 +121,7 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     results = state.sorted_results()
     predicted = predicted_peaks(plan)
     if args.json:
-        print(json.dumps(simulated_json(state.started, results, predicted), indent=2))
+        print(json_text(simulated_json(state.started, results, predicted)))
     else:
         print(table(state.started, results, unit_family(plan), predicted))
     return 0

@@ -11,10 +11,12 @@ import math
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
+from ...core.notes import Note
+from ...core.options import LANGUAGE, PROFILE, SCHEME, UNITS, Option
 from ...core.units import UNIT_BYTES
 from ...resources import resource
 
-LANGUAGES = {"en": "English", "ru": "Русский"}
+LANGUAGES = {c.value: c.label for c in LANGUAGE.choices}  # code -> its own name
 
 _installed: list[QTranslator] = []
 _current = "en"
@@ -78,13 +80,17 @@ def _x(context: str, text: str) -> str:
     return QCoreApplication.translate(context, text)
 
 
+def option_label(option: Option, value: str) -> str:
+    """A choice of the core's option registry (zerodesk.core.options) in the UI language."""
+    return _x("Options", option.label(value))
+
+
 # -- units and figures -----------------------------------------------------------------------
-_UNIT_LABEL = {"GB": QT_TRANSLATE_NOOP("Units", "GB"), "GiB": QT_TRANSLATE_NOOP("Units", "GiB")}
 _UNIT_NOTE = {"GB": QT_TRANSLATE_NOOP("Units", "1 GB = 10⁹ B"), "GiB": QT_TRANSLATE_NOOP("Units", "1 GiB = 2³⁰ B")}
 
 
 def unit_label(unit: str) -> str:
-    return _x("Units", _UNIT_LABEL[unit])
+    return option_label(UNITS, unit)
 
 
 def unit_note(unit: str) -> str:
@@ -133,17 +139,6 @@ def fmt_seconds(seconds: float) -> str:
 
 
 # -- labels of core enums and keys -----------------------------------------------------------
-SCHEME_LABELS = {
-    "mixed-adam": QT_TRANSLATE_NOOP("Labels", "Mixed-precision Adam (paper §3.1, 16 B/param)"),
-    "fp32-adam": QT_TRANSLATE_NOOP("Labels", "FP32 Adam (16 B/param)"),
-    "bf16-fp32grad-adam": QT_TRANSLATE_NOOP("Labels", "BF16 + FP32 grad accumulation, Adam (18 B/param)"),
-    "mixed-sgd-momentum": QT_TRANSLATE_NOOP("Labels", "Mixed-precision SGD with momentum (12 B/param)"),
-    "mixed-adam-8bit": QT_TRANSLATE_NOOP("Labels", "Mixed-precision 8-bit Adam (10 B/param)"),
-}
-PROFILE_LABELS = {
-    "paper": QT_TRANSLATE_NOOP("Labels", "ZeRO paper (§3.1, §5)"),
-    "torch": QT_TRANSLATE_NOOP("Labels", "PyTorch engines (DDP, ZeroRedundancyOptimizer, FSDP2)"),
-}
 PROFILE_SHORT = {
     "paper": QT_TRANSLATE_NOOP("Labels", "paper profile"),
     "torch": QT_TRANSLATE_NOOP("Labels", "torch profile"),
@@ -201,30 +196,10 @@ CHOICE_LABELS = {  # values of the architecture's choice fields
     "alibi": QT_TRANSLATE_NOOP("Labels", "ALiBi (no table)"),
 }
 
-# Notes the core attaches to a breakdown, as templates: matched, translated, refilled.
-CORE_NOTES = (
-    QT_TRANSLATE_NOOP("CoreNotes", "scheme {scheme} is outside the ZeRO paper's §3.1 accounting"),
-    QT_TRANSLATE_NOOP("CoreNotes", "the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply"),
-    QT_TRANSLATE_NOOP("CoreNotes", "raw parameter count: tensor shapes unknown, so sharding is taken as even"),
-)
-
-
-def _template_regex(template: str):
-    import re
-
-    parts = re.split(r"\{(\w+)\}", template)
-    pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
-    return re.compile(f"^{pattern}$")
-
-
-def core_note(note: str) -> str:
-    """A core note in the UI language (a scheme id inside it becomes the scheme's label); unknown notes pass as given."""
-    for template in CORE_NOTES:
-        m = _template_regex(template).match(note)
-        if m:
-            values = {k: (scheme_label(v) if k == "scheme" else v) for k, v in m.groupdict().items()}
-            return _x("CoreNotes", template).format(**values)
-    return note
+def core_note(note: Note) -> str:
+    """A note of the core (zerodesk.core.notes) in the UI language, by its id; a scheme in it reads as its label."""
+    values = {k: (scheme_label(v) if k == "scheme" else v) for k, v in note.params}
+    return _x("CoreNotes", note.template).format(**values)
 
 
 # Words inside the core's stage formulas ("16P + 4P buckets"): translated in place, figures untouched.
@@ -257,11 +232,11 @@ def label(table: dict, key) -> str:
 
 
 def scheme_label(value: str) -> str:
-    return label(SCHEME_LABELS, value)
+    return option_label(SCHEME, value)
 
 
 def profile_label(value: str) -> str:
-    return label(PROFILE_LABELS, value)
+    return option_label(PROFILE, value)
 
 
 def profile_short(value: str) -> str:

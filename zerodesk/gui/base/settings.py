@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QSettings
 
 from ... import APP_NAME
+from ...core.options import LANGUAGE, UNITS as UNIT_OPTION
 from .theme import THEMES
 
 if TYPE_CHECKING:
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
 
 ORGANIZATION = "ZeroDesk"
 MAX_RECENT = 8
-LANGUAGES = ("en", "ru")
-UNITS = ("GB", "GiB")
+LANGUAGES = LANGUAGE.values
+UNITS = UNIT_OPTION.values
 
 
 class Settings:

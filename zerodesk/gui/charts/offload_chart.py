@@ -9,10 +9,11 @@ from __future__ import annotations
 import html
 
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ...core.accounting import STAGES
+from ...core.notes import Note
 from ...core.offload import OffloadBreakdown, compute_offload, pressures, traffic_seconds
 from ...core.plan import Offload, Plan
 from ...core.units import UNIT_BYTES
@@ -23,15 +24,6 @@ SERIES_COLORS = {"gpu": "#0072B2", "working": "#56B4E9", "host": "#009E73", "nvm
 HOST_LINE_COLOR = "#009E73"
 GPU_LINE_COLOR = "#D62728"
 WIDTH = 0.26
-
-# The core's reasons, marked for translation (the core itself has no Qt).
-REASONS = (
-    QT_TRANSLATE_NOOP("OffloadReasons", "ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3"),
-    QT_TRANSLATE_NOOP("OffloadReasons", "parameters are offloaded only when they are partitioned: stage 3"),
-    QT_TRANSLATE_NOOP("OffloadReasons", "FSDP2 has no optimizer-only offload: choose optimizer+params"),
-    QT_TRANSLATE_NOOP("OffloadReasons", "FSDP2's CPUOffloadPolicy offloads to host memory only, not NVMe"),
-    QT_TRANSLATE_NOOP("OffloadReasons", "DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has"),
-)
 
 
 class OffloadChart(QWidget):
@@ -160,11 +152,11 @@ class OffloadChart(QWidget):
                            else self.tr("fits; tightest: {name} ({share}), states only")).format(name=name, share=share)
             lines.append(html.escape(self.tr("Stage {n}: {verdict}; {traffic}").format(
                 n=s.stage, verdict=verdict, traffic=traffic)))
-        by_reason: dict[str, list[str]] = {}
+        by_reason: dict[Note, list[str]] = {}
         for s in b.stages:
             if not s.applicable:
                 by_reason.setdefault(s.reason, []).append(str(s.stage))
         for reason, stages in by_reason.items():
             lines.append(html.escape(self.tr("Stage {stages}: {reason}").format(
-                stages=", ".join(stages), reason=QCoreApplication.translate("OffloadReasons", reason))))
+                stages=", ".join(stages), reason=i18n.core_note(reason))))
         self.verdict.setText("<br>".join(lines))

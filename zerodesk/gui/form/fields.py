@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLineEdit
 
 from ...core import catalog
 from ...core.architecture import FAMILIES
+from ...core.options import OPTIMIZER_IMPL, RECOMPUTE
 from ...core.plan import Plan, PlanError, Profile, Scheme
 from ...core.units import UNIT_BYTES, parse_count
 
@@ -23,8 +24,8 @@ ERROR_ALIASES = {
 ARCH_INT_FIELDS = ("layers", "hidden", "heads", "kv_heads", "head_dim", "ffn", "vocab", "max_positions",
                    "experts", "top_k")
 ARCH_OPTIONAL = ("kv_heads", "head_dim", "ffn", "experts", "top_k")  # empty: the core's default
-RECOMPUTE_CHOICES = ("none", "selective", "full")
-OPTIMIZER_IMPLS = ("foreach", "fused", "for-loop")  # AdamW's kernels (plan.optimizer_impl)
+RECOMPUTE_CHOICES = RECOMPUTE.values
+OPTIMIZER_IMPLS = OPTIMIZER_IMPL.values  # AdamW's kernels (plan.optimizer_impl)
 ARCH_CHOICES = {
     "mlp": ("gated", "plain"),
     "norm": ("rmsnorm", "layernorm", "nonparametric"),

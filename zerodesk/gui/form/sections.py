@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QGroupBox
 
 from ...core import catalog
+from ...core.options import OFFLOAD_TARGET, UNITS
 from ...core.plan import Offload, Plan, Profile, Scheme
 from ..base import i18n
 from .field_set import FieldSet, form_layout, hint_label, select_data
@@ -100,7 +101,7 @@ class ClusterSection(QGroupBox):
         f.form_row(form, "bandwidth_gbps", self.bw)
         self.cuda: MemoryEdit = f.edit("cuda_allowance_bytes", memory=True)
         f.form_row(form, "cuda_allowance_bytes", self.cuda)
-        self.units = f.combo("units", [("GB", "GB"), ("GiB", "GiB")], then=on_units)
+        self.units = f.combo("units", [(u, u) for u in UNITS.values], then=on_units)
         f.form_row(form, "units", self.units)
 
     def unit(self) -> str:
@@ -172,7 +173,7 @@ class OffloadSection(QGroupBox):
         form = form_layout(self)
         self.offload = f.combo("offload", [(o.value, o.value) for o in Offload], min_chars=12, then=self.sync_target)
         f.form_row(form, "offload", self.offload)
-        self.target = f.combo("offload_target", [("cpu", "cpu"), ("nvme", "nvme")], min_chars=12)
+        self.target = f.combo("offload_target", [(t, t) for t in OFFLOAD_TARGET.values], min_chars=12)
         f.form_row(form, "offload_target", self.target)
         self.pcie = f.edit("pcie_gbps")
         f.form_row(form, "pcie_gbps", self.pcie)

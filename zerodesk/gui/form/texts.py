@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from ...core.options import OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE
 from ..base import i18n
 
 translate = QCoreApplication.translate  # lupdate reads translate("PlanForm", "text")
@@ -105,17 +106,9 @@ def offload_texts(unit: str) -> dict[str, tuple[str, str]]:
 
 
 def choice_names() -> dict[str, dict[str, str]]:
-    """The words for the form's own choices (by combo key, then item data)."""
-    return {
-        "recompute": {"none": translate("PlanForm", "none"), "selective": translate("PlanForm", "selective (attention)"),
-                      "full": translate("PlanForm", "full (whole block)")},
-        "optimizer_impl": {"foreach": translate("PlanForm", "foreach (CUDA default)"),
-                           "fused": translate("PlanForm", "fused"), "for-loop": translate("PlanForm", "for-loop")},
-        "offload": {"none": translate("PlanForm", "none"),
-                    "optimizer": translate("PlanForm", "optimizer states + gradients"),
-                    "optimizer+params": translate("PlanForm", "+ parameters")},
-        "offload_target": {"cpu": translate("PlanForm", "host memory (CPU)"), "nvme": translate("PlanForm", "NVMe")},
-    }
+    """The words for the form's own choices (by combo key, then item data), from the core's option registry."""
+    options = (RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET)
+    return {o.key: {v: i18n.option_label(o, v) for v in o.values} for o in options}
 
 
 def layout_details(extra: dict) -> list[str]:

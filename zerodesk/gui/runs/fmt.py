@@ -13,7 +13,7 @@ SMALL_UNITS = {"MB": QT_TRANSLATE_NOOP("Units", "MB"), "kB": QT_TRANSLATE_NOOP("
 
 
 def unit_text(unit: str) -> str:
-    return i18n.unit_label(unit) if unit in ("GB", "GiB") else QCoreApplication.translate("Units", SMALL_UNITS[unit])
+    return QCoreApplication.translate("Units", SMALL_UNITS[unit]) if unit in SMALL_UNITS else i18n.unit_label(unit)
 
 
 def fmt_in(nbytes: float, unit: str) -> str:

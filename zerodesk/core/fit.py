@@ -1,0 +1,258 @@
+"""What fits on the plan's GPUs: the largest micro-batch, the longest sequence and the smallest Nd per ZeRO stage and
+recompute mode, and the configuration to run, all from the predicted full-step peak (zerodesk.core.peak).
+
+A configuration fits when its predicted peak plus the CUDA allowance is at most the GPU's memory, that is, when the
+peak is at most the usable memory (the GPU less the allowance). Peaks here leave the allowance out, so they compare
+with the usable memory directly. Each answer is found from the peak's structure (core.fit_search): at a fixed
+sequence length every moment is A + B·micro_batch, so two batches give the crossing; the sequence length needs a
+quadratic (s² terms) and may switch pieces (a sliding window); the boundary is always confirmed (b fits, b + 1 does
+not). The moments are peak.moments(); that their largest plus the allowance is peak.predict()'s figure is checked
+on the plan itself, and where it is not, every answer is found from predict() instead.
+Pure Python: no torch, no Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from annotated_types import Le
+
+from .accounting import STAGES, Breakdown, compute
+from .fit_search import largest_fitting, smallest_fitting
+from .options import RECOMPUTE as RECOMPUTE_OPTION
+from .peak import moments, predict
+from .plan import MAX_RANKS, Plan, PlanError
+
+RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
+
+
+def _upper(name: str) -> int:
+    """The plan's own upper bound of a field (micro_batch, seq_len): what a found answer may reach."""
+    return next(m.le for m in Plan.model_fields[name].metadata if isinstance(m, Le))
+
+
+MAX_MICRO_BATCH = _upper("micro_batch")
+MAX_SEQ = _upper("seq_len")
+
+
+class FitError(PlanError):
+    """What fits cannot be answered for this plan (one sentence naming the field)."""
+
+
+@dataclass(frozen=True)
+class ConfigFit:
+    """One stage and recompute mode on the plan's GPUs."""
+
+    stage: int
+    recompute: str
+    max_micro_batch: int  # the largest that fits at the plan's Nd and sequence length; 0: not even 1
+    peak_at_max_bytes: int | None  # the predicted peak at that batch, allowance left out (None: nothing fits)
+    peak_above_bytes: int | None  # at one more (None: the largest batch a plan allows already fits)
+    max_seq: int  # the longest sequence at micro-batch 1 and the plan's Nd; 0: not even 1 token
+    min_dp: int | None  # the smallest Nd searched at which micro-batch 1 fits (None: none of them)
+    comm_bytes: int  # bytes one rank moves per step at the plan's Nd (core.accounting)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a configuration is recommended: an id the window translates and the values its sentence names."""
+
+    id: str  # least_comm | batch_too_large | nothing_fits
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    stage: int | None  # None: nothing fits micro-batch 1
+    recompute: str | None
+    micro_batch: int  # the plan's micro-batch, or the most that fits when the plan's does not
+    comm_bytes: int | None
+    reason: Reason
+
+
+@dataclass(frozen=True)
+class DpSearch:
+    """The Nd values min_dp searched: the divisors of nodes x GPUs per node when the plan sets its cluster
+    (Nd must divide it), else powers of two up to the largest cluster a plan allows."""
+
+    sizes: tuple[int, ...]
+    world: int | None  # nodes x GPUs per node, when it constrains Nd
+
+
+@dataclass(frozen=True)
+class FitAnswer:
+    gpu_memory_bytes: int  # one GPU
+    allowance_bytes: int  # the plan's CUDA allowance
+    usable_bytes: int  # what a peak may reach: the GPU less the allowance
+    configs: list[ConfigFit]  # stage-major: stage 0 none, selective, full, stage 1 ...
+    recommendation: Recommendation
+    dp_search: DpSearch
+    max_seq_cap: int  # the longest sequence searched (the plan's limit, or a learned position table)
+    complete: bool  # False: a raw parameter count, activations unknown (states and token ids only)
+    moments_agree: bool  # predict() was the largest moment plus the allowance; else predict() answered everything
+    evaluations: int  # stage peaks evaluated
+    batch_modelled: int  # largest-batch answers the two-batch solve gave and the boundary confirmed at once (of 12)
+
+    def config(self, stage: int, recompute: str) -> ConfigFit:
+        return self.configs[stage * len(RECOMPUTE) + RECOMPUTE.index(recompute)]
+
+
+def usable_memory(plan: Plan) -> int:
+    """The bytes a predicted peak may reach on one GPU; FitError without a GPU size or with nothing left."""
+    gpu = plan.cluster.gpu_memory_bytes
+    if not gpu:
+        raise FitError("cluster.gpu_memory_bytes: what fits needs the memory of one GPU; choose a GPU or give its memory")
+    if plan.cuda_allowance_bytes >= gpu:
+        raise FitError(f"cuda_allowance_bytes: the CUDA allowance ({plan.cuda_allowance_bytes:,} B) leaves nothing of "
+                       f"the GPU's {gpu:,} B; it must be smaller than the GPU's memory")
+    return gpu - plan.cuda_allowance_bytes
+
+
+def dp_search(plan: Plan) -> DpSearch:
+    cluster = plan.cluster
+    if cluster.model_fields_set & {"nodes", "gpus_per_node", "dp"}:
+        world = cluster.world_size
+        small = [d for d in range(1, int(world**0.5) + 1) if world % d == 0]
+        return DpSearch(tuple(sorted({*small, *(world // d for d in small)})), world)
+    return DpSearch(tuple(2**i for i in range(MAX_RANKS.bit_length()) if 2**i <= MAX_RANKS), None)
+
+
+def max_seq_cap(plan: Plan) -> int:
+    arch = plan.model.architecture
+    if arch is not None and arch.positions == "learned":  # a learned table has no rows past its length
+        return min(MAX_SEQ, arch.max_positions)
+    return MAX_SEQ
+
+
+class _Peaks:
+    """Stage peaks of the plan's variants (recompute, micro-batch, sequence, Nd), allowance left out, memoised."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan, self.allowance = plan, plan.cuda_allowance_bytes
+        self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
+        self._plans: dict[tuple, Plan] = {}
+        self._totals: dict[tuple, dict[str, int]] = {}
+        self.via_predict = False
+        if not self._moments_agree():
+            self.via_predict = True
+            self._totals.clear()
+
+    def breakdown(self, dp: int) -> Breakdown:
+        if dp not in self._breakdowns:
+            self._breakdowns[dp] = compute(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
+        return self._breakdowns[dp]
+
+    def variant(self, recompute: str, batch: int, seq: int, dp: int) -> Plan:
+        key = (recompute, batch, seq, dp)
+        if key not in self._plans:
+            update: dict[str, Any] = {"recompute": recompute, "micro_batch": batch, "seq_len": seq}
+            if dp != self.plan.dp:
+                update["cluster"] = self.plan.cluster.model_copy(update={"dp": dp})
+            self._plans[key] = self.plan.model_copy(update=update)  # in range by construction: no validation
+        return self._plans[key]
+
+    def totals(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> dict[str, int]:
+        """Every moment's bytes (or predict()'s peak alone, where moments and predict disagree)."""
+        key = (stage, recompute, batch, seq, dp)
+        if key not in self._totals:
+            trial, b = self.variant(recompute, batch, seq, dp), self.breakdown(dp)
+            if self.via_predict:
+                self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
+            else:
+                out: dict[str, int] = {}
+                for m in moments(trial, stage, b):
+                    name = f"{m.phase}: {m.name}"
+                    while name in out:  # a moment named twice stays two moments
+                        name += "'"
+                    out[name] = m.total
+                self._totals[key] = out
+        return self._totals[key]
+
+    def peak(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int:
+        return max(self.totals(stage, recompute, batch, seq, dp).values())
+
+    @property
+    def evaluations(self) -> int:
+        return len(self._totals)
+
+    def _moments_agree(self) -> bool:
+        """predict() is the largest moment plus the allowance, on the plan itself, for every stage."""
+        plan = self.plan
+        peaks = predict(plan, self.breakdown(plan.dp))
+        return all(p.total_bytes == self.peak(p.stage, plan.recompute, plan.micro_batch, plan.seq_len, plan.dp)
+                   + self.allowance for p in peaks)
+
+
+def solve(plan: Plan) -> FitAnswer:
+    """Every answer for this plan (see the module docstring); FitError when the plan has no GPU size."""
+    usable = usable_memory(plan)
+    peaks = _Peaks(plan)
+    seq, dp, cap_seq, search = plan.seq_len, plan.dp, max_seq_cap(plan), dp_search(plan)
+    comm = {s.stage: s.comm_bytes for s in peaks.breakdown(dp).stages}
+    configs, modelled = [], 0
+    for stage in STAGES:
+        for r in RECOMPUTE:
+            def by_batch(b: int, stage: int = stage, r: str = r) -> dict[str, int]:
+                return peaks.totals(stage, r, b, seq, dp)
+
+            def by_seq(s: int, stage: int = stage, r: str = r) -> dict[str, int]:
+                return peaks.totals(stage, r, 1, s, dp)
+
+            crossing = largest_fitting(by_batch, usable, MAX_MICRO_BATCH, degree=1, start=1)
+            best, modelled = crossing.largest, modelled + crossing.modelled
+            longest = largest_fitting(by_seq, usable, cap_seq, degree=2, start=min(seq, cap_seq)).largest
+            fewest = smallest_fitting(search.sizes, lambda nd, stage=stage, r=r: peaks.totals(stage, r, 1, seq, nd),
+                                      usable, known=dp)
+            configs.append(ConfigFit(stage, r, best, *_around(peaks, stage, r, best), longest, fewest, comm[stage]))
+    return FitAnswer(plan.cluster.gpu_memory_bytes, plan.cuda_allowance_bytes, usable, configs,
+                     recommend(plan, configs, peaks), search, cap_seq, plan.model.architecture is not None,
+                     not peaks.via_predict, peaks.evaluations, modelled)
+
+
+def _around(peaks: _Peaks, stage: int, recompute: str, best: int) -> tuple[int | None, int | None]:
+    """The peak at the largest batch that fits and at one more (None where there is no such batch)."""
+    plan = peaks.plan
+    return (peaks.peak(stage, recompute, best, plan.seq_len, plan.dp) if best else None,
+            peaks.peak(stage, recompute, best + 1, plan.seq_len, plan.dp) if best < MAX_MICRO_BATCH else None)
+
+
+def batch_boundary(plan: Plan, stage: int, recompute: str) -> tuple[int, int | None, int | None]:
+    """(the largest micro-batch that fits, the peak there, the peak at one more) for one stage and recompute mode."""
+    usable, peaks = usable_memory(plan), _Peaks(plan)
+    best = largest_fitting(lambda b: peaks.totals(stage, recompute, b, plan.seq_len, plan.dp), usable,
+                           MAX_MICRO_BATCH, degree=1, start=1).largest
+    return (best, *_around(peaks, stage, recompute, best))
+
+
+def recommend(plan: Plan, configs: list[ConfigFit], peaks: _Peaks | None = None) -> Recommendation:
+    """Among the configurations that fit the plan's micro-batch: the least communication per step, then the least
+    recompute, then the most headroom (the lowest peak), then the lowest stage."""
+    peaks = peaks or _Peaks(plan)
+    want = plan.micro_batch
+
+    def headroom_order(c: ConfigFit, batch: int) -> tuple:
+        return (c.comm_bytes, RECOMPUTE.index(c.recompute), peaks.peak(c.stage, c.recompute, batch, plan.seq_len,
+                                                                        plan.dp), c.stage)
+
+    fitting = [c for c in configs if c.max_micro_batch >= want]
+    if fitting:
+        cheapest = min(fitting, key=lambda c: (c.comm_bytes, RECOMPUTE.index(c.recompute)))
+        tied = [c for c in fitting if (c.comm_bytes, c.recompute) == (cheapest.comm_bytes, cheapest.recompute)]
+        best = min(tied, key=lambda c: headroom_order(c, want))
+        return Recommendation(best.stage, best.recompute, want, best.comm_bytes, Reason("least_comm", {
+            "stage": best.stage, "recompute": best.recompute, "micro_batch": want, "comm_bytes": best.comm_bytes,
+            "peak_bytes": peaks.peak(best.stage, best.recompute, want, plan.seq_len, plan.dp),
+            "same_comm_stages": sorted({c.stage for c in tied if c.stage != best.stage})}))
+    most = max((c for c in configs if c.max_micro_batch), default=None,
+               key=lambda c: (c.max_micro_batch, -c.comm_bytes, -RECOMPUTE.index(c.recompute), -c.stage))
+    if most is not None:
+        return Recommendation(most.stage, most.recompute, most.max_micro_batch, most.comm_bytes, Reason(
+            "batch_too_large", {"wanted": want, "dp": plan.dp, "stage": most.stage, "recompute": most.recompute,
+                                "micro_batch": most.max_micro_batch, "comm_bytes": most.comm_bytes}))
+    fewest = min((c for c in configs if c.min_dp is not None), default=None,
+                 key=lambda c: (c.min_dp, c.comm_bytes, RECOMPUTE.index(c.recompute), c.stage))
+    args: dict[str, Any] = {"dp": plan.dp}
+    if fewest is not None:
+        args.update(min_dp=fewest.min_dp, stage=fewest.stage, recompute=fewest.recompute)
+    return Recommendation(None, None, 0, None, Reason("nothing_fits", args))
