@@ -1,6 +1,6 @@
 """Predicted (core, closed form) vs simulated (fake tensors) full-step peak, per configuration. Prints figures.
 
-Each configuration is one stage of one model, simulated by `python -m zerodesk.measure.simulate`
+Each configuration is one stage of one model, simulated by `python -m zerodesk.measure.worker.simulate`
 (backend nccl: what a GPU rank would track) and predicted by zerodesk.core.peak under the torch
 profile. Prints each error, then the worst; the target is every configuration within ±3%.
 Usage: python benchmarks/accuracy.py [--quick] [--from N] [--only I,J,...] [--tracked-warmup]

@@ -38,36 +38,24 @@ def untracked(plan_json: str, stage: int) -> None:
     """Child: the worker's FSDP2 step as measure_stage runs it (the same model and seed, recompute, wrapping and
     offload policy, AdamW kernels, tokens and targets), warm-up and measured, under the fake group, no tracker."""
     import torch
-    from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
 
-    from zerodesk.core.offload import fsdp2_offloads
-    from zerodesk.measure.devices import adamw
-    from zerodesk.measure.model import blocks_of, build_model, loss_fn
-    from zerodesk.measure.recompute import apply_recompute
-    from zerodesk.measure.simulate import _fake_world
+    from zerodesk.measure.worker.engines import build_engine
+    from zerodesk.measure.worker.model import blocks_of, build_model
+    from zerodesk.measure.worker.recompute import apply_recompute
+    from zerodesk.measure.worker.simulate import fake_world
+    from zerodesk.measure.worker.step import batch, train_step
 
     plan = Plan.model_validate_json(plan_json)
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
-    with _fake_world(plan.dp) as mesh:
-        model = build_model(plan.model, "cpu", seed=0)
+    cpu = torch.device("cpu")
+    with fake_world(plan.dp) as mesh:
+        model = build_model(plan.model, cpu, seed=0)
         blocks = blocks_of(model)
         apply_recompute(blocks, plan.recompute)
-        mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
-        policy = {"offload_policy": CPUOffloadPolicy(pin_memory=False)} if fsdp2_offloads(plan) else {}
-        for block in blocks:
-            fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
-        fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
-        opt = adamw(model.parameters(), plan.optimizer_impl)
-        gen = torch.Generator().manual_seed(1000)
-        shape = (plan.micro_batch, plan.seq_len)
-        tokens = torch.randint(plan.model.architecture.vocab, shape, generator=gen)
-        targets = torch.randint(plan.model.architecture.vocab, shape, generator=gen)
+        engine = build_engine(stage, plan, model, blocks, cpu, mesh)
+        tokens, targets = batch(plan, 0, cpu)
         for _ in range(2):  # warm-up + measured, as the simulation runs them
-            opt.zero_grad(set_to_none=True)
-            loss = loss_fn(model(tokens), targets)
-            loss.backward()
-            del loss
-            opt.step()
+            train_step(engine, tokens, targets, lambda _phase, _progress: None, lambda _phase: None)
 
 
 def timed(argv: list[str], progress: bool = False) -> tuple[float, float, Result | None]:

@@ -6,7 +6,8 @@
 #   cd <zerodesk checkout> && PY=.venv/bin/python bash benchmarks/gpu_smoke.sh
 #   DEV=cpu bash benchmarks/gpu_smoke.sh     # the dry run on any machine
 #
-# PY must be a Python with a CUDA build of torch (>= 2.6) and pydantic. Optional settings:
+# PY must be a Python with a CUDA build of torch and pydantic (torch 2.13 is the floor CI tests; the H200 run in
+# docs/ had 2.11). Optional settings:
 #   SMOKE_OOM=1     also provoke a real CUDA OOM (1 rank, about 1 minute, uses the whole GPU)
 #   SMOKE_PYTEST=1  also run the CPU (gloo) measure tests on this CUDA build (fork path)
 #   DEV=cpu         run the same script on gloo: a dry run of the script itself; CUDA-only checks are skipped

@@ -1,7 +1,7 @@
 """A scripted stand-in for the measuring launcher: no torch, exact bytes, exact timing.
 
 Usage: python fake_worker.py SCRIPT_JSON, or with the script in $ZERODESK_FAKE_SCRIPT (then any
-arguments are ignored: a tab that thinks it starts `python -m zerodesk.measure.launcher ...` can be
+arguments are ignored: a tab that thinks it starts `python -m zerodesk.measure.worker.launcher ...` can be
 given this as its "Python with torch"). The script is a list of steps, each one of
   {"out": "text"}           write these bytes to stdout (no newline added) and flush
   {"err": "text"}           the same on stderr

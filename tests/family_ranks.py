@@ -1,7 +1,7 @@
 """One gloo rank that measures many plans in one process group (tests/test_family_measure.py).
 
 Run as: python tests/family_ranks.py <plans.json>  with RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT set.
-Each plan and stage goes through the worker's own measure_stage; rank 0 prints one JSON object of
+Each plan and stage goes through the ranks' own measure_stage (worker/step.py); rank 0 prints one JSON object of
 {family: {stage: [[measured, predicted] per rank]}}.
 """
 
@@ -16,7 +16,7 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import init_device_mesh
 
 from zerodesk.core.plan import Plan
-from zerodesk.measure import worker
+from zerodesk.measure.worker.step import measure_stage
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     out: dict = {}
     for name, plan in plans.items():
         for stage in (0, 1, 2, 3):
-            res = worker.measure_stage(stage, plan, torch.device("cpu"), rank, world, lambda *a, **k: None, mesh,
+            res = measure_stage(stage, plan, torch.device("cpu"), rank, world, lambda *a, **k: None, mesh,
                                        warmup=1, samples=False)
             pair = [res.states.model_dump(), res.predicted_states.model_dump()]
             gathered = [None] * world if rank == 0 else None

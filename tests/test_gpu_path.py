@@ -91,14 +91,14 @@ def test_lost_peers_are_collateral_and_timeouts_are_named():
 
 def test_the_worker_classifies_a_real_dist_backend_error():
     torch = pytest.importorskip("torch")
-    from zerodesk.measure.worker import _classify
+    from zerodesk.measure.worker.failures import classify
 
     exc = torch.distributed.DistBackendError(NCCL_SYSTEM)
-    assert _classify(exc, 1, 0, "nccl") == (
+    assert classify(exc, 1, 0, "nccl") == (
         "nccl", "rank 1 in stage 0: NCCL failed: ncclSystemError; Bootstrap : no socket interface found")
-    assert _classify(torch.distributed.DistBackendError(NCCL_REMOTE), 0, 3, "nccl") is None
-    assert _classify(torch.distributed.DistNetworkError("Connection reset by peer"), 0, None, "gloo") is None
-    assert _classify(RuntimeError("boom"), 0, None, "gloo")[0] == "internal"
+    assert classify(torch.distributed.DistBackendError(NCCL_REMOTE), 0, 3, "nccl") is None
+    assert classify(torch.distributed.DistNetworkError("Connection reset by peer"), 0, None, "gloo") is None
+    assert classify(RuntimeError("boom"), 0, None, "gloo")[0] == "internal"
 
 
 @pytest.mark.parametrize("impl, kwargs", [
@@ -108,7 +108,9 @@ def test_the_worker_classifies_a_real_dist_backend_error():
 def test_adamw_kernels_are_explicit(impl, kwargs):
     torch = pytest.importorskip("torch")
     assert devices.adamw_kwargs(impl) == kwargs
-    opt = devices.adamw([torch.nn.Parameter(torch.zeros(3))], impl)
+    from zerodesk.measure.worker.engines import adamw
+
+    opt = adamw([torch.nn.Parameter(torch.zeros(3))], impl)
     assert opt.defaults["foreach"] is kwargs["foreach"] and opt.defaults["fused"] is kwargs["fused"]
 
 
@@ -146,7 +148,7 @@ def _device(argv: list[str]) -> str:
 
 
 def _launch(argv: list[str], capsys) -> tuple[int | None, list]:
-    from zerodesk.measure import launcher
+    from zerodesk.measure.worker import launcher
 
     try:
         code = launcher.main(argv)
@@ -222,7 +224,8 @@ def test_worker_binds_its_gpu_and_passes_the_collective_timeout(monkeypatch, env
     torch = pytest.importorskip("torch")
     import torch.distributed as dist
 
-    from zerodesk.measure import worker
+    from zerodesk.measure import job
+    from zerodesk.measure.worker import rank as worker
 
     for name in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"):
         monkeypatch.delenv(name, raising=False)
@@ -239,8 +242,8 @@ def test_worker_binds_its_gpu_and_passes_the_collective_timeout(monkeypatch, env
         raise Initialised
 
     monkeypatch.setattr(dist, "init_process_group", init)
-    rank, world, local = worker._env_rank()
-    args = worker._parse(["--plan-json", PLAN4.model_dump_json(), "--stage", "0", "--device", "cuda",
+    rank, world, local = devices.env_rank()
+    args = job.rank_arguments().parse_args(["--plan-json", PLAN4.model_dump_json(), "--stage", "0", "--device", "cuda",
                           "--collective-timeout", "42"])
     where = {"stage": None, "backend": None}
     with pytest.raises(Initialised):
@@ -255,12 +258,14 @@ def test_worker_binds_its_gpu_and_passes_the_collective_timeout(monkeypatch, env
 
 def test_a_rank_without_its_gpu_says_so(monkeypatch):
     torch = pytest.importorskip("torch")
-    from zerodesk.measure import worker
+    from zerodesk.measure import job
+    from zerodesk.measure.protocol import WorkerError
+    from zerodesk.measure.worker import rank as worker
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
-    args = worker._parse(["--plan-json", PLAN4.model_dump_json(), "--device", "cuda"])
-    with pytest.raises(worker.WorkerError) as info:
+    args = job.rank_arguments().parse_args(["--plan-json", PLAN4.model_dump_json(), "--device", "cuda"])
+    with pytest.raises(WorkerError) as info:
         worker.run(args, 3, 4, 3, lambda *_a, **_k: None, {"stage": None, "backend": None})
     assert info.value.code == "no_gpu" and "local rank 3 needs GPU 3, but only 2 are visible" in info.value.message
 
@@ -296,7 +301,7 @@ def test_each_stage_runs_on_fresh_ranks(monkeypatch, capsys):
     torch = pytest.importorskip("torch")
     import torch.multiprocessing as mp
 
-    from zerodesk.measure import launcher
+    from zerodesk.measure.worker import launcher
 
     calls = []
 

@@ -1,6 +1,6 @@
 """The Measure tab on real widgets with real gloo ranks: results, markers, cancel, failures, settings.
 
-Every run is a real `python -m zerodesk.measure.launcher` under QProcess, 2 CPU ranks, a tiny
+Every run is a real `python -m zerodesk.measure.worker.launcher` under QProcess, 2 CPU ranks, a tiny
 model. Process checks walk /proc from the QProcess pid (the launcher, leader of its own
 session) and require every descendant seen during the run to be gone afterwards.
 """

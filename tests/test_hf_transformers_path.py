@@ -65,7 +65,7 @@ def test_without_transformers_one_sentence(tmp_path):
     fake = tmp_path / "python-without-transformers"
     fake.write_text(f"#!/bin/sh\nshift 2\nexec {sys.executable} -c \"import sys, runpy; "
                     f"sys.modules['transformers'] = None; sys.argv = ['hf_tensors'] + sys.argv[1:]; "
-                    f"runpy.run_module('zerodesk.measure.hf_tensors', run_name='__main__')\" \"$@\"\n")
+                    f"runpy.run_module('zerodesk.measure.worker.hf_model', run_name='__main__')\" \"$@\"\n")
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     with pytest.raises(PlanError) as err:
         model_from_hf_config(write(tmp_path, GPT_NEO), python=str(fake))

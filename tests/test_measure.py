@@ -174,7 +174,7 @@ def test_worker_runs_unchanged_under_torchrun():
 
 def test_model_tensors_equal_tensor_shapes():
     _needs_torch()
-    from zerodesk.measure.model import build_model
+    from zerodesk.measure.worker.model import build_model
 
     for mlp, tied, bias, norm, pos in itertools.product(("gated", "plain"), (False, True), ("none", "qkv", "all"),
                                                         ("layernorm", "rmsnorm"), ("learned", "rotary")):
@@ -332,7 +332,7 @@ def test_scale_plan_keeps_heads_and_divisibility():
 
 def test_trackers_we_rely_on_exist_in_this_torch():
     _needs_torch()
-    from zerodesk.measure.worker import check_tracker
+    from zerodesk.measure.worker.trackers import check_tracker
 
     for stage in range(4):
         check_tracker(stage)  # raises WorkerError(tracker_unavailable) if torch moved them
@@ -342,7 +342,8 @@ def test_missing_tracker_is_a_clear_error(monkeypatch):
     _needs_torch()
     import torch.distributed._tools.fsdp2_mem_tracker as fsdp_tracker
 
-    from zerodesk.measure.worker import WorkerError, check_tracker
+    from zerodesk.measure.protocol import WorkerError
+    from zerodesk.measure.worker.trackers import check_tracker
 
     monkeypatch.delattr(fsdp_tracker, "FSDPMemTracker")
     with pytest.raises(WorkerError) as info:

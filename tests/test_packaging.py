@@ -101,3 +101,29 @@ def test_the_planner_and_the_window_never_need_torch(tmp_path):
                           env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_bundle_ships_every_module_the_worker_imports():
+    """The bundle carries the worker as .py sources (packaging/zerodesk.spec, worker_sources) for an external Python:
+    every zerodesk module the worker/ package reaches, its subpackage included, must be among them."""
+    import ast
+
+    grimp = pytest.importorskip("grimp")
+    spec = (ROOT / "packaging" / "zerodesk.spec").read_text()
+    (func,) = [n for n in ast.parse(spec).body if isinstance(n, ast.FunctionDef) and n.name == "worker_sources"]
+    scope: dict = {"root": ROOT, "Path": Path, "WORKER_DIR": "zerodesk-worker"}
+    exec(compile(ast.Module([func], []), "zerodesk.spec", "exec"), scope)
+    shipped = {Path(dest, Path(src).name) for src, dest in scope["worker_sources"]()}
+
+    graph = grimp.build_graph("zerodesk", cache_dir=None)
+    worker = {m for m in graph.modules if m == "zerodesk.measure.worker" or m.startswith("zerodesk.measure.worker.")}
+    needed = set(worker)
+    for module in worker:
+        needed |= graph.find_upstream_modules(module)
+    files = set()
+    for module in needed:
+        path = ROOT.joinpath(*module.split("."))
+        files.add(Path("zerodesk-worker", *module.split(".")[:-1], path.name + ".py") if not path.is_dir()
+                  else Path("zerodesk-worker", *module.split("."), "__init__.py"))
+    assert Path("zerodesk-worker/zerodesk/measure/worker/__main__.py") in files | shipped
+    assert not files - shipped, sorted(files - shipped)

@@ -64,7 +64,7 @@ WITHOUT_POSIX = textwrap.dedent("""
     assert not proctree.POSIX and proctree.SIGKILL == 9
     assert proctree.popen_kwargs() == {"creationflags": 0x200}
     assert proctree.rank_start_method("cpu") == "spawn"
-    import zerodesk.measure.runner, zerodesk.measure.launcher, zerodesk.measure.command  # noqa: F401
+    import zerodesk.measure.runner, zerodesk.measure.worker.launcher, zerodesk.measure.command  # noqa: F401
     from zerodesk.gui.app import create_window
     window = create_window(headless=True)  # the main window, with its Measure tab
     window.show()

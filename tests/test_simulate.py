@@ -156,12 +156,12 @@ def test_bad_plan_is_one_protocol_error():
 @pytest.mark.parametrize("patch, code, words", [
     ("import torch.distributed._tools.fsdp2_mem_tracker as m; del m.FSDPMemTracker",
      "tracker_unavailable", "no usable memory tracker"),
-    ("from zerodesk.measure import worker\ndef oom(*a, **k): raise MemoryError()\nworker.measure_stage = oom",
+    ("from zerodesk.measure.worker import step\ndef oom(*a, **k): raise MemoryError()\nstep.measure_stage = oom",
      "out_of_memory", "ran out of host memory"),
 ], ids=["tracker-missing", "host-oom"])
 def test_missing_tracker_and_host_oom_are_one_sentence(patch, code, words):
     pytest.importorskip("torch")
-    script = f"{patch}\nfrom zerodesk.measure.simulate import main\nmain({['--plan-json', plan_for(2).model_dump_json(), '--stage', '3', '--dp', '2']!r})"
+    script = f"{patch}\nfrom zerodesk.measure.worker.simulate import main\nmain({['--plan-json', plan_for(2).model_dump_json(), '--stage', '3', '--dp', '2']!r})"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"})
     assert out.returncode == 3, out.stderr[-2000:]
@@ -229,7 +229,7 @@ def test_cli_bad_input_is_one_line(args, words):
 
 
 def test_cli_side_is_torch_free():
-    code = "import sys, zerodesk.measure.sim_command, zerodesk.measure.simulate; assert 'torch' not in sys.modules"
+    code = "import sys, zerodesk.measure.sim_command, zerodesk.measure.job; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
@@ -257,8 +257,8 @@ def test_transformers_attention_runs_causal_without_a_mask_under_fake_tensors():
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    from zerodesk.measure.model import build_model
-    from zerodesk.measure.simulate import _fake_world
+    from zerodesk.measure.worker.model import build_model
+    from zerodesk.measure.worker.simulate import fake_world
 
     spec = Plan.model_validate({"model": {"architecture": {**ISSUE_SHAPE, "family": "llama", "layers": 1}},
                                 "cluster": {"dp": 2}}).model
@@ -270,7 +270,7 @@ def test_transformers_attention_runs_causal_without_a_mask_under_fake_tensors():
                 masks.append((kwargs or {}).get("attn_mask"))
             return func(*args, **(kwargs or {}))
 
-    with _fake_world(2):
+    with fake_world(2):
         model = build_model(spec, "cpu")
         with Sdpa():
             model(torch.zeros(2, 32, dtype=torch.long))
@@ -278,13 +278,13 @@ def test_transformers_attention_runs_causal_without_a_mask_under_fake_tensors():
 
 
 def test_fsdp2_chunks_made_on_demand_are_torchs_own():
-    """The simulation's _LazyChunks gives FSDP2 the very views its _chunk_with_empty makes (shape, stride, offset)."""
+    """The simulation's LazyChunks gives FSDP2 the very views its _chunk_with_empty makes (shape, stride, offset)."""
     pytest.importorskip("torch")
     import torch
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.distributed.fsdp._fully_shard._fsdp_common import _chunk_with_empty
 
-    from zerodesk.measure.simulate import _LazyChunks
+    from zerodesk.measure.worker.torch_compat import LazyChunks
 
     def views(chunks):
         return [(c.shape, c.stride(), c.storage_offset(), c.dtype) for c in chunks]
@@ -293,7 +293,7 @@ def test_fsdp2_chunks_made_on_demand_are_torchs_own():
         for shape in [(0, 3), (1, 5), (5,), (7, 2), (1003, 48), (100,)]:
             t = torch.empty(shape)
             for n in (1, 2, 3, 7, 64, 1024):
-                assert views(_LazyChunks(t, n, 0)) == views(_chunk_with_empty(t, n, 0)), (shape, n)
+                assert views(LazyChunks(t, n, 0)) == views(_chunk_with_empty(t, n, 0)), (shape, n)
 
 
 def test_untracked_warmup_gives_the_tracked_warmups_figures_byte_for_byte():
@@ -316,14 +316,14 @@ def test_direct_output_walk_tracks_what_torchs_walk_tracks():
     from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
     from torch.utils._pytree import tree_map_only
 
-    from zerodesk.measure.simulate import _direct_output_walk
+    from zerodesk.measure.worker.torch_compat import direct_output_walk
 
     a, b, c = torch.zeros(1), torch.ones(2), torch.empty(3)
     outputs = [a, None, [a, b, c], (b, c), [], (), [a, None], (a, [b]), {"x": a}, 3, torch.return_types.max((a, b))]
     for out in outputs:
         seen_torch: list = []
         want = tree_map_only(torch.Tensor, lambda t: seen_torch.append(t) or t.numel(), out)
-        with _direct_output_walk():
+        with direct_output_walk():
             assert mem_tracker.tree_map_only is fsdp2_mem_tracker.tree_map_only is not tree_map_only
             seen: list = []
             got = fsdp2_mem_tracker.tree_map_only(torch.Tensor, lambda t: seen.append(t) or t.numel(), out)

@@ -1,6 +1,6 @@
 """The model's architecture and its exact tensor list, named and ordered as the model people load.
 
-`family` picks a module layout: "custom" is ZeroDesk's own decoder (measure/model.py builds it
+`family` picks a module layout: "custom" is ZeroDesk's own decoder (measure/worker/model.py builds it
 without transformers); every other family follows the Hugging Face transformers (v5) module of
 the same model_type, tensor for tensor: names, shapes (Conv1D's (in, out) included), order,
 fusion (GPT-2's c_attn, Falcon's and BLOOM's query_key_value, Phi-3's qkv_proj and gate_up_proj,
@@ -465,7 +465,7 @@ def block_group(name: str) -> str:
     """The FSDP2 group of a tensor: its block ('model.layers.3') when its path has a layer index, else 'root'.
 
     Every layout keeps its blocks in one ModuleList, and the first numeric path component is the
-    block's index; the measuring worker wraps each block, then the root (measure/model.py)."""
+    block's index; the measuring worker wraps each block, then the root (measure/worker/model.py)."""
     parts = name.split(".")
     for i, part in enumerate(parts):
         if part.isdigit():

@@ -1,7 +1,7 @@
 """What eager PyTorch keeps for backward on top of the model states (ZeRO §3.2), term by term.
 
 Counted op by op from what torch's autograd saves for the measure worker's decoder
-(zerodesk.measure.model), with 16-bit (bf16) compute and no dropout:
+(zerodesk.measure.worker.model), with 16-bit (bf16) compute and no dropout:
 
 - `bf16` compute: parameters cast by FSDP2's MixedPrecisionPolicy, activations bf16 throughout
   (stages 2, 3). `autocast` compute: fp32 parameters under torch.autocast (DDP, stages 0, 1):
@@ -18,7 +18,7 @@ Counted op by op from what torch's autograd saves for the measure worker's decod
 - The loss: bf16 logits, their fp32 copy and the fp32 log-softmax (10 B per logit) at the
   forward's end; the log-softmax (4 B) stays saved for backward, which adds ~8 B of temporaries.
 
-Every other family is transformers' own module (measure/hf_model.py), which differs where it
+Every other family is transformers' own module (measure/worker/hf_model.py), which differs where it
 matters: its RMSNorm casts the normalised tensor back to bf16 (6 B, not 8, under bf16); cos/sin
 are made once per forward and shared by the blocks (shared_bytes); SDPA's output needs no copy;
 a fused q/k/v (or gate/up) projection casts its input once under autocast, and under rotary its
@@ -30,7 +30,7 @@ Mistral layouts under both compute modes (GPT-NeoX under autocast keeps one s·b
 In backward a block's MLP adds its gradient temporaries (mlp_backward) to what the block saved
 (or rebuilt, under full recompute); core.peak places that moment in the step.
 
-Recompute wraps each block with torch's activation checkpointing (zerodesk.measure.recompute):
+Recompute wraps each block with torch's activation checkpointing (zerodesk.measure.worker.recompute):
 `selective` recomputes the attention sub-layer (only its input is kept), `full` the whole block
 (only the block input is kept); a recomputed block's activations live again during its backward.
 Pure Python: no torch.

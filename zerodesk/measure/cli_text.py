@@ -11,9 +11,8 @@ import sys
 from typing import Iterator
 
 from ..core.text import shorten
-from .launcher import MAX_LOCAL_RANKS  # GPU runs are further held to the visible GPUs
 from .protocol import Message, Result, Started
-from .rules import UNIT_BYTES, UNIT_NOTES, difference_pct, table_unit
+from .rules import MAX_LOCAL_RANKS, UNIT_BYTES, UNIT_NOTES, difference_pct, table_unit
 from .run_state import RunState
 from ..core.units import parse_decimal
 

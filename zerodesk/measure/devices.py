@@ -1,14 +1,16 @@
-"""Where a rank runs and how its failures read: local-rank mapping, the device decision, NCCL errors.
+"""Where a rank runs and how its failures read: rank discovery, the device decision, NCCL errors.
 
-Pure Python (torch is passed in or imported lazily), so the rules are unit-tested on any machine:
-the launcher decides the device once (decide_device), each rank finds its GPU (cuda_index), and a
-failed collective becomes one sentence or, when only a peer is gone, collateral (dist_failure).
+Torch-free, so the rules are unit-tested on any machine: a rank learns who it is from its launcher's
+environment (env_rank), the launcher decides the device once (decide_device), each rank finds its GPU
+(cuda_index), and a failed collective becomes one sentence or, when only a peer is gone, collateral
+(dist_failure). Also AdamW's kernel flags (adamw_kwargs), which the ranks pass to torch.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+import socket
+from typing import Mapping
 
 from ..core.options import OPTIMIZER_IMPL
 
@@ -25,6 +27,18 @@ def local_rank(env: Mapping[str, str] | None = None) -> int | None:
         if value.isdigit():
             return int(value)
     return None
+
+
+def env_rank() -> tuple[int, int, int | None]:
+    """RANK, WORLD_SIZE and the node-local rank (None where no launcher says) from torchrun, SLURM, MPI or our
+    launcher; a lone process becomes rank 0 of 1 (on a free loopback port)."""
+    if "RANK" not in os.environ:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        os.environ.update(RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    rank, world = int(os.environ["RANK"]), int(os.environ.get("WORLD_SIZE", "1"))
+    return rank, world, local_rank()
 
 
 def cuda_index(local: int | None, rank: int, visible: int) -> int:
@@ -85,33 +99,6 @@ def dist_failure(text: str, backend: str | None) -> tuple[str, str] | None:
     return None
 
 
-def adamw(params: Any, impl: str, lr: float = 1e-4) -> Any:
-    """torch's AdamW with its kernels chosen explicitly (plan.optimizer_impl), the same on every device."""
-    import torch
-
-    return torch.optim.AdamW(params, lr=lr, **adamw_kwargs(impl))
-
-
 def adamw_kwargs(impl: str) -> dict[str, bool]:
     OPTIMIZER_IMPL.check(impl)
     return {"foreach": impl == "foreach", "fused": impl == "fused"}
-
-
-def attention_backend(torch: Any, arch: Any, seq: int, device: Any) -> str | None:
-    """The SDPA kernel torch picks for this model's attention on `device`, as torch.nn.attention.SDPBackend names it.
-
-    Asked of torch's own dispatcher (torch._fused_sdp_choice) with the measured head shape, bf16, causal,
-    on a short sequence (the choice depends on head size, dtype, GQA and the GPU, not on the length)."""
-    if arch is None:
-        return None
-    try:
-        from torch.nn.attention import SDPBackend
-
-        heads, kv, d = arch.heads, arch.n_kv_heads, arch.dim_per_head
-        s = max(1, min(seq, 64))
-        q = torch.empty(1, heads, s, d, dtype=torch.bfloat16, device=device)
-        k = torch.empty(1, kv, s, d, dtype=torch.bfloat16, device=device)
-        choice = torch._fused_sdp_choice(q, k, k, None, 0.0, True, scale=None, enable_gqa=kv != heads)
-        return SDPBackend(choice).name  # torch's own names: FLASH_ATTENTION, EFFICIENT_ATTENTION, CUDNN_ATTENTION, MATH
-    except Exception:  # noqa: BLE001 - a private helper: unknown rather than a failed run
-        return None

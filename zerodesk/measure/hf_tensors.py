@@ -1,10 +1,10 @@
 """Any model type's exact tensor list, read by transformers in a subprocess (the window never imports torch).
 
-`python -m zerodesk.measure.hf_tensors CONFIG.json` builds transformers' model for that config on
-the meta device (no weights, no Hub) and prints one JSON object: {"tensors": [[name, shape], ...]}
-or {"error": "one sentence"}. read_tensor_list() is the torch-free caller the CLI and the GUI use
-for model types ZeroDesk has no layout for; the list goes into the plan (ModelSpec.tensors) with
-the config, so the torch profile, simulate and measure work for it.
+`python -m zerodesk.measure.worker.hf_model CONFIG.json` (or - for stdin) builds transformers' model
+for that config on the meta device (no weights, no Hub) and prints one JSON object: {"tensors":
+[[name, shape], ...]} or {"error": "one sentence"}. read_tensor_list() here is the torch-free caller
+the CLI and the GUI use for model types ZeroDesk has no layout for; the list goes into the plan
+(ModelSpec.tensors) with the config, so the torch profile, simulate and measure work for it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..core.plan import PlanError
 from .runner import measure_env
 
 NEEDS_TRANSFORMERS = "needs the transformers package (pip install transformers)"
+TENSOR_LIST_MODULE = "zerodesk.measure.worker.hf_model"  # what the subprocess runs
 
 
 def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -53,7 +54,7 @@ def read_tensor_list(config: dict[str, Any], source: str, python: str | None = N
                      timeout: float = 120.0) -> list[tuple[str, tuple[int, ...]]]:
     """The tensor list of `config` (a config.json dict read from `source`); failures are one PlanError."""
     try:
-        out = subprocess.run([python or sys.executable, "-m", "zerodesk.measure.hf_tensors", "-"],
+        out = subprocess.run([python or sys.executable, "-m", TENSOR_LIST_MODULE, "-"],
                              input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
                              env=measure_env())
     except subprocess.TimeoutExpired:
@@ -71,26 +72,3 @@ def read_tensor_list(config: dict[str, Any], source: str, python: str | None = N
         tail = out.stderr.strip().splitlines()[-1:] or ["no output"]
         raise PlanError(f"reading {source} with transformers failed ({tail[0]})")
     return [(str(n), tuple(int(d) for d in s)) for n, s in answer["tensors"]]
-
-
-def main(argv: list[str] | None = None) -> None:
-    argv = sys.argv[1:] if argv is None else argv
-    text = sys.stdin.read() if argv == ["-"] else Path(argv[0]).read_text(encoding="utf-8")
-    try:
-        config = json.loads(text)
-        if not isinstance(config, dict) or not isinstance(config.get("model_type"), str):
-            raise ValueError("the config has no model_type")
-        from .hf_model import TransformersMissing, named_shapes
-
-        try:
-            tensors = named_shapes(config)
-        except TransformersMissing:
-            raise ValueError(f"reading this model type {NEEDS_TRANSFORMERS}") from None
-        answer: dict[str, Any] = {"tensors": tensors}
-    except Exception as exc:  # noqa: BLE001 - one sentence back to the window, never a traceback
-        answer = {"error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
-    print(json.dumps(answer), flush=True)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,8 @@
 """Messages between a measuring worker and its reader (CLI or GUI): JSON lines, one object each.
 
 Every message has a `kind` discriminator. The worker writes them to stdout and nothing else;
-readers call decode() per line. Torch-free: the GUI imports this module.
+readers call decode() per line. Also what both sides must agree on besides the lines: the exit
+statuses of a worker process and what the simulation offers. Torch-free: the GUI imports this module.
 """
 
 from __future__ import annotations
@@ -20,8 +21,23 @@ ErrorCode = Literal[
     "no_gpu", "out_of_memory", "launcher_failed", "worker_crashed", "bad_plan", "tracker_unavailable",
     "timeout", "cancelled", "internal", "unsupported", "nccl", "host_memory",
 ]
-# Where a figure comes from: a real step on real ranks, or one rank of a fake-tensor step (simulate.py).
+# Where a figure comes from: a real step on real ranks, or one rank of a fake-tensor step (worker/simulate.py).
 Source = Literal["measured", "simulated"]
+
+# Exit status of a worker process (a rank, the launcher's ranks, the simulation): 0 done; EXIT_REPORTED: it wrote an
+# Error line; EXIT_COLLATERAL: it only lost contact with another rank (the rank that failed reports); 130 interrupted.
+EXIT_REPORTED, EXIT_COLLATERAL, EXIT_INTERRUPTED = 3, 4, 130
+
+SIMULATED_STAGES = (0, 1, 2, 3)  # every stage runs under fake tensors (DDP's reducer replayed for 0 and 1)
+SIMULATED_BACKENDS = ("nccl", "gloo")  # whose collective copies a simulation models
+
+
+class WorkerError(Exception):
+    """A failure a worker process reports as one Error message: its protocol code and one sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 class ProtocolError(ValueError):

@@ -15,6 +15,7 @@ from ..core.plan import Plan
 STAGES = (0, 1, 2, 3)
 HOST_SHARE = 0.7  # CPU ranks may use at most this share of the host's free memory for model states
 MAX_DEFAULT_RANKS = 2  # a laptop-friendly default: the plan's Nd, at most this many local ranks
+MAX_LOCAL_RANKS = 64  # the launcher's limit: one process each on this machine (GPU runs: also one per GPU)
 
 # Byte units: the plan's family (decimal GB or binary GiB), stepping down for small figures.
 UNIT_BYTES = {"GB": 10**9, "MB": 10**6, "kB": 10**3, "GiB": 2**30, "MiB": 2**20, "KiB": 2**10, "B": 1}

@@ -48,17 +48,17 @@ def measure_command(
         args.append("--no-samples")
     if collective_timeout is not None:
         args += ["--collective-timeout", f"{collective_timeout:g}"]
-    return python_command(python or sys.executable, "zerodesk.measure.launcher", args)
+    return python_command(python or sys.executable, "zerodesk.measure.worker.launcher", args)
 
 
 def simulate_command(plan: Plan, stages: Sequence[int] = (0, 1, 2, 3), python: str | None = None,
                      backend: str = "nccl") -> list[str]:
-    """argv that simulates rank 0 of plan.dp ranks under fake tensors: zerodesk.measure.simulate, isolated (child.py).
+    """argv that simulates rank 0 of plan.dp ranks under fake tensors: zerodesk.measure.worker.simulate, isolated (child.py).
 
     One process, no launcher; MeasureRun reads it like a measurement (its lines carry source="simulated")."""
     args = [PLAN_FILE_FLAG, write_plan_file(plan.model_dump_json(exclude_none=True)),
             "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp), "--backend", backend]
-    return python_command(python or sys.executable, "zerodesk.measure.simulate", args)
+    return python_command(python or sys.executable, "zerodesk.measure.worker.simulate", args)
 
 
 def measure_env(base: dict[str, str] | None = None) -> dict[str, str]:

@@ -1,7 +1,7 @@
-"""`zerodesk simulate`: one rank of a full-size training step under fake tensors, for stages 2 and 3 (FSDP2).
+"""`zerodesk simulate`: one rank of a full-size training step under fake tensors, every ZeRO stage (0-3).
 
-Torch-free here: the simulation runs in a subprocess (simulate.py via runner.py), which must find a
-Python with torch. Stages 0 and 1 are computed, not simulated (DDP cannot run under the fake group).
+Torch-free here: the simulation runs in a subprocess (worker/simulate.py via runner.py), which must find a
+Python with torch.
 """
 
 from __future__ import annotations
@@ -27,11 +27,10 @@ from .cli_text import (
     units_line,
 )
 from .interpreter import resolve_python
-from .protocol import Result, Started
+from .protocol import SIMULATED_BACKENDS, SIMULATED_STAGES, Result, Started
 from .rules import unit_family
 from .run_state import RunState
 from .runner import MeasureRun, simulate_command
-from .simulate import BACKENDS, SIMULATED_STAGES
 
 PHASES = ("forward", "backward", "optimizer")
 
@@ -40,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("simulation")
     g.add_argument("--stage", "--stages", dest="stages", type=parse_stages, default=list(SIMULATED_STAGES), metavar="LIST",
                    help="ZeRO stages to simulate, e.g. 0,1,2,3 (default)")
-    g.add_argument("--backend", choices=BACKENDS, default="nccl",
+    g.add_argument("--backend", choices=SIMULATED_BACKENDS, default="nccl",
                    help="whose collective copies to model: nccl (a GPU rank, default) or gloo (a CPU rank)")
     g.add_argument("--timeout", type=parse_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
     g.add_argument("--python", type=parse_python, default=None, metavar="PATH", help="the Python with torch that runs the simulation")

@@ -98,9 +98,9 @@ class OffloadChart(QWidget):
             if not s.applicable:
                 continue
             put("gpu", s.stage - WIDTH, s.gpu_bytes)
-            put("working", s.stage - WIDTH, s.gpu_working_bytes, s.gpu_bytes)
+            put("working", s.stage - WIDTH, s.gpu_working_bytes or 0, s.gpu_bytes)  # unknown (no shapes): none drawn
             put("nvme" if s.on_nvme else "host", s.stage, s.offloaded_node_bytes)
-            top = max(top, s.gpu_bytes + s.gpu_working_bytes, s.offloaded_node_bytes)
+            top = max(top, s.gpu_bytes + (s.gpu_working_bytes or 0), s.offloaded_node_bytes)
         for key, (xs, hs, ys) in series.items():
             self.bars[key].setOpts(x=xs, height=hs, y0=ys, width=WIDTH)
         for line, nbytes in ((self.host_line, plan.cluster.host_memory_bytes),

@@ -21,8 +21,8 @@ from ...core.evidence import EvidenceRecord
 from ...core.plan import Plan
 from ...core.plan_model import PlanModel
 from ...measure import rules
-from ...measure.protocol import scale_plan
-from ...measure.simulate import SIMULATED_STAGES
+from ...measure.protocol import SIMULATED_STAGES, scale_plan
+from ..base.settings import MeasureSettings, Settings
 from .controller import RunController, RunJob
 from .controls import MeasureControls
 from .fmt import fmt_auto
@@ -30,7 +30,6 @@ from .results import RankResults, TierComparison
 from .run_bar import RunBar
 from .texts import RunTexts
 from .timeline import TimelineChart
-from ..base.settings import MeasureSettings, Settings
 
 
 class MeasureTab(QWidget):

@@ -2,8 +2,8 @@
 
 torch's DistributedDataParallel reads tensor data in its constructor (parameter verification,
 broadcast), which fake tensors have none of. Its memory is simple and is reproduced here with
-torch's own pieces: the same bucket assignment (dist._compute_bucket_assignment_by_size with
-DDP's first-bucket and 25 MiB caps, parameters in reverse order as DDP registers them), one
+torch's own pieces: the same bucket assignment (torch_compat.ddp_bucket_assignment: DDP's own, with
+its first-bucket and 25 MiB caps, parameters in reverse order as DDP registers them), one
 persistent flat buffer per bucket in the gradients' dtype, each gradient copied into its bucket
 view when it is ready, the bucket all-reduced on the (fake) group once full, and copied back to
 the gradient (gradient_as_bucket_view=False, DDP's default). The autograd graph, autocast and the
@@ -18,6 +18,8 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
+from . import torch_compat
+
 BUCKET_CAP_BYTES = 25 * 2**20  # DDP's bucket_cap_mb default
 
 
@@ -29,9 +31,8 @@ class SimulatedDDP(nn.Module):
         self.module = module
         params = [p for p in module.parameters() if p.requires_grad]
         order = list(reversed(range(len(params))))  # DDP assigns buckets from the last parameter
-        first = getattr(dist, "_DEFAULT_FIRST_BUCKET_BYTES", 2**20)
-        groups, _ = dist._compute_bucket_assignment_by_size(
-            [params[i] for i in order], [first, BUCKET_CAP_BYTES], [False] * len(params))
+        groups = torch_compat.ddp_bucket_assignment(
+            [params[i] for i in order], [torch_compat.ddp_first_bucket_bytes(), BUCKET_CAP_BYTES])
         self._views: dict[int, tuple[int, torch.Tensor]] = {}
         self._pending: list[int] = []
         self._members: list[list[nn.Parameter]] = []
@@ -62,6 +63,6 @@ class SimulatedDDP(nn.Module):
         return self.module(*args, **kwargs)
 
     def _get_ddp_logging_data(self) -> dict[str, Any]:
-        """What the worker reads from DDP: bucket sizes in bytes."""
+        """What the worker reads from DDP (torch_compat.ddp_bucket_bytes): bucket sizes in bytes."""
         sizes = [getattr(self, f"_bucket{b}").nbytes for b in range(len(self._members))]
         return {"bucket_sizes": ",".join(str(s) for s in sizes)}

@@ -1,14 +1,15 @@
-"""Start N ranks of the measuring worker on this machine: `python -m zerodesk.measure.launcher --ranks N ...`.
+"""Start N ranks of the measuring worker on this machine: `python -m zerodesk.measure.worker.launcher --ranks N ...`.
 
 (Runners start it isolated through child.py: see runner.measure_command.)
 
 Uses torch.multiprocessing (fork on CPU: the ranks inherit the imported torch and start in
 well under a second; spawn on CUDA, which must not be forked) on a free loopback port.
 All other arguments go to the worker unchanged; each stage runs on a fresh set of ranks (torch's memory
-trackers leave a stage's model alive, so one process would carry earlier stages into later peaks). The ranks share this process's stdout, where
-they write protocol lines; the launcher adds a line only for a rank that died without saying
-why. Runners kill the whole process group (start_new_session) to stop everything; and each rank
-dies with the launcher, the launcher with its runner (lifeline.py), whatever kills them.
+trackers leave a stage's model alive, so one process would carry earlier stages into later peaks). The
+ranks share this process's stdout, where they write protocol lines; the launcher adds a line only for a
+rank that died without saying why. Runners kill the whole process group (start_new_session) to stop
+everything; and each rank dies with the launcher, the launcher with its runner (lifeline.py), whatever
+kills them.
 """
 
 from __future__ import annotations
@@ -22,15 +23,13 @@ import socket
 import sys
 import time
 
-from ..core.plan import Plan
-from . import proctree
-from .devices import decide_device, default_ranks
-from .lifeline import die_with_parent, parent_gone
-from .protocol import Error, encode, scale_plan
-from .rules import MAX_DEFAULT_RANKS, host_fit
-
-MAX_LOCAL_RANKS = 64  # one process each on this machine
-EXIT_REPORTED, EXIT_COLLATERAL = 3, 4  # as in worker.py (not imported: it would import torch twice in spawn)
+from ...core.plan import Plan
+from .. import proctree
+from ..devices import decide_device, default_ranks
+from ..job import rank_arguments, rank_job
+from ..lifeline import die_with_parent, parent_gone
+from ..protocol import EXIT_COLLATERAL, EXIT_REPORTED, Error, WorkerError, encode
+from ..rules import MAX_DEFAULT_RANKS, MAX_LOCAL_RANKS, host_fit
 
 
 def _say(code: str, message: str) -> None:
@@ -48,21 +47,19 @@ def _rank_entry(index: int, argv: list[str], world: int, port: int) -> None:
     die_with_parent()
     os.environ.update(RANK=str(index), LOCAL_RANK=str(index), WORLD_SIZE=str(world), LOCAL_WORLD_SIZE=str(world),
                       MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-    from .worker import main
+    from .rank import main
 
     main(argv)  # leaves with os._exit
 
 
 def _job(worker_argv: list[str]) -> tuple[Plan | None, list[int]]:
-    """The plan the ranks will measure (scaled) and its stages, read as the worker reads them; a plan that
-    does not load is the worker's to report (bad_plan): (None, [])."""
-    from .worker import WorkerError, _load, _parse
-
+    """The plan the ranks will measure (scaled) and its stages, read as a rank reads them; a plan that
+    does not load is the ranks' to report (bad_plan): (None, [])."""
     try:
-        with contextlib.redirect_stderr(io.StringIO()):  # argparse's usage is the worker's to print
-            plan, scale, stages = _load(_parse(worker_argv))
-        return scale_plan(plan, scale), stages
-    except (SystemExit, WorkerError, ValueError):
+        with contextlib.redirect_stderr(io.StringIO()):  # argparse's usage is the ranks' to print
+            plan, _scale, stages = rank_job(rank_arguments().parse_args(worker_argv))
+        return plan, stages
+    except (SystemExit, WorkerError):
         return None, []
 
 
@@ -75,10 +72,35 @@ def host_problem(plan: Plan, stages: list[int], ranks: int, free: int | None = N
             f"machine can spare ({refusal.free / 1e9:.1f} GB free): scale the model down, use fewer ranks, or simulate")
 
 
+def preload(plan: Plan | None = None) -> None:
+    """Import what every stage needs, once: forked ranks then start each stage without importing torch's
+    engines, trackers and transformers' model again."""
+    import torch.distributed.device_mesh  # noqa: F401
+    import torch.distributed.fsdp  # noqa: F401
+    import torch.distributed.optim  # noqa: F401
+    import torch.nn.parallel  # noqa: F401
+
+    from . import rank, step, torch_compat  # noqa: F401
+    from .model import build_model
+
+    try:  # their checks import the trackers' modules; a failed one is for each rank to report
+        torch_compat.check("mem_tracker")
+        torch_compat.check("fsdp_mem_tracker")
+    except torch_compat.TorchInternalsMoved:
+        pass
+
+    arch = plan.model.architecture if plan is not None else None
+    if plan is not None and (arch is None or arch.family != "custom"):
+        try:  # transformers' modules load with the first model of a type: build it once on the meta device
+            build_model(plan.model, "meta")
+        except Exception:  # noqa: BLE001 - each rank meets the same problem and reports it in one sentence
+            pass
+
+
 def _describe(rank: int, exitcode: int) -> str:
     if exitcode < 0:
         sig = -exitcode
-        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
+        name = signal.Signals(sig).name if sig in {s.value for s in signal.Signals} else f"signal {sig}"
         hint = " (perhaps the system ran out of memory)" if sig == proctree.SIGKILL else ""
         return f"rank {rank} was killed by {name}{hint}"
     return f"rank {rank} exited with status {exitcode} without reporting an error"
@@ -128,8 +150,6 @@ def main(argv: list[str] | None = None) -> int:
     # the collector cannot see), so stages in one process would carry the earlier stages' memory.
     stages = stages or [None]
     if proctree.rank_start_method(device) == "fork":
-        from .worker import preload
-
         preload(plan)  # imported once here, so each stage's forked ranks start at once
     t0 = time.time()
     for i, stage in enumerate(stages):

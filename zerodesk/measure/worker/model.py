@@ -5,6 +5,7 @@ transformers' own model built from hf_config_from_architecture(arch) (measure/hf
 the engines shard the very tensors people load. build_model() checks named_parameters() against
 the core's list (names, shapes and order), so the torch profile and the measured engines see the
 same tensors. blocks_of() finds the ModuleList FSDP2 wraps block by block, then the root.
+attention_backend() names the SDPA kernel torch picks for the model's attention on a device.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..core.architecture import block_group, tensor_shapes
-from ..core.plan import Architecture, ModelSpec
+from ...core.architecture import block_group, tensor_shapes
+from ...core.plan import Architecture, ModelSpec
+from . import torch_compat
 
 
 def _norm(arch: Architecture) -> nn.Module:
@@ -129,7 +131,7 @@ def build_model(spec: Architecture | ModelSpec, device: torch.device | str = "cp
             model: nn.Module = Decoder(arch)
         want = tensor_shapes(arch)
     else:
-        from ..core.hf_config import hf_config_from_architecture
+        from ...core.hf_config import hf_config_from_architecture
         from .hf_model import build_hf_model
 
         if arch is not None:
@@ -161,3 +163,21 @@ def loss_fn(logits, targets: torch.Tensor) -> torch.Tensor:
     """Cross-entropy over fp32 logits; takes a tensor or a transformers output (its .logits)."""
     logits = getattr(logits, "logits", logits)
     return F.cross_entropy(logits.float().flatten(0, 1), targets.flatten())
+
+
+def attention_backend(arch: Architecture | None, seq: int, device: torch.device) -> str | None:
+    """The SDPA kernel torch picks for this model's attention on `device` (torch.nn.attention.SDPBackend's name).
+
+    Asked of torch's own dispatcher with the measured head shape, bf16, causal, on a short sequence (the choice
+    depends on head size, dtype, GQA and the GPU, not on the length); None where the dispatcher cannot say."""
+    if arch is None:
+        return None
+    torch_compat.check("sdp_choice")
+    try:
+        heads, kv, d = arch.heads, arch.n_kv_heads, arch.dim_per_head
+        s = max(1, min(seq, 64))
+        q = torch.empty(1, heads, s, d, dtype=torch.bfloat16, device=device)
+        k = torch.empty(1, kv, s, d, dtype=torch.bfloat16, device=device)
+        return torch_compat.sdp_kernel(q, k, enable_gqa=kv != heads)
+    except Exception:  # noqa: BLE001 - a kernel choice this device cannot make: unknown rather than a failed run
+        return None

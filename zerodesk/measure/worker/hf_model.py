@@ -1,10 +1,15 @@
 """transformers' own model from a config dict: on the meta device for its tensor list, or real for a step.
 
 Worker side only (torch and transformers). Missing transformers is one sentence, never a traceback.
+`python -m zerodesk.measure.worker.hf_model CONFIG.json` (or - for stdin) prints a config's tensor
+list as one JSON object, for measure/hf_tensors.py, the torch-free caller.
 """
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
 MISSING = ("this model's Hugging Face layout needs the transformers package in the measuring Python "
@@ -52,3 +57,27 @@ def named_shapes(config: dict[str, Any]) -> list[tuple[str, list[int]]]:
     """Every unique trainable tensor of transformers' model for `config`, in registration order."""
     model = build_hf_model(config, "meta")
     return [(name, list(p.shape)) for name, p in model.named_parameters() if p.requires_grad]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print {"tensors": [[name, shape], ...]} or {"error": "one sentence"} for the config in argv[0] (- : stdin)."""
+    from ..hf_tensors import NEEDS_TRANSFORMERS
+
+    argv = sys.argv[1:] if argv is None else argv
+    text = sys.stdin.read() if argv == ["-"] else Path(argv[0]).read_text(encoding="utf-8")
+    try:
+        config = json.loads(text)
+        if not isinstance(config, dict) or not isinstance(config.get("model_type"), str):
+            raise ValueError("the config has no model_type")
+        try:
+            tensors = named_shapes(config)
+        except TransformersMissing:
+            raise ValueError(f"reading this model type {NEEDS_TRANSFORMERS}") from None
+        answer: dict[str, Any] = {"tensors": tensors}
+    except Exception as exc:  # noqa: BLE001 - one sentence back to the window, never a traceback
+        answer = {"error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
+    print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import partial, wraps
 from typing import Any
 
-from ..core.options import RECOMPUTE
+from ...core.options import RECOMPUTE
 
 
 def _checkpointed(forward: Any) -> Any:

@@ -1,0 +1,174 @@
+"""Every private torch API the worker uses sits in torch_compat, and each self-check runs on the installed torch.
+
+Each check passes here; with its piece of torch moved (deleted or changed in place for the test) it fails with
+TorchInternalsMoved naming the torch version and what moved, and the accessors that rely on it fail the same way
+instead of switching a patch off. Outside torch_compat the worker touches no underscore name of torch.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from zerodesk.measure.worker import torch_compat  # noqa: E402
+from zerodesk.measure.worker.torch_compat import CHECKS, TorchInternalsMoved  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKER = ROOT / "zerodesk" / "measure" / "worker"
+
+
+@pytest.mark.parametrize("name", list(CHECKS))
+def test_every_self_check_passes_on_this_torch(name):
+    torch_compat.check(name)
+
+
+def _breakers():
+    """check name -> how to move its piece of torch (monkeypatch, restored after the test)."""
+    import torch.distributed as dist
+    from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
+    from torch.distributed.fsdp import FSDPModule
+    from torch.distributed.fsdp._fully_shard import _fsdp_param
+
+    def plain_chunks(tensor, num_chunks, dim):  # torch.chunk without _chunk_with_empty's padding
+        return list(torch.chunk(tensor, num_chunks, dim))
+
+    def transformers_packing(mp):
+        masking = pytest.importorskip("transformers.masking_utils")
+        mp.delattr(masking, "find_packed_sequence_indices")
+
+    def cublas(mp):
+        mp.setattr(torch.version, "cuda", "12.8")
+        mp.delattr(torch._C, "_cuda_clearCublasWorkspaces", raising=False)
+
+    return {
+        "mem_tracker": lambda mp: mp.delattr(mem_tracker.MemTracker, "_update_and_maybe_create_winfos"),
+        "fsdp_mem_tracker": lambda mp: mp.delattr(fsdp2_mem_tracker, "FSDPMemTracker"),
+        "fsdp_state": lambda mp: mp.delattr(FSDPModule, "_get_fsdp_state"),
+        "fsdp_chunks": lambda mp: mp.setattr(_fsdp_param, "_chunk_with_empty", plain_chunks),
+        "fsdp_reduce_scatter": lambda mp: mp.delattr(dist, "reduce_scatter_single"),  # FSDP2 calls no other
+        "tracker_peak_update": lambda mp: mp.setattr(mem_tracker.MemTracker, "_update_peak_stats", lambda self: None),
+        "tracker_output_walk": lambda mp: mp.setattr(mem_tracker, "tree_map_only", lambda *a, **k: None),
+        "ddp_buckets": lambda mp: mp.delattr(dist, "_compute_bucket_assignment_by_size"),
+        "storage_identity": lambda mp: mp.setattr(torch.UntypedStorage, "_cdata", property(lambda self: 0)),
+        "sdp_choice": lambda mp: mp.delattr(torch, "_fused_sdp_choice"),
+        "cublas_workspaces": cublas,
+        "fake_world": lambda mp: mp.setitem(sys.modules, "torch.testing._internal.distributed.fake_pg", None),
+        "transformers_packing": transformers_packing,
+    }
+
+
+def test_every_self_check_has_a_breaker_here():
+    assert set(_breakers()) == set(CHECKS)
+
+
+@pytest.mark.parametrize("name", list(CHECKS))
+def test_a_moved_piece_fails_its_check_loudly(monkeypatch, name):
+    _breakers()[name](monkeypatch)
+    with pytest.raises(TorchInternalsMoved) as info:
+        torch_compat.check(name)
+    text = str(info.value)
+    library = "transformers" if name == "transformers_packing" else "torch"
+    assert re.match(rf"{library} \S+ no longer has ", text) and info.value.what in text
+    assert f"ZeroDesk is tested with torch {torch_compat.TORCH_FLOOR}" in text and "\n" not in text
+    if library == "torch":
+        assert text.startswith(f"torch {torch.__version__} ")
+
+
+def test_the_simulations_patches_fail_instead_of_switching_off(monkeypatch):
+    """Before: a moved _chunk_with_empty or tree_map_only left the simulation running unpatched without a word."""
+    _breakers()["fsdp_chunks"](monkeypatch)
+    with pytest.raises(TorchInternalsMoved, match="_chunk_with_empty"):
+        with torch_compat.chunks_on_demand():
+            pass
+    _breakers()["tracker_output_walk"](monkeypatch)
+    with pytest.raises(TorchInternalsMoved, match="tree_map_only"):
+        with torch_compat.direct_output_walk():
+            pass
+
+
+def test_a_moved_tracker_is_one_protocol_sentence(monkeypatch):
+    from zerodesk.measure.protocol import WorkerError
+    from zerodesk.measure.worker.failures import classify
+    from zerodesk.measure.worker.trackers import check_tracker
+
+    _breakers()["fsdp_state"](monkeypatch)
+    code, text = classify(TorchInternalsMoved("torch", "FSDP2's per-module state", "gone", "unsupported"), 1, 3)
+    assert code == "unsupported" and text.startswith("rank 1 in stage 3: torch ") and "\n" not in text
+    _breakers()["mem_tracker"](monkeypatch)
+    with pytest.raises(WorkerError) as info:
+        check_tracker(0)
+    assert info.value.code == "tracker_unavailable" and torch.__version__ in info.value.message
+
+
+DDP_BUCKETS = """
+import os, torch, torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel
+from zerodesk.measure.worker import torch_compat
+from zerodesk.measure.worker.ddp_sim import SimulatedDDP
+os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=os.environ["PORT"])
+dist.init_process_group("gloo", rank=0, world_size=1)
+model = torch.nn.Sequential(torch.nn.Linear(300, 1000), torch.nn.Linear(1000, 7))
+ddp = DistributedDataParallel(model)
+ddp(torch.ones(2, 300)).sum().backward()  # the buckets are rebuilt in the first step
+real = torch_compat.ddp_bucket_bytes(ddp)
+twin = torch.nn.Sequential(torch.nn.Linear(300, 1000), torch.nn.Linear(1000, 7))
+stand_in = torch_compat.ddp_bucket_bytes(SimulatedDDP(twin))
+print(real, stand_in, sum(p.numel() * 4 for p in model.parameters()))
+dist.destroy_process_group()
+"""
+
+
+def test_ddp_reports_its_buckets_as_the_stand_in_does():
+    """_get_ddp_logging_data's bucket sizes from a real one-rank DDP: every gradient, fp32, as SimulatedDDP holds."""
+    from zerodesk.measure.worker.launcher import free_port
+
+    out = subprocess.run([sys.executable, "-c", DDP_BUCKETS], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={"PORT": str(free_port()), "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT),
+                              "GLOO_SOCKET_IFNAME": "lo"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    real, stand_in, grads = map(int, out.stdout.split())
+    assert real == stand_in == grads > 0
+
+
+def _private_uses(path: Path) -> list[str]:
+    """Underscore names of other objects this module touches (self's own and dunders aside; os._exit is public)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "torch":
+            names = node.module.split(".") + [a.name for a in node.names]
+            found += [f"from {node.module} import {n}" for n in names if n.startswith("_")]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if any(p.startswith("_") for p in a.name.split("."))]
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            owner = ast.unparse(node.value)
+            if owner not in ("self", "os"):
+                found.append(f"{owner}.{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr", "setattr", "delattr") and len(node.args) > 1
+              and isinstance(node.args[1], ast.Constant) and str(node.args[1].value).startswith("_")
+              and ast.unparse(node.args[0]) != "self"):
+            found.append(f"{node.func.id}({ast.unparse(node.args[0])}, {node.args[1].value!r})")
+    return found
+
+
+def test_private_torch_apis_live_only_in_torch_compat():
+    uses = {p.name: _private_uses(p) for p in sorted(WORKER.glob("*.py")) if p.name != "torch_compat.py"}
+    assert not {name: u for name, u in uses.items() if u}
+    assert _private_uses(WORKER / "torch_compat.py")  # the scan does see them where they are
+
+
+def test_the_torch_floor_is_pyprojects_and_readmes():
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert f"torch>={torch_compat.TORCH_FLOOR},<3" in extras["measure"]
+    assert f"torch {torch_compat.TORCH_FLOOR}" in (ROOT / "README.md").read_text()
+    assert tuple(map(int, torch.__version__.split("+")[0].split(".")[:2])) >= \
+        tuple(map(int, torch_compat.TORCH_FLOOR.split(".")))

@@ -1,0 +1,74 @@
+"""Each ZeRO stage's training set-up as PyTorch runs it: DDP (0), DDP + ZeroRedundancyOptimizer (1), FSDP2 (2-3).
+
+Stages 0-1 wrap the model in DistributedDataParallel (under the simulation's fake process group, its
+stand-in ddp_sim.SimulatedDDP) and compute under bf16 autocast; stage 1 shards AdamW's state with
+torch's ZeroRedundancyOptimizer. Stages 2-3 shard each block, then the root, with FSDP2's fully_shard
+and a bf16 MixedPrecisionPolicy, resharding after forward only in stage 3, and move the states to the
+host with CPUOffloadPolicy where the plan offloads (core.offload). AdamW's kernels are the plan's
+(optimizer_impl), chosen explicitly so every device runs the same ones.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import Any, Callable, ContextManager
+
+import torch
+from torch import nn
+
+from ...core.offload import fsdp2_offloads
+from ...core.plan import Plan
+from ..devices import adamw_kwargs
+
+
+@dataclass
+class Engine:
+    """One stage's set-up: what the step runs, steps and reads the states from."""
+
+    train_model: nn.Module  # DDP (or its stand-in) around the model, or the model FSDP2 sharded in place
+    optimizer: Any  # what the step calls: AdamW, or ZeroRedundancyOptimizer(AdamW) in stage 1
+    autocast: Callable[[], ContextManager]  # bf16 autocast for DDP; FSDP2's policy casts by itself
+    ddp: Any | None = None  # stages 0-1: it reports its gradient buckets
+    zero1: bool = False  # the optimizer is a ZeroRedundancyOptimizer
+
+    @property
+    def local_optimizer(self) -> Any:
+        """The AdamW holding this rank's optimizer states (ZeroRedundancyOptimizer keeps its own as .optim)."""
+        return self.optimizer.optim if self.zero1 else self.optimizer
+
+
+def adamw(params: Any, impl: str, lr: float = 1e-4) -> Any:
+    """torch's AdamW with its kernels chosen explicitly (plan.optimizer_impl), the same on every device."""
+    return torch.optim.AdamW(params, lr=lr, **adamw_kwargs(impl))
+
+
+def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList, device: torch.device, mesh: Any,
+                 ddp_class: Any = None) -> Engine:
+    """The engine of `stage` around `model` (its ModuleList of `blocks` is what FSDP2 wraps one by one).
+
+    mesh: the device mesh FSDP2 shards over (stages 2-3). ddp_class: a stand-in for DistributedDataParallel."""
+    if stage <= 1:
+        from torch.nn.parallel import DistributedDataParallel
+
+        device_ids = [device.index] if device.type == "cuda" else None
+        ddp = (ddp_class or DistributedDataParallel)(model, device_ids=device_ids)
+        autocast = lambda: torch.autocast(device.type, dtype=torch.bfloat16)  # noqa: E731
+        if stage == 0:
+            return Engine(ddp, adamw(ddp.parameters(), plan.optimizer_impl), autocast, ddp)
+        from torch.distributed.optim import ZeroRedundancyOptimizer
+
+        opt = ZeroRedundancyOptimizer(ddp.parameters(), optimizer_class=torch.optim.AdamW, lr=1e-4,
+                                      **adamw_kwargs(plan.optimizer_impl))
+        return Engine(ddp, opt, autocast, ddp, zero1=True)
+
+    from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
+
+    mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+    # offload (core.offload, torch profile): FSDP2 moves parameters, gradients and AdamW's step to the host
+    # together; pinned memory only where a device copies from it (CUDA). Not yet run on a GPU by ZeroDesk.
+    policy = {"offload_policy": CPUOffloadPolicy(pin_memory=device.type == "cuda")} if fsdp2_offloads(plan) else {}
+    for block in blocks:
+        fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
+    fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
+    return Engine(model, adamw(model.parameters(), plan.optimizer_impl), nullcontext)

@@ -1,0 +1,497 @@
+"""Every private torch API ZeroDesk uses, in one place, each behind a self-check that fails loudly.
+
+torch promises nothing about these: the memory trackers of torch.distributed._tools and their fields,
+FSDP2's and DDP's internals, the SDPA dispatcher, the fake process group and fake tensors, a cuBLAS
+clean-up, and the functions the simulation replaces to run faster. Each has a check in CHECKS that
+raises TorchInternalsMoved, naming this torch's version and what moved, and each accessor here runs
+its check before relying on it: a moved field stops the run with one sentence, never a patch that
+switches itself off or a figure that changes without a word. tests/test_torch_compat.py runs every
+check on the installed torch. The one transformers internal the simulation patches lives here too.
+Outside this module the worker uses public torch only (a test scans for underscores).
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import torch
+import torch.distributed as dist
+
+TORCH_FLOOR = "2.13"  # the oldest torch CI runs and pyproject.toml's measure extra allows
+CHECKS: dict[str, Callable[[], None]] = {}  # name -> self-check, in the order they are declared
+
+
+class TorchInternalsMoved(RuntimeError):
+    """A private piece ZeroDesk relies on is gone or changed; str() is one sentence. code: the protocol's error code."""
+
+    def __init__(self, library: str, what: str, detail: str, code: str) -> None:
+        version = torch.__version__ if library == "torch" else getattr(sys.modules.get(library), "__version__", "?")
+        super().__init__(f"{library} {version} no longer has {what} as ZeroDesk uses it ({detail}); "
+                         f"ZeroDesk is tested with torch {TORCH_FLOOR}")
+        self.what, self.detail, self.code = what, detail, code
+
+
+class _Missing(Exception):
+    """What a check found not as expected."""
+
+
+def _need(condition: Any, detail: str) -> None:
+    if not condition:
+        raise _Missing(detail)
+
+
+def _self_check(name: str, what: str, code: str = "unsupported", library: str = "torch") -> Callable:
+    """Register a check: its body raises (_Missing, or the ImportError/AttributeError/... of a moved piece)."""
+
+    def register(body: Callable[[], None]) -> Callable[[], None]:
+        def check() -> None:
+            try:
+                body()
+            except (_Missing, ImportError, AttributeError, KeyError, TypeError, ValueError) as exc:
+                detail = str(exc) if isinstance(exc, _Missing) else f"{type(exc).__name__}: {exc}"
+                raise TorchInternalsMoved(library, what, detail, code) from None
+
+        CHECKS[name] = check
+        return check
+
+    return register
+
+
+def check(name: str) -> None:
+    """Run one self-check (CHECKS' keys)."""
+    CHECKS[name]()
+
+
+def _code_names(*owners: Any) -> set[str]:
+    """Every global and attribute name the functions of these modules or classes use (nested code included):
+    whether torch still calls what a patch replaces, read without its source."""
+    names: set[str] = set()
+
+    def walk(code: Any) -> None:
+        names.update(code.co_names)
+        for const in code.co_consts:
+            if inspect.iscode(const):
+                walk(const)
+
+    for owner in owners:
+        members = vars(owner).values()
+        if inspect.ismodule(owner):
+            members = [m for m in members if getattr(m, "__module__", None) == owner.__name__]
+        for member in members:
+            for fn in (vars(member).values() if inspect.isclass(member) else [member]):
+                fn = getattr(fn, "__func__", getattr(fn, "fget", fn))  # classmethod, staticmethod, property
+                if inspect.isfunction(fn):
+                    walk(inspect.unwrap(fn).__code__)
+    return names
+
+
+# ---------------------------------------------------------------- memory trackers
+
+
+@_self_check("mem_tracker", "the memory tracker torch.distributed._tools.mem_tracker.MemTracker",
+             code="tracker_unavailable")
+def _check_mem_tracker() -> None:
+    from torch.distributed._tools import mem_tracker
+
+    probe = mem_tracker.MemTracker()
+    for name in ("get_tracker_snapshot", "reset_mod_stats", "track_external", "_peak_mem", "_peak_mem_snap",
+                 "_curr_mem_snap", "_update_and_maybe_create_winfos"):
+        _need(hasattr(probe, name), f"no attribute {name}")
+
+
+@_self_check("fsdp_mem_tracker", "FSDP2's memory tracker torch.distributed._tools.fsdp2_mem_tracker.FSDPMemTracker",
+             code="tracker_unavailable")
+def _check_fsdp_mem_tracker() -> None:
+    from torch.distributed._tools import fsdp2_mem_tracker
+
+    _need(hasattr(fsdp2_mem_tracker.FSDPMemTracker, "track_inputs"), "no FSDPMemTracker.track_inputs")
+    _need(hasattr(fsdp2_mem_tracker._FSDPRefType, "UNSHARDED_PARAM"), "no _FSDPRefType.UNSHARDED_PARAM")
+
+
+def mem_tracker() -> Any:
+    """A new MemTracker (DDP stages)."""
+    check("mem_tracker")
+    from torch.distributed._tools.mem_tracker import MemTracker
+
+    return MemTracker()
+
+
+def fsdp_mem_tracker(model: Any, optimizer: Any) -> Any:
+    """A new FSDPMemTracker of an FSDP2 model and its optimizer (stages 2-3)."""
+    check("mem_tracker")
+    check("fsdp_mem_tracker")
+    from torch.distributed._tools.fsdp2_mem_tracker import FSDPMemTracker
+
+    return FSDPMemTracker(model, optimizer)
+
+
+# The three below run per phase or per sample: they rely on the check made when their tracker was.
+
+
+def restart_peak(tracker: Any) -> None:
+    """Make the tracker's running peak (and its snapshot) the current total, as entering the tracker does."""
+    snap = tracker.get_tracker_snapshot("current")
+    tracker._peak_mem_snap = snap
+    tracker._peak_mem = {dev: s.get("Total", 0) for dev, s in snap.items()}
+
+
+def current_total(tracker: Any, device: Any) -> int:
+    """The tracker's current total bytes on `device`."""
+    return tracker._curr_mem_snap.get(device, {}).get("Total", 0)
+
+
+def file_as_unsharded_param(tracker: Any, tensor: Any) -> None:
+    """File a tensor with an FSDPMemTracker as an unsharded parameter, as its pre-forward hook does."""
+    from torch.distributed._tools.fsdp2_mem_tracker import _FSDPRefType
+
+    tracker._update_and_maybe_create_winfos(tensor, _FSDPRefType.UNSHARDED_PARAM)
+
+
+# ---------------------------------------------------------------- FSDP2
+
+
+@_self_check("fsdp_state", "FSDP2's per-module state (FSDPModule._get_fsdp_state()._fsdp_param_group.fsdp_params, "
+                           "FSDPParam._unsharded_param)")
+def _check_fsdp_state() -> None:
+    from torch.distributed.fsdp import FSDPModule
+    from torch.distributed.fsdp._fully_shard._fsdp_param import FSDPParam
+    from torch.distributed.fsdp._fully_shard._fsdp_param_group import FSDPParamGroup
+    from torch.distributed.fsdp._fully_shard._fsdp_state import FSDPState
+
+    _need(callable(getattr(FSDPModule, "_get_fsdp_state", None)), "no FSDPModule._get_fsdp_state")
+    _need(hasattr(FSDPState, "_fsdp_param_group"), "no FSDPState._fsdp_param_group")
+    _need("fsdp_params" in _code_names(FSDPParamGroup), "FSDPParamGroup keeps no fsdp_params")
+    _need("_unsharded_param" in _code_names(FSDPParam), "FSDPParam keeps no _unsharded_param")
+
+
+def unsharded_params(model: Any) -> Iterator[Any]:
+    """The unsharded parameter of every FSDP2 parameter of `model` that has one (made at its first all-gather)."""
+    check("fsdp_state")
+    from torch.distributed.fsdp import FSDPModule
+
+    for module in model.modules():
+        group = module._get_fsdp_state()._fsdp_param_group if isinstance(module, FSDPModule) else None
+        for fsdp_param in group.fsdp_params if group else ():
+            if hasattr(fsdp_param, "_unsharded_param"):
+                yield fsdp_param._unsharded_param
+
+
+class LazyChunks:
+    """torch.chunk(tensor, n, dim) padded with empty tensors to n, as FSDP2's _chunk_with_empty returns it, but each
+    chunk made only when asked for: FSDP2 reads two of the Nd chunks (this rank's and the 0th), and making all Nd
+    fake views cost most of fully_shard at Nd = 1024 (70B: about two thirds of the simulation)."""
+
+    def __init__(self, tensor: Any, n: int, dim: int) -> None:
+        self.tensor, self.n, self.dim = tensor, n, dim
+        self.size = -(-tensor.size(dim) // n) if tensor.size(dim) else 0  # torch.chunk's chunk length
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> Any:
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        i %= self.n
+        whole = self.tensor.size(self.dim)
+        if i == 0 or whole == 0:  # torch.chunk splits an empty dim into n empty views
+            return self.tensor.narrow(self.dim, 0, min(self.size, whole))
+        length = min(self.size, whole - i * self.size)
+        if length <= 0:  # past torch.chunk's last chunk: _chunk_with_empty's filler
+            return self[0].new_empty(0)
+        return self.tensor.narrow(self.dim, i * self.size, length)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self[i] for i in range(self.n))
+
+
+def _views(chunks: Any) -> list:
+    return [(c.shape, c.stride(), c.storage_offset(), c.dtype) for c in chunks]
+
+
+@_self_check("fsdp_chunks", "FSDP2's sharding helper torch.distributed.fsdp._fully_shard._fsdp_param._chunk_with_empty")
+def _check_fsdp_chunks() -> None:
+    from torch.distributed.fsdp._fully_shard import _fsdp_param
+
+    original = _fsdp_param._chunk_with_empty
+    _need("_chunk_with_empty" in _code_names(_fsdp_param.FSDPParam), "FSDPParam no longer calls it")
+    for shape, n in (((0, 3), 2), ((5,), 3), ((7, 2), 4), ((3,), 8)):
+        t = torch.empty(shape)
+        _need(_views(LazyChunks(t, n, 0)) == _views(original(t, n, 0)), f"it chunks a {shape} tensor {n} ways "
+                                                                          "differently from LazyChunks")
+
+
+@contextmanager
+def chunks_on_demand() -> Iterator[None]:
+    """FSDP2 sharding with LazyChunks (the same shards, sizes and views; nothing else changes)."""
+    check("fsdp_chunks")
+    from torch.distributed.fsdp._fully_shard import _fsdp_param
+
+    original = _fsdp_param._chunk_with_empty
+    _fsdp_param._chunk_with_empty = LazyChunks
+    try:
+        yield
+    finally:
+        _fsdp_param._chunk_with_empty = original
+
+
+@_self_check("fsdp_reduce_scatter", "the reduce-scatter FSDP2's torch.distributed.fsdp._fully_shard._fsdp_collectives "
+                                    "calls (dist.reduce_scatter_single or dist.reduce_scatter_tensor)")
+def _check_fsdp_reduce_scatter() -> None:
+    _reduce_scatter_name()
+
+
+def fsdp_reduce_scatter_name() -> str:
+    """The torch.distributed function FSDP2 reduce-scatters gradients with (reduce_scatter_single from torch 2.13)."""
+    check("fsdp_reduce_scatter")
+    return _reduce_scatter_name()
+
+
+def _reduce_scatter_name() -> str:
+    from torch.distributed.fsdp._fully_shard import _fsdp_collectives
+
+    called = _code_names(_fsdp_collectives)
+    for name in ("reduce_scatter_single", "reduce_scatter_tensor"):
+        if hasattr(dist, name) and name in called:
+            return name
+    raise _Missing("FSDP2's collectives call neither")
+
+
+
+# ---------------------------------------------------------------- the trackers' cost in a simulation
+
+
+@_self_check("tracker_peak_update", "MemTracker._update_peak_stats(self, peak_state), called after every op, "
+                                    "and its _TOTAL_KEY 'Total'")
+def _check_tracker_peak_update() -> None:
+    from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
+
+    params = list(inspect.signature(mem_tracker.MemTracker._update_peak_stats).parameters)
+    _need(params == ["self", "peak_state"], f"its parameters are {params}")
+    _need(mem_tracker._TOTAL_KEY == "Total", f"the total is keyed {mem_tracker._TOTAL_KEY!r}")
+    # FSDPMemTracker's own absence is the fsdp_mem_tracker check's to report, for the stages that need it
+    for tracker in (mem_tracker.MemTracker, getattr(fsdp2_mem_tracker, "FSDPMemTracker", None)):
+        if tracker is not None:
+            _need("_update_peak_stats" in _code_names(tracker), f"{tracker.__name__} no longer calls it")
+
+
+@contextmanager
+def global_peak_only() -> Iterator[None]:
+    """The trackers' running peak without their per-module peaks, which nothing here reads.
+
+    After every op MemTracker walks every tracked module to update its local peak (and copies its snapshot):
+    O(ops x modules), a large share of a tracked 7B step. The global peak and its snapshot, which PhasePeaks
+    reads, are updated exactly as torch does."""
+    check("tracker_peak_update")
+    from torch.distributed._tools import mem_tracker
+
+    def _update_peak_stats(self: Any, peak_state: Any) -> None:
+        for dev, dev_snap in self._curr_mem_snap.items():
+            if self._peak_mem.get(dev, 0) < dev_snap["Total"]:
+                self._peak_mem[dev] = dev_snap["Total"]
+                self._peak_mem_snap[dev] = dict(dev_snap)
+
+    original = mem_tracker.MemTracker._update_peak_stats
+    mem_tracker.MemTracker._update_peak_stats = _update_peak_stats
+    try:
+        yield
+    finally:
+        mem_tracker.MemTracker._update_peak_stats = original
+
+
+@_self_check("tracker_output_walk", "the module-level tree_map_only of torch.distributed._tools.mem_tracker and "
+                                    "fsdp2_mem_tracker (torch.utils._pytree's)")
+def _check_tracker_output_walk() -> None:
+    from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
+    from torch.utils import _pytree
+
+    for module in (mem_tracker, fsdp2_mem_tracker):
+        _need(module.tree_map_only is _pytree.tree_map_only, f"{module.__name__}.tree_map_only is another function")
+
+
+@contextmanager
+def direct_output_walk() -> Iterator[None]:
+    """The trackers' walk over each op's outputs without pytree's flatten and rebuild.
+
+    After every op the trackers call tree_map_only(torch.Tensor, track, outputs) and drop what it returns. For a
+    tensor, None, or a plain list or tuple of tensors (nearly every op; FSDP2's and AdamW's foreach ops return
+    lists of hundreds) this calls track on the same tensors in the same order without building a tree spec and a
+    new tree, which was most of the trackers' own time in a 7B step. Any other output goes to torch's own walk."""
+    check("tracker_output_walk")
+    from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
+    from torch.utils._pytree import tree_map_only
+
+    def direct(types: Any, func: Any, tree: Any, is_leaf: Any = None) -> Any:
+        if types is torch.Tensor and is_leaf is None:
+            if isinstance(tree, torch.Tensor):
+                return func(tree)
+            if tree is None:
+                return None
+            if type(tree) in (list, tuple) and all(isinstance(t, torch.Tensor) for t in tree):
+                return type(tree)([func(t) for t in tree])
+        return tree_map_only(types, func, tree, is_leaf)
+
+    modules = (mem_tracker, fsdp2_mem_tracker)
+    for m in modules:
+        m.tree_map_only = direct
+    try:
+        yield
+    finally:
+        for m in modules:
+            m.tree_map_only = tree_map_only
+
+
+# ---------------------------------------------------------------- DDP
+
+
+@_self_check("ddp_buckets", "DDP's bucket assignment dist._compute_bucket_assignment_by_size, "
+                            "dist._DEFAULT_FIRST_BUCKET_BYTES and DistributedDataParallel._get_ddp_logging_data")
+def _check_ddp_buckets() -> None:
+    from torch.nn.parallel import DistributedDataParallel
+
+    _need(callable(dist._compute_bucket_assignment_by_size), "not callable")
+    _need(isinstance(dist._DEFAULT_FIRST_BUCKET_BYTES, int), "no first-bucket size")
+    _need(callable(DistributedDataParallel._get_ddp_logging_data), "no logging data")
+    p = torch.zeros(3)
+    groups, _ = dist._compute_bucket_assignment_by_size([p, p], [8, 2**20], [False, False])
+    _need([list(g) for g in groups] == [[0], [1]], f"two 12-byte tensors under an 8-byte first bucket give {groups}")
+
+
+def ddp_first_bucket_bytes() -> int:
+    """DDP's cap for its first (smallest) bucket."""
+    check("ddp_buckets")
+    return dist._DEFAULT_FIRST_BUCKET_BYTES
+
+
+def ddp_bucket_assignment(tensors: list, caps: list[int]) -> list[list[int]]:
+    """DDP's own grouping of `tensors` (in the order DDP registers them) into buckets under `caps` bytes."""
+    check("ddp_buckets")
+    groups, _ = dist._compute_bucket_assignment_by_size(tensors, caps, [False] * len(tensors))
+    return [list(g) for g in groups]
+
+
+def ddp_bucket_bytes(ddp: Any) -> int:
+    """The bytes of a DDP's gradient buckets as it reports them (rebuilt after its first step), or its stand-in's."""
+    check("ddp_buckets")
+    info = ddp._get_ddp_logging_data()
+    if "rebuilt_bucket_sizes" not in info and "bucket_sizes" not in info:
+        raise TorchInternalsMoved("torch", "DDP's logged bucket sizes", f"keys {sorted(info)[:20]}", "unsupported")
+    sizes = info.get("rebuilt_bucket_sizes") or info.get("bucket_sizes") or ""
+    return sum(int(s) for s in str(sizes).split(",") if s.strip())
+
+
+# ---------------------------------------------------------------- tensors, kernels, devices
+
+
+@_self_check("storage_identity", "a storage's identity UntypedStorage._cdata (fake tensors' data_ptr() is 0)")
+def _check_storage_identity() -> None:
+    a, b = torch.zeros(4), torch.zeros(4)
+    _need(a.untyped_storage()._cdata == a[1:].untyped_storage()._cdata, "a view has another storage id")
+    _need(a.untyped_storage()._cdata != b.untyped_storage()._cdata, "two storages share an id")
+
+
+def storage_key(tensor: Any) -> int:
+    """What tells the storage (StorageImpl) behind a tensor apart, real or fake: views share it."""
+    return tensor.untyped_storage()._cdata
+
+
+@_self_check("sdp_choice", "the SDPA dispatcher torch._fused_sdp_choice")
+def _check_sdp_choice() -> None:
+    q = torch.zeros(1, 2, 4, 8, dtype=torch.bfloat16)
+    _sdp_kernel(q, q[:, :1], True)
+
+
+def sdp_kernel(q: Any, k: Any, enable_gqa: bool) -> str:
+    """The kernel torch's SDPA dispatcher picks for causal attention of q over k (and v shaped as k), as
+    torch.nn.attention.SDPBackend names it: FLASH_ATTENTION, EFFICIENT_ATTENTION, CUDNN_ATTENTION or MATH."""
+    check("sdp_choice")
+    return _sdp_kernel(q, k, enable_gqa)
+
+
+def _sdp_kernel(q: Any, k: Any, enable_gqa: bool) -> str:
+    from torch.nn.attention import SDPBackend
+
+    return SDPBackend(torch._fused_sdp_choice(q, k, k, None, 0.0, True, scale=None, enable_gqa=enable_gqa)).name
+
+
+
+@_self_check("cublas_workspaces", "torch._C._cuda_clearCublasWorkspaces (in a CUDA build)")
+def _check_cublas_workspaces() -> None:
+    _need(not torch.version.cuda or callable(getattr(torch._C, "_cuda_clearCublasWorkspaces", None)), "missing")
+
+
+def clear_cublas_workspaces() -> None:
+    """Free cuBLAS's workspace per handle and stream, which the next stage's peak would carry (CUDA only)."""
+    check("cublas_workspaces")
+    torch._C._cuda_clearCublasWorkspaces()
+
+
+# ---------------------------------------------------------------- the simulation's fake world
+
+
+@_self_check("fake_world", "the fake process group (torch.testing._internal.distributed.fake_pg.FakeStore, "
+                           "backend 'fake') and torch._subclasses.fake_tensor.FakeTensorMode",
+             code="tracker_unavailable")
+def _check_fake_world() -> None:
+    from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: F401
+    from torch.testing._internal.distributed.fake_pg import FakeStore  # noqa: F401  (registers the backend)
+
+    _need("fake" in dist.Backend.backend_list, "no 'fake' backend")
+
+
+def fake_store() -> Any:
+    """A store for dist.init_process_group("fake", ...): collectives that move nothing."""
+    check("fake_world")
+    from torch.testing._internal.distributed.fake_pg import FakeStore
+
+    return FakeStore()
+
+
+def fake_tensor_mode() -> Any:
+    """A FakeTensorMode: tensors made under it carry shapes and dtypes, no data."""
+    check("fake_world")
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    return FakeTensorMode()
+
+
+@_self_check("transformers_packing", "transformers.masking_utils.find_packed_sequence_indices, used by its masks",
+             library="transformers")
+def _check_transformers_packing() -> None:
+    try:
+        import transformers.masking_utils as masking
+    except ImportError:  # no transformers: only the custom family runs, which builds no mask
+        return
+    _need(callable(masking.find_packed_sequence_indices), "not callable")
+    _need("find_packed_sequence_indices" in _code_names(masking), "its masks no longer call it")
+
+
+@contextmanager
+def one_sequence_per_row() -> Iterator[None]:
+    """transformers' masks decided as on a real rank: one sequence per row, so SDPA runs with is_causal.
+
+    transformers looks for packed sequences in the position ids and, unable to read a fake tensor's
+    data, keeps a full (b, 1, s, s) mask that every attention layer converts and saves; a real rank
+    finds the worker's positions (0..s-1 in every row) unpacked and passes no mask at all."""
+    check("transformers_packing")
+    masking = sys.modules.get("transformers.masking_utils")
+    if masking is None:
+        try:
+            import transformers.masking_utils as masking
+        except ImportError:
+            yield
+            return
+    original = masking.find_packed_sequence_indices
+    masking.find_packed_sequence_indices = lambda position_ids: None
+    try:
+        yield
+    finally:
+        masking.find_packed_sequence_indices = original
+
+
+def check_all() -> None:
+    """Every self-check, in order: what a new torch must pass before ZeroDesk runs on it."""
+    for run in CHECKS.values():
+        run()
