@@ -130,68 +130,8 @@ from zerodesk.core.disk_state import (  # noqa: E402
 )
 from zerodesk.core.plan import PlanError, plan_to_json  # noqa: E402
 
-OTHER = Plan(model=ModelSpec(params=7 * 10**9))
-
-
-def _make_sparse(path: Path, size: int) -> None:
-    with open(path, "wb") as fh:
-        fh.truncate(size)
-
-
-def _changes(tmp_path: Path) -> dict:
-    """Ways another program can change the file at `path` after we read it, by name: (change, expected kind)."""
-    other = tmp_path / "other.zerodesk.json"
-    other.write_text(plan_to_json(OTHER))
-
-    def bigger(p):  # 17.8 MB: past the 16 MiB a plan may be, the check still answers
-        p.write_bytes(b" " * 17_800_000)
-
-    def huge_sparse(p):  # 100 GB: answered from its size, never read
-        p.unlink()
-        _make_sparse(p, 100 * 10**9)
-
-    def same_size(p):
-        data = bytearray(p.read_bytes())
-        data[-2:-1] = b" "
-        p.write_bytes(bytes(data))
-
-    def smaller(p):
-        p.write_text("{}")
-
-    def link_elsewhere(p):
-        p.unlink()
-        p.symlink_to(other)
-
-    def fifo(p):
-        p.unlink()
-        os.mkfifo(p)
-
-    def link_to_fifo(p):
-        fifo_path = tmp_path / "a.fifo"
-        os.mkfifo(fifo_path)
-        p.unlink()
-        p.symlink_to(fifo_path)
-
-    def folder(p):
-        p.unlink()
-        p.mkdir()
-
-    def deleted(p):
-        p.unlink()
-
-    cases = {"bigger": (bigger, EDITED), "huge_sparse": (huge_sparse, EDITED), "same_size": (same_size, EDITED),
-             "smaller": (smaller, EDITED), "link_elsewhere": (link_elsewhere, RELINKED), "fifo": (fifo, REPLACED),
-             "link_to_fifo": (link_to_fifo, RELINKED), "folder": (folder, REPLACED), "deleted": (deleted, DELETED)}
-    if os.geteuid() == 0:  # a device node of our own, never a system one
-        def device(p):
-            p.unlink()
-            os.mknod(p, stat.S_IFCHR | 0o600, os.makedev(1, 3))
-        cases["device"] = (device, REPLACED)
-    return cases
-
-
-CHANGE_NAMES = ["bigger", "huge_sparse", "same_size", "smaller", "link_elsewhere", "fifo", "link_to_fifo", "folder",
-                "deleted", "device"]
+from changes_on_disk import CHANGE_NAMES, OTHER  # noqa: E402
+from changes_on_disk import changes_on_disk as _changes  # noqa: E402
 
 
 @posix

@@ -63,6 +63,85 @@
     </message>
 </context>
 <context>
+    <name>DiskChanges</name>
+    <message>
+        <source>“{name}” was changed on disk by another program or window since it was opened or saved here.</source>
+        <translation>“{name}” was changed on disk by another program or window since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk since it was opened or saved here.</source>
+        <translation>“{name}” was deleted from the disk since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was created on disk by another program or window since this window last looked.</source>
+        <translation>“{name}” was created on disk by another program or window since this window last looked.</translation>
+    </message>
+    <message>
+        <source>“{name}” now leads to another file, {target}, since it was opened or saved here.</source>
+        <translation>“{name}” now leads to another file, {target}, since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a folder since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a folder since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a device since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a device since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a socket since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a socket since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” is no longer a regular file since it was opened or saved here.</source>
+        <translation>“{name}” is no longer a regular file since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk and can no longer be read here.</source>
+        <translation>“{name}” was changed on disk and can no longer be read here.</translation>
+    </message>
+    <message>
+        <source>Save this plan there again, or as another file?</source>
+        <translation>Save this plan there again, or as another file?</translation>
+    </message>
+    <message>
+        <source>Overwrite those changes with this plan, or save it as another file?</source>
+        <translation>Overwrite those changes with this plan, or save it as another file?</translation>
+    </message>
+    <message>
+        <source>Nothing was written there. Save this plan as another file?</source>
+        <translation>Nothing was written there. Save this plan as another file?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>File changed on disk</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>Save As…</translation>
+    </message>
+    <message>
+        <source>Save Again</source>
+        <translation>Save Again</translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation>Overwrite</translation>
+    </message>
+    <message>
+        <source>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</source>
+        <translation>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</translation>
+    </message>
+    <message>
+        <source>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</source>
+        <translation>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</translation>
+    </message>
+</context>
+<context>
     <name>DpChart</name>
     <message>
         <source>Data-parallel degree Nd (log scale)</source>
@@ -151,12 +230,8 @@
         <translation>Saved {path}</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
+        <source>Save will ask before writing there.</source>
+        <translation>Save will ask before writing there.</translation>
     </message>
     <message>
         <source>File changed on disk</source>
@@ -167,12 +242,12 @@
         <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
     </message>
     <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>“{name}” was changed on disk. Reload it?</translation>
+        <source>Saved</source>
+        <translation>Saved</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>“{name}” was changed on disk. Reload it?</translation>
     </message>
     <message>
         <source>Exported {path}</source>

@@ -63,6 +63,85 @@
     </message>
 </context>
 <context>
+    <name>DiskChanges</name>
+    <message>
+        <source>“{name}” was changed on disk by another program or window since it was opened or saved here.</source>
+        <translation>«{name}» изменён на диске другой программой или другим окном после открытия или сохранения здесь.</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk since it was opened or saved here.</source>
+        <translation>«{name}» удалён с диска после открытия или сохранения здесь.</translation>
+    </message>
+    <message>
+        <source>“{name}” was created on disk by another program or window since this window last looked.</source>
+        <translation>«{name}» создан на диске другой программой или другим окном после того, как это окно проверяло его в последний раз.</translation>
+    </message>
+    <message>
+        <source>“{name}” now leads to another file, {target}, since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь стал указывать на другой файл: {target}.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a folder since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён папкой.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён именованным каналом (FIFO).</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a device since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён файлом устройства.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a socket since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён сокетом.</translation>
+    </message>
+    <message>
+        <source>“{name}” is no longer a regular file since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь перестал быть обычным файлом.</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk and can no longer be read here.</source>
+        <translation>«{name}» изменён на диске, и прочитать его здесь больше нельзя.</translation>
+    </message>
+    <message>
+        <source>Save this plan there again, or as another file?</source>
+        <translation>Сохранить план туда снова или в другой файл?</translation>
+    </message>
+    <message>
+        <source>Overwrite those changes with this plan, or save it as another file?</source>
+        <translation>Записать этот план поверх тех изменений или сохранить его в другой файл?</translation>
+    </message>
+    <message>
+        <source>Nothing was written there. Save this plan as another file?</source>
+        <translation>Туда ничего не записано. Сохранить план в другой файл?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>Файл изменён на диске</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>Сохранить как…</translation>
+    </message>
+    <message>
+        <source>Save Again</source>
+        <translation>Сохранить снова</translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation>Перезаписать</translation>
+    </message>
+    <message>
+        <source>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</source>
+        <translation>Другие жёсткие ссылки на «{name}» по-прежнему ведут к прежней версии: сохранение заменило файл только под этим именем.</translation>
+    </message>
+    <message>
+        <source>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</source>
+        <translation>У «{name}» не удалось сохранить владельца или группу: сохранённый файл теперь принадлежит учётной записи, которая его сохранила.</translation>
+    </message>
+</context>
+<context>
     <name>DpChart</name>
     <message>
         <source>Data-parallel degree Nd (log scale)</source>
@@ -151,12 +230,8 @@
         <translation>Сохранён {path}</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
+        <source>Save will ask before writing there.</source>
+        <translation>При сохранении программа сначала спросит, записывать ли туда.</translation>
     </message>
     <message>
         <source>File changed on disk</source>
@@ -167,12 +242,12 @@
         <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
     </message>
     <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
+        <source>Saved</source>
+        <translation>Сохранено</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
     </message>
     <message>
         <source>Exported {path}</source>

@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
 from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
-from .disk_state import DiskState, FileChangedOnDisk, change_since, observe
+from .disk_state import DiskState, FileChangedOnDisk, change_since, observe, read_observed
 from .errors import PlanError, explain, field_errors, os_reason
 from .evidence_records import EvidenceRecord
 from .json_files import decode_json, parse_json, read_file, read_json, read_model, require_bool
@@ -31,7 +31,7 @@ __all__ = [
     "Architecture", "default_ffn", "Scheme", "Profile", "Offload", "PlanError", "explain", "field_errors",
     "parse_json", "decode_json", "read_file", "read_json", "read_model", "require_bool",
     "TEMP_PREFIX", "SaveReport", "atomic_write_text", "sweep_stale_temps",
-    "DiskState", "FileChangedOnDisk", "change_since", "observe",
+    "DiskState", "FileChangedOnDisk", "change_since", "observe", "load_plan_observed",
     "SCHEMA_VERSION", "PLAN_SUFFIX", "MAX_GPU_MEMORY", "MAX_RANKS", "ModelSpec", "Cluster", "Plan",
     "plan_from_json", "plan_from_bytes", "load_plan", "plan_to_json", "save_plan", "is_hf_config", "MAX_GPUS_PER_NODE",
     "MAX_PARAMS",
@@ -246,6 +246,12 @@ def _plan_from_data(data: Any, source: str) -> Plan:
 
 def load_plan(path: str | os.PathLike) -> Plan:
     return plan_from_bytes(read_file(path, "plan file"), f"plan file {shorten(os.fspath(path), 200)}")
+
+
+def load_plan_observed(path: str | os.PathLike) -> tuple[Plan, DiskState]:
+    """The plan and what the file was when read (a save's `expect`, so it never overwrites a later change)."""
+    data, state = read_observed(path, "plan file")
+    return plan_from_bytes(data, f"plan file {shorten(os.fspath(path), 200)}"), state
 
 
 def plan_from_bytes(data: bytes, source: str) -> Plan:

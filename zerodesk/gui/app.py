@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import APP_ID, APP_NAME, __version__
 from ..core.options import LANGUAGE
-from ..core.plan import Plan, PlanError, load_plan
+from ..core.plan import Plan, PlanError, load_plan_observed
 from ..core.text import shorten
 
 # The core the window draws from, loaded before Qt is: PySide6 reads the source of every module
@@ -74,10 +74,11 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     headless: no settings are written (screenshots leave the user's layout alone).
     """
     file_plan: Plan | None = None
+    file_disk = None  # what the file was when read: a later save asks before overwriting any change since
     open_error = ""
     if plan_path is not None:
         try:
-            file_plan = load_plan(plan_path)
+            file_plan, file_disk = load_plan_observed(plan_path)
         except PlanError as exc:
             if headless or plan is not None:
                 raise
@@ -99,9 +100,9 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     window.quiet = headless
     window.open_error = open_error
     if plan is not None:  # the flags win; against the file they are an unsaved change
-        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan)
+        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan, disk=file_disk)
     elif file_plan is not None:
-        window.load_plan(file_plan, safe_resolve(plan_path))
+        window.load_plan(file_plan, safe_resolve(plan_path), disk=file_disk)
     if file_plan is not None and not headless:
         window.document.add_recent(Path(plan_path))
     return window

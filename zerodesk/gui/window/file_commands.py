@@ -12,10 +12,13 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 
 from ... import APP_NAME
-from ...core.plan import Plan, PlanError
+from ...core.disk_state import Change, DiskState
+from ...core.plan import FileChangedOnDisk, Plan, PlanError
 from ...core.text import shorten
 from ..form.fields import default_plan
-from .document import FileChangedOnDisk, ask_export_path, ask_open_path, ask_save_path, display_name
+from . import disk_changes
+from .disk_changes import Choice
+from .document import ask_export_path, ask_open_path, ask_save_path, display_name
 from .hf_import import is_hf_config
 
 
@@ -67,11 +70,13 @@ class FileCommands:
         self._update_title()
         return True
 
-    def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None) -> None:
-        """Show a plan; `saved` is what the file holds (differs when command-line flags changed it)."""
+    def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None,
+                  disk: DiskState | None = None) -> None:
+        """Show a plan; `saved` is what the file holds (differs when command-line flags changed it), `disk` what the
+        file was when it was read (core.plan.load_plan_observed)."""
         self.run_records.load(plan)
         self.model.load(plan)
-        self.document.mark_saved(saved if saved is not None else self.document_plan(), path)
+        self.document.mark_saved(saved if saved is not None else self.document_plan(), path, disk)
         self._update_title()
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
@@ -118,38 +123,41 @@ class FileCommands:
         return self.save_to(path) if path else False
 
     def save_to(self, path: str | Path) -> bool:
+        """Write the plan to path. A file changed on disk since this window read or wrote it, whatever it changed into,
+        is never overwritten without asking (core.disk_state); what the save could not keep is said afterwards."""
         plan = self.document_plan()
         if not self.model.is_valid and not self.ask_save_last_valid():
             return False
-        try:
+        agreed: DiskState | None = None  # what the user agreed to overwrite
+        while True:
             try:
-                saved = self.document.save(plan, path)
+                report = self.document.save(plan, path, overwrite=agreed)
+                break
             except FileChangedOnDisk as conflict:
-                if not self.ask_overwrite_changed(conflict):
-                    return False
-                saved = self.document.save(plan, path, overwrite=True)
-        except PlanError as exc:
-            self.show_error(self.tr("Cannot save the plan"), str(exc))
-            return False
+                choice = self.ask_changed_on_disk(Path(path), conflict.change)
+                if choice == Choice.OVERWRITE:
+                    agreed = conflict.change.now  # if it changes again before the write, ask again
+                    continue
+                return self.save_as() if choice == Choice.SAVE_AS else False
+            except PlanError as exc:
+                self.show_error(self.tr("Cannot save the plan"), str(exc))
+                return False
         self._update_title()
-        self.statusBar().showMessage(self.tr("Saved {path}").format(path=shorten(saved, 200)), 4000)
+        notices = disk_changes.save_notices(display_name(report.path), report)
+        message = self.tr("Saved {path}").format(path=shorten(path, 200))
+        message = ". ".join([message] + [" ".join(notices)]) if notices else message
+        self.statusBar().showMessage(message, 15000 if notices else 4000)
+        if notices and not self.quiet:
+            QMessageBox.information(self, self.tr("Saved"), message)
         return True
 
-    def ask_overwrite_changed(self, conflict: FileChangedOnDisk) -> bool:
-        """The file changed or vanished on disk since we read it: write ours anyway? (tests replace this)."""
-        name = display_name(conflict.path)
-        if conflict.deleted:
-            text = self.tr("“{name}” was deleted from the disk after it was opened here. Save it again?").format(name=name)
-        else:
-            text = self.tr("“{name}” was changed on disk by another program or window after it was opened here. "
-                           "Overwrite those changes with this plan?").format(name=name)
+    def ask_changed_on_disk(self, path: Path, change: Change) -> Choice:
+        """The file changed on disk since we read or wrote it: Save As, Overwrite or Cancel, as fit the change
+        (tests replace this; quiet: the sentence goes to the status bar and nothing is written)."""
         if self.quiet:
-            self.statusBar().showMessage(text, 8000)
-            return False
-        answer = QMessageBox.warning(self, self.tr("File changed on disk"), text,
-                                     QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
-                                     QMessageBox.StandardButton.Cancel)
-        return answer == QMessageBox.StandardButton.Save
+            self.statusBar().showMessage(disk_changes.change_sentence(display_name(path), change), 8000)
+            return Choice.CANCEL
+        return disk_changes.ask(self, display_name(path), change)
 
     def ask_reload_changed(self, modified: bool) -> bool:
         """The open file changed on disk: reload it (losing unsaved edits when `modified`)? (tests replace this)."""
@@ -164,13 +172,14 @@ class FileCommands:
                                       QMessageBox.StandardButton.No if modified else QMessageBox.StandardButton.Yes)
         return answer == QMessageBox.StandardButton.Yes
 
-    def _on_disk_changed(self, deleted: bool) -> None:
-        """Someone else changed or deleted the open file: say so, offer to reload; a later save will ask first."""
+    def _on_disk_changed(self, change: Change) -> None:
+        """Someone else changed the open file: say what happened; offer to reload other bytes. A later save asks first."""
         if self._asking_reload:
             return
-        if deleted:
-            self.statusBar().showMessage(self.tr("“{name}” was deleted from the disk; Save will ask before writing it "
-                                                 "again.").format(name=display_name(self.document.path)), 8000)
+        if not disk_changes.offers_reload(change):  # deleted, now leading elsewhere, no longer a file: only say so
+            name = display_name(self.document.path)
+            self.statusBar().showMessage(" ".join((disk_changes.change_sentence(name, change),
+                                                   self.tr("Save will ask before writing there."))), 8000)
             self._update_modified()
             return
         modified = self.document.is_modified(self.model.plan, self.model.is_valid)
