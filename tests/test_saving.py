@@ -125,9 +125,7 @@ def test_a_failed_save_leaves_the_old_file_and_no_temp(tmp_path):
 # --- a file changed on disk, whatever it changed into, is never overwritten (issue 27, item 3) ---
 
 from zerodesk.core import atomic_save  # noqa: E402
-from zerodesk.core.disk_state import (  # noqa: E402
-    CREATED, DELETED, EDITED, RELINKED, REPLACED, FileChangedOnDisk, change_since, observe,
-)
+from zerodesk.core.disk_state import CREATED, FileChangedOnDisk, change_since, observe  # noqa: E402
 from zerodesk.core.plan import PlanError, plan_to_json  # noqa: E402
 
 from changes_on_disk import CHANGE_NAMES, OTHER  # noqa: E402

@@ -192,14 +192,15 @@ def _architecture_missing(exc: ValidationError, typed: list[str]) -> PlanError |
 
 def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Plan:
     """Compose a plan: file, then preset, then config.json, then individual flags. Raises PlanError."""
-    if args.plan is not None:
-        data = load_plan(args.plan).model_dump()
+    loaded = load_plan(args.plan) if args.plan is not None else None
+    if loaded is not None:  # its tensor list, if any, stays in its validated model (below): no copy, no second check
+        data = loaded.model_dump(exclude={"model": {"tensors"}})
     elif default is not None:
         data = default.model_dump()
     else:
         data = {}
     cluster = dict(data.get("cluster") or {})
-    model = dict(data.get("model") or {})
+    model = file_model = dict(data.get("model") or {})
 
     if args.preset is not None:  # an empty name is refused by the catalog, not ignored
         from .core.catalog import find_model
@@ -246,6 +247,8 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         if getattr(args, dest) is not None:
             data[field] = getattr(args, dest)
     data["model"], data["cluster"] = model, cluster
+    if loaded is not None and model is file_model:  # no flag replaced the file's model: keep it as validated
+        data["model"] = loaded.model
     try:
         return Plan.model_validate(data)
     except ValidationError as exc:

@@ -224,8 +224,7 @@ def compute(plan: Plan) -> Breakdown:
 def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     from . import torch_profile
 
-    named = plan.model.named_shapes
-    shapes = [s for _, s in named] if named is not None else None
+    shapes = plan.model.census  # the tensors counted by shape, once per tensor list (core.tensor_census)
     stages = []
     for s in STAGES:
         runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
@@ -244,7 +243,8 @@ def comm_seconds(comm_bytes: int, bandwidth_gbps: float) -> float:
 
 
 def sweep_dp(plan: Plan, dps: list[int]) -> dict[int, list[int]]:
-    """Largest-rank total per stage at each Nd (for the memory-versus-Nd view)."""
+    """Largest-rank total per stage at each Nd (for the memory-versus-Nd view). Every point shares the plan's model,
+    so a tensor list is counted once for the whole sweep (ModelSpec.census)."""
     out: dict[int, list[int]] = {s: [] for s in STAGES}
     for nd in dps:
         trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(update={"dp": None, "nodes": nd, "gpus_per_node": 1})})

@@ -160,8 +160,7 @@ def _paper(plan: Plan) -> list[OffloadStage]:
 def _torch(plan: Plan) -> list[OffloadStage]:
     from . import torch_profile
 
-    named = plan.model.named_shapes  # an architecture's tensors, or a tensor list read by transformers
-    shapes = [s for _, s in named] if named is not None else None
+    shapes = plan.model.census  # an architecture's tensors, or a tensor list read by transformers, counted by shape
     dp, out = plan.dp, []
     for s in STAGES:
         if plan.offload == Offload.OPTIMIZER:
@@ -179,7 +178,7 @@ def _torch(plan: Plan) -> list[OffloadStage]:
         padded_shard = largest["params"]  # fp32 bytes of this rank's padded parameter shard
         gathers = 1 if s == 2 else 2  # reshard_after_forward=True gathers again for backward
         traffic = gathers * padded_shard + largest["grads"]
-        working = torch_profile.torch_transient(named, s, dp)["gathered_params"] if named else None
+        working = torch_profile.torch_transient(shapes, s, dp)["gathered_params"] if shapes else None
         out.append(OffloadStage(
             s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working, host_per_rank=host,
             offloaded_node_bytes=node_total, ranks_per_node=per_node, on_nvme=False, traffic_bytes=traffic,

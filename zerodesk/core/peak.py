@@ -72,43 +72,42 @@ class _Shapes:
     largest_local: int  # elements of the largest dim-0 shard (FSDP2)
     head_grad: int  # elements of the output head's gradient held to the root's reduce-scatter
     fsdp_local: int  # elements rank 0 steps under FSDP2: a full ceil(dim0/Nd)-row chunk of every tensor
-    numels: tuple[int, ...]  # every tensor's elements in registration order (ZeroRedundancyOptimizer's partition)
+    sizes: tuple[tuple[int, int], ...]  # (elements, tensors) per distinct size, largest first (ZeroRedundancyOptimizer)
+    tensors: int  # how many tensors the model has (0: a raw count)
 
 
 def _shapes(plan: Plan) -> _Shapes:
-    from .architecture import block_group, numel, tensor_shapes
+    from .tensor_census import census_of_architecture
 
     arch, dp = plan.model.architecture, plan.dp
-    # blocks are alike: list one and count it `layers` times (a tensor list is listed whole)
-    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.named_shapes
-    if listed is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
-        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), ())
+    # blocks are alike: count one and `layers` times (a tensor list is counted whole, once: core.tensor_census)
+    census = census_of_architecture(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.census
+    if census is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
+        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), (), 0)
     layers = arch.layers if arch is not None else 1
     groups: dict[str, int] = {}
-    largest = largest_local = head = fsdp_local = 0
-    numels: list[int] = []
-    for name, shape in listed:
+    largest = largest_local = fsdp_local = tensors = 0
+    sizes: dict[int, int] = {}
+    for key, shape, count in census.entries:  # key: the FSDP2 group, a block ('model.layers.0', 'blocks.0') or the root
         dim0 = shape[0] if shape else 1
-        rest = numel(shape) // dim0 if dim0 else 0
-        key = block_group(name)  # the FSDP2 group: a block ('model.layers.0', 'blocks.0') or the root
+        rest = prod(shape) // dim0 if dim0 else 0
         chunk = -(-dim0 // dp)
-        groups[key] = groups.get(key, 0) + chunk * dp * rest
-        copies = layers if key != "root" else 1
+        groups[key] = groups.get(key, 0) + count * chunk * dp * rest
+        copies = count * (layers if key != "root" else 1)
         fsdp_local += chunk * rest * copies
-        numels += [dim0 * rest] * copies
-        if dim0 * rest > largest:
-            largest = dim0 * rest
-        if chunk * rest > largest_local:
-            largest_local = chunk * rest
-        if arch is None and name.endswith("head.weight"):
-            head = dim0 * rest
+        sizes[dim0 * rest] = sizes.get(dim0 * rest, 0) + copies
+        tensors += copies
+        largest = max(largest, dim0 * rest)
+        largest_local = max(largest_local, chunk * rest)
     blocks = [n for k, n in groups.items() if k != "root"]
     block = max(blocks, default=0)
     root = groups.get("root", 0)
+    ordered = tuple(sorted(sizes.items(), reverse=True))
     if arch is not None:
         head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
-        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, tuple(numels))
-    return _Shapes(root, block, root + sum(blocks), largest, largest_local, head, fsdp_local, tuple(numels))
+        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, ordered,
+                       tensors)
+    return _Shapes(root, block, root + sum(blocks), largest, largest_local, census.head, fsdp_local, ordered, tensors)
 
 
 def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
@@ -233,17 +232,17 @@ def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
 
 def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
-    from .torch_profile import zero_partition
+    from .torch_profile import zero_owned
 
     if stage == 0 or plan.dp == 1:
         return plan.params
     sh = sh or _shapes(plan)
-    if stage >= 2 or not sh.numels:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
+    if stage >= 2 or not sh.tensors:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
         return sh.fsdp_local
-    if plan.dp >= len(sh.numels):  # every tensor lands on a rank of its own
-        return max(sh.numels)
+    if plan.dp >= sh.tensors:  # every tensor lands on a rank of its own
+        return sh.largest_tensor
     # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
-    return max(sum(sh.numels[i] for i in owned) for owned in zero_partition(list(sh.numels), plan.dp))
+    return max(elements for elements, _ in zero_owned(sh.sizes, plan.dp))
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:

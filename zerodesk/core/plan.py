@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import secrets
 from math import prod
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, ValidationInfo, field_validator, model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
@@ -18,7 +22,11 @@ from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale
 from .disk_state import DiskState, FileChangedOnDisk, change_since, observe, read_observed
 from .errors import PlanError, explain, field_errors, os_reason
 from .evidence_records import EvidenceRecord
-from .json_files import decode_json, parse_json, read_file, read_json, read_model, require_bool
+from .json_files import (
+    MAX_FILE_BYTES, decode_json, decode_text, no_collector_pauses, parse_json, read_file, read_json, read_model,
+    require_bool,
+)
+from .tensor_census import TensorCensus, census_of, census_of_architecture
 from .options import (
     OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE, UNITS, Offload, OffloadTarget, OptimizerImpl, Profile, Recompute, Scheme,
     Unit,
@@ -78,24 +86,33 @@ class ModelSpec(_Strict):
     @field_validator("tensors")
     @classmethod
     def _sane_tensors(cls, tensors: list[tuple[str, tuple[int, ...]]] | None):
-        """Every shape within bounds, so no figure made from them is negative or astronomical."""
+        """Every shape within bounds, so no figure made from them is negative or astronomical. Judged per distinct
+        shape (the list's census, which the figures then reuse); the first offending tensor is named."""
         if tensors is None:
             return None
         if len(tensors) > MAX_TENSORS:
             raise ValueError(f"the list holds {len(tensors):,} tensors; at most {MAX_TENSORS:,}")
+        counted = census_of(tensors)
+        bad = {shape for shape, _ in counted.shapes
+               if len(shape) > MAX_TENSOR_DIMS or (shape and not 1 <= min(shape) <= max(shape) <= MAX_PARAMS)}
+        if bad or counted.params > MAX_PARAMS:
+            cls._name_the_first(tensors, bad)
+        return tensors
+
+    @staticmethod
+    def _name_the_first(tensors: list[tuple[str, tuple[int, ...]]], bad: set[tuple[int, ...]]) -> None:
         total = 0
         for i, (name, shape) in enumerate(tensors):
-            if len(shape) > MAX_TENSOR_DIMS:
+            if shape in bad and len(shape) > MAX_TENSOR_DIMS:
                 raise ValueError(f"{_tensor(i, name)} has {len(shape)} dimensions; at most {MAX_TENSOR_DIMS}")
-            if shape and (min(shape) < 1 or max(shape) > MAX_PARAMS):
-                bad = next(d for d in shape if not 1 <= d <= MAX_PARAMS)
-                raise ValueError(f"{_tensor(i, name)} has the dimension {bad:,}; each dimension must be a whole number "
+            if shape in bad:
+                dim = next(d for d in shape if not 1 <= d <= MAX_PARAMS)
+                raise ValueError(f"{_tensor(i, name)} has the dimension {dim:,}; each dimension must be a whole number "
                                  f"from 1 to {MAX_PARAMS:,}")
             total += prod(shape)
             if total > MAX_PARAMS:
                 raise ValueError(f"{_tensor(i, name)} brings the parameter count past {MAX_PARAMS:,}, "
                                  "the most a plan may hold")
-        return tensors
 
     @model_validator(mode="after")
     def _one_source(self) -> "ModelSpec":
@@ -107,6 +124,14 @@ class ModelSpec(_Strict):
             raise ValueError(f"the architecture has {param_count(self.architecture):,} parameters; "
                              f"a plan may hold at most {MAX_PARAMS:,}")
         return self
+
+    @property
+    def census(self) -> TensorCensus | None:
+        """The tensors counted by shape and FSDP2 group (core.tensor_census), when known: what every torch-profile
+        figure reads. Counted once per tensor list, and once per architecture."""
+        if self.architecture is not None:
+            return census_of_architecture(self.architecture)
+        return census_of(self.tensors) if self.tensors else None
 
     @property
     def named_shapes(self) -> list[tuple[str, tuple[int, ...]]] | None:
@@ -125,7 +150,7 @@ class ModelSpec(_Strict):
         if self.architecture is not None:
             return param_count(self.architecture)
         if self.tensors:
-            return sum(prod(s) for _, s in self.tensors)
+            return census_of(self.tensors).params
         assert self.params is not None
         return self.params
 
@@ -210,7 +235,7 @@ class Plan(_Strict):
 
 
 def plan_from_json(text: str, source: str = "plan") -> Plan:
-    return _plan_from_data(parse_json(text, source), source)
+    return _plan_from_data(parse_json(text, source), source, text)
 
 
 def is_hf_config(path: str | os.PathLike) -> bool:
@@ -227,7 +252,9 @@ def _is_hf_config_data(data: Any) -> bool:
     return isinstance(data, dict) and "model_type" in data and "model" not in data
 
 
-def _plan_from_data(data: Any, source: str) -> Plan:
+def _plan_from_data(data: Any, source: str, text: str | None = None) -> Plan:
+    """The plan in JSON data (parse_json's); `text`: the JSON text it was parsed from, validated as it is rather
+    than dumped again (the same values: parse_json accepted it, and both keep the last of duplicate keys)."""
     if not isinstance(data, dict):
         raise PlanError(f"{source} must hold a JSON object, not {type(data).__name__}")
     if _is_hf_config_data(data):
@@ -235,7 +262,9 @@ def _plan_from_data(data: Any, source: str) -> Plan:
                         "read it as a config (--config)")
     try:
         # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False, "7B" is not a number
-        return Plan.model_validate_json(json.dumps(data), strict=True, context={"file": True})
+        with no_collector_pauses():
+            return Plan.model_validate_json(text if text is not None else json.dumps(data), strict=True,
+                                            context={"file": True})
     except RecursionError:
         raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
     except ValidationError as exc:
@@ -255,18 +284,37 @@ def load_plan_observed(path: str | os.PathLike) -> tuple[Plan, DiskState]:
 
 
 def plan_from_bytes(data: bytes, source: str) -> Plan:
-    return _plan_from_data(decode_json(data, source), source)
+    text = decode_text(data, source)
+    return _plan_from_data(parse_json(text, source), source, text)
+
+
+_TENSOR_LIST = TypeAdapter(list[tuple[str, tuple[int, ...]]])
 
 
 def plan_to_json(plan: Plan) -> str:
-    return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
+    """The plan file's text: indented JSON, except a tensor list, which is written on one line (indented, each
+    dimension on a line of its own, 600,000 tensors would take 49 MB, past the 16 MiB a plan file may be)."""
+    tensors = plan.model.tensors
+    if not tensors:
+        return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
+    marker = secrets.token_hex(16)  # stands in for the list in the indented text, then gives way to it
+    stand_in = plan.model_copy(update={"model": plan.model.model_copy(update={"tensors": [(marker, ())]})})
+    text = stand_in.model_dump_json(indent=2, exclude_none=True) + "\n"
+    at = re.search(r'\[\s*\[\s*"' + marker + r'",\s*\[\]\s*\]\s*\]', text)
+    assert at is not None, "the tensor list's stand-in is in the text"
+    return text[:at.start()] + _TENSOR_LIST.dump_json(tensors).decode() + text[at.end():]
 
 
 def save_plan(plan: Plan, path: str | os.PathLike, expect: DiskState | None = None) -> SaveReport:
     """Write the plan file atomically (core.atomic_save); `expect`: what the caller last saw there, so a file
     changed since is not overwritten (FileChangedOnDisk). PlanError in one sentence when it cannot be saved."""
+    text = plan_to_json(plan)
+    size = len(text.encode("utf-8", "surrogatepass")) if 4 * len(text) > MAX_FILE_BYTES else len(text)
+    if size > MAX_FILE_BYTES:  # a file no reader would open again: refused before anything is written
+        raise PlanError(f"cannot save plan file {shorten(os.fspath(path), 200)}: the plan would take "
+                        f"{size / 2**20:,.1f} MiB, more than the {MAX_FILE_BYTES // 2**20} MiB a plan file may be")
     try:
-        return atomic_write_text(path, plan_to_json(plan), expect)
+        return atomic_write_text(path, text, expect)
     except FileChangedOnDisk:
         raise
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name

@@ -134,7 +134,8 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         self._plan = plan
         self._breakdown = breakdown if breakdown is not None else compute(plan)
         grid = dp_grid(plan.dp)
-        key = (plan.model.model_dump_json(), plan.scheme, plan.profile, tuple(grid))
+        # the model by equality, not by its JSON: a million-tensor list compares by identity in microseconds
+        key = (plan.model, plan.scheme, plan.profile, tuple(grid))
         if key != self._key:
             self._grid = grid
             self._sweep = sweep_dp(plan, grid)

@@ -209,8 +209,9 @@ class PlanForm(QWidget):
         """Valid: set the plan on the model (and keep it as committed when `commit`). Invalid: mark the fields and
         go back to the last committed plan, so a half-typed value (1e3 on the way to 1e30) never stays on screen."""
         raw = self.raw()
+        kept = self.model_section.kept_model(raw["model"])  # a tensor list is validated once, not per edit
         try:
-            plan = Plan.model_validate(raw)
+            plan = Plan.model_validate({**raw, "model": kept} if kept is not None else raw)
         except ValidationError as exc:
             names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
             self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))

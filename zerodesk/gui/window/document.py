@@ -23,7 +23,6 @@ from ...core.plan import (
     PlanError,
     SaveReport,
     load_plan_observed,
-    plan_to_json,
     save_plan,
     sweep_stale_temps,
 )
@@ -42,6 +41,12 @@ def _stat(path: Path | None) -> tuple | None:
         return None if st is None else (os.path.realpath(path), st.st_ino, st.st_size, st.st_mtime_ns)
     except (OSError, ValueError):
         return None
+
+
+def _fingerprint(plan: Plan) -> tuple:
+    """What a saved file would hold, cheaply: the plan's JSON without its tensor list, and that list (compared by
+    equality, which for the list the form keeps is a pass over the same objects, not a dump of a million tensors)."""
+    return plan.model_dump_json(exclude={"model": {"tensors"}}, exclude_none=True), plan.model.tensors
 
 
 def _change_key(change: Change | None) -> tuple | None:
@@ -97,7 +102,7 @@ class PlanDocument(QObject):
         super().__init__(parent)
         self.settings = settings
         self.path: Path | None = None
-        self._saved_json: str | None = None
+        self._saved: tuple | None = None  # _fingerprint() of the plan last read or written
         self._disk: DiskState | None = None  # what path was when this window last read or wrote it
         self._found: Change | None = None  # the change on disk last found since then (None: the disk holds _disk)
         self._watcher = QFileSystemWatcher(self)
@@ -117,7 +122,7 @@ class PlanDocument(QObject):
         """The window shows `plan` as saved in `path` (None: no file); `disk`: what the file was when plan was read
         from it or written to it (looked at now when not given)."""
         self.path = path
-        self._saved_json = plan_to_json(plan) if plan is not None else None
+        self._saved = _fingerprint(plan) if plan is not None else None
         self._disk = disk if disk is not None or path is None else observe(path)
         self._found = None
         self._watch(path)
@@ -133,7 +138,7 @@ class PlanDocument(QObject):
             return True  # half-typed input is a change the user would lose
         if plan is None:
             return False
-        return plan_to_json(plan) != self._saved_json
+        return _fingerprint(plan) != self._saved
 
     def read(self, path: str | Path) -> tuple[Plan, DiskState]:
         """(plan, what the file was when read) of a plan file, claiming nothing; PlanError (one sentence) for anything

@@ -81,15 +81,15 @@ class FileCommands:
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
         """Open a plan file. Nothing changes (form, file, title) unless the whole plan could be read and shown."""
-        if is_hf_config(path):  # a config.json opened like a plan is imported, not refused
-            return self.hf_import.read(path, ask=ask)
-        if ask and not self.maybe_save():
-            return False
         try:
-            plan, disk = self.document.read(path)
+            plan, disk = self.document.read(path)  # read once (a plan may be megabytes); nothing changes yet
         except PlanError as exc:
+            if is_hf_config(path):  # a config.json opened like a plan is imported, not refused
+                return self.hf_import.read(path, ask=ask)
             self.show_error(self.tr("Cannot open the plan"), str(exc))
             self._rebuild_recent_menu()
+            return False
+        if ask and not self.maybe_save():
             return False
         previous = self.model.plan
         try:

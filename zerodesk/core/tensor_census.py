@@ -1,0 +1,99 @@
+"""A tensor list counted once: each distinct shape with how many tensors have it, in each FSDP2 group.
+
+The torch profile's figures depend on a model's tensors only through these counts. DDP needs the total;
+ZeroRedundancyOptimizer's greedy partition needs the sizes largest first, and tensors of equal size are
+interchangeable, so the multiset of sizes gives every rank's figures; FSDP2 needs each shape's dim-0 chunks
+and each group's sum. A list of 600,000 tensors in 40 shapes is thus 40 entries to every figure at every Nd.
+
+A tensor list read from a file is counted once per list object (every copy of the plan shares its list: the
+form keeps the validated model, a sweep over Nd copies only the cluster). Pure Python: no torch, no Qt.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from math import prod
+from typing import Iterable, Sequence
+
+from .architecture import Architecture, block_group, tensor_shapes
+
+Shape = tuple[int, ...]
+Entry = tuple[str, Shape, int]  # (FSDP2 group, shape, how many tensors of the group have it)
+
+
+@dataclass(frozen=True)
+class TensorCensus:
+    entries: tuple[Entry, ...]  # in order of first appearance
+    tensors: int
+    params: int
+    head: int  # elements of the output head (the last tensor named '...head.weight'), 0 without one
+    shapes: tuple[tuple[Shape, int], ...] = field(compare=False)  # (shape, tensors) over all groups, first appearance
+
+    @cached_property
+    def sizes(self) -> tuple[tuple[int, int], ...]:
+        """(elements, tensors) per distinct size, largest first: what ZeroRedundancyOptimizer partitions."""
+        counts: Counter[int] = Counter()
+        for shape, n in self.shapes:
+            counts[prod(shape)] += n
+        return tuple(sorted(counts.items(), reverse=True))
+
+    def groups(self) -> dict[str, list[tuple[Shape, int]]]:
+        """{FSDP2 group: [(shape, tensors), ...]}, groups and shapes in order of first appearance."""
+        out: dict[str, list[tuple[Shape, int]]] = {}
+        for group, shape, n in self.entries:
+            out.setdefault(group, []).append((shape, n))
+        return out
+
+
+def count_tensors(named: Iterable[tuple[str, Sequence[int]]]) -> TensorCensus:
+    """The census of (name, shape) pairs in registration order."""
+    named = named if isinstance(named, (list, tuple)) else list(named)
+    names = [name for name, _ in named]
+    entries = Counter(zip(map(block_group, names), (tuple(shape) for _, shape in named)))  # one pass, in C loops
+    head = next((prod(named[i][1]) for i in range(len(names) - 1, -1, -1) if names[i].endswith("head.weight")), 0)
+    return _census(tuple((g, s, n) for (g, s), n in entries.items()), head)
+
+
+def count_shapes(shapes: Iterable[Sequence[int]]) -> TensorCensus:
+    """The census of bare shapes (no names: one group, no head)."""
+    return _census(tuple(("root", s, n) for s, n in Counter(tuple(s) for s in shapes).items()), 0)
+
+
+def _census(entries: tuple[Entry, ...], head: int) -> TensorCensus:
+    shapes: Counter[Shape] = Counter()
+    for _, shape, n in entries:
+        shapes[shape] += n
+    return TensorCensus(entries, sum(n for _, _, n in entries), sum(prod(s) * n for _, s, n in entries), head,
+                        tuple(shapes.items()))
+
+
+_MEMO: dict[int, tuple[list, TensorCensus]] = {}
+_MEMO_SIZE = 2  # the plan on screen and the one before it; each entry keeps its (possibly huge) list alive
+
+
+def census_of(tensors: list) -> TensorCensus:
+    """count_tensors(tensors), memoised by the list object itself (never by its contents, which would cost a pass)."""
+    hit = _MEMO.get(id(tensors))
+    if hit is not None and hit[0] is tensors:
+        return hit[1]
+    result = count_tensors(tensors)
+    while len(_MEMO) >= _MEMO_SIZE:
+        del _MEMO[next(iter(_MEMO))]
+    _MEMO[id(tensors)] = (tensors, result)
+    return result
+
+
+_BY_ARCHITECTURE: dict[str, TensorCensus] = {}
+
+
+def census_of_architecture(arch: Architecture) -> TensorCensus:
+    """count_tensors(tensor_shapes(arch)), memoised by the architecture's JSON (a sweep over Nd asks for it per point)."""
+    key = arch.model_dump_json()
+    hit = _BY_ARCHITECTURE.get(key)
+    if hit is None:
+        if len(_BY_ARCHITECTURE) >= 64:
+            _BY_ARCHITECTURE.clear()
+        hit = _BY_ARCHITECTURE[key] = count_tensors(tensor_shapes(arch))
+    return hit
