@@ -330,3 +330,84 @@ def test_a_change_the_watcher_missed_is_still_noticed(qtbot, gui_settings, tmp_p
     watcher.blockSignals(True)  # the watcher misses everything from now on
     save_plan(Plan(model=ModelSpec(params=3 * 10**9)), path)  # another program writes the file
     qtbot.waitUntil(lambda: w.is_modified(), timeout=5000)
+
+
+# --- a big plan file: read off the GUI thread, and edits after it stay cheap (issue 27, item 6) -------------------
+def write_big_plan(path, tensors=60_000, name="big"):
+    """A plan with a long tensor list (a model type without a built-in layout), over plan_reader.BACKGROUND_BYTES."""
+    listing = [[f"model.layers.{i // 500}.e{i}", [64 * (1 + i % 7), 128]] for i in range(tensors)]
+    path.write_text(json.dumps({"schema_version": 1, "model": {"name": name, "tensors": listing},
+                                "cluster": {"nodes": 1, "gpus_per_node": 8}, "profile": "torch"}))
+    from zerodesk.gui.window.plan_reader import BACKGROUND_BYTES
+
+    assert path.stat().st_size > BACKGROUND_BYTES
+    return path
+
+
+def readers_running() -> bool:
+    import threading
+
+    return any(t.name == "zerodesk-plan-reader" for t in threading.enumerate())
+
+
+def test_a_big_plan_is_read_off_the_gui_thread_and_shown_when_read(window, tmp_path, qtbot):
+    path = write_big_plan(tmp_path / "big.zerodesk.json")
+    before = window.model.plan
+    assert window.open_plan_file(path, ask=False) is True  # the reading started; the window answers meanwhile
+    assert window.model.plan is before and window.document.path is None
+    assert window.statusBar().currentMessage().startswith("Opening ")
+    qtbot.waitUntil(lambda: window.document.path == path.resolve(), timeout=60_000)
+    plan = window.model.plan
+    assert plan.model.name == "big" and len(plan.model.tensors) == 60_000 and not window.is_modified()
+    assert window.statusBar().currentMessage().startswith("Opened ")
+    # an edit that leaves the model alone keeps the validated tensor list and the Nd chart's sweep
+    tensors, sweep = plan.model.tensors, window.dp_chart._sweep
+    type_field(qtbot, window, "seq_len", "4096")
+    assert window.model.plan.seq_len == 4096 and window.model.plan.model.tensors is tensors
+    assert window.dp_chart._sweep is sweep and window.is_modified()
+
+
+def type_field(qtbot, window, key: str, text: str) -> None:
+    field = window.form.field(key)
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, text)
+
+
+def test_a_newer_open_supersedes_a_big_file_still_being_read(window, tmp_path, qtbot):
+    big = write_big_plan(tmp_path / "big.zerodesk.json")
+    small = tmp_path / "small.zerodesk.json"
+    save_plan(Plan(model=ModelSpec(params=3 * 10**9)), small)
+    assert window.open_plan_file(big, ask=False)
+    assert window.open_plan_file(small, ask=False)  # read at once: a few hundred bytes
+    qtbot.waitUntil(lambda: not readers_running(), timeout=60_000)
+    qtbot.wait(50)  # the big file's late result, if it were still wanted, would arrive now
+    assert window.document.path == small.resolve() and window.model.plan.params == 3 * 10**9
+    assert window.new_plan()
+    assert window.open_plan_file(big, ask=False) and window.new_plan()  # New, too, drops the file being read
+    qtbot.waitUntil(lambda: not readers_running(), timeout=60_000)
+    qtbot.wait(50)
+    assert window.document.path is None and window.model.plan.model.tensors is None
+
+
+def test_edits_made_while_a_big_file_is_read_are_asked_about_when_it_arrives(window, tmp_path, qtbot):
+    from PySide6.QtWidgets import QMessageBox
+
+    path = write_big_plan(tmp_path / "big.zerodesk.json")
+    asked = []
+    window.ask_save_changes = lambda: asked.append(True) or QMessageBox.StandardButton.Cancel
+    assert window.open_plan_file(path, ask=False)  # as File > Open does, having asked before its dialog
+    type_params(qtbot, window, "9B")  # the user keeps working meanwhile
+    qtbot.waitUntil(lambda: bool(asked), timeout=60_000)
+    assert window.model.plan.params == 9 * 10**9 and window.document.path is None  # Cancel kept the edit
+    window.ask_save_changes = discard
+
+
+def test_a_big_file_that_is_no_plan_is_refused_in_one_sentence(window, tmp_path, qtbot):
+    path = write_big_plan(tmp_path / "bad.zerodesk.json")
+    path.write_text(path.read_text().replace("[64, 128]", "[64, -128]", 1))
+    before = snapshot(window)
+    assert window.open_plan_file(path, ask=False)
+    qtbot.waitUntil(lambda: "dimension -128" in window.statusBar().currentMessage(), timeout=60_000)
+    message = window.statusBar().currentMessage()
+    assert "\n" not in message and snapshot(window) == before, message

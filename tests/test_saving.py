@@ -286,3 +286,64 @@ def test_a_saved_file_carries_no_temp_mark(tmp_path):
     save_plan(PLAN, path)
     with pytest.raises(OSError):
         os.getxattr(path, atomic_save.MARK_XATTR)
+
+
+# --- big tensor lists in plan files (issue 27, item 6) -----------------------------------------------------------
+from hostile_inputs import hostile_files  # noqa: E402
+from zerodesk.core import plan as plan_module  # noqa: E402
+from zerodesk.core.plan import parse_json, plan_from_json  # noqa: E402
+
+
+def test_a_tensor_list_is_written_compactly_and_read_back_the_same(tmp_path):
+    tensors = [(f"model.layers.{i // 10}.w{i % 10}", (256, 64 + i % 3)) for i in range(20_000)]
+    plan = Plan(model=ModelSpec(name="many", tensors=tensors, hf_config={"model_type": "x", "tensors": []}))
+    path = tmp_path / "many.zerodesk.json"
+    save_plan(plan, path)
+    assert path.stat().st_size < 40 * len(tensors)  # indented, one dimension a line, it took about 80 bytes a tensor
+    assert load_plan(path) == plan
+    assert path.read_text().startswith('{\n  "schema_version"')  # the rest stays indented
+
+
+def test_a_plan_too_big_to_open_again_is_not_saved(tmp_path, monkeypatch):
+    path = tmp_path / "big.zerodesk.json"
+    path.write_text("{}")
+    plan = Plan(model=ModelSpec(tensors=[(f"e{i}", (8, 8)) for i in range(2000)]))
+    monkeypatch.setattr(plan_module, "MAX_FILE_BYTES", 10_000)  # the limit the reader holds a file to
+    with pytest.raises(PlanError, match=r"cannot save plan file .*: the plan would take 0\.0 MiB, more than the 0 MiB"):
+        save_plan(plan, path)
+    assert path.read_text() == "{}"
+
+
+def _careful(text: str):
+    """A plan file's text read the careful way only (parse_json, then validation): what it was before the fast path."""
+    try:
+        return plan_module._plan_from_data(parse_json(text, "f"), "f", text)
+    except PlanError as exc:
+        return str(exc)
+
+
+def _either(text: str):
+    try:
+        return plan_from_json(text, "f")
+    except PlanError as exc:
+        return str(exc)
+
+
+def test_validating_straight_from_the_text_never_changes_what_a_file_gives(tmp_path):
+    """Every hostile file, and free-form config values JSON has no number for, read as before: the same plan or
+    the same sentence."""
+    texts = []
+    for path in hostile_files(tmp_path / "h").values():
+        try:
+            if path.is_file() and path.stat().st_size < 2**20:
+                texts.append(path.read_bytes().decode("utf-8-sig"))
+        except (OSError, UnicodeDecodeError):
+            continue
+    base = '{"schema_version": 1, "model": {"tensors": [["a", [2, 3]]], "hf_config": {"x": VALUE}}}'
+    texts += [base.replace("VALUE", v) for v in ("NaN", "Infinity", "-Infinity", "1e400", "1" * 41, "[" * 300 + "]" * 300,
+                                                  '"\\ud800"', "1.5", '[1, {"a": null}]')]
+    texts += ['{"model": {"params": 5}, "model": {"params": 7}}', '{"model_type": "llama", "hidden_size": 8}',
+              '{"model": {"tensors": [["a", [2, -3]]]}}', '{"model": {"tensors": [["a", [2, 3.0]]]}}']
+    assert len(texts) > 30
+    for text in texts:
+        assert _either(text) == _careful(text), text[:80]

@@ -210,6 +210,10 @@
         <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
     </message>
     <message>
+        <source>Opening {path}…</source>
+        <translation>Opening {path}…</translation>
+    </message>
+    <message>
         <source>Cannot open the plan</source>
         <translation>Cannot open the plan</translation>
     </message>

@@ -210,6 +210,10 @@
         <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
     </message>
     <message>
+        <source>Opening {path}…</source>
+        <translation>Открытие {path}…</translation>
+    </message>
+    <message>
         <source>Cannot open the plan</source>
         <translation>Не удаётся открыть план</translation>
     </message>

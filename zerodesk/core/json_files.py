@@ -77,6 +77,24 @@ def _has_long_digit_run(text: str) -> bool:
 _ASCII_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 
 
+def plain_json(text: str) -> bool:
+    """Whether nothing in text needs parse_json's careful reading: no digit run too long for a number we accept, no
+    surrogate escape. Such text may be validated straight from JSON (see all_finite for what that still misses)."""
+    return not _has_long_digit_run(text) and not _SURROGATE_ESCAPE.search(text)
+
+
+def all_finite(data: Any) -> bool:
+    """Whether no float in data is infinite or NaN (JSON has neither; a validator reading JSON itself lets them into
+    free-form data such as a config dict)."""
+    if isinstance(data, float):
+        return math.isfinite(data)
+    if isinstance(data, dict):
+        return all(all_finite(v) for v in data.values())
+    if isinstance(data, (list, tuple)):
+        return all(all_finite(v) for v in data)
+    return True
+
+
 def _parse_json(text: str, source: str) -> Any:
     # Whole numbers are checked one by one (_json_int) only where a run of digits is too long somewhere: a call
     # per number would cost seconds on a plan with a million tensor dimensions.

@@ -11,9 +11,12 @@ form keeps the validated model, a sweep over Nd copies only the cluster). Pure P
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
+from operator import methodcaller
 from math import prod
 from typing import Iterable, Sequence
 
@@ -52,7 +55,9 @@ def count_tensors(named: Iterable[tuple[str, Sequence[int]]]) -> TensorCensus:
     named = named if isinstance(named, (list, tuple)) else list(named)
     names = [name for name, _ in named]
     entries = Counter(zip(map(block_group, names), (tuple(shape) for _, shape in named)))  # one pass, in C loops
-    head = next((prod(named[i][1]) for i in range(len(names) - 1, -1, -1) if names[i].endswith("head.weight")), 0)
+    last_head = next(compress(range(len(names) - 1, -1, -1), map(methodcaller("endswith", "head.weight"),
+                                                                  reversed(names))), None)
+    head = prod(named[last_head][1]) if last_head is not None else 0
     return _census(tuple((g, s, n) for (g, s), n in entries.items()), head)
 
 
@@ -71,6 +76,7 @@ def _census(entries: tuple[Entry, ...], head: int) -> TensorCensus:
 
 _MEMO: dict[int, tuple[list, TensorCensus]] = {}
 _MEMO_SIZE = 2  # the plan on screen and the one before it; each entry keeps its (possibly huge) list alive
+_MEMO_LOCK = threading.Lock()  # the window reads a big plan on a worker thread while the GUI thread computes
 
 
 def census_of(tensors: list) -> TensorCensus:
@@ -79,9 +85,10 @@ def census_of(tensors: list) -> TensorCensus:
     if hit is not None and hit[0] is tensors:
         return hit[1]
     result = count_tensors(tensors)
-    while len(_MEMO) >= _MEMO_SIZE:
-        del _MEMO[next(iter(_MEMO))]
-    _MEMO[id(tensors)] = (tensors, result)
+    with _MEMO_LOCK:
+        while len(_MEMO) >= _MEMO_SIZE:
+            del _MEMO[next(iter(_MEMO))]
+        _MEMO[id(tensors)] = (tensors, result)
     return result
 
 

@@ -57,6 +57,17 @@ def _change_key(change: Change | None) -> tuple | None:
     return change.kind, now.kind, now.real, now.size, now.identity
 
 
+def read_plan(path: str | Path) -> tuple[Plan, DiskState]:
+    """(plan, what the file was when read); PlanError (one sentence) for anything that goes wrong. Qt-free: the
+    window reads a big file on a worker thread with it."""
+    try:
+        return load_plan_observed(Path(path))
+    except PlanError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is still one sentence
+        raise PlanError(f"cannot open plan file {shorten(path, 200)}: {shorten(exc, 120) or type(exc).__name__}") from None
+
+
 def _lexists(path: Path) -> bool:
     try:
         return os.path.lexists(path)
@@ -143,15 +154,16 @@ class PlanDocument(QObject):
     def read(self, path: str | Path) -> tuple[Plan, DiskState]:
         """(plan, what the file was when read) of a plan file, claiming nothing; PlanError (one sentence) for anything
         that goes wrong."""
-        path = Path(path)
         try:
-            return load_plan_observed(path)
+            return read_plan(path)
         except PlanError:
-            if not _lexists(path):
-                self.remove_recent(path)
+            self.forget_if_gone(path)
             raise
-        except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is still one sentence
-            raise PlanError(f"cannot open plan file {shorten(path, 200)}: {shorten(exc, 120) or type(exc).__name__}") from None
+
+    def forget_if_gone(self, path: str | Path) -> None:
+        """A file that could not be read because it no longer exists leaves the recent list."""
+        if not _lexists(Path(path)):
+            self.remove_recent(Path(path))
 
     def claim(self, plan: Plan, path: str | Path, disk: DiskState) -> None:
         """The window now shows plan from path: remember the file and put it first in the recent list."""

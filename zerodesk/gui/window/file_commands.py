@@ -20,6 +20,7 @@ from . import disk_changes
 from .disk_changes import Choice
 from .document import ask_export_path, ask_open_path, ask_save_path, display_name
 from .hf_import import is_hf_config
+from .plan_reader import PlanReader, reads_aside
 
 
 class FileCommands:
@@ -64,6 +65,7 @@ class FileCommands:
     def new_plan(self) -> bool:
         if not self.maybe_save():
             return False
+        self.stop_reading()  # a file still being read no longer replaces what the user chose
         self.run_records.load(default_plan(self.settings.units))
         self.model.load(default_plan(self.settings.units))
         self.document.mark_saved(self.document_plan(), None)
@@ -74,21 +76,67 @@ class FileCommands:
                   disk: DiskState | None = None) -> None:
         """Show a plan; `saved` is what the file holds (differs when command-line flags changed it), `disk` what the
         file was when it was read (core.plan.load_plan_observed)."""
+        self.stop_reading()
         self.run_records.load(plan)
         self.model.load(plan)
         self.document.mark_saved(saved if saved is not None else self.document_plan(), path, disk)
         self._update_title()
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
-        """Open a plan file. Nothing changes (form, file, title) unless the whole plan could be read and shown."""
+        """Open a plan file. Nothing changes (form, file, title) unless the whole plan could be read and shown.
+
+        A big file (plan_reader.reads_aside: a long tensor list) is read on a worker thread while the window keeps
+        answering: True then says the reading started; the plan is shown (or the error said) when it is read, and
+        `ask` (save the current changes first?) is asked then."""
+        self.stop_reading()  # a newer request supersedes one still being read
+        if reads_aside(path):
+            self.plan_reader.start(path)
+            self.statusBar().showMessage(self.tr("Opening {path}…").format(path=shorten(path, 200)))
+            self._pending = (ask, self.model.plan)  # an edit made while it is read is asked about when it arrives
+            return True
         try:
             plan, disk = self.document.read(path)  # read once (a plan may be megabytes); nothing changes yet
         except PlanError as exc:
-            if is_hf_config(path):  # a config.json opened like a plan is imported, not refused
-                return self.hf_import.read(path, ask=ask)
-            self.show_error(self.tr("Cannot open the plan"), str(exc))
-            self._rebuild_recent_menu()
-            return False
+            return self._open_failed(path, str(exc), ask)
+        return self._show_opened(path, plan, disk, ask)
+
+    @property
+    def plan_reader(self) -> PlanReader:
+        """The worker that reads big plan files (made on first use)."""
+        reader = self.__dict__.get("_plan_reader")
+        if reader is None:
+            reader = self.__dict__["_plan_reader"] = PlanReader(self)
+            reader.read.connect(self._on_plan_read)
+            reader.failed.connect(self._on_plan_read_failed)
+        return reader
+
+    def stop_reading(self) -> None:
+        """A plan file still being read is no longer wanted (another opened, New, the window closes)."""
+        if self.plan_reader.cancel():
+            self.statusBar().clearMessage()
+
+    def _pending_ask(self) -> bool:
+        ask, shown = self._pending
+        return ask or self.model.plan is not shown or not self.model.is_valid
+
+    def _on_plan_read(self, ticket: int, path: Path, plan: Plan, disk: DiskState) -> None:
+        if self.plan_reader.finish(ticket):
+            self._show_opened(path, plan, disk, self._pending_ask())
+
+    def _on_plan_read_failed(self, ticket: int, path: Path, message: str) -> None:
+        if self.plan_reader.finish(ticket):
+            self.document.forget_if_gone(path)
+            self._open_failed(path, message, self._pending_ask())
+
+    def _open_failed(self, path: str | Path, message: str, ask: bool) -> bool:
+        if is_hf_config(path):  # a config.json opened like a plan is imported, not refused
+            return self.hf_import.read(path, ask=ask)
+        self.show_error(self.tr("Cannot open the plan"), message)
+        self._rebuild_recent_menu()
+        return False
+
+    def _show_opened(self, path: str | Path, plan: Plan, disk: DiskState, ask: bool) -> bool:
+        """Show a plan read from path, once the current one may go (ask); put the previous back if it cannot be shown."""
         if ask and not self.maybe_save():
             return False
         previous = self.model.plan

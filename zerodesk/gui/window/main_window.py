@@ -239,4 +239,5 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         if self._runs is not None:
             self._runs.kill_now()  # no rank outlives the window
         self.document.stop_watching()  # a closed window looks at no file
+        self.stop_reading()  # nor shows one still being read
         event.accept()
