@@ -411,3 +411,31 @@ def test_a_big_file_that_is_no_plan_is_refused_in_one_sentence(window, tmp_path,
     qtbot.waitUntil(lambda: "dimension -128" in window.statusBar().currentMessage(), timeout=60_000)
     message = window.statusBar().currentMessage()
     assert "\n" not in message and snapshot(window) == before, message
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks")
+def test_the_question_is_a_real_dialog_with_the_buttons_that_fit(window, tmp_path, qtbot):
+    """Not quiet: the modal question shows the sentence, and its buttons (Overwrite only over a regular file) act."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    window.quiet = False
+    path = tmp_path / "plan.zerodesk.json"
+    save_plan(Plan(model=ModelSpec(params=10**9)), path)
+    assert window.open_plan_file(path, ask=False)
+    shown = []
+
+    def answer(button: str) -> None:
+        box = QApplication.activeModalWidget()
+        shown.append((box.text(), sorted(b.text().replace("&", "") for b in box.buttons())))
+        next(b for b in box.buttons() if b.text().replace("&", "") == button).click()
+
+    path.write_bytes(b" " * 17_800_000)
+    QTimer.singleShot(0, lambda: answer("Overwrite"))
+    assert window.save() is True and load_plan(path).params == 10**9
+    assert "was changed on disk" in shown[0][0] and shown[0][1] == ["Cancel", "Overwrite", "Save As…"]
+    changes_on_disk(tmp_path)["link_elsewhere"][0](path)
+    QTimer.singleShot(0, lambda: answer("Cancel"))
+    assert window.save() is False and path.is_symlink()
+    assert "now leads to another file" in shown[1][0] and shown[1][1] == ["Cancel", "Save As…"]
+    window.quiet = True

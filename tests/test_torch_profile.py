@@ -218,3 +218,29 @@ def test_the_peaks_largest_zero1_owner_equals_the_tensor_by_tensor_partition():
         plan = Plan(model=ModelSpec(tensors=tensors), cluster={"nodes": nd, "gpus_per_node": 1}, profile="torch")
         largest = max(sum(numels[i] for i in owned) for owned in zero_partition(numels, nd))
         assert local_elements(plan, 1) == largest
+
+
+def test_the_peaks_shapes_from_the_count_equal_the_tensor_by_tensor_walk():
+    """What the peak's transients read (FSDP2 groups, rank 0's chunks, the largest shard, the head), from a list of
+    many different shapes in a few groups, against a walk over every tensor."""
+    from zerodesk.core.architecture import block_group
+    from zerodesk.core.peak import _shapes
+    from zerodesk.core.plan import ModelSpec, Plan
+
+    named = [(f"model.layers.{i % 5}.w{i}" if i % 9 else f"embed{i}", (1 + (i * 131) % 97, 1 + (i * 7) % 13))
+             for i in range(3000)] + [("lm_head.weight", (400, 16)), ("norm", ())]
+    for nd in (1, 6, 64, 333):
+        plan = Plan(model=ModelSpec(tensors=named), cluster={"nodes": nd, "gpus_per_node": 1}, profile="torch")
+        groups: dict[str, int] = {}
+        local = largest_local = 0
+        for name, shape in named:
+            dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+            chunk = -(-dim0 // nd)
+            groups[block_group(name)] = groups.get(block_group(name), 0) + chunk * nd * rest
+            local += chunk * rest
+            largest_local = max(largest_local, chunk * rest)
+        sh = _shapes(plan)
+        blocks = [v for k, v in groups.items() if k != "root"]
+        assert (sh.root_padded, sh.block_padded, sh.all_padded) == (groups["root"], max(blocks), sum(groups.values()))
+        assert (sh.fsdp_local, sh.largest_local, sh.head_grad, sh.tensors) == (local, largest_local, 400 * 16, 3002)
+        assert sh.largest_tensor == max(prod(s) for _, s in named)

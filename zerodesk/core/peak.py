@@ -86,23 +86,25 @@ def _shapes(plan: Plan) -> _Shapes:
         return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), (), 0)
     layers = arch.layers if arch is not None else 1
     groups: dict[str, int] = {}
-    largest = largest_local = fsdp_local = tensors = 0
-    sizes: dict[int, int] = {}
-    for key, shape, count in census.entries:  # key: the FSDP2 group, a block ('model.layers.0', 'blocks.0') or the root
-        dim0 = shape[0] if shape else 1
-        rest = prod(shape) // dim0 if dim0 else 0
-        chunk = -(-dim0 // dp)
-        groups[key] = groups.get(key, 0) + count * chunk * dp * rest
-        copies = count * (layers if key != "root" else 1)
-        fsdp_local += chunk * rest * copies
-        sizes[dim0 * rest] = sizes.get(dim0 * rest, 0) + copies
-        tensors += copies
-        largest = max(largest, dim0 * rest)
-        largest_local = max(largest_local, chunk * rest)
+    fsdp_local = 0
+    for key, rows in census.group_rows.items():  # key: the FSDP2 group, a block ('model.layers.0') or the root
+        copies = layers if key != "root" else 1
+        for dim0, width in rows:  # every tensor of the group with this dim 0 is chunked alike
+            chunk = -(-dim0 // dp)
+            groups[key] = groups.get(key, 0) + chunk * dp * width
+            fsdp_local += chunk * width * copies
+    largest_local = max(-(-dim0 // dp) * rest for dim0, rest in census.widest)
+    if layers == 1:
+        ordered, tensors = census.sizes, census.tensors
+    else:  # the listed block stands for `layers` blocks
+        sizes: dict[int, int] = {}
+        for key, shape, count in census.entries:
+            sizes[prod(shape)] = sizes.get(prod(shape), 0) + count * (layers if key != "root" else 1)
+        ordered, tensors = tuple(sorted(sizes.items(), reverse=True)), sum(sizes.values())
+    largest = census.largest
     blocks = [n for k, n in groups.items() if k != "root"]
     block = max(blocks, default=0)
     root = groups.get("root", 0)
-    ordered = tuple(sorted(sizes.items(), reverse=True))
     if arch is not None:
         head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
         return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, ordered,

@@ -42,12 +42,46 @@ class TensorCensus:
             counts[prod(shape)] += n
         return tuple(sorted(counts.items(), reverse=True))
 
-    def groups(self) -> dict[str, list[tuple[Shape, int]]]:
-        """{FSDP2 group: [(shape, tensors), ...]}, groups and shapes in order of first appearance."""
-        out: dict[str, list[tuple[Shape, int]]] = {}
+    @cached_property
+    def rows(self) -> tuple[tuple[int, int], ...]:
+        """(dim 0, elements per row summed over every tensor with that dim 0): all FSDP2 needs. Its dim-0 chunks
+        depend on dim 0 alone, so a list of 600,000 different shapes is a few thousand rows (_rows_of)."""
+        return _rows_of((shape, n) for shape, n in self.shapes)
+
+    @cached_property
+    def group_rows(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """rows per FSDP2 group (a block, or 'root'), groups in order of first appearance."""
+        grouped: dict[str, list[tuple[Shape, int]]] = {}
         for group, shape, n in self.entries:
-            out.setdefault(group, []).append((shape, n))
-        return out
+            grouped.setdefault(group, []).append((shape, n))
+        return {group: _rows_of(shapes) for group, shapes in grouped.items()}
+
+    @cached_property
+    def widest(self) -> tuple[tuple[int, int], ...]:
+        """(dim 0, the most elements per row of a tensor with that dim 0): the largest dim-0 shard at any Nd."""
+        out: dict[int, int] = {}
+        for shape, _ in self.shapes:
+            dim0, rest = _dim0_rest(shape)
+            out[dim0] = max(out.get(dim0, 0), rest)
+        return tuple(out.items())
+
+    @property
+    def largest(self) -> int:
+        """Elements of the largest tensor."""
+        return self.sizes[0][0] if self.sizes else 0
+
+
+def _dim0_rest(shape: Shape) -> tuple[int, int]:
+    """(rows, elements per row) as FSDP2 shards a tensor: a 0-dim tensor is one row of one element."""
+    return (shape[0], prod(shape[1:])) if shape else (1, 1)
+
+
+def _rows_of(shapes: Iterable[tuple[Shape, int]]) -> tuple[tuple[int, int], ...]:
+    out: dict[int, int] = {}
+    for shape, n in shapes:
+        dim0, rest = _dim0_rest(shape)
+        out[dim0] = out.get(dim0, 0) + n * rest
+    return tuple(out.items())
 
 
 def count_tensors(named: Iterable[tuple[str, Sequence[int]]]) -> TensorCensus:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 from functools import lru_cache
-from math import ceil, prod
+from math import ceil
 
 from .tensor_census import TensorCensus, count_shapes, count_tensors
 
@@ -157,23 +157,23 @@ def _append(runs: RankRuns, count: int, states: dict[str, int]) -> None:
         runs.append((count, states))
 
 
-def _fsdp2(shape_counts: tuple[tuple[tuple[int, ...], int], ...], tensors: int, dp: int, step_bytes: int) -> RankRuns:
+def _fsdp2(rows: tuple[tuple[int, int], ...], tensors: int, dp: int, step_bytes: int) -> RankRuns:
+    """rows: TensorCensus.rows, (dim 0, elements per row summed over the tensors with that dim 0)."""
     padded = 0  # fp32 elements every rank stores per state: parameter shard and reduce-scatter output
-    changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(tensors), whatever Nd)
+    changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(distinct dim 0), whatever Nd)
 
     def add(rank: int, delta: int) -> None:
         changes[rank] = changes.get(rank, 0) + delta
 
-    for shape, copies in shape_counts:  # sums only: every block's alike tensors at once
-        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+    for dim0, width in rows:  # sums only: every tensor with this dim 0 is chunked alike
         chunk = ceil(dim0 / dp) if dim0 else 0
-        padded += copies * chunk * rest
+        padded += chunk * width
         full = min(dp, dim0 // chunk) if chunk else 0  # ranks holding a whole chunk
-        add(0, copies * chunk * rest)
-        add(full, -copies * chunk * rest)
+        add(0, chunk * width)
+        add(full, -chunk * width)
         if full < dp and dim0 - full * chunk > 0:  # the one short chunk
-            add(full, copies * (dim0 - full * chunk) * rest)
-            add(full + 1, -copies * (dim0 - full * chunk) * rest)
+            add(full, (dim0 - full * chunk) * width)
+            add(full + 1, -(dim0 - full * chunk) * width)
     steps = step_bytes * tensors
     return _runs(changes, dp, lambda real: {"params": FP32 * padded, "grads": FP32 * padded,
                                            "optimizer": ADAM_STATES * FP32 * real + steps, "comm_buffers": 0})
@@ -245,7 +245,7 @@ def _raw(params: int, stage: int, dp: int) -> RankRuns:
 
 def _shaped(census: TensorCensus, stage: int, dp: int, step_bytes: int) -> RankRuns:
     if stage >= 2:
-        return _fsdp2(census.shapes, census.tensors, dp, step_bytes)
+        return _fsdp2(census.rows, census.tensors, dp, step_bytes)
     total = census.params
     # DDP: every rank holds all params and all grads, plus buckets the size of all grads.
     base = {"params": FP32 * total, "grads": FP32 * total, "comm_buffers": FP32 * total}
@@ -280,10 +280,8 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCens
     if stage < 2:
         return {"gathered_params": 0}
     census = named_shapes if isinstance(named_shapes, TensorCensus) else count_tensors(named_shapes)
-    groups: dict[str, int] = {}
-    for key, shape, copies in census.entries:
-        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
-        groups[key] = groups.get(key, 0) + copies * ceil(dim0 / dp) * dp * rest
+    groups = {key: sum(ceil(dim0 / dp) * dp * width for dim0, width in rows)
+              for key, rows in census.group_rows.items()}
     if stage == 2:
         return {"gathered_params": 2 * sum(groups.values())}
     blocks = [n for k, n in groups.items() if k != "root"]
