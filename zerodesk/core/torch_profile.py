@@ -66,7 +66,7 @@ def _zero_owned(sizes: tuple[tuple[int, int], ...], dp: int) -> tuple[tuple[int,
     for numel, copies in sizes:
         if numel <= 0:  # no elements: every copy goes to the rank that has the least, which stays the least
             counts[heap[0][1]] += copies
-        elif copies * 4 < dp:
+        elif copies <= 2 * dp + 32:  # dealing them at once costs a sort of Nd ranks and a few passes over them
             for _ in range(copies):
                 size, rank = heap[0]
                 counts[rank] += 1
