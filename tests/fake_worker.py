@@ -8,6 +8,8 @@ given this as its "Python with torch"). The script is a list of steps, each one 
   {"sleep": seconds}
   {"ignore_term": true}     ignore SIGTERM from now on (a rank that lingers until SIGKILL)
   {"exit": code}
+  {"escape": seconds, "pid_file": path}   fork a process that leaves the run's process group (setsid) and
+                            sleeps, holding stdout and stderr open; its pid goes to pid_file
 After the last step it exits 0. Tests build the protocol lines with zerodesk.measure.protocol.encode.
 """
 
@@ -28,3 +30,10 @@ for step in json.loads(os.environ.get("ZERODESK_FAKE_SCRIPT") or sys.argv[1]):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     elif "exit" in step:
         sys.exit(step["exit"])
+    elif "escape" in step:
+        if os.fork() == 0:
+            os.setsid()
+            with open(step["pid_file"], "w") as fh:
+                fh.write(str(os.getpid()))
+            time.sleep(step["escape"])
+            os._exit(0)
