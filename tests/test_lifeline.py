@@ -193,6 +193,101 @@ def test_no_child_runs_code_from_the_current_folder(path, tmp_path):
     assert check.returncode == 0 and not list(tmp_path.glob("PLANTED-*"))
 
 
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name)
+def test_the_config_import_child_dies_with_zerodesk_plan(sig, tmp_path):
+    """`plan --config` reads a model type without a layout in a child Python: signalled, the CLI takes it along."""
+    from test_hf_transformers_path import GPT_NEO
+
+    (tmp_path / "config.json").write_text(json.dumps(GPT_NEO))
+    cli = subprocess.Popen([sys.executable, "-m", "zerodesk", "plan", "--config", "config.json"], cwd=tmp_path,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while not (child := {p for p in descendants(cli.pid) if "hf_model" in cmdline(p)}):
+            assert time.monotonic() < deadline and cli.poll() is None, "the child never started"
+            time.sleep(0.02)
+        time.sleep(0.5)  # importing torch and transformers: seconds more
+        assert alive(child)
+        os.kill(cli.pid, sig)
+        cli.wait(timeout=10)
+        assert seconds_until_gone(child) < 2.0, cmdline(next(iter(child)))
+    finally:
+        cli.kill()
+        cli.wait()
+    assert b"Traceback" not in cli.stderr.read()
+
+
+def test_an_absurd_config_is_refused_before_anything_is_built(tmp_path):
+    """A billion layers of a model type without a layout: one sentence naming the field and the limit, at once
+    (building it would have taken the 120 s timeout and gigabytes)."""
+    config = {"model_type": "olmo2", "num_hidden_layers": 1e9, "hidden_size": 64, "num_attention_heads": 4,
+              "intermediate_size": 128, "vocab_size": 100}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    t0 = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "zerodesk", "plan", "--config", "config.json"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert time.monotonic() - t0 < 20  # no transformers started: the CLI's own start-up
+    assert done.returncode == 2 and done.stderr == ("zerodesk: config.json: num_hidden_layers is 1,000,000,000, "
+                                                    "above the 1,024 ZeroDesk allows for a model's layers\n")
+
+
+ESCAPER = """#!/bin/sh
+# answers the interpreter check as the real Python; as the run, leaves a process outside the run's group that
+# holds stdout and stderr, then waits ignoring SIGTERM (the group needs SIGKILL)
+case "$*" in *find_spec*) exec "{python}" "$@";; esac
+trap '' TERM
+"{python}" -c "import os, time; os.setsid(); open('{pid_file}', 'w').write(str(os.getpid())); time.sleep(20)" &
+sleep 600
+"""
+
+
+@pytest.mark.parametrize("signals", [("SIGINT",), ("SIGTERM",), ("SIGHUP",), ("SIGTERM", "SIGTERM"),
+                                     ("SIGINT", "SIGTERM", "SIGINT"), ("timeout",)], ids="+".join)
+def test_signals_and_the_timeout_end_a_run_whose_escaped_process_holds_its_output(signals, tmp_path):
+    """Within about a second (the group's SIGTERM grace), without a traceback, nothing of the group left."""
+    pid_file = tmp_path / "escaped.pid"
+    python = tmp_path / "escaper"
+    python.write_text(ESCAPER.format(python=sys.executable, pid_file=pid_file))
+    python.chmod(0o755)
+    timeout = ["--timeout", "3"] if signals == ("timeout",) else []
+    cli = subprocess.Popen([sys.executable, "-m", "zerodesk", "measure", *TINY_ARCH, "--device", "cpu", "--stage", "0",
+                            "--python", str(python), *timeout], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text()):
+            assert time.monotonic() < deadline and cli.poll() is None, cli.stderr.read()
+            time.sleep(0.02)
+        run = descendants(cli.pid) - {int(pid_file.read_text())}  # the run's group: the escaper and its sleep
+        t0 = time.monotonic()
+        if signals == ("timeout",):
+            cli.wait(timeout=30)
+            took = time.monotonic() - t0 - 3  # the run's clock started just before the escaper wrote its pid
+        else:
+            for name in signals:
+                os.kill(cli.pid, getattr(signal, name))
+                time.sleep(0.3)
+            cli.wait(timeout=30)
+            took = time.monotonic() - t0
+        err = cli.stderr.read().decode()
+        assert took < 2.5, took  # a minute before: the escaped process held stdout
+        assert "Traceback" not in err and "Exception ignored" not in err, err
+        assert cli.returncode == {"SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129, "timeout": 1}[signals[0]], err
+        assert not alive(run), [cmdline(p) for p in alive(run)]
+    finally:
+        cli.kill()
+        cli.wait()
+        if pid_file.exists() and pid_file.read_text():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
 def test_the_plan_is_not_on_any_command_line_and_its_file_is_private_and_removed():
     big = PLAN.model_copy(update={"model": PLAN.model.model_copy(update={"name": "n" * 200_000})})
     argv = measure_command(big, [0], 2, "cpu", samples=False)
