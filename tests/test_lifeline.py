@@ -224,10 +224,11 @@ def test_the_config_import_child_dies_with_zerodesk_plan(sig, tmp_path):
     assert b"Traceback" not in cli.stderr.read()
 
 
-def test_an_absurd_config_is_refused_before_anything_is_built(tmp_path):
+@pytest.mark.parametrize("layers", [1e9, 1_000_000_000], ids=["1e9", "10**9"])
+def test_an_absurd_config_is_refused_before_anything_is_built(layers, tmp_path):
     """A billion layers of a model type without a layout: one sentence naming the field and the limit, at once
     (building it would have taken the 120 s timeout and gigabytes)."""
-    config = {"model_type": "olmo2", "num_hidden_layers": 1e9, "hidden_size": 64, "num_attention_heads": 4,
+    config = {"model_type": "olmo2", "num_hidden_layers": layers, "hidden_size": 64, "num_attention_heads": 4,
               "intermediate_size": 128, "vocab_size": 100}
     (tmp_path / "config.json").write_text(json.dumps(config))
     t0 = time.monotonic()
