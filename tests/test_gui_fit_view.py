@@ -226,3 +226,44 @@ def test_the_window_builds_the_fit_tab_on_ctrl_4_and_a_cell_reaches_the_form(win
     assert window.form.field("micro_batch").text() == "2"
     assert (window.model.plan.dp, window.model.plan.cluster.world_size) == (16, 16)
     assert window.is_modified()  # a click is an edit of the plan
+
+
+def test_the_first_window_loads_neither_the_fit_view_nor_the_solver(tmp_path):
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import sys, tempfile
+        from PySide6.QtCore import QSettings
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+        from zerodesk.gui.app import create_window
+        from PySide6.QtWidgets import QApplication
+        w = create_window(headless=True)
+        w.show(); QApplication.processEvents(); w.startup.flush(); QApplication.processEvents()
+        print(sorted(m for m in ("zerodesk.gui.fit.fit_tab", "zerodesk.core.fit_map", "zerodesk.core.fit")
+                     if m in sys.modules))
+        w.show_tab("fit"); QApplication.processEvents()
+        print(type(w.fit_tab).__name__, w.tabs.currentWidget().objectName())
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["[]", "FitTab fitScroll"]
+
+
+def test_screenshot_opens_on_the_tab_asked_for(tmp_path):
+    import subprocess
+    import sys
+
+    shots = {}
+    for tab in ("plan", "fit"):
+        shots[tab] = tmp_path / f"{tab}.png"
+        out = subprocess.run([sys.executable, "-m", "zerodesk", "--screenshot", str(shots[tab]), "--tab", tab,
+                              "--size", "1024x700", "--preset", "llama-2-7b", "--gpu", "h100-80gb"],
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert out.returncode == 0, out.stderr
+    plan, fit = QImage(str(shots["plan"])), QImage(str(shots["fit"]))
+    assert (fit.width(), fit.height()) == (1024, 700) and plan != fit
+    bad = subprocess.run([sys.executable, "-m", "zerodesk", "--tab", "nowhere", "--screenshot", str(tmp_path / "x.png")],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert bad.returncode == 2 and "--tab" in bad.stderr

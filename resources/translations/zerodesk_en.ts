@@ -288,12 +288,12 @@ per step ({unit})</translation>
         <translation>{n} field(s) need attention; the view shows the last valid plan.</translation>
     </message>
     <message>
-        <source>Stage {stage} fits: peak {peak}, headroom {room}</source>
-        <translation>Stage {stage} fits: peak {peak}, headroom {room}</translation>
+        <source>stage {stage} fits: peak {peak}, headroom {room}</source>
+        <translation>stage {stage} fits: peak {peak}, headroom {room}</translation>
     </message>
     <message>
-        <source>Nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
-        <translation>Nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</translation>
+        <source>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
+        <translation>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</translation>
     </message>
     <message>
         <source>Nd = {dp} · micro-batch {mb}: {what}.</source>

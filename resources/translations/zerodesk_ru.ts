@@ -288,11 +288,11 @@ per step ({unit})</source>
         <translation>Полей с ошибками: {n}; вкладка показывает последний корректный план.</translation>
     </message>
     <message>
-        <source>Stage {stage} fits: peak {peak}, headroom {room}</source>
+        <source>stage {stage} fits: peak {peak}, headroom {room}</source>
         <translation>помещается стадия {stage}: пик {peak}, свободно {room}</translation>
     </message>
     <message>
-        <source>Nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
+        <source>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
         <translation>ничего не помещается; наименьший пик у стадии {stage}: {peak}, превышение {room}</translation>
     </message>
     <message>

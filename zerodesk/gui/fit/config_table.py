@@ -22,7 +22,9 @@ class ConfigTable(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
         self.setAlternatingRowColors(True)
         self.verticalHeader().hide()
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # columns fitted once per answer (show_answer): a header that resizes to contents measures every column
+        # again on each cell set, ~1 ms a cell
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setAccessibleName(self.tr("Largest micro-batch per stage and recompute mode"))
 
@@ -46,22 +48,32 @@ class ConfigTable(QTableWidget):
                 for c in answer.configs]
 
     def show_answer(self, plan: Plan | None, answer: FitAnswer | None) -> None:
+        """Show an answer: the cells' texts set in place (the items are made once), the columns fitted once."""
         if plan is None or answer is None:
             self.setRowCount(0)
             return
         header, rows = self.headers(plan), self.rows(plan, answer)
         rec = answer.recommendation
-        self.setColumnCount(len(header))
-        self.setRowCount(len(rows))
+        if (self.rowCount(), self.columnCount()) != (len(rows), len(header)):
+            self.setColumnCount(len(header))
+            self.setRowCount(len(rows))
+            for r in range(len(rows)):
+                for c in range(len(header)):
+                    item = QTableWidgetItem()
+                    item.setTextAlignment((Qt.AlignmentFlag.AlignLeft if c < 2 else Qt.AlignmentFlag.AlignRight)
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                    self.setItem(r, c, item)
         self.setHorizontalHeaderLabels(header)
-        bold = QFont(self.font())
+        bold, plain = QFont(self.font()), QFont(self.font())
         bold.setBold(True)
         for r, (row, config) in enumerate(zip(rows, answer.configs)):
-            chosen = (config.stage, config.recompute) == (rec.stage, rec.recompute)
+            font = bold if (config.stage, config.recompute) == (rec.stage, rec.recompute) else plain
             for c, text in enumerate(row):
-                item = QTableWidgetItem(text)
-                item.setTextAlignment((Qt.AlignmentFlag.AlignLeft if c < 2 else Qt.AlignmentFlag.AlignRight)
-                                      | Qt.AlignmentFlag.AlignVCenter)
-                if chosen:
-                    item.setFont(bold)
-                self.setItem(r, c, item)
+                item = self.item(r, c)
+                if item.text() != text:
+                    item.setText(text)
+                if item.font() != font:
+                    item.setFont(font)
+        if (header, rows) != getattr(self, "_fitted", None):
+            self._fitted = (header, rows)
+            self.resizeColumnsToContents()

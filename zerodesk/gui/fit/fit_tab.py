@@ -158,8 +158,8 @@ class FitTab(QWidget):
         cell, unit = self.fit.cell(dp, micro_batch), self.state.plan.units
         shown = cell.stage if cell.stage is not None else min(STAGES, key=lambda s: cell.peaks[s])
         room = cell.headroom(shown)
-        words = (self.tr("Stage {stage} fits: peak {peak}, headroom {room}") if room >= 0 else
-                 self.tr("Nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}"))
+        words = (self.tr("stage {stage} fits: peak {peak}, headroom {room}") if room >= 0 else
+                 self.tr("nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}"))
         self.details.setText(self.tr("Nd = {dp} · micro-batch {mb}: {what}.").format(
             dp=i18n.fmt_int(dp), mb=i18n.fmt_int(micro_batch), what=words.format(
                 stage=shown, peak=i18n.fmt_bytes(cell.peaks[shown], unit), room=i18n.fmt_bytes(abs(room), unit))))
@@ -218,7 +218,7 @@ class FitTab(QWidget):
         parts.append(swatch.format(color=self.chart.none_color().name(), name=html.escape(texts.none_label())))
         parts.append('<span style="font-size:large">▢</span>&nbsp;' + html.escape(self.tr("this plan")))
         lead = html.escape(self.tr("Colour: the lowest stage that fits, at the plan's sequence and recompute."))
-        return lead + "<br>" + "&nbsp;&nbsp; ".join(parts)
+        return lead + " " + "&nbsp;&nbsp; ".join(parts)
 
     # -- export --------------------------------------------------------------------------------------
     def export_png(self, path: Path, scale: float = 2.0) -> bool:
