@@ -228,6 +228,21 @@ def test_the_window_builds_the_fit_tab_on_ctrl_4_and_a_cell_reaches_the_form(win
     assert window.is_modified()  # a click is an edit of the plan
 
 
+def test_the_maps_menu_exports_the_view_where_the_user_says(window, qtbot, tmp_path, monkeypatch):
+    from zerodesk.gui.window import document
+
+    target = tmp_path / "fit.svg"
+    monkeypatch.setattr(document, "ask_export_path", lambda parent, settings, suffix: target)
+    window.model.load(llama_plan())
+    window.show_tab("fit")
+    tab = window.fit_tab
+    qtbot.waitUntil(lambda: tab.chart.map is not None)
+    assert [a.text() for a in tab.chart.menu.build().actions() if a.text()] == [
+        "Export Fit View as PNG…", "Export Fit View as SVG…"]  # and no log scale: a map has no value axis
+    tab.chart.menu.actions[1].trigger()
+    assert target.is_file() and "Exported" in window.statusBar().currentMessage()
+
+
 def test_the_first_window_loads_neither_the_fit_view_nor_the_solver(tmp_path):
     import subprocess
     import sys

@@ -91,7 +91,7 @@ class FitMapModel:
             self._memo = peak_memo(plan, self._memo)
             answer = solve(plan, self._memo)
             state = FitState(plan, answer, self._map(plan))
-        except FitError as exc:
+        except (FitError, ValueError, ArithmeticError) as exc:  # as PlanModel: one sentence, the window stays
             state = FitState(plan, error=str(exc))
         self.state = state
         return state

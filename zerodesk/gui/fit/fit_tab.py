@@ -75,6 +75,7 @@ class FitTab(QWidget):
         self.chart.text_for = self.cell_text
         self.chart.cellChosen.connect(self.choose)
         self.chart.cellFocused.connect(self._show_details)
+        self.chart.paletteApplied.connect(lambda: self.state is not None and self._update_texts())  # the legend
         v.addWidget(self.chart, 3)
         self.details = _label("fitDetails", rich=False)
         v.addWidget(self.details)
@@ -154,6 +155,7 @@ class FitTab(QWidget):
     def _show_details(self, dp: int, micro_batch: int) -> None:
         if dp < 0 or self.state is None or self.state.map is None:
             self.details.setText(self._hint())
+            self.chart.setAccessibleDescription(self._hint())
             return
         cell, unit = self.fit.cell(dp, micro_batch), self.state.plan.units
         shown = cell.stage if cell.stage is not None else min(STAGES, key=lambda s: cell.peaks[s])
@@ -163,6 +165,7 @@ class FitTab(QWidget):
         self.details.setText(self.tr("Nd = {dp} · micro-batch {mb}: {what}.").format(
             dp=i18n.fmt_int(dp), mb=i18n.fmt_int(micro_batch), what=words.format(
                 stage=shown, peak=i18n.fmt_bytes(cell.peaks[shown], unit), room=i18n.fmt_bytes(abs(room), unit))))
+        self.chart.setAccessibleDescription(self.details.text())  # what a screen reader says of the focused cell
 
     def _hint(self) -> str:
         return self.tr("Hover a cell for its peaks; click it, or choose it with the arrow keys and Enter, to set "

@@ -48,6 +48,7 @@ def _ink_on(color: str) -> QColor:
 class FitMapChart(pg.PlotWidget):
     cellChosen = Signal(int, int)  # Nd, micro-batch: set the plan there
     cellFocused = Signal(int, int)  # Nd, micro-batch under the mouse or the keyboard (-1, -1: none)
+    paletteApplied = Signal()  # the cells took the new palette's colours ("nothing fits" follows it)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, enableMenu=False)
@@ -201,6 +202,7 @@ class FitMapChart(pg.PlotWidget):
         highlight = self.palette().color(QPalette.ColorRole.Highlight)
         self._cursor_box.setPen(pg.mkPen(highlight if highlight != text else text, width=2,
                                          style=Qt.PenStyle.DashLine))
+        self.paletteApplied.emit()
 
     def none_color(self) -> QColor:
         return self._cells[None].opts["brush"].color()
