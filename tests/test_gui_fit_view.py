@@ -196,8 +196,13 @@ def test_dark_theme_paints_the_map_dark_and_keeps_the_stage_colours(fit_tab):
     assert fit_tab.chart.none_color().lightness() > 180
 
 
-def test_export_png_and_svg_draw_the_map(fit_tab, tmp_path):
+def test_export_png_and_svg_draw_the_map(fit_tab, tmp_path, qtbot):
     png, svg = tmp_path / "fit.png", tmp_path / "fit.svg"
+    fit_tab.chart.setFocus()
+    qtbot.waitUntil(fit_tab.chart.hasFocus)
+    assert len(fit_tab.chart._cursor_box.getData()[0]) == 5  # the keyboard's cell, on screen
+    with fit_tab._printing():
+        assert fit_tab.chart._cursor_box.getData()[0] is None or len(fit_tab.chart._cursor_box.getData()[0]) == 0
     assert fit_tab.export_png(png, scale=1.0)
     image = QImage(str(png))
     assert (image.width(), image.height()) == (fit_tab.width(), fit_tab.height())

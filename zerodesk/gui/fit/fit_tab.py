@@ -8,6 +8,7 @@ any other edit. While another tab is in view it only notes the latest plan, and 
 from __future__ import annotations
 
 import html
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -226,9 +227,19 @@ class FitTab(QWidget):
     # -- export --------------------------------------------------------------------------------------
     def export_png(self, path: Path, scale: float = 2.0) -> bool:
         """The whole view (caption, recommendation, map, table, notes) at `scale` x its size on screen."""
-        self.catch_up()
-        return save_png(self, [self.chart], Path(path), scale)
+        with self._printing():
+            return save_png(self, [self.chart], Path(path), scale)
 
     def export_svg(self, path: Path) -> bool:
+        with self._printing():
+            return save_svg(self, [self.chart], Path(path), "ZeroDesk fit", self.caption.text())
+
+    @contextmanager
+    def _printing(self):
+        """The view as a file shows it: the latest plan, no keyboard cursor."""
         self.catch_up()
-        return save_svg(self, [self.chart], Path(path), "ZeroDesk fit", self.caption.text())
+        self.chart.set_printing(True)
+        try:
+            yield
+        finally:
+            self.chart.set_printing(False)

@@ -57,6 +57,7 @@ class FitMapChart(pg.PlotWidget):
         self.map: FitMap | None = None
         self.cursor: tuple[int, int] | None = None  # (column, row) the keyboard is on
         self.hovered: tuple[int, int] | None = None
+        self.printing = False  # drawn for a file: no keyboard cursor
         self.text_for = None  # (Nd, micro-batch) -> hover text, set by the tab
         self._ticks_key: tuple | None = None
         pi = self.getPlotItem()
@@ -150,7 +151,7 @@ class FitMapChart(pg.PlotWidget):
         return xs, ys
 
     def _draw_cursor(self) -> None:
-        if self.cursor is None or self.map is None or not self.hasFocus():
+        if self.cursor is None or self.map is None or not self.hasFocus() or self.printing:
             self._cursor_box.setData([], [])
         else:
             self._cursor_box.setData(*self._box(*self.cursor, 0.5 - GAP / 2))
@@ -187,6 +188,10 @@ class FitMapChart(pg.PlotWidget):
             pi.getAxis("bottom").setTicks([[(i, str(n) if i % every_x == 0 else "") for i, n in enumerate(fmap.dps)]])
             pi.getAxis("left").setTicks([[(i, str(b) if i % every_y == 0 else "") for i, b in enumerate(fmap.batches)]])
         self._place_digits()
+
+    def set_printing(self, on: bool) -> None:
+        self.printing = on
+        self._draw_cursor()
 
     def set_axis_titles(self, bottom: str, left: str) -> None:
         pi = self.getPlotItem()
