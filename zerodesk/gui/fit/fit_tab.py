@@ -216,11 +216,12 @@ class FitTab(QWidget):
         return self.state.error
 
     def _legend_html(self) -> str:
-        swatch = '<span style="color:{color}; font-size:large">■</span>&nbsp;{name}'
-        parts = [swatch.format(color=STAGE_COLORS[s], name=html.escape(i18n.stage_short(s)).replace(" ", "&nbsp;"))
-                 for s in STAGES]
-        parts.append(swatch.format(color=self.chart.none_color().name(), name=html.escape(texts.none_label())))
-        parts.append('<span style="font-size:large">▢</span>&nbsp;' + html.escape(self.tr("this plan")))
+        def swatch(color: str, name: str, mark: str = "■") -> str:  # a label never breaks inside itself
+            return f'<span style="color:{color}; font-size:large">{mark}</span>&nbsp;' + html.escape(name).replace(" ", "&nbsp;")
+
+        text = self.palette().color(self.foregroundRole()).name()
+        parts = [swatch(STAGE_COLORS[s], i18n.stage_short(s)) for s in STAGES]
+        parts += [swatch(self.chart.none_color().name(), texts.none_label()), swatch(text, self.tr("this plan"), "▢")]
         lead = html.escape(self.tr("Colour: the lowest stage that fits, at the plan's sequence and recompute."))
         return lead + " " + "&nbsp;&nbsp; ".join(parts)
 
