@@ -28,7 +28,7 @@ def type_params(qtbot, window, text: str) -> None:
 
 
 def snapshot(window):
-    return (window.form.plan(), window.document.path, window.is_modified(), window.windowTitle())
+    return (window.model.plan, window.document.path, window.is_modified(), window.windowTitle())
 
 
 REFUSED = ["big_int", "deep", "deep_objects", "gpu_10e400", "float_1e400", "nan", "params_true", "params_1_5",
@@ -40,7 +40,7 @@ REFUSED = ["big_int", "deep", "deep_objects", "gpu_10e400", "float_1e400", "nan"
 def test_every_hostile_file_is_refused_and_leaves_the_document_untouched(window, files, qtbot):
     window.show_card_example()
     before = snapshot(window)
-    card_json = json.dumps(json.loads(window.form.plan().model_dump_json()))
+    card_json = json.dumps(json.loads(window.model.plan.model_dump_json()))
     for name in REFUSED:
         if name not in files:
             continue
@@ -53,7 +53,7 @@ def test_every_hostile_file_is_refused_and_leaves_the_document_untouched(window,
     # the data-loss case: a refused file is not the document, so Save cannot overwrite it with the card example
     bad = files["gpu_10e400"].read_bytes()
     assert window.document.path is None
-    assert json.dumps(json.loads(window.form.plan().model_dump_json())) == card_json
+    assert json.dumps(json.loads(window.model.plan.model_dump_json())) == card_json
     assert files["gpu_10e400"].read_bytes() == bad
 
 
@@ -125,7 +125,7 @@ def test_a_deleted_file_is_not_silently_recreated(window, tmp_path, qtbot):
 
 
 def test_two_windows_saving_the_same_file(qtbot, gui_settings, tmp_path):
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     path = tmp_path / "shared.zerodesk.json"
     save_plan(Plan(model=ModelSpec(params=10**9)), path)
@@ -157,7 +157,7 @@ def test_an_external_edit_offers_to_reload(window, tmp_path, qtbot):
     save_plan(Plan(model=ModelSpec(params=4 * 10**9)), path)
     qtbot.waitUntil(lambda: bool(offers), timeout=3000)
     assert offers == [False]
-    qtbot.waitUntil(lambda: window.form.plan().params == 4 * 10**9, timeout=3000)
+    qtbot.waitUntil(lambda: window.model.plan.params == 4 * 10**9, timeout=3000)
     assert not window.is_modified()
 
 
@@ -180,13 +180,13 @@ def test_a_200_kb_plan_opens_within_a_second(window, files, qtbot):
     window.tabs.setCurrentIndex(window.tabs.count() - 1)  # the Measure tab renders the plan too
     qtbot.wait(10)
     assert time.perf_counter() - t0 < 1.0
-    assert len(window.chart_panel.caption.text()) < 2000  # the name is shown cut, on one line
+    assert len(window.plan_tab.caption.text()) < 2000  # the name is shown cut, on one line
 
 
 def test_a_change_the_watcher_missed_is_still_noticed(qtbot, gui_settings, tmp_path):
     """The file watcher can miss a write (a rename racing the re-watch, a file system without inotify): the
     document also looks at the file's stat every few seconds."""
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     path = tmp_path / "shared.zerodesk.json"
     save_plan(Plan(model=ModelSpec(params=10**9)), path)

@@ -18,6 +18,13 @@ from zerodesk.core.plan import Cluster, Plan
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def figure1_params() -> int:
+    """Figure 1's Ψ = 7.5B as the preset's stand-in shape counts it (7,500,009,472: 64 divides it)."""
+    from zerodesk.core.catalog import find_model
+
+    return find_model("paper-figure1").param_count
+
+
 @pytest.fixture
 def lesson(qtbot, gui_settings):
     from zerodesk.gui.lesson import LessonWindow
@@ -48,7 +55,7 @@ def _labels_fit(window) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_walk_every_step(lesson, qapp, lang):
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
     from zerodesk.gui.lesson.numbers import fmt_short_bytes
     from zerodesk.gui.lesson.render import render_step
 
@@ -84,7 +91,9 @@ def test_figure1_numbers_on_screen(lesson):
 
     render_step(lesson, 5)
     chips = [n for n in lesson.view.rank_figure.numbers_drawn() if n.key in ("stage0", "stage1", "stage2", "stage3")]
-    assert [n.bytes for n in chips[-4:]] == [120_000_000_000, 31_406_250_000, 16_640_625_000, 1_875_000_000]
+    p = figure1_params()
+    assert [n.bytes for n in chips[-4:]] == [16 * p, 4 * p + 12 * p // 64, 2 * p + 14 * p // 64, 16 * p // 64]
+    assert [round(n.bytes / 1e9, 1) for n in chips[-4:]] == [120.0, 31.4, 16.6, 1.9]  # the paper's own figures
     assert "1.88&nbsp;GB" in lesson.view.text.text() and ">1.5<" in lesson.view.text.text()
 
 
@@ -97,9 +106,10 @@ def test_click_a_number_shows_its_formula(lesson, qtbot):
     assert rect is not None
     qtbot.mouseClick(fig, Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
     text = lesson.view.formula.text()
-    assert "4P + 12P/Nd" in text and "31,406,250,000 B" in text and "Nd = 64" in text
+    p = figure1_params()
+    assert "4P + 12P/Nd" in text and f"{4 * p + 12 * p // 64:,} B" in text and "Nd = 64" in text
     lesson.view.text.linkActivated.emit("num:stage0")  # numbers in the sentences are links
-    assert "16P" in lesson.view.formula.text() and "120,000,000,000 B" in lesson.view.formula.text()
+    assert "16P" in lesson.view.formula.text() and f"{16 * p:,} B" in lesson.view.formula.text()
 
 
 def test_nd_and_model_changes_follow_everywhere(lesson, qtbot):
@@ -107,7 +117,7 @@ def test_nd_and_model_changes_follow_everywhere(lesson, qtbot):
 
     render_step(lesson, 5)
     lesson.dp_spin.setValue(8)
-    assert lesson.plan.dp == 8 and lesson.figures.stage_totals[3].bytes == 15_000_000_000
+    assert lesson.plan.dp == 8 and lesson.figures.stage_totals[3].bytes == 2 * figure1_params()
     render_step(lesson, 5)
     assert "15.0&nbsp;GB" in lesson.view.text.text()
     assert lesson.view.rank_figure.hit_rect("stage3") is not None
@@ -140,7 +150,7 @@ def test_keys_clicker_presenter_and_escape(lesson, qtbot):
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_presenter_mode_fits_at_projector_sizes(lesson, lang):
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
     from zerodesk.gui.lesson.render import render_step
 
     i18n.set_language(lang)
@@ -247,3 +257,38 @@ def test_a_plan_from_flags_teaches_with_its_own_model(qtbot, gui_settings):
     w.model_combo.setCurrentIndex(0)
     w.model_combo.activated.emit(0)
     assert w.plan.params == 3_000_000_000 and w.plan.dp == 6
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_step_six_shows_a_predicted_peak_per_stage_on_the_default_preset(lesson, lang):
+    """The card's main message (the states are not the peak) is never an empty chart on the default model."""
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.lesson.render import render_step
+
+    i18n.set_language(lang)
+    assert lesson.plan.model.name == "paper-figure1"
+    render_step(lesson, 6)
+    fig = lesson.view.peak_figure
+    drawn = {n.key: n for n in fig.numbers_drawn()}
+    assert {"peak0", "peak1", "peak2", "peak3", "act_layers", "act_logits"} <= set(drawn)
+    for s in range(4):
+        assert drawn[f"peak{s}"].bytes == lesson.figures.peak(s) > lesson.figures.stage_totals[s].bytes
+    assert fig.clipped == [] and "{" not in lesson.view.text.text()
+
+
+def test_russian_nouns_agree_with_the_figures_on_screen(lesson):
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.lesson.render import render_step
+
+    i18n.set_language("ru")
+    render_step(lesson, 2)
+    assert re.search(r"у каждого из <a [^>]*><b>64</b></a>&nbsp;участников", lesson.view.text.text())
+    render_step(lesson, 5)
+    text = lesson.view.text.text()
+    assert re.search(r"<b>64</b></a>&nbsp;раза меньше", text) and re.search(r"<b>1,5</b></a>&nbsp;раза больше", text)
+    lesson.dp_spin.setValue(8)
+    render_step(lesson, 5)
+    assert re.search(r"<b>8</b></a>&nbsp;раз меньше", lesson.view.text.text())
+    lesson.dp_spin.setValue(21)
+    render_step(lesson, 2)
+    assert re.search(r"<b>21</b></a>&nbsp;участника", lesson.view.text.text())

@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 
 from zerodesk.core.offload import compute_offload
 from zerodesk.core.plan import Offload, Plan
-from zerodesk.gui.offload_chart import OffloadChart
-from zerodesk.gui.plan_form import PlanForm
+from zerodesk.gui.charts.offload_chart import OffloadChart
+from zerodesk.gui.form.plan_form import PlanForm
 
 
 def _card(**kw) -> Plan:
@@ -19,9 +19,9 @@ def _card(**kw) -> Plan:
 def test_form_round_trips_the_offload_fields(qtbot):
     plan = _card(offload="optimizer", offload_target="nvme", pcie_gbps=16.0,
                  cluster={"nodes": 1, "gpus_per_node": 4, "host_memory_bytes": 512 * 10**9})
-    form = PlanForm(plan)
+    form = PlanForm(plan=plan)
     qtbot.addWidget(form)
-    got = form.plan()
+    got = form.model.plan
     assert got.offload == Offload.OPTIMIZER and got.offload_target == "nvme" and got.pcie_gbps == 16.0
     assert got.cluster.host_memory_bytes == 512 * 10**9
     host = form.field("cluster.host_memory_bytes")
@@ -32,17 +32,17 @@ def test_form_round_trips_the_offload_fields(qtbot):
     combo.activated.emit(combo.currentIndex())
     host.setText("256")
     host.textEdited.emit("256")
-    assert form.plan().offload == Offload.OPTIMIZER_PARAMS
-    assert form.plan().cluster.host_memory_bytes == 256 * 10**9
+    assert form.model.plan.offload == Offload.OPTIMIZER_PARAMS
+    assert form.model.plan.cluster.host_memory_bytes == 256 * 10**9
 
 
 def test_form_marks_a_bad_link_bandwidth(qtbot):
-    form = PlanForm(_card())
+    form = PlanForm(plan=_card())
     qtbot.addWidget(form)
     pcie = form.field("pcie_gbps")
     pcie.setText("-3")
     pcie.textEdited.emit("-3")
-    assert "pcie_gbps" in form.errors()
+    assert "pcie_gbps" in form.model.errors
     assert form.error_label("pcie_gbps").isVisibleTo(form)
 
 

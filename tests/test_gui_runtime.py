@@ -119,7 +119,7 @@ def test_every_core_note_and_option_label_has_a_translation(lang):
 
 def test_core_notes_translate_by_id(qapp):
     from zerodesk.core.notes import NOTES, Note
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
 
     notes = [Note(i, tuple((k, "fp32-adam") for k in re.findall(r"\{(\w+)\}", t))) for i, t in NOTES.items()]
     try:
@@ -137,7 +137,7 @@ def test_core_notes_translate_by_id(qapp):
 
 
 def test_localized_figures(qapp):
-    from zerodesk.gui import i18n
+    from zerodesk.gui.base import i18n
 
     try:
         i18n.set_language("en")

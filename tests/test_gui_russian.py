@@ -167,8 +167,8 @@ def capture_modal(action) -> list[tuple[str, str]]:
 @pytest.fixture
 def russian(qtbot, gui_settings):
     """A window started in Russian (Qt's own widgets name themselves once, at construction)."""
-    from zerodesk.gui import i18n
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.window.main_window import MainWindow
 
     i18n.set_language("ru")
     w = MainWindow(gui_settings)
@@ -203,7 +203,7 @@ def test_every_visible_string_is_russian(russian, qtbot):
         assert index >= 0, name
         form.field("model.preset").setCurrentIndex(index)
         form.field("model.preset").activated.emit(index)
-        texts += widget_texts(w.chart_panel) + chart_texts(w)
+        texts += widget_texts(w.plan_tab) + chart_texts(w)
     gpu = form.field("cluster.gpu")
     gpu.setCurrentIndex(gpu.findData("a100-80gb"))
     gpu.activated.emit(gpu.currentIndex())
@@ -215,7 +215,7 @@ def test_every_visible_string_is_russian(russian, qtbot):
         scheme.setCurrentIndex(scheme.findData("mixed-adam-8bit"))
         scheme.activated.emit(scheme.currentIndex())
         w.tabs.setCurrentIndex(1)
-        texts += widget_texts(w.table) + widget_texts(w.chart_panel) + chart_texts(w)
+        texts += widget_texts(w.table_tab) + widget_texts(w.plan_tab) + chart_texts(w)
     w.tabs.setCurrentIndex(0)
     # every field with something wrong in it: the sentences are Russian too
     for key in ("model.params", "cluster.nodes", "cluster.gpus_per_node", "cluster.dp", "cluster.gpu_memory_bytes",
@@ -224,9 +224,9 @@ def test_every_visible_string_is_russian(russian, qtbot):
         for bad in ("abc", "", "3"):
             field.setText(bad)
             field.textEdited.emit(bad)
-            texts += [(f"error {key}", form.error_text(k)) for k in form.errors()]
-            texts.append(("stale note", w.chart_panel.stale.text()))
-        form.set_plan(form.plan())
+            texts += [(f"error {key}", form.error_text(k)) for k in form.model.errors]
+            texts.append(("stale note", w.plan_tab.stale.text()))
+        form.model.load(form.model.plan)
     texts += widget_texts(w.form)
     # message boxes and the file dialog (Qt's own strings come from qtbase_ru)
     w.quiet = False

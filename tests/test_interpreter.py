@@ -124,14 +124,13 @@ def test_the_frozen_bundle_gives_children_the_users_library_path(monkeypatch):
     assert interpreter.worker_root() == os.path.join("/bundle/_internal", interpreter.WORKER_DIR)
 
 
-def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(window, qtbot, bare_python):
+def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(model, measure_tab, qtbot, bare_python):
     from zerodesk.core.plan import Plan
 
-    window.load_plan(Plan.model_validate({
+    model.set_plan(Plan.model_validate({
         "model": {"architecture": {"layers": 2, "hidden": 64, "heads": 4, "ffn": 128, "vocab": 256}},
         "seq_len": 16, "micro_batch": 1, "profile": "torch", "cluster": {"nodes": 1, "gpus_per_node": 2}}))
-    tab = window.measure_tab
-    window.tabs.setCurrentWidget(tab)
+    tab = measure_tab
     controls, bar = tab.controls, tab.bar
     controls.python.setText(sys.executable)
     controls.python.editingFinished.emit()
@@ -159,8 +158,8 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
 
     from PySide6.QtCore import QSettings
 
-    from zerodesk.gui.evidence import controls as controls_module
-    from zerodesk.gui.settings import MeasureSettings
+    from zerodesk.gui.runs import controls as controls_module
+    from zerodesk.gui.base.settings import MeasureSettings
 
     searched_in = []
 

@@ -96,10 +96,10 @@ QT_PARENT = """
 import sys
 from PySide6.QtCore import QCoreApplication, QTimer
 from zerodesk.core.plan import plan_from_json
-from zerodesk.gui.measure_process import MeasureProcess
+from zerodesk.gui.runs.process import RunProcess
 from zerodesk.measure.runner import measure_command
 app = QCoreApplication([])
-proc = MeasureProcess()
+proc = RunProcess()
 proc.start(measure_command(plan_from_json(sys.argv[1]), [0, 1, 2, 3], 2, "cpu"), timeout_s=600)
 print(proc.pid, flush=True)
 app.exec()
@@ -107,7 +107,7 @@ app.exec()
 
 
 def test_sigterm_of_the_window_process_stops_every_rank_within_2_s():
-    """The window starts runs through MeasureProcess (QProcess); SIGTERM ends it without any cleanup of its own."""
+    """The window starts runs through RunProcess (QProcess); SIGTERM ends it without any cleanup of its own."""
     bigger = PLAN.model_copy(update={"seq_len": 4096})
     parent = subprocess.Popen([sys.executable, "-c", QT_PARENT, bigger.model_dump_json()], cwd=ROOT,
                               stdout=subprocess.PIPE, env={**os.environ, "OMP_NUM_THREADS": "1",

@@ -128,9 +128,16 @@ def test_deepspeed_formulas_on_models_and_clusters(preset, nodes, gpn):
     spec = find_model(preset).to_model_spec()
     plan = Plan.model_validate({"model": spec.model_dump(), "cluster": {"nodes": nodes, "gpus_per_node": gpn}})
     p, n, L = plan.params, nodes * gpn, largest_layer_params(plan)
-    if spec.architecture is not None:
+    if spec.architecture is None:  # a raw count has no layers: the 4L figures are unknown, never 4 x 0
+        assert L is None
+        assert [deepspeed_estimate(3, p, L, gpn, nodes, *o).gpu_bytes for o in ((False,), (True,), (True, True))] == \
+            [None, None, None]
+        assert compute_offload(plan.model_copy(update={"offload": Offload.OPTIMIZER})).stage(3).gpu_working_bytes is None
+        L = 0  # the remaining formulas, written out, as DeepSpeed's code evaluates them at L = 0
+    else:
         a = spec.architecture
         assert L == max(a.vocab * a.hidden, a.ffn * a.hidden) or L == a.vocab * a.hidden
+        assert compute_offload(plan.model_copy(update={"offload": Offload.OPTIMIZER})).stage(3).gpu_working_bytes == 4 * L
     assert deepspeed_estimate(2, p, L, gpn, nodes, False).gpu_bytes == 2 * p + int(18 * p / n)
     assert deepspeed_estimate(2, p, L, gpn, nodes, False).host_bytes_per_node == int(p * 4 * gpn * 1.5)
     assert deepspeed_estimate(2, p, L, gpn, nodes, True).host_bytes_per_node == int(p * max(4 * n, 16) * 1.5)

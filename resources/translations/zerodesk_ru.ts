@@ -9,89 +9,58 @@
     </message>
 </context>
 <context>
-    <name>ChartEvidence</name>
+    <name>ConfigTable</name>
     <message>
-        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
-        <translation>Прежние результаты этого плана снова на диаграмме: {what}.</translation>
+        <source>Largest micro-batch per stage and recompute mode</source>
+        <translation>Наибольший микробатч по стадиям и режимам пересчёта активаций</translation>
     </message>
     <message>
-        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
-        <translation>План изменился: {what} ему больше не соответствуют и сняты с диаграммы (они вернутся, если план станет прежним).</translation>
-    </message>
-</context>
-<context>
-    <name>ChartPanel</name>
-    <message>
-        <source>Per-stage memory chart</source>
-        <translation>Диаграмма памяти по стадиям</translation>
+        <source>Stage</source>
+        <translation>Стадия</translation>
     </message>
     <message>
-        <source>Memory versus Nd chart</source>
-        <translation>Диаграмма памяти в зависимости от Nd</translation>
+        <source>Recompute</source>
+        <translation>Пересчёт</translation>
     </message>
     <message>
-        <source>Log scale</source>
-        <translation>Лог. шкала</translation>
+        <source>Largest
+micro-batch</source>
+        <translation>Наибольший
+микробатч</translation>
     </message>
     <message>
-        <source>Logarithmic memory axis: small stages and models stay readable</source>
-        <translation>Логарифмическая ось памяти: малые стадии и модели остаются читаемыми</translation>
+        <source>Peak there
+({unit})</source>
+        <translation>Пик при нём
+({unit})</translation>
     </message>
     <message>
-        <source>Logarithmic Scale</source>
-        <translation>Логарифмическая шкала</translation>
+        <source>Peak at one more
+({unit})</source>
+        <translation>Пик при микробатче + 1
+({unit})</translation>
     </message>
     <message>
-        <source>Export Charts as PNG…</source>
-        <translation>Экспорт диаграмм в PNG…</translation>
+        <source>Longest sequence
+(micro-batch 1)</source>
+        <translation>Наибольшая длина
+последовательности (микробатч 1)</translation>
     </message>
     <message>
-        <source>Export Charts as SVG…</source>
-        <translation>Экспорт диаграмм в SVG…</translation>
+        <source>Fewest Nd
+(micro-batch 1)</source>
+        <translation>Наименьшее Nd
+(микробатч 1)</translation>
     </message>
     <message>
-        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
-        <translation>Полей с ошибками: {n}; диаграмма показывает последний корректный план.</translation>
+        <source>Communication
+per step ({unit})</source>
+        <translation>Обмены
+за шаг ({unit})</translation>
     </message>
     <message>
-        <source>custom architecture</source>
-        <translation>своя архитектура</translation>
-    </message>
-    <message>
-        <source>raw parameter count</source>
-        <translation>заданное число параметров</translation>
-    </message>
-    <message>
-        <source>Per-rank model-state memory by ZeRO stage</source>
-        <translation>Память состояний модели на участника по стадиям ZeRO</translation>
-    </message>
-    <message>
-        <source>Per-rank model states versus Nd</source>
-        <translation>Состояния модели на участника в зависимости от Nd</translation>
-    </message>
-    <message>
-        <source>log memory axis</source>
-        <translation>логарифмическая ось памяти</translation>
-    </message>
-    <message>
-        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
-        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPU) · значения в {unit} ({note})</translation>
-    </message>
-    <message>
-        <source>Note: {note}.</source>
-        <translation>Примечание: {note}.</translation>
-    </message>
-    <message>
-        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
-        <translation>Столбцы — состояния модели; заштрихованная верхушка — прогноз пика полного шага (активации, собранные параметры, буферы; последовательность {seq} × микробатч {mb}). Фрагментация не прогнозируется: симулируйте или измерьте шаг.</translation>
-    </message>
-    <message>
-        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
-        <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>predicted peak of the step (estimate)</source>
-        <translation>прогнозируемый пик шага (оценка)</translation>
+        <source>none</source>
+        <translation>нет</translation>
     </message>
 </context>
 <context>
@@ -199,6 +168,85 @@
     </message>
 </context>
 <context>
+    <name>FileCommands</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Несохранённые изменения</translation>
+    </message>
+    <message>
+        <source>The plan “{name}” has unsaved changes. Save them?</source>
+        <translation>В плане «{name}» есть несохранённые изменения. Сохранить их?</translation>
+    </message>
+    <message>
+        <source>Invalid fields</source>
+        <translation>Ошибки в полях</translation>
+    </message>
+    <message>
+        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
+        <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
+    </message>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>Не удаётся открыть план</translation>
+    </message>
+    <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Не удаётся показать файл плана {path}: {reason}</translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>Открыт {path}</translation>
+    </message>
+    <message>
+        <source>Cannot save the plan</source>
+        <translation>Не удаётся сохранить план</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>Сохранён {path}</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
+        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
+        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>Файл изменён на диске</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
+        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Экспортировано: {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Не удаётся экспортировать диаграмму</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Не удалось записать {path}.</translation>
+    </message>
+    <message>
+        <source>Table copied as text</source>
+        <translation>Таблица скопирована как текст</translation>
+    </message>
+</context>
+<context>
     <name>Files</name>
     <message>
         <source>ZeroDesk plans (*{suffix})</source>
@@ -231,6 +279,208 @@
     <message>
         <source>PNG images (*.png)</source>
         <translation>Изображения PNG (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>FitTab</name>
+    <message>
+        <source>{n} field(s) need attention; the view shows the last valid plan.</source>
+        <translation>Полей с ошибками: {n}; вкладка показывает последний корректный план.</translation>
+    </message>
+    <message>
+        <source>stage {stage} fits: peak {peak}, headroom {room}</source>
+        <translation>помещается стадия {stage}: пик {peak}, свободно {room}</translation>
+    </message>
+    <message>
+        <source>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
+        <translation>ничего не помещается; наименьший пик у стадии {stage}: {peak}, превышение {room}</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}: {what}.</source>
+        <translation>Nd = {dp} · микробатч {mb}: {what}.</translation>
+    </message>
+    <message>
+        <source>Hover a cell for its peaks; click it, or choose it with the arrow keys and Enter, to set the plan there.</source>
+        <translation>Наведите указатель на клетку, чтобы увидеть её пики; щелчок по клетке или выбор стрелками и Enter задаёт в плане её Nd и микробатч.</translation>
+    </message>
+    <message>
+        <source>Fit map: the lowest ZeRO stage that fits, by Nd and micro-batch</source>
+        <translation>Карта: наименьшая стадия ZeRO, которая помещается, по Nd и микробатчу</translation>
+    </message>
+    <message>
+        <source>Data-parallel degree Nd</source>
+        <translation>Степень параллелизма по данным Nd</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>Микробатч</translation>
+    </message>
+    <message>
+        <source>Export Fit View as PNG…</source>
+        <translation>Экспорт вкладки «Что помещается» в PNG…</translation>
+    </message>
+    <message>
+        <source>Export Fit View as SVG…</source>
+        <translation>Экспорт вкладки «Что помещается» в SVG…</translation>
+    </message>
+    <message>
+        <source>What fits needs the memory of one GPU: choose a GPU or give its memory.</source>
+        <translation>Чтобы узнать, что помещается, нужна память одного GPU: выберите GPU или укажите его память.</translation>
+    </message>
+    <message>
+        <source>The CUDA allowance leaves nothing of the GPU&apos;s memory: make it smaller than the GPU&apos;s memory.</source>
+        <translation>Запас CUDA не оставляет памяти GPU: сделайте его меньше памяти GPU.</translation>
+    </message>
+    <message>
+        <source>this plan</source>
+        <translation>этот план</translation>
+    </message>
+    <message>
+        <source>Colour: the lowest stage that fits, at the plan&apos;s sequence and recompute.</source>
+        <translation>Цвет — наименьшая стадия, которая помещается, при последовательности и пересчёте активаций из плана.</translation>
+    </message>
+</context>
+<context>
+    <name>FitTexts</name>
+    <message>
+        <source>without recompute</source>
+        <translation>без пересчёта активаций</translation>
+    </message>
+    <message>
+        <source>with selective recompute</source>
+        <translation>с выборочным пересчётом активаций</translation>
+    </message>
+    <message>
+        <source>with full recompute</source>
+        <translation>с полным пересчётом активаций</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>выборочный</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>полный</translation>
+    </message>
+    <message>
+        <source>{first} and {last}</source>
+        <translation>{first} и {last}</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} fits micro-batch {mb} with the least communication per step: {comm}.</source>
+        <translation>Стадия {stage} {recompute} вмещает микробатч {mb} с наименьшими обменами за шаг: {comm}.</translation>
+    </message>
+    <message>
+        <source>Stage {stages} moves as much but peaks higher.</source>
+        <translation>У стадии {stages} обмены те же, но пик выше.</translation>
+    </message>
+    <message>
+        <source>Stages {stages} move as much but peak higher.</source>
+        <translation>У стадий {stages} обмены те же, но пики выше.</translation>
+    </message>
+    <message>
+        <source>Nothing fits it with less recompute at that communication.</source>
+        <translation>С меньшим пересчётом активаций при тех же обменах он не помещается.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch {wanted} at Nd = {dp}; stage {stage} {recompute} fits the most, {mb}, moving {comm} per step.</source>
+        <translation>Микробатч {wanted} не помещается ни в одной конфигурации при Nd = {dp}; больше всего вмещает стадия {stage} {recompute} — {mb}, обмены за шаг: {comm}.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}; stage {stage} {recompute} fits from Nd = {min_dp}.</source>
+        <translation>Микробатч 1 не помещается ни в одной конфигурации при Nd = {dp}; стадия {stage} {recompute} помещается начиная с Nd = {min_dp}.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}, nor at any Nd searched.</source>
+        <translation>Микробатч 1 не помещается ни при Nd = {dp}, ни при одном из просмотренных Nd.</translation>
+    </message>
+    <message>
+        <source>Recommended: nothing fits.</source>
+        <translation>Рекомендовать нечего: ничего не помещается.</translation>
+    </message>
+    <message>
+        <source>Recommended: stage {stage} {recompute}, micro-batch {mb}.</source>
+        <translation>Рекомендуется: стадия {stage} {recompute}, микробатч {mb}.</translation>
+    </message>
+    <message>
+        <source>predicted (closed-form peak), {profile}</source>
+        <translation>прогноз (пик по формулам), {profile}</translation>
+    </message>
+    <message>
+        <source>What fits on one GPU</source>
+        <translation>Что помещается на одном GPU</translation>
+    </message>
+    <message>
+        <source>Sequence {seq} · recompute {recompute} · Nd = {dp} · micro-batch {mb}</source>
+        <translation>Последовательность {seq} · пересчёт активаций: {recompute} · Nd = {dp} · микробатч {mb}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU ({gpu} less a CUDA allowance of {allowance}); figures in {unit} ({note})</source>
+        <translation>Доступно: {usable} на GPU ({gpu} за вычетом запаса CUDA {allowance}); значения в {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU (no CUDA allowance set); figures in {unit} ({note})</source>
+        <translation>Доступно: {usable} на GPU (запас CUDA не задан); значения в {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Peaks are predicted full-step peaks without the CUDA allowance, so each compares with the usable memory; fragmentation is not predicted: Simulate or Measure the boundary.</source>
+        <translation>Пики — прогноз пика памяти полного шага без запаса CUDA, поэтому каждый сравнивается с доступной памятью; фрагментация не прогнозируется: симулируйте или измерьте границу.</translation>
+    </message>
+    <message>
+        <source>Without the architecture (a raw count or a tensor list) activations are unknown: these peaks hold the states and token ids only, so the micro-batch and sequence answers are upper bounds.</source>
+        <translation>Без архитектуры (только число параметров или список тензоров) активации неизвестны: в этих пиках только состояния и идентификаторы токенов, поэтому ответы о микробатче и последовательности — верхние границы.</translation>
+    </message>
+    <message>
+        <source>Offload is shown apart: these peaks keep every state on the GPU.</source>
+        <translation>Перенос состояний (offload) показан отдельно: в этих пиках все состояния остаются на GPU.</translation>
+    </message>
+    <message>
+        <source>The peak&apos;s moments and its total disagreed on this plan, so every answer was searched with the total alone.</source>
+        <translation>Моменты пика и его итог для этого плана разошлись, поэтому все ответы найдены только по итогу.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the powers of two from 1 to {top} were searched.</source>
+        <translation>Наименьшее Nd: просмотрены степени двойки от 1 до {top}.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the divisors of nodes × GPUs per node = {world} were searched (the map shows other Nd too).</source>
+        <translation>Наименьшее Nd: просмотрены Nd, которым кратно число узлов × GPU на узел = {world} (на карте есть и другие Nd).</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}</source>
+        <translation>Nd = {dp} · микробатч {mb}</translation>
+    </message>
+    <message>
+        <source>no stage fits</source>
+        <translation>ни одна стадия не помещается</translation>
+    </message>
+    <message>
+        <source>lowest stage that fits: {stage}</source>
+        <translation>наименьшая стадия, которая помещается: {stage}</translation>
+    </message>
+    <message>
+        <source>Predicted peak, {profile}, sequence {seq}, recompute {recompute}:</source>
+        <translation>Прогноз пика ({profile}, последовательность {seq}, пересчёт активаций: {recompute}):</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, headroom {room} (fits up to micro-batch {most})</source>
+        <translation>{stage}: {peak}, свободно {room} (помещается микробатч до {most})</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, over by {over}</source>
+        <translation>{stage}: {peak}, превышение {over}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</source>
+        <translation>Доступно: {usable} на GPU. Щелчок или Enter — задать в плане эти Nd и микробатч.</translation>
+    </message>
+    <message>
+        <source>nothing fits</source>
+        <translation>ничего не помещается</translation>
     </message>
 </context>
 <context>
@@ -885,12 +1135,28 @@ optimizer sharded</source>
         <translation>Измерение</translation>
     </message>
     <message>
+        <source>Fit</source>
+        <translation>Что помещается</translation>
+    </message>
+    <message>
         <source>Views</source>
         <translation>Представления</translation>
     </message>
     <message>
         <source>Cannot compute this plan: {error}</source>
         <translation>Не удаётся рассчитать план: {error}</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Экспортировано: {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Не удаётся экспортировать диаграмму</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Не удалось записать {path}.</translation>
     </message>
     <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
@@ -1042,41 +1308,6 @@ optimizer sharded</source>
     <message>
         <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
         <translation>В собственном Python ZeroDesk нет torch: установите его командой pip install &apos;zerodesk[measure]&apos; или выберите другой Python, в котором есть torch.</translation>
-    </message>
-</context>
-<context>
-    <name>MeasureProcess</name>
-    <message>
-        <source>the measurement was cancelled</source>
-        <translation>измерение отменено</translation>
-    </message>
-    <message>
-        <source>could not start {program}: {reason}</source>
-        <translation>не удалось запустить {program}: {reason}</translation>
-    </message>
-    <message>
-        <source>the measurement stopped before finishing</source>
-        <translation>измерение прервалось, не завершившись</translation>
-    </message>
-    <message>
-        <source>the measurement could not start</source>
-        <translation>измерение не смогло начаться</translation>
-    </message>
-    <message>
-        <source>no output</source>
-        <translation>вывода нет</translation>
-    </message>
-    <message>
-        <source>{what} (exit status {code}): {why}</source>
-        <translation>{what} (код выхода {code}): {why}</translation>
-    </message>
-    <message>
-        <source>the measurement did not finish within {s} s and was stopped</source>
-        <translation>измерение не завершилось за {s} с и было остановлено</translation>
-    </message>
-    <message>
-        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
-        <translation>ожидание прекращено после SIGKILL: часть процессов запуска не остановилась (группа {pgid})</translation>
     </message>
 </context>
 <context>
@@ -1787,6 +2018,81 @@ optimizer sharded</source>
     </message>
 </context>
 <context>
+    <name>PlanTab</name>
+    <message>
+        <source>Per-stage memory chart</source>
+        <translation>Диаграмма памяти по стадиям</translation>
+    </message>
+    <message>
+        <source>Memory versus Nd chart</source>
+        <translation>Диаграмма памяти в зависимости от Nd</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Лог. шкала</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Логарифмическая ось памяти: малые стадии и модели остаются читаемыми</translation>
+    </message>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>Логарифмическая шкала</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Экспорт диаграмм в PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Экспорт диаграмм в SVG…</translation>
+    </message>
+    <message>
+        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
+        <translation>Полей с ошибками: {n}; диаграмма показывает последний корректный план.</translation>
+    </message>
+    <message>
+        <source>custom architecture</source>
+        <translation>своя архитектура</translation>
+    </message>
+    <message>
+        <source>raw parameter count</source>
+        <translation>заданное число параметров</translation>
+    </message>
+    <message>
+        <source>Per-rank model-state memory by ZeRO stage</source>
+        <translation>Память состояний модели на участника по стадиям ZeRO</translation>
+    </message>
+    <message>
+        <source>Per-rank model states versus Nd</source>
+        <translation>Состояния модели на участника в зависимости от Nd</translation>
+    </message>
+    <message>
+        <source>log memory axis</source>
+        <translation>логарифмическая ось памяти</translation>
+    </message>
+    <message>
+        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
+        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPU) · значения в {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Note: {note}.</source>
+        <translation>Примечание: {note}.</translation>
+    </message>
+    <message>
+        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
+        <translation>Столбцы — состояния модели; заштрихованная верхушка — прогноз пика полного шага (активации, собранные параметры, буферы; последовательность {seq} × микробатч {mb}). Фрагментация не прогнозируется: симулируйте или измерьте шаг.</translation>
+    </message>
+    <message>
+        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
+        <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>predicted peak of the step (estimate)</source>
+        <translation>прогнозируемый пик шага (оценка)</translation>
+    </message>
+</context>
+<context>
     <name>Provenance</name>
     <message>
         <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
@@ -2049,6 +2355,52 @@ states (Δ)</source>
     <message>
         <source>Every process of the run has exited.</source>
         <translation>Все процессы запуска завершились.</translation>
+    </message>
+</context>
+<context>
+    <name>RunProcess</name>
+    <message>
+        <source>the measurement was cancelled</source>
+        <translation>измерение отменено</translation>
+    </message>
+    <message>
+        <source>could not start {program}: {reason}</source>
+        <translation>не удалось запустить {program}: {reason}</translation>
+    </message>
+    <message>
+        <source>the measurement stopped before finishing</source>
+        <translation>измерение прервалось, не завершившись</translation>
+    </message>
+    <message>
+        <source>the measurement could not start</source>
+        <translation>измерение не смогло начаться</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>вывода нет</translation>
+    </message>
+    <message>
+        <source>{what} (exit status {code}): {why}</source>
+        <translation>{what} (код выхода {code}): {why}</translation>
+    </message>
+    <message>
+        <source>the measurement did not finish within {s} s and was stopped</source>
+        <translation>измерение не завершилось за {s} с и было остановлено</translation>
+    </message>
+    <message>
+        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
+        <translation>ожидание прекращено после SIGKILL: часть процессов запуска не остановилась (группа {pgid})</translation>
+    </message>
+</context>
+<context>
+    <name>RunRecords</name>
+    <message>
+        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
+        <translation>Прежние результаты этого плана снова на диаграмме: {what}.</translation>
+    </message>
+    <message>
+        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
+        <translation>План изменился: {what} ему больше не соответствуют и сняты с диаграммы (они вернутся, если план станет прежним).</translation>
     </message>
 </context>
 <context>
@@ -2444,7 +2796,7 @@ states (Δ)</source>
     </message>
 </context>
 <context>
-    <name>TablePanel</name>
+    <name>TableTab</name>
     <message>
         <source>Copy table as text</source>
         <translation>Копировать таблицу как текст</translation>
@@ -2641,85 +2993,6 @@ states (Δ)</source>
     </message>
 </context>
 <context>
-    <name>WindowFiles</name>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Несохранённые изменения</translation>
-    </message>
-    <message>
-        <source>The plan “{name}” has unsaved changes. Save them?</source>
-        <translation>В плане «{name}» есть несохранённые изменения. Сохранить их?</translation>
-    </message>
-    <message>
-        <source>Invalid fields</source>
-        <translation>Ошибки в полях</translation>
-    </message>
-    <message>
-        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
-        <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
-    </message>
-    <message>
-        <source>Cannot open the plan</source>
-        <translation>Не удаётся открыть план</translation>
-    </message>
-    <message>
-        <source>Cannot show plan file {path}: {reason}</source>
-        <translation>Не удаётся показать файл плана {path}: {reason}</translation>
-    </message>
-    <message>
-        <source>Opened {path}</source>
-        <translation>Открыт {path}</translation>
-    </message>
-    <message>
-        <source>Cannot save the plan</source>
-        <translation>Не удаётся сохранить план</translation>
-    </message>
-    <message>
-        <source>Saved {path}</source>
-        <translation>Сохранён {path}</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
-    </message>
-    <message>
-        <source>File changed on disk</source>
-        <translation>Файл изменён на диске</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
-    </message>
-    <message>
-        <source>Exported {path}</source>
-        <translation>Экспортировано: {path}</translation>
-    </message>
-    <message>
-        <source>Cannot export the chart</source>
-        <translation>Не удаётся экспортировать диаграмму</translation>
-    </message>
-    <message>
-        <source>Could not write {path}.</source>
-        <translation>Не удалось записать {path}.</translation>
-    </message>
-    <message>
-        <source>Table copied as text</source>
-        <translation>Таблица скопирована как текст</translation>
-    </message>
-</context>
-<context>
     <name>WindowMenus</name>
     <message>
         <source>&amp;New</source>
@@ -2816,6 +3089,14 @@ states (Δ)</source>
     <message>
         <source>Show the measure tab: simulate or measure a training step</source>
         <translation>Показать вкладку измерений: смоделировать или измерить шаг обучения</translation>
+    </message>
+    <message>
+        <source>Fit Ta&amp;b</source>
+        <translation>Вкладка «Что по&amp;мещается»</translation>
+    </message>
+    <message>
+        <source>Show the fit tab: the largest micro-batch and the lowest stage that fit, by Nd (predicted)</source>
+        <translation>Показать вкладку «Что помещается»: наибольший микробатч и наименьшая стадия, которые помещаются, по Nd (прогноз)</translation>
     </message>
     <message>
         <source>S&amp;imulate</source>

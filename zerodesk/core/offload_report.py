@@ -18,6 +18,15 @@ SOURCES = {
     "torch": "PyTorch FSDP2 fully_shard(offload_policy=CPUOffloadPolicy())",
 }
 MEMORY_NAMES = {"gpu": "GPU memory", "host": "host memory per node"}
+UNKNOWN = "unknown (needs the architecture)"  # a figure that needs the model's layers, for a raw parameter count
+
+
+def _figure(nbytes: int | None, unit: str, with_unit: bool = True) -> str:
+    """'12.34 GB' (or '12.34' in a table whose header names the unit), or that the figure needs the architecture."""
+    if nbytes is None:
+        return UNKNOWN
+    text = fmt_bytes(nbytes, unit)
+    return text if with_unit else text.split()[0]
 
 
 def verdict(plan: Plan, b: OffloadBreakdown, stage: int) -> str:
@@ -94,7 +103,7 @@ def offload_table(plan: Plan) -> str:
             continue
         store = s.nvme_bytes_per_node if s.on_nvme else s.host_bytes_per_node
         rows.append([str(s.stage), fmt_bytes(s.gpu_bytes, unit).split()[0],
-                     fmt_bytes(s.gpu_working_bytes, unit).split()[0], fmt_bytes(store, unit).split()[0],
+                     _figure(s.gpu_working_bytes, unit, with_unit=False), fmt_bytes(store, unit).split()[0],
                      fmt_bytes(s.traffic_bytes, unit).split()[0],
                      f"{traffic_seconds(s.traffic_bytes, b.pcie_gbps) * 1e3:,.1f} ms", verdict(plan, b, s.stage)])
         why.append(f"Stage {s.stage}: {s.formula}; traffic {s.traffic_formula}; {s.ranks_per_node} rank(s) per node.")
@@ -107,7 +116,7 @@ def offload_table(plan: Plan) -> str:
     if ds:
         lines.append("DeepSpeed's cold estimate for the same choice (its formulas: a 1.5x buffer factor, 4L at ZeRO-3):")
         for d in ds:
-            lines.append(f"  ZeRO-{d.stage}: GPU {fmt_bytes(d.gpu_bytes, unit)}, host {fmt_bytes(d.host_bytes_per_node, unit)}"
+            lines.append(f"  ZeRO-{d.stage}: GPU {_figure(d.gpu_bytes, unit)}, host {_figure(d.host_bytes_per_node, unit)}"
                          f" per node [{d.formula}]")
     lines += [f"Note: {note.text}." for note in b.notes]
     return "\n".join(lines)

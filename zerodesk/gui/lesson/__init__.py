@@ -32,7 +32,7 @@ def open_lesson(main_window=None, step: int = 1) -> LessonWindow:
         window = LessonWindow(None, main_window.set_language if main_window is not None else None)
         if main_window is not None:
             main_window.lesson_window = window
-            plan = main_window.current_plan()
+            plan = main_window.model.plan
             if plan is not None:
                 name = plan.model.name or f"P = {plan.params:,}"
                 window.add_plan_choice(plan, QCoreApplication.translate("Lesson", "The plan in the window: {name}, Nd = {nd}").format(

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpin
 
 from ...core.catalog import model_presets
 from ...core.plan import MAX_RANKS, Plan
-from .. import i18n
+from ..base import i18n
 
 
 class LessonControls(QWidget):

@@ -14,7 +14,7 @@ from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QPixmap
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from ...core.glossary import load_glossary
-from .. import i18n
+from ..base import i18n
 from .checklist_figure import card_checklist
 from .step_view import StepView
 from .style import DESK, LessonStyle, presenter

@@ -13,7 +13,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from ...core.lesson import LessonFigures, Number
 from ...core.units import UNIT_BYTES
-from .. import i18n
+from ..base import i18n
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPen
 
 from ...core.lesson import STATE_CLASSES
-from .. import i18n
+from ..base import i18n
 from . import numbers as fmt
 from .figure import GrowingFigure
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import QPen
 
 from ...core.accounting import SCHEMES, sharded
 from ...core.lesson import LESSON_SCHEME, STATE_CLASSES, LessonFigures
-from .. import i18n
+from ..base import i18n
 from . import numbers as fmt
 from .figure import LessonFigure
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication
 
 from ...core.plan import Plan
+from ..screenshot import save_screenshot
 from .window import LessonWindow
 
 LESSON_SCREENSHOT = (1280, 800)
@@ -33,6 +34,4 @@ def screenshot(path: Path, step: int, plan: Plan | None = None, size: tuple[int,
     if not 1 <= step <= window.count:
         print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
         return 2
-    from ..app import save_screenshot
-
     return save_screenshot(render_step(window, step, size), Path(path), f", lesson step {step}")

@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QStacked
 
 from ...core.glossary import Glossary
 from ...core.lesson import LessonFigures, Number
-from ...core.lesson_text import PLACEHOLDER, LessonStep
+from ...core.lesson_text import PLACEHOLDER, LessonStep, agreeing_form, split_forms
+from ..base import i18n
 from . import numbers as fmt
 from .bytes_figure import BytesFigure
 from .checklist_figure import ChecklistFigure
@@ -177,8 +178,11 @@ class StepView(QWidget):
             if number is None:
                 out.append(html.escape(m.group(0)))
             else:
-                value = html.escape(fmt.fmt_value(number, self.unit)).replace(" ", "&nbsp;")
+                shown = fmt.fmt_value(number, self.unit)
+                value = html.escape(shown).replace(" ", "&nbsp;")
                 out.append(f'<a href="num:{number.key}" style="color:{color}; text-decoration:none"><b>{value}</b></a>')
+                if forms := split_forms(m.group(2)):  # the noun after the figure agrees with it («64 раза»)
+                    out.append("&nbsp;" + html.escape(agreeing_form(i18n.current_language(), shown, forms)))
             last = m.end()
         out.append(html.escape(sentence[last:]))
         return "".join(out)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor, QFont, QPalette
 
-from ..stage_chart import component_color
+from ..base.style import component_color
 
 PRESENTER_COLORS = {  # brighter variants of the chart's Okabe-Ito colours, legible on black
     "params": "#56B4FF",

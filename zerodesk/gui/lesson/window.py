@@ -13,11 +13,12 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ...core.catalog import find_model
 from ...core.glossary import load_glossary
 from ...core.lesson import LessonFigures, lesson_figures, lesson_plan
 from ...core.lesson_text import LessonText, load_lesson
 from ...core.plan import MAX_RANKS, Cluster, Plan
-from .. import i18n
+from ..base import i18n
 from .controls import LessonControls, LessonNav
 from .checklist_figure import card_checklist
 from .step_view import StepView
@@ -30,8 +31,6 @@ CLICKER_KEYS = {Qt.Key.Key_PageDown, Qt.Key.Key_PageUp}  # a clicker always step
 
 
 def preset_plan(name: str) -> Plan:
-    from ...core.catalog import find_model
-
     preset = find_model(name)
     return Plan(model=preset.to_model_spec(), cluster=Cluster(nodes=1, gpus_per_node=preset.dp or 8),
                 seq_len=preset.seq_len or 2048)
@@ -157,8 +156,6 @@ class LessonWindow(QWidget):
         """A preset by name: its own Nd when it suggests one, else the Nd on screen."""
         if not name:
             return
-        from ...core.catalog import find_model
-
         preset = find_model(name)
         nd = preset.dp or self.plan.dp
         self.set_plan(self.plan.model_copy(update={
