@@ -131,9 +131,8 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[2])
-from zerodesk.gui.main_window import MainWindow
-from zerodesk.gui.settings import Settings
-window = MainWindow(Settings(), persist=False)
+from zerodesk.gui.window.main_window import MainWindow
+window = MainWindow(persist=False)  # its settings: INI files under argv[2]
 window.show_error = lambda title, message: (print("failed:", message, flush=True), app.exit(1))
 window.hf_import.imported.connect(lambda plan: (print("imported", plan.params, flush=True), app.exit(0)))
 window.hf_import.read(sys.argv[1], ask=False)
