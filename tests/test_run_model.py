@@ -211,6 +211,29 @@ def test_a_process_that_left_the_group_holding_the_output_never_holds_the_run(le
     assert took < 4.5, took  # 20 s before: closing the pipes waited for the escaped process
 
 
+@pytest.mark.skipif(not hasattr(os, "setsid"), reason="POSIX sessions")
+def test_a_process_still_writing_after_the_run_meets_a_closed_pipe(tmp_path):
+    """Its output is neither read nor kept once the run has ended: its next write fails and it leaves."""
+    pid_file = tmp_path / "escaped.pid"
+    run = MeasureRun(fake({"escape": 20, "pid_file": str(pid_file), "spew": True}, {"sleep": 60}), timeout=60)
+    try:
+        for msg in run:  # the spew is no protocol: the run ends at once with an error
+            assert msg.kind == "error"
+        while not pid_file.exists() or not pid_file.read_text():
+            time.sleep(0.01)
+        pid = int(pid_file.read_text())
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{pid}/cmdline").exists() or not Path(f"/proc/{pid}/cmdline").read_bytes()
+    finally:
+        if pid_file.exists() and pid_file.read_text():
+            try:
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def test_runner_ends_on_done_and_stops_a_lingering_child():
     t0 = time.monotonic()
     msgs = list(MeasureRun(fake({"out": lines(started(), Done()).decode()}, {"ignore_term": True}, {"sleep": 30})))

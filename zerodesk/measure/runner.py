@@ -110,13 +110,14 @@ def kill_group(proc: subprocess.Popen, grace_s: float = 1.0, settle_s: float = 1
 MAX_STDERR_LINE = 1 << 16  # a longer line without a newline is kept by its tail
 
 
-def _chunks(pipe) -> Iterator[bytes]:
-    """What a raw pipe gives, as it comes (up to 64 KiB a read), until its end; then the pipe is closed.
+def _chunks(pipe, stopped: threading.Event) -> Iterator[bytes]:
+    """What a raw pipe gives, as it comes (up to 64 KiB a read), until its end or the run has stopped.
 
     Only the thread reading a pipe closes it: closing it from another thread while a read waits would
-    block (a buffered reader's lock) or hand the descriptor's number to the next file opened."""
+    block (a buffered reader's lock) or hand the descriptor's number to the next file opened. A process
+    still writing after the run stopped meets a closed pipe at its next write, not a growing queue."""
     try:
-        while chunk := pipe.read(1 << 16):
+        while not stopped.is_set() and (chunk := pipe.read(1 << 16)):
             yield chunk
     except (OSError, ValueError):
         pass
@@ -124,9 +125,9 @@ def _chunks(pipe) -> Iterator[bytes]:
         pipe.close()
 
 
-def _pump(pipe, chunks: "queue.Queue[bytes]") -> None:
+def _pump(pipe, chunks: "queue.Queue[bytes]", stopped: threading.Event) -> None:
     """Move a child's stdout into `chunks`, b"" at its end. A thread, not select(): portable."""
-    for chunk in _chunks(pipe):
+    for chunk in _chunks(pipe, stopped):
         chunks.put(chunk)
     chunks.put(b"")
 
@@ -140,6 +141,7 @@ class MeasureRun:
         self.env = measure_env(env)
         self.stderr_tail: deque[str] = deque(maxlen=40)
         self.proc: subprocess.Popen | None = None
+        self._stopped = threading.Event()  # the run has ended: its pipes' threads read no more
 
     @property
     def pid(self) -> int | None:
@@ -151,7 +153,7 @@ class MeasureRun:
     def _drain_stderr(self, err) -> None:
         """Keep the child's last stderr lines (a partial line at most MAX_STDERR_LINE bytes) for an error message."""
         partial = b""
-        for chunk in _chunks(err):
+        for chunk in _chunks(err, self._stopped):
             *lines, partial = (partial + chunk).split(b"\n")
             partial = partial[-MAX_STDERR_LINE:]
             for raw in lines:
@@ -183,12 +185,13 @@ class MeasureRun:
         out, err = self.proc.stdout, self.proc.stderr
         self.proc.stdout = self.proc.stderr = None
         self._chunks: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=_pump, args=(out, self._chunks), daemon=True).start()
+        threading.Thread(target=_pump, args=(out, self._chunks, self._stopped), daemon=True).start()
         self._drain = threading.Thread(target=self._drain_stderr, args=(err,), daemon=True)
         self._drain.start()
         try:
             yield from self._read()
         finally:
+            self._stopped.set()
             try:
                 kill_group(self.proc)
             finally:
