@@ -14,13 +14,13 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import compress
 from operator import methodcaller
 from math import prod
 from typing import Iterable, Sequence
 
-from .architecture import Architecture, block_group, tensor_shapes
+from .architecture import Architecture, _Fields, block_group, tensor_shapes
 
 Shape = tuple[int, ...]
 Entry = tuple[str, Shape, int]  # (FSDP2 group, shape, how many tensors of the group have it)
@@ -126,15 +126,12 @@ def census_of(tensors: list) -> TensorCensus:
     return result
 
 
-_BY_ARCHITECTURE: dict[str, TensorCensus] = {}
-
-
 def census_of_architecture(arch: Architecture) -> TensorCensus:
-    """count_tensors(tensor_shapes(arch)), memoised by the architecture's JSON (a sweep over Nd asks for it per point)."""
-    key = arch.model_dump_json()
-    hit = _BY_ARCHITECTURE.get(key)
-    if hit is None:
-        if len(_BY_ARCHITECTURE) >= 64:
-            _BY_ARCHITECTURE.clear()
-        hit = _BY_ARCHITECTURE[key] = count_tensors(tensor_shapes(arch))
-    return hit
+    """count_tensors(tensor_shapes(arch)), memoised per architecture (by its fields: a sweep over Nd, the peak and
+    the fit solver ask for one architecture's census again and again)."""
+    return _architecture_census(_Fields(arch))
+
+
+@lru_cache(maxsize=64)
+def _architecture_census(fields: _Fields) -> TensorCensus:
+    return count_tensors(tensor_shapes(fields.arch))
