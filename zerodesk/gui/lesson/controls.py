@@ -4,6 +4,7 @@ step navigation at the bottom. They only hold and label widgets; the window wire
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QToolButton, QWidget
 
 from ...core.catalog import model_presets
@@ -43,6 +44,14 @@ class LessonControls(QWidget):
             row.addWidget(w)
         self.retranslate()
 
+    def apply_style(self, style) -> None:
+        """Presenter mode: the model and Nd the room sees at the floor size; handouts wait for the desk."""
+        font = style.font(self.font(), 9) if style.name == "presenter" else QFont()
+        for w in (self.model_label, self.model_combo, self.dp_label, self.dp_spin, self.lang_combo, self.presenter_button):
+            w.setFont(font)
+        for w in (self.pdf_button, self.png_button):
+            w.setVisible(style.name != "presenter")
+
     def inputs(self):
         return (self.model_combo, self.dp_spin, self.lang_combo, self.presenter_button, self.pdf_button, self.png_button)
 
@@ -50,12 +59,19 @@ class LessonControls(QWidget):
         """Every model preset; a plan that is no preset comes first, carrying itself as the choice."""
         self.model_combo.clear()
         for preset in model_presets():
-            self.model_combo.addItem(preset.label, preset.name)
+            self.model_combo.addItem(i18n.preset_label(preset), preset.name)
         at = self.model_combo.findData(plan.model.name)
         if at < 0:
-            self.model_combo.insertItem(0, plan.model.name or f"P = {i18n.fmt_int(plan.params)}", plan)
+            self.model_combo.insertItem(0, i18n.model_label(plan.model.name) or f"P = {i18n.fmt_int(plan.params)}", plan)
             at = 0
         self.model_combo.setCurrentIndex(at)
+
+    def _relabel_presets(self) -> None:
+        """The presets' labels in the UI language (the catalog's `labels`), never their ids."""
+        for i in range(self.model_combo.count()):
+            name = self.model_combo.itemData(i)
+            if isinstance(name, str):
+                self.model_combo.setItemText(i, i18n.model_label(name) or name)
 
     def retranslate(self) -> None:
         self.model_label.setText(self.tr("Model:"))
@@ -72,6 +88,7 @@ class LessonControls(QWidget):
         at = self.lang_combo.findData(i18n.current_language())
         if at >= 0:
             self.lang_combo.setCurrentIndex(at)
+        self._relabel_presets()
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:

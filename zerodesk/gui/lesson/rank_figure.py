@@ -27,10 +27,14 @@ BPP_TOTAL = sum(b for _, b, _ in COMPONENTS)
 
 
 def grid_shape(n: int, width: float, height: float, aspect: float = 1.4) -> tuple[int, int]:
-    """Columns and rows that make n boxes of about `aspect` (width/height) as large as possible."""
+    """Columns and rows that make n boxes of about `aspect` (width/height) as large as possible, among the
+    grids whose last row is more than half full: a box alone on its row reads as a rank apart (64 ranks are
+    8 × 8, never 7 columns and one left over), on screen, on paper and on slides alike."""
     best, best_size = (n, 1), -1.0
     for cols in range(1, n + 1):
         rows = math.ceil(n / cols)
+        if 2 * (rows * cols - n) >= cols:
+            continue
         size = min(width / cols, height / rows * aspect)
         if size > best_size:
             best, best_size = (cols, rows), size
@@ -145,8 +149,10 @@ class RankFigure(LessonFigure):
             x += w + 10 * s.scale
         y += lh
         p.fillRect(QRectF(area.left(), y + (lh - sw) / 2, sw, sw), s.qcolor("empty"))
-        self.text(p, QRectF(area.left() + sw + 6 * s.scale, y, area.width() - sw - 6 * s.scale, lh),
-                  self.tr("grey: the part of a split state that the other ranks keep"), ALIGN_LEFT, pts, color="muted")
+        note_w = area.width() - sw - 6 * s.scale
+        note = self.tr("grey: the part of a split state that the other ranks keep")
+        self.text(p, QRectF(area.left() + sw + 6 * s.scale, y, note_w, self.text_height(note, pts, note_w)),
+                  note, ALIGN_LEFT, pts, color="muted", wrap=True)
 
     def _legend_height(self, width: float) -> float:
         s, pts = self.style_, 9
@@ -157,7 +163,9 @@ class RankFigure(LessonFigure):
             if x + w > width and x > 0:
                 rows, x = rows + 1, 0.0
             x += w + 10 * s.scale
-        return (rows + 1) * lh + 4 * s.scale
+        note = self.tr("grey: the part of a split state that the other ranks keep")
+        note_h = max(lh, self.text_height(note, pts, width - 0.6 * lh - 6 * s.scale))
+        return rows * lh + note_h + 4 * s.scale
 
     # -- one rank --------------------------------------------------------------------------------------
     def _one_rank(self, p, area: QRectF) -> None:
@@ -167,7 +175,7 @@ class RankFigure(LessonFigure):
         self.text(p, QRectF(area.left(), area.top(), area.width(), head_h),
                   self.tr("One rank at stage {n}").format(n=stage), ALIGN_LEFT, 11, True)
         comm_h = 4.2 * self.line_height(9.5) if stage == 3 else 0
-        chips_h = 2.6 * self.line_height(9.5) + 12 * s.scale
+        chips_h = 2.4 * self.line_height(9.5) + 12 * s.scale
         body = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - chips_h - comm_h)
         bar_w = min(90 * s.scale, body.width() * 0.22)
         bar = QRectF(body.left(), body.top() + 0.3 * head_h, bar_w, body.height() - 0.6 * head_h)
@@ -182,40 +190,46 @@ class RankFigure(LessonFigure):
             y -= h
         # the table beside the bar: what one rank keeps, by state
         tx = bar.right() + 14 * s.scale
-        self._rank_table(p, QRectF(tx, bar.top(), area.right() - tx, bar.height()))
+        self._rank_table(p, QRectF(tx, body.top(), area.right() - tx, body.height()))
         self._chips(p, QRectF(area.left(), body.bottom(), area.width(), chips_h))
         if stage == 3:
             self._comm(p, QRectF(area.left(), body.bottom() + chips_h, area.width(), comm_h))
 
     def _rank_table(self, p, area: QRectF) -> None:
-        """Total, then each class: name (split or whole) and formula = value; type shrinks to fit."""
+        """Total, then each class: name (split or whole) and formula = value. The type shrinks to fit, then the
+        spacing and the 'Per rank:' line go (presenter mode keeps its type at the floor)."""
         f, stage = self.figures, self.stage
         total = f.stage_totals[stage]
-        total_text = f"{total.formula} = {fmt.fmt_short_bytes(total.bytes, self.unit)}"
+        total_text = f"{fmt.formula(total)} = {fmt.fmt_short_bytes(total.bytes, self.unit)}"
         rows = []
         for cls in reversed(STATE_CLASSES):  # optimizer states on top, as in the bar
             number = f.numbers[f"stage{stage}_{cls}"]
             state = self.tr(" (split)") if sharded(cls, stage) else self.tr(" (whole)")
-            rows.append((fmt.class_name(cls) + state, f"{number.formula} = {fmt.fmt_short_bytes(number.bytes, self.unit)}", number))
-        pts = 10.5
-        while pts > 6:
-            lh = 1.3 * self.line_height(pts)
+            rows.append((fmt.class_name(cls) + state, f"{fmt.formula(number)} = {fmt.fmt_short_bytes(number.bytes, self.unit)}", number))
+
+        def fits(pts: float, spacing: float, head: bool) -> bool:
+            lh = spacing * self.line_height(pts)
             big = 1.25 * pts
-            height = lh + 1.3 * self.line_height(big, True) + 0.4 * lh + len(rows) * 2.2 * lh
+            height = (lh if head else 0) + 1.3 * self.line_height(big, True) + 0.3 * lh + len(rows) * 2 * lh
             wide = max([self.text_width(total_text, big, True)] + [self.text_width(t, pts, b) for r in rows
                                                                     for t, b in ((r[0], False), (r[1], True))])
-            if height <= area.height() and wide <= area.width():
-                break
-            pts -= 0.5
+            return height <= area.height() and wide <= area.width()
+
+        sizes = [10.5 - 0.5 * i for i in range(10)]
+        pts, spacing, head = next(((pts, sp, hd) for sp, hd in ((1.3, True), (1.1, False)) for pts in sizes
+                                   if fits(pts, sp, hd)), (sizes[-1], 1.05, False))
+        lh = spacing * self.line_height(pts)
+        big = 1.25 * pts
         y = area.top()
-        self.text(p, QRectF(area.left(), y, area.width(), lh), self.tr("Per rank:"), ALIGN_LEFT, pts, color="muted")
-        y += lh
+        if head:
+            self.text(p, QRectF(area.left(), y, area.width(), lh), self.tr("Per rank:"), ALIGN_LEFT, pts, color="muted")
+            y += lh
         self.number(p, QRectF(area.left(), y, area.width(), 1.3 * self.line_height(big, True)), total_text, total, ALIGN_LEFT, big)
-        y += 1.3 * self.line_height(big, True) + 0.4 * lh
+        y += 1.3 * self.line_height(big, True) + 0.3 * lh
         for name, text, number in rows:
             self.text(p, QRectF(area.left(), y, area.width(), lh), name, ALIGN_LEFT, pts)
             self.number(p, QRectF(area.left(), y + lh, area.width(), lh), text, number, ALIGN_LEFT, pts)
-            y += 2.2 * lh
+            y += 2 * lh
         if y > area.bottom() + 1:
             self.clipped.append(total_text)
 
@@ -250,14 +264,16 @@ class RankFigure(LessonFigure):
                   self.tr("Communication per rank per step (§7)"), ALIGN_LEFT, pts, True)
         label_w = max(self.text_width(self.tr("stages 0–2"), pts), self.text_width(self.tr("stage 3"), pts)) + 10 * s.scale
         grow = self.value("comm")
-        max_bar = area.width() - label_w - self.text_width("3P × 2 B = 000 GB ×1.5", pts, True) - 16 * s.scale
+        widest = max(self.text_width(f"{fmt.formula(f.numbers[k])} = {fmt.fmt_short_bytes(f.numbers[k].bytes, self.unit)}",
+                                     pts, True) for k in ("comm0", "comm3"))
+        max_bar = area.width() - label_w - widest - 16 * s.scale
         y = area.top() + lh * 1.3
         for label, key, frac in ((self.tr("stages 0–2"), "comm0", 2 / 3), (self.tr("stage 3"), "comm3", 2 / 3 + grow / 3)):
             number = f.numbers[key]
             self.text(p, QRectF(area.left(), y, label_w, lh), label, ALIGN_LEFT, pts)
             bw = max_bar * frac
             p.fillRect(QRectF(area.left() + label_w, y + lh * 0.15, bw, lh * 0.7), s.qcolor("highlight" if key == "comm3" else "muted"))
-            text = f"{number.formula} = {fmt.fmt_short_bytes(number.bytes, self.unit)}"
+            text = f"{fmt.formula(number)} = {fmt.fmt_short_bytes(number.bytes, self.unit)}"
             self.number(p, QRectF(area.left() + label_w + bw + 8 * s.scale, y, area.right() - (area.left() + label_w + bw + 8 * s.scale), lh),
                         text, number, ALIGN_LEFT, pts)
             y += lh * 1.25

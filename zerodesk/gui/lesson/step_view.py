@@ -45,6 +45,7 @@ class StepView(QWidget):
         self.index = 0
         self.count = 0
         self.shown_number: Number | None = None
+        self.formula_hint = True  # the "click a number" line on the desk (not on paper, not on the projector)
 
         self.title = _label("lessonTitle")
         self.counter = _label("lessonCounter", wrap=False)
@@ -55,6 +56,8 @@ class StepView(QWidget):
         self.text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.boundary_head = _label("lessonBoundaryHead")
         self.boundary = _label("lessonBoundary")
+        # top-aligned: were the box ever short, the end would wait below, the first line never cut
+        self.boundary.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.boundary_box = QFrame()
         self.boundary_box.setObjectName("lessonBoundaryBox")
         self.boundary_box.setFrameShape(QFrame.Shape.Box)
@@ -157,14 +160,13 @@ class StepView(QWidget):
         except KeyError:
             boundary = self.tr("The glossary has no claim for this step.")
         self.boundary_head.setText(self.tr("Where this holds"))
-        # a long boundary gets a smaller type, so the figure keeps its room (ids stay internal)
-        self.boundary.setFont(self.style_.font(self.font(), 10 if len(boundary) < 300 else 8))
-        self.boundary.setText(boundary)
+        self.boundary.setText(boundary)  # one size whatever its length: the row grows, the figure gives way
         if self.shown_number is not None:
             first, second = fmt.formula_lines(self.shown_number, self.figures, self.unit)
             self.formula.setText(f"<b>{html.escape(first)}</b><br>{html.escape(second)}")
         else:
             self.formula.setText(html.escape(self.tr("Click any highlighted number to see its formula.")))
+        self.formula.setVisible(self.shown_number is not None or (self.formula_hint and self.style_.name == "desk"))
 
     def _rich(self, sentence: str) -> str:
         """The sentence with each {key} replaced by its live figure, a link that shows the formula."""

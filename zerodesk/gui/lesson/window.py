@@ -193,11 +193,12 @@ class LessonWindow(QWidget):
         self.view.setFocus()
 
     def _apply_style(self) -> None:
-        style = presenter(self.width(), self.height()) if self.presenting else DESK
+        style = presenter(self.width(), self.height(), self.logicalDpiY()) if self.presenting else DESK
         if style != self.view.style_:
             self.setPalette(style.palette(self.palette()) if self.presenting else self.style().standardPalette())
             self.setAutoFillBackground(self.presenting)
             self.view.apply_style(style)
+            self.controls.apply_style(style)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
