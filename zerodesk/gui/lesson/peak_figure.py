@@ -46,7 +46,17 @@ class PeakFigure(GrowingFigure):
         title_h = self.text_height(title, title_pts, title_w, True)
         self.text(p, QRectF(m, m, title_w, title_h), title, ALIGN_LEFT, title_pts, True, wrap=True)
         plot_top = m + title_h + 0.6 * lh
-        plot = QRectF(m, plot_top, title_w, self.height() - m - 5.3 * lh - plot_top)
+        cell = title_w / 4
+        # under each bar: the stage, its states and (shapes known) its predicted peak; a label too wide for its
+        # column at the smallest type splits in two lines (the word, then the figure)
+        states = [fmt.fmt_short_bytes(f.stage_totals[st].bytes, self.unit) for st in range(4)]
+        peaks = ["≈ " + fmt.fmt_short_bytes(f.numbers[f"peak{st}"].bytes, self.unit) for st in range(4)] if on_top else []
+        joined = [self.tr("states {v}").format(v=v) for v in states]
+        pts = min(self._fit(t, pts, cell * 0.94) for t in [*joined, self.tr("predicted peak"), *peaks])
+        split = any(self.text_width(t, pts, True) > cell * 0.94 for t in joined)
+        lh = self.line_height(pts)
+        rows = 1 + (2 if split else 1) + (2 if on_top else 0)
+        plot = QRectF(m, plot_top, title_w, self.height() - m - (1.15 * rows + 0.7) * lh - plot_top)
         # the unknown on top of each bar has the same size in pixels whatever the bytes: it is not an amount
         mark_h = max(2.6 * lh, 2.2 * self.line_height(12, True))
         bars_h = max(1.0, plot.height() - mark_h)
@@ -55,13 +65,6 @@ class PeakFigure(GrowingFigure):
         base = plot.bottom()
         p.setPen(QPen(s.qcolor("frame"), s.line(1.5)))
         p.drawLine(int(plot.left()), int(base), int(plot.right()), int(base))
-        cell = plot.width() / 4
-        labels = [self.tr("states {v}").format(v=fmt.fmt_short_bytes(f.stage_totals[st].bytes, self.unit)) for st in range(4)]
-        if on_top:
-            labels += [self.tr("predicted peak")]
-            labels += ["≈ " + fmt.fmt_short_bytes(f.numbers[f"peak{st}"].bytes, self.unit) for st in range(4)]
-        pts = min(self._fit(t, pts, cell * 0.94) for t in labels)
-        lh = self.line_height(pts)
         self.unknown_marks = []
         for st in range(4):
             cx = plot.left() + (st + 0.5) * plot.width() / 4
@@ -78,15 +81,19 @@ class PeakFigure(GrowingFigure):
                 p.drawRect(QRectF(x, y - h, col_w, h))
                 y -= h
             self.unknown_marks.append(self._unknown(p, QRectF(x, y - mark_h * grow, col_w, mark_h * grow)))
-            # labels under the axis: stage, states, and the predicted peak when the shapes are known
-            lx = cx - cell / 2
-            self.text(p, QRectF(lx, base + 0.2 * lh, cell, lh * 1.15), i18n.stage_short(st), ALIGN_CENTER, pts, True)
-            states = f.stage_totals[st]
-            self.number(p, QRectF(lx, base + 1.35 * lh, cell, lh * 1.15), labels[st], states, ALIGN_CENTER, pts)
+            column = [(i18n.stage_short(st), "bold", None)]
+            column += ([(self.tr("states"), "muted", None), (states[st], "number", f.stage_totals[st])] if split
+                       else [(joined[st], "number", f.stage_totals[st])])
             if on_top:
-                peak = f.numbers[f"peak{st}"]
-                self.text(p, QRectF(lx, base + 2.5 * lh, cell, lh * 1.15), labels[4], ALIGN_CENTER, pts, color="muted")
-                self.number(p, QRectF(lx, base + 3.65 * lh, cell, lh * 1.15), labels[5 + st], peak, ALIGN_CENTER, pts)
+                column += [(self.tr("predicted peak"), "muted", None), (peaks[st], "number", f.numbers[f"peak{st}"])]
+            y = base + 0.2 * lh
+            for text, kind, number in column:
+                row = QRectF(cx - cell / 2, y, cell, lh * 1.15)
+                if number is not None:
+                    self.number(p, row, text, number, ALIGN_CENTER, pts)
+                else:
+                    self.text(p, row, text, ALIGN_CENTER, pts, kind == "bold", color="muted" if kind == "muted" else "text")
+                y += 1.15 * lh
         self._legend(p, QRectF(self.width() - legend_w, m, legend_w - m, self.height() - 2 * m))
         p.end()
 

@@ -70,7 +70,7 @@ class RankFigure(LessonFigure):
             return
         s = self.style_
         m = 14 * s.scale
-        split_x = self.width() * 0.55
+        split_x = self.width() * 0.52
         self._grid(p, QRectF(m, m, split_x - 2 * m, self.height() - 2 * m))
         self._one_rank(p, QRectF(split_x + m, m, self.width() - split_x - 2 * m, self.height() - 2 * m))
         p.end()
@@ -79,11 +79,10 @@ class RankFigure(LessonFigure):
     def _grid(self, p, area: QRectF) -> None:
         f, s = self.figures, self.style_
         head_h = 1.6 * self.line_height(11, True)
-        if f.dp > MAX_BOXES:
-            head = self.tr("Nd = {nd} ranks: {shown} boxes, the last stands for the rest").format(
-                nd=i18n.fmt_int(f.dp), shown=i18n.fmt_int(MAX_BOXES))
+        if f.dp > MAX_BOXES:  # the noun agrees with Nd (Qt's numerus forms)
+            head = self.tr("Nd = {nd} ranks; the last box stands for the rest", "", f.dp).format(nd=i18n.fmt_int(f.dp))
         else:
-            head = self.tr("Nd = {nd} ranks, one box each").format(nd=i18n.fmt_int(f.dp))
+            head = self.tr("Nd = {nd} ranks, one box each", "", f.dp).format(nd=i18n.fmt_int(f.dp))
         self.text(p, QRectF(area.left(), area.top(), area.width(), head_h), head, ALIGN_LEFT, self._fit(head, 11, area.width(), True), True)
         legend_h = self._legend_height(area.width())
         grid = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - legend_h)
@@ -174,10 +173,16 @@ class RankFigure(LessonFigure):
         head_h = 1.6 * self.line_height(11, True)
         self.text(p, QRectF(area.left(), area.top(), area.width(), head_h),
                   self.tr("One rank at stage {n}").format(n=stage), ALIGN_LEFT, 11, True)
-        comm_h = 4.2 * self.line_height(9.5) if stage == 3 else 0
         chips_h = 2.4 * self.line_height(9.5) + 12 * s.scale
-        body = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - chips_h - comm_h)
-        bar_w = min(90 * s.scale, body.width() * 0.22)
+        bar_w = min(90 * s.scale, (area.width()) * 0.2)
+        table_x = area.left() + bar_w + 14 * s.scale
+        # stage 3's communication takes four lines, or three with its ratio beside the stage 3 bar when the
+        # table would not fit above it
+        for comm_lines in ((4.2, 3.1) if stage == 3 else (0,)):
+            comm_h = comm_lines * self.line_height(9.5)
+            body = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - chips_h - comm_h)
+            if self._table_layout(QRectF(table_x, body.top(), area.right() - table_x, body.height())) is not None:
+                break
         bar = QRectF(body.left(), body.top() + 0.3 * head_h, bar_w, body.height() - 0.6 * head_h)
         full = float(f.stage_totals[0].bytes)
         p.setPen(QPen(s.qcolor("muted"), s.line(1.5), Qt.PenStyle.DashLine))
@@ -189,23 +194,25 @@ class RankFigure(LessonFigure):
             p.fillRect(QRectF(bar.left(), y - h, bar.width(), h), s.color(key))
             y -= h
         # the table beside the bar: what one rank keeps, by state
-        tx = bar.right() + 14 * s.scale
-        self._rank_table(p, QRectF(tx, body.top(), area.right() - tx, body.height()))
+        self._rank_table(p, QRectF(table_x, body.top(), area.right() - table_x, body.height()))
         self._chips(p, QRectF(area.left(), body.bottom(), area.width(), chips_h))
         if stage == 3:
-            self._comm(p, QRectF(area.left(), body.bottom() + chips_h, area.width(), comm_h))
+            self._comm(p, QRectF(area.left(), body.bottom() + chips_h, area.width(), comm_h), inline=comm_lines < 4)
 
-    def _rank_table(self, p, area: QRectF) -> None:
-        """Total, then each class: name (split or whole) and formula = value. The type shrinks to fit, then the
-        spacing and the 'Per rank:' line go (presenter mode keeps its type at the floor)."""
+    def _table_rows(self) -> tuple[str, list[tuple[str, str, object]]]:
         f, stage = self.figures, self.stage
         total = f.stage_totals[stage]
-        total_text = f"{fmt.formula(total)} = {fmt.fmt_short_bytes(total.bytes, self.unit)}"
         rows = []
         for cls in reversed(STATE_CLASSES):  # optimizer states on top, as in the bar
             number = f.numbers[f"stage{stage}_{cls}"]
             state = self.tr(" (split)") if sharded(cls, stage) else self.tr(" (whole)")
             rows.append((fmt.class_name(cls) + state, f"{fmt.formula(number)} = {fmt.fmt_short_bytes(number.bytes, self.unit)}", number))
+        return f"{fmt.formula(total)} = {fmt.fmt_short_bytes(total.bytes, self.unit)}", rows
+
+    def _table_layout(self, area: QRectF) -> tuple[float, float, bool] | None:
+        """(type size, line spacing, with the 'Per rank:' line) of the table in `area`: the type shrinks first,
+        then the spacing and that line go (presenter mode keeps its type at the floor); None if nothing fits."""
+        total_text, rows = self._table_rows()
 
         def fits(pts: float, spacing: float, head: bool) -> bool:
             lh = spacing * self.line_height(pts)
@@ -216,8 +223,13 @@ class RankFigure(LessonFigure):
             return height <= area.height() and wide <= area.width()
 
         sizes = [10.5 - 0.5 * i for i in range(10)]
-        pts, spacing, head = next(((pts, sp, hd) for sp, hd in ((1.3, True), (1.1, False)) for pts in sizes
-                                   if fits(pts, sp, hd)), (sizes[-1], 1.05, False))
+        return next(((pts, sp, hd) for sp, hd in ((1.3, True), (1.1, False)) for pts in sizes if fits(pts, sp, hd)), None)
+
+    def _rank_table(self, p, area: QRectF) -> None:
+        """Total, then each class: name (split or whole) and formula = value."""
+        total = self.figures.stage_totals[self.stage]
+        total_text, rows = self._table_rows()
+        pts, spacing, head = self._table_layout(area) or (6.0, 1.05, False)
         lh = spacing * self.line_height(pts)
         big = 1.25 * pts
         y = area.top()
@@ -255,17 +267,22 @@ class RankFigure(LessonFigure):
             else:
                 self.text(p, QRectF(chip.left(), chip.top() + half, w, half), "?", ALIGN_CENTER, pts, color="muted")
 
-    def _comm(self, p, area: QRectF) -> None:
-        """§7: stages 0-2 move 2P elements per rank per step, stage 3 moves 3P."""
+    def _comm(self, p, area: QRectF, inline: bool = False) -> None:
+        """§7: stages 0-2 move 2P elements per rank per step, stage 3 moves 3P; the ratio on its own line, or
+        (`inline`) beside the stage 3 bar."""
         f, s = self.figures, self.style_
         pts = 9.5
-        lh = area.height() / 4.2 * 1.0
+        lh = area.height() / (3.1 if inline else 4.2)
         self.text(p, QRectF(area.left(), area.top(), area.width(), lh * 1.2),
                   self.tr("Communication per rank per step (§7)"), ALIGN_LEFT, pts, True)
         label_w = max(self.text_width(self.tr("stages 0–2"), pts), self.text_width(self.tr("stage 3"), pts)) + 10 * s.scale
         grow = self.value("comm")
+        ratio = f.numbers["comm_ratio"]
+        times = "×" + fmt.fmt_ratio(ratio.ratio)
         widest = max(self.text_width(f"{fmt.formula(f.numbers[k])} = {fmt.fmt_short_bytes(f.numbers[k].bytes, self.unit)}",
                                      pts, True) for k in ("comm0", "comm3"))
+        if inline:
+            widest += self.text_width(times, pts, True) + 12 * s.scale
         max_bar = area.width() - label_w - widest - 16 * s.scale
         y = area.top() + lh * 1.3
         for label, key, frac in ((self.tr("stages 0–2"), "comm0", 2 / 3), (self.tr("stage 3"), "comm3", 2 / 3 + grow / 3)):
@@ -274,10 +291,12 @@ class RankFigure(LessonFigure):
             bw = max_bar * frac
             p.fillRect(QRectF(area.left() + label_w, y + lh * 0.15, bw, lh * 0.7), s.qcolor("highlight" if key == "comm3" else "muted"))
             text = f"{fmt.formula(number)} = {fmt.fmt_short_bytes(number.bytes, self.unit)}"
-            self.number(p, QRectF(area.left() + label_w + bw + 8 * s.scale, y, area.right() - (area.left() + label_w + bw + 8 * s.scale), lh),
-                        text, number, ALIGN_LEFT, pts)
+            x = area.left() + label_w + bw + 8 * s.scale
+            box = self.number(p, QRectF(x, y, area.right() - x, lh), text, number, ALIGN_LEFT, pts)
+            if inline and key == "comm3" and grow > 0.99:
+                x = box.right() + 12 * s.scale
+                self.number(p, QRectF(x, y, area.right() - x, lh), times, ratio, ALIGN_LEFT, pts)
             y += lh * 1.25
-        ratio = f.numbers["comm_ratio"]
-        if grow > 0.99:
+        if grow > 0.99 and not inline:
             self.number(p, QRectF(area.left(), y, area.width(), lh), self.tr("×{r} the traffic of stages 0–2").format(
                 r=fmt.fmt_ratio(ratio.ratio)), ratio, ALIGN_LEFT, pts)
