@@ -28,6 +28,7 @@ class LessonControls(QWidget):
         self.dp_spin.setKeyboardTracking(False)  # a typed 64 is one change, not 6 then 64
         self.lang_combo = QComboBox()
         self.lang_combo.setObjectName("lessonLanguage")
+        self.lang_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # follows presenter type
         for code, name in i18n.LANGUAGES.items():
             self.lang_combo.addItem(name, code)
         self.presenter_button = QPushButton()

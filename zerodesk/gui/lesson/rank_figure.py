@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPen
 
 from ...core.accounting import SCHEMES, sharded
@@ -83,7 +83,11 @@ class RankFigure(LessonFigure):
             head = self.tr("Nd = {nd} ranks; the last box stands for the rest", "", f.dp).format(nd=i18n.fmt_int(f.dp))
         else:
             head = self.tr("Nd = {nd} ranks, one box each", "", f.dp).format(nd=i18n.fmt_int(f.dp))
-        self.text(p, QRectF(area.left(), area.top(), area.width(), head_h), head, ALIGN_LEFT, self._fit(head, 11, area.width(), True), True)
+        head_pts, align = self._fit(head, 11, area.width(), True), ALIGN_LEFT
+        if self.text_width(head, head_pts, True) > area.width():  # at presenter mode's floor: two lines
+            head_h = self.text_height(head, head_pts, area.width(), True) + 0.3 * self.line_height(head_pts)
+            align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        self.text(p, QRectF(area.left(), area.top(), area.width(), head_h), head, align, head_pts, True, wrap=True)
         legend_h = self._legend_height(area.width())
         grid = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - legend_h)
         drawn = min(f.dp, MAX_BOXES)
@@ -99,9 +103,15 @@ class RankFigure(LessonFigure):
                 p.setPen(QPen(s.qcolor("frame"), s.line(1), Qt.PenStyle.DashLine))
                 p.drawRect(box)
                 text = self.tr("+{n} more").format(n=i18n.fmt_int(more))
-                if self.text_width(text, 6) > bw - 2 or self.line_height(6) > bh:
-                    text = "…"
-                self.text(p, box, text, ALIGN_CENTER, self._fit(text, 8, bw - 2))
+                pts = self._fit(text, 8, bw - 2)
+                if self.text_width(text, pts) <= bw - 2 and self.line_height(pts) <= bh:
+                    self.text(p, box, text, ALIGN_CENTER, pts)
+                else:  # no room for words: three dots, drawn
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(s.qcolor("frame"))
+                    d = max(1.5, min(bw / 9, bh / 3))
+                    for k in (-1, 0, 1):
+                        p.drawEllipse(box.center() + QPointF(k * 2.2 * d, 0), d / 2, d / 2)
                 continue
             self._box(p, box, i, f.dp)
         self._legend(p, QRectF(area.left(), grid.bottom() + 4 * s.scale, area.width(), legend_h - 4 * s.scale))
@@ -170,10 +180,10 @@ class RankFigure(LessonFigure):
     def _one_rank(self, p, area: QRectF) -> None:
         f, s, stage = self.figures, self.style_, self.stage
         total = f.stage_totals[stage]
-        head_h = 1.6 * self.line_height(11, True)
+        head_h = 1.45 * self.line_height(11, True)
         self.text(p, QRectF(area.left(), area.top(), area.width(), head_h),
                   self.tr("One rank at stage {n}").format(n=stage), ALIGN_LEFT, 11, True)
-        chips_h = 2.4 * self.line_height(9.5) + 12 * s.scale
+        chips_h = 2.3 * self.line_height(9.5) + 10 * s.scale
         bar_w = min(90 * s.scale, (area.width()) * 0.2)
         table_x = area.left() + bar_w + 14 * s.scale
         # stage 3's communication takes four lines, or three with its ratio beside the stage 3 bar when the
@@ -209,29 +219,32 @@ class RankFigure(LessonFigure):
             rows.append((fmt.class_name(cls) + state, f"{fmt.formula(number)} = {fmt.fmt_short_bytes(number.bytes, self.unit)}", number))
         return f"{fmt.formula(total)} = {fmt.fmt_short_bytes(total.bytes, self.unit)}", rows
 
-    def _table_layout(self, area: QRectF) -> tuple[float, float, bool] | None:
-        """(type size, line spacing, with the 'Per rank:' line) of the table in `area`: the type shrinks first,
-        then the spacing and that line go (presenter mode keeps its type at the floor); None if nothing fits."""
+    TABLE_LAYOUTS = ((1.3, True, 1.25), (1.1, False, 1.25), (1.0, False, 1.0))  # spacing, 'Per rank:', total's size
+
+    def _table_layout(self, area: QRectF) -> tuple[float, float, bool, float] | None:
+        """(type size, line spacing, with the 'Per rank:' line, the total's emphasis) of the table in `area`: the
+        type shrinks first, then the spacing, that line and the larger total go (presenter mode keeps its type at
+        the floor); None if nothing fits."""
         total_text, rows = self._table_rows()
 
-        def fits(pts: float, spacing: float, head: bool) -> bool:
+        def fits(pts: float, spacing: float, head: bool, emphasis: float) -> bool:
             lh = spacing * self.line_height(pts)
-            big = 1.25 * pts
+            big = emphasis * pts
             height = (lh if head else 0) + 1.3 * self.line_height(big, True) + 0.3 * lh + len(rows) * 2 * lh
             wide = max([self.text_width(total_text, big, True)] + [self.text_width(t, pts, b) for r in rows
                                                                     for t, b in ((r[0], False), (r[1], True))])
             return height <= area.height() and wide <= area.width()
 
         sizes = [10.5 - 0.5 * i for i in range(10)]
-        return next(((pts, sp, hd) for sp, hd in ((1.3, True), (1.1, False)) for pts in sizes if fits(pts, sp, hd)), None)
+        return next(((pts, *layout) for layout in self.TABLE_LAYOUTS for pts in sizes if fits(pts, *layout)), None)
 
     def _rank_table(self, p, area: QRectF) -> None:
         """Total, then each class: name (split or whole) and formula = value."""
         total = self.figures.stage_totals[self.stage]
         total_text, rows = self._table_rows()
-        pts, spacing, head = self._table_layout(area) or (6.0, 1.05, False)
+        pts, spacing, head, emphasis = self._table_layout(area) or (6.0, 1.0, False, 1.0)
         lh = spacing * self.line_height(pts)
-        big = 1.25 * pts
+        big = emphasis * pts
         y = area.top()
         if head:
             self.text(p, QRectF(area.left(), y, area.width(), lh), self.tr("Per rank:"), ALIGN_LEFT, pts, color="muted")
