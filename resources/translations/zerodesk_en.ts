@@ -308,6 +308,10 @@
         <translation>Card</translation>
     </message>
     <message>
+        <source>Card, adapted</source>
+        <translation>Card, adapted</translation>
+    </message>
+    <message>
         <source>ZeRO paper {sections}</source>
         <translation>ZeRO paper {sections}</translation>
     </message>
@@ -1184,6 +1188,10 @@ optimizer sharded</translation>
     <message>
         <source>GPU working set</source>
         <translation>GPU working set</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>GPU working set: unknown (needs the architecture)</translation>
     </message>
     <message>
         <source>{where}, per node</source>

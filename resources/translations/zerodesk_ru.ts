@@ -308,6 +308,10 @@
         <translation>Карточка</translation>
     </message>
     <message>
+        <source>Card, adapted</source>
+        <translation>Карточка, адаптировано</translation>
+    </message>
+    <message>
         <source>ZeRO paper {sections}</source>
         <translation>Статья ZeRO, {sections}</translation>
     </message>
@@ -1185,6 +1189,10 @@ optimizer sharded</source>
     <message>
         <source>GPU working set</source>
         <translation>рабочий объём GPU</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>рабочий объём GPU: неизвестен (нужна архитектура)</translation>
     </message>
     <message>
         <source>{where}, per node</source>

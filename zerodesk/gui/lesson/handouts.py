@@ -19,7 +19,9 @@ from .checklist_figure import card_checklist
 from .step_view import StepView
 from .style import DESK, LessonStyle, presenter
 
-PAGE_VIEW = QSize(1600, 1000)  # the step view's logical size on a PDF page
+# the step view's logical size on a PDF page: A4 landscape's proportions, as wide as the lesson window, so the
+# page is filled and printed type stays readable (the boundary's 10 pt prints at about 8 pt)
+PAGE_VIEW = QSize(1280, 905)
 SLIDE = QSize(1920, 1080)
 
 

@@ -24,6 +24,7 @@ EXAMPLE_MODEL = "llama-2-7b"  # a preset with an architecture, named by its labe
 class PeakFigure(GrowingFigure):
     def __init__(self, parent=None) -> None:
         super().__init__("lessonPeakFigure", parent)
+        self.unknown_marks: list[QRectF] = []  # where the last paint drew each stage's fragmentation '?'
 
     def paintEvent(self, _event) -> None:
         p = self.begin_paint()

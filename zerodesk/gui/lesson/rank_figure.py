@@ -20,25 +20,21 @@ from . import numbers as fmt
 from .figure import LessonFigure
 
 MAX_BOXES = 128  # beyond this the last box stands for the rest
+BOX_ASPECT = 1.4  # a rank's box, width over height
 ALIGN_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 ALIGN_CENTER = Qt.AlignmentFlag.AlignCenter
 COMPONENTS = [(c.key, c.bytes_per_param, c.state_class) for c in SCHEMES[LESSON_SCHEME].components]
 BPP_TOTAL = sum(b for _, b, _ in COMPONENTS)
 
 
-def grid_shape(n: int, width: float, height: float, aspect: float = 1.4) -> tuple[int, int]:
-    """Columns and rows that make n boxes of about `aspect` (width/height) as large as possible, among the
-    grids whose last row is more than half full: a box alone on its row reads as a rank apart (64 ranks are
-    8 × 8, never 7 columns and one left over), on screen, on paper and on slides alike."""
-    best, best_size = (n, 1), -1.0
-    for cols in range(1, n + 1):
-        rows = math.ceil(n / cols)
-        if 2 * (rows * cols - n) >= cols:
-            continue
-        size = min(width / cols, height / rows * aspect)
-        if size > best_size:
-            best, best_size = (cols, rows), size
-    return best
+def grid_shape(n: int) -> tuple[int, int]:
+    """Columns and rows for n boxes, from n alone, so the window, the handout's pages and the slides draw the same
+    grid: the squarest grid, wider than tall, whose last row is more than half full (64 ranks are 8 × 8, never
+    7 columns with one box alone on its row)."""
+    cols = max(1, math.ceil(math.sqrt(n)))
+    while 2 * (cols * math.ceil(n / cols) - n) >= cols:
+        cols += 1
+    return cols, math.ceil(n / cols)
 
 
 class RankFigure(LessonFigure):
@@ -47,6 +43,7 @@ class RankFigure(LessonFigure):
         self.figures: LessonFigures | None = None
         self.unit = "GB"
         self.stage = 0
+        self.grid = (0, 0)  # columns and rows of the last drawn boxes
         self.setObjectName("lessonRankFigure")
 
     def show_figures(self, figures: LessonFigures, unit: str, stage: int, animate: bool, entering: bool) -> None:
@@ -91,7 +88,10 @@ class RankFigure(LessonFigure):
         legend_h = self._legend_height(area.width())
         grid = QRectF(area.left(), area.top() + head_h, area.width(), area.height() - head_h - legend_h)
         drawn = min(f.dp, MAX_BOXES)
-        cols, rows = grid_shape(drawn, grid.width(), grid.height())
+        cols, rows = self.grid = grid_shape(drawn)
+        # boxes of about 1.4 : 1, as large as the area allows; the legend follows right under them
+        bw = min(grid.width() / cols, grid.height() / rows * BOX_ASPECT)
+        grid = QRectF(grid.left(), grid.top(), bw * cols, bw / BOX_ASPECT * rows)
         gap = max(2.0, min(8 * s.scale, grid.width() / cols * 0.08))
         bw = (grid.width() - gap * (cols - 1)) / cols
         bh = (grid.height() - gap * (rows - 1)) / rows
