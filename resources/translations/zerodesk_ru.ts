@@ -2408,8 +2408,8 @@ states (Δ)</source>
         <translation>Ядра AdamW: {impl}; ядро внимания: {attention}.</translation>
     </message>
     <message>
-        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
-        <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (то, чего трекер не видит: рабочие области cuBLAS/cuDNN, блоки, удерживаемые для других потоков CUDA); фрагментация (reserved − allocated, измерено) {frag}; вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (то, чего трекер не видит: рабочие области cuBLAS/cuDNN, блоки, удерживаемые для других потоков CUDA); зарезервировано, но не выделено {frag} (замер; верхняя граница потерь из-за фрагментации: сюда входят и свободные блоки, которые аллокатор держит для повторного использования); вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
