@@ -475,3 +475,18 @@ def test_counts_pick_qt_numerus_forms_in_russian(lesson):
     lesson.set_dp(1)
     render_step(lesson, 2)
     assert lesson.view.rank_figure.drawn_texts[0] == "Nd = 1 rank, one box"
+
+
+def test_a_step_renders_in_presenter_mode_offscreen(qapp, gui_settings, tmp_path):
+    """lesson.render.screenshot(presenter=True): the way to look at a projector slide without a projector."""
+    from PySide6.QtGui import QImage
+
+    from zerodesk.gui.lesson import render
+
+    out = tmp_path / "step5.png"
+    assert render.screenshot(out, 5, size=(1280, 800), presenter=True) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 800)
+    assert image.pixelColor(640, 790).lightness() < 40  # white on black
+    assert render.screenshot(tmp_path / "desk.png", 5, size=(1280, 800)) == 0
+    assert QImage(str(tmp_path / "desk.png")).pixelColor(640, 790).lightness() > 200
