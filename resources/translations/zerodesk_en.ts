@@ -644,6 +644,10 @@ per step ({unit})</translation>
         <translation>Card</translation>
     </message>
     <message>
+        <source>Card, adapted</source>
+        <translation>Card, adapted</translation>
+    </message>
+    <message>
         <source>ZeRO paper {sections}</source>
         <translation>ZeRO paper {sections}</translation>
     </message>
@@ -1038,12 +1042,12 @@ optimizer sharded</translation>
         <translation>Walk a class from stage 0 to stage 3 (presenter mode: F11)</translation>
     </message>
     <message>
-        <source>Parameters (fp16)</source>
-        <translation>Parameters (fp16)</translation>
+        <source>Parameters (FP16)</source>
+        <translation>Parameters (FP16)</translation>
     </message>
     <message>
-        <source>Gradients (fp16)</source>
-        <translation>Gradients (fp16)</translation>
+        <source>Gradients (FP16)</source>
+        <translation>Gradients (FP16)</translation>
     </message>
     <message>
         <source>Optimizer states (K = 12)</source>
@@ -1104,6 +1108,30 @@ optimizer sharded</translation>
     <message>
         <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
         <translation>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</translation>
+    </message>
+    <message>
+        <source>{elements} × {size} B</source>
+        <translation>{elements} × {size} B</translation>
+    </message>
+    <message>
+        <source>L × tokens × (what one block saves) + the final norm</source>
+        <translation>L × tokens × (what one block saves) + the final norm</translation>
+    </message>
+    <message>
+        <source>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</source>
+        <translation>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</translation>
+    </message>
+    <message>
+        <source>{states} + activations + buffers</source>
+        <translation>{states} + activations + buffers</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>tokens</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>vocab</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1447,9 +1475,12 @@ optimizer sharded</translation>
         <source>Choose at least one stage to measure.</source>
         <translation>Choose at least one stage to measure.</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
-        <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</translation>
+        <translation>
+            <numerusform>The model states of {n} CPU rank need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), or Simulate.</numerusform>
+            <numerusform>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
@@ -1509,6 +1540,10 @@ optimizer sharded</translation>
     <message>
         <source>GPU working set</source>
         <translation>GPU working set</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>GPU working set: unknown (needs the architecture)</translation>
     </message>
     <message>
         <source>{where}, per node</source>
@@ -1649,28 +1684,35 @@ optimizer sharded</translation>
         <translation>predicted peak</translation>
     </message>
     <message>
+        <source>states</source>
+        <translation>states</translation>
+    </message>
+    <message>
         <source>On top at the peak (predicted)</source>
         <translation>On top at the peak (predicted)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
-        <translation>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</translation>
+        <translation>
+            <numerusform>{seq} token × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+            <numerusform>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</source>
+        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</translation>
     </message>
     <message>
         <source>Fragmentation</source>
         <translation>Fragmentation</translation>
     </message>
     <message>
-        <source>Not predicted: measure the peak of a full step.</source>
-        <translation>Not predicted: measure the peak of a full step.</translation>
+        <source>Not predicted, so drawn the same on every bar: measure the peak of a full step.</source>
+        <translation>Not predicted, so drawn the same on every bar: measure the peak of a full step.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>Per rank, {model}, Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
-        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</translation>
     </message>
 </context>
 <context>
@@ -2199,9 +2241,12 @@ optimizer sharded</translation>
 </context>
 <context>
     <name>RankFigure</name>
-    <message>
+    <message numerus="yes">
         <source>Nd = {nd} ranks, one box each</source>
-        <translation>Nd = {nd} ranks, one box each</translation>
+        <translation>
+            <numerusform>Nd = {nd} rank, one box</numerusform>
+            <numerusform>Nd = {nd} ranks, one box each</numerusform>
+        </translation>
     </message>
     <message>
         <source>+{n} more</source>
@@ -2223,9 +2268,12 @@ optimizer sharded</translation>
         <source> (split)</source>
         <translation> (split)</translation>
     </message>
-    <message>
-        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
-        <translation>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</translation>
+    <message numerus="yes">
+        <source>Nd = {nd} ranks; the last box stands for the rest</source>
+        <translation>
+            <numerusform>Nd = {nd} rank; the last box stands for the rest</numerusform>
+            <numerusform>Nd = {nd} ranks; the last box stands for the rest</numerusform>
+        </translation>
     </message>
     <message>
         <source>rank {i}</source>
@@ -2708,8 +2756,8 @@ states (Δ)</translation>
         <translation>AdamW kernels: {impl}; attention kernel: {attention}.</translation>
     </message>
     <message>
-        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
-        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
