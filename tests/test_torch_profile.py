@@ -5,7 +5,7 @@ Byte-exact agreement with the real engines is checked in test_measure.py.
 
 import pytest
 
-from zerodesk.core.torch_profile import fsdp2_rows, rank_states, torch_transient, zero_partition
+from zerodesk.core.torch_profile import fsdp2_rows, rank_runs, rank_states, torch_transient, zero_partition
 
 
 def test_fsdp2_rows_follow_torch_chunk():
@@ -117,3 +117,15 @@ def test_fsdp2_gathered_params_by_hand():
     assert torch_transient(named, 2, 4) == {"gathered_params": 2 * (48 + 32 + 16 + 48)}
     assert torch_transient(named, 3, 4) == {"gathered_params": 2 * (48 + 48 + 32)}  # root + largest block
     assert torch_transient(named, 1, 4) == {"gathered_params": 0}
+
+
+def test_hybrid_runs_repeat_the_group_and_refuse_a_group_that_does_not_divide():
+    from zerodesk.core.torch_profile import hybrid_runs
+
+    shapes = [(10, 7), (3,)]
+    runs = hybrid_runs(shapes, 73, 3, 6, 3)
+    assert [dict(s) for n, s in runs for _ in range(n)] == rank_states(shapes, 73, 3, 3) * 2
+    assert sum(n for n, _ in runs) == 6
+    assert hybrid_runs(shapes, 73, 2, 4, 4) == rank_runs(shapes, 73, 2, 4)  # N = Nd: one group, no replicas
+    with pytest.raises(ValueError, match="shard group"):
+        hybrid_runs(shapes, 73, 3, 6, 4)

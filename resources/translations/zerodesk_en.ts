@@ -1278,6 +1278,14 @@ optimizer sharded</translation>
         <translation>NVMe</translation>
     </message>
     <message>
+        <source>HSDP: shard in the group, replicate across groups</source>
+        <translation>HSDP: shard in the group, replicate across groups</translation>
+    </message>
+    <message>
+        <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
+        <translation>ZeRO++ hpZ: a second 16-bit parameter shard in the group</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>GB</translation>
     </message>

@@ -1278,6 +1278,14 @@ optimizer sharded</source>
         <translation>NVMe</translation>
     </message>
     <message>
+        <source>HSDP: shard in the group, replicate across groups</source>
+        <translation>HSDP: разделение в группе, реплики между группами</translation>
+    </message>
+    <message>
+        <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
+        <translation>ZeRO++ hpZ: вторая доля 16-битных параметров в группе</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>ГБ</translation>
     </message>
