@@ -475,8 +475,7 @@ def test_sources_are_named_one_way(glossary):
 # -- hybrid sharding (issue 24): the figures the claims state are what the core computes ---------------------------
 @pytest.mark.parametrize("lang", LANGS)
 def test_hybrid_claims_state_the_cores_figures(lang):
-    from zerodesk.core.accounting import compute
-    from zerodesk.core.comm_links import comm_by_link
+    from zerodesk.core.accounting import comm_by_link, compute
     from zerodesk.core.plan import Plan
 
     g = load_glossary(lang)

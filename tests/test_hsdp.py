@@ -10,9 +10,9 @@ from fractions import Fraction
 
 import pytest
 
-from zerodesk.core.accounting import compute, sweep_dp, sweep_hybrid
+from zerodesk.core.accounting import comm_by_link, compute, sweep_dp, sweep_hybrid
 from zerodesk.core.architecture import Architecture
-from zerodesk.core.comm_links import comm_by_link, split
+from zerodesk.core.comm_links import split
 from zerodesk.core.plan import Cluster, ModelSpec, Plan, PlanError, explain
 from zerodesk.core.torch_profile import hybrid_runs, rank_states
 

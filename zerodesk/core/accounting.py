@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Literal
 
+from .comm_links import TORCH_BYTES, ElementBytes, StageComm, stage_comm
 from .figures import check_figures
 from .notes import Note, note
 from .plan import Hybrid, Plan, Profile, Scheme
@@ -240,37 +241,51 @@ TORCH_FORMULA = {
 
 def compute(plan: Plan) -> Breakdown:
     """The per-rank state memory of every stage for this plan."""
-    from .comm_links import stage_comm
-
     params, dp = plan.params, plan.dp
     if plan.profile == Profile.TORCH:
         return _compute_torch(plan, params, dp)
     spec = SCHEMES[plan.scheme]
     stages = []
+    comms = comm_by_link(plan)
     for s in STAGES:
         comps, formula = paper_hybrid(plan, spec, s)
-        stages.append(StageResult(s, comps, [(dp, comps)], stage_comm(plan, s).total_bytes, formula))
+        stages.append(StageResult(s, comps, [(dp, comps)], comms[s].total_bytes, formula))
     notes = [] if spec.in_paper else [note("scheme_outside_paper", scheme=plan.scheme.value)]
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
 
 
 def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     from . import torch_profile
-    from .comm_links import stage_comm
 
     named = plan.model.named_shapes
     shapes = [s for _, s in named] if named is not None else None
     stages = []
+    comms = comm_by_link(plan)
     for s in STAGES:
         runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
                 for n, r in torch_profile.hybrid_runs(shapes, params, s, dp, plan.shard_size)]
         largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
         formula = TORCH_FORMULA[s] if plan.shard_size == dp else TORCH_FORMULA[s].replace("/Nd", "/N")
-        stages.append(StageResult(s, dict(largest), runs, stage_comm(plan, s).total_bytes, formula))
+        stages.append(StageResult(s, dict(largest), runs, comms[s].total_bytes, formula))
     notes = [] if plan.scheme == Scheme.MIXED_ADAM else [note("torch_profile_fixes_scheme", scheme=plan.scheme.value)]
     if shapes is None:
         notes.append(note("raw_count_even_shards"))
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=shapes is not None, notes=notes)
+
+
+def element_bytes(plan: Plan) -> ElementBytes:
+    """What one element of the gradients reduced and the parameters gathered takes, for the plan's profile."""
+    if plan.profile == Profile.TORCH:
+        return TORCH_BYTES
+    spec = SCHEMES[plan.scheme]
+    return ElementBytes(grad=spec.comm_bytes_per_element,
+                        gather=spec.gather_bytes_per_element or spec.comm_bytes_per_element)
+
+
+def comm_by_link(plan: Plan) -> list[StageComm]:
+    """Every stage's collectives and the bytes and seconds per rank per step on each link (core.comm_links)."""
+    size = element_bytes(plan)
+    return [stage_comm(plan, s, size) for s in STAGES]
 
 
 def comm_seconds(comm_bytes: int, bandwidth_gbps: float) -> float:

@@ -26,13 +26,24 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import floor
 
-from .accounting import SCHEMES
 from .options import Hybrid, Profile
 from .plan import Plan
 
 OPS = ("all-reduce", "reduce-scatter", "all-gather", "broadcast")
-# The torch engines (DDP, ZeroRedundancyOptimizer, FSDP2 with a bf16 MixedPrecisionPolicy and fp32 reduction).
-TORCH_GRAD_BYTES, TORCH_PARAM_BYTES, TORCH_GATHER_BYTES = 4, 4, 2
+
+
+@dataclass(frozen=True)
+class ElementBytes:
+    """Bytes per element of what the collectives move (accounting.element_bytes gives the plan's)."""
+
+    grad: int  # gradients reduced
+    gather: int  # parameters all-gathered
+    broadcast: int = 4  # parameters ZeroRedundancyOptimizer broadcasts (torch profile, stage 1)
+
+
+# The torch engines: DDP and FSDP2 reduce FP32 gradients (reduce_dtype), FSDP2 gathers BF16 parameters
+# (MixedPrecisionPolicy(param_dtype=bf16)), ZeroRedundancyOptimizer broadcasts its FP32 parameters.
+TORCH_BYTES = ElementBytes(grad=4, gather=2, broadcast=4)
 
 
 @dataclass(frozen=True)
@@ -97,21 +108,18 @@ def groups(plan: Plan) -> dict[str, tuple[int, Fraction]]:
     }
 
 
-def _steps(plan: Plan, stage: int) -> list[tuple[str, str, str, str, Fraction]]:
+def _steps(plan: Plan, stage: int, size: ElementBytes) -> list[tuple[str, str, str, str, Fraction]]:
     """(op, what, phase, group, payload bytes) of the stage's collectives, in step order."""
     p, n = plan.params, plan.shard_size
+    grad, gather = Fraction(size.grad * p), Fraction(size.gather * p)
     if plan.profile == Profile.TORCH:
-        grad, gather = Fraction(TORCH_GRAD_BYTES * p), Fraction(TORCH_GATHER_BYTES * p)
         if stage <= 1:  # DDP all-reduces every gradient; ZeroRedundancyOptimizer broadcasts its updated fp32 tensors
             out = [("all-reduce", "gradients", "backward", "all", grad)]
-            return out + ([("broadcast", "parameters", "step", "shard", Fraction(TORCH_PARAM_BYTES * p))]
+            return out + ([("broadcast", "parameters", "step", "shard", Fraction(size.broadcast * p))]
                           if stage == 1 else [])
         # FSDP2 (HSDP on a 2-D mesh): forward all-gather, backward (stage 3) all-gather again, reduce-scatter in
         # the shard group and an all-reduce of the shard across replicas
         return _sharded(stage, grad, gather, n)
-    spec = SCHEMES[plan.scheme]
-    grad = Fraction(spec.comm_bytes_per_element * p)
-    gather = Fraction((spec.gather_bytes_per_element or spec.comm_bytes_per_element) * p)
     if stage == 0:  # §7.2: data parallelism all-reduces the gradients
         return [("all-reduce", "gradients", "backward", "all", grad)]
     if plan.hybrid == Hybrid.HPZ:  # ZeRO++ hpZ: only stage 3 changes; backward gathers from the secondary shard
@@ -133,13 +141,15 @@ def _sharded(stage: int, grad: Fraction, gather: Fraction, n: int) -> list[tuple
                       ("all-reduce", "gradients", "backward", "replicate", grad / n)]
 
 
-def stage_comm(plan: Plan, stage: int) -> StageComm:
-    """The stage's collectives, the bytes one rank sends over each link per step, and their time."""
+def stage_comm(plan: Plan, stage: int, size: ElementBytes) -> StageComm:
+    """The stage's collectives, the bytes one rank sends over each link per step, and their time.
+
+    size: the element sizes of the plan's scheme or engines (accounting.comm_by_link passes them)."""
     sizes = groups(plan)
     n = plan.cluster.shard_size  # hpZ's secondary partition: among the group's N consecutive ranks
     sizes["secondary"] = (n, min(Fraction(n), plan.cluster.dp_per_node))
     found, intra_sum, inter_sum = [], Fraction(0), Fraction(0)
-    for op, what, phase, group, payload in _steps(plan, stage):
+    for op, what, phase, group, payload in _steps(plan, stage, size):
         size, per_node = sizes[group]
         intra, inter = split(op, payload, size, per_node)
         intra_sum, inter_sum = intra_sum + intra, inter_sum + inter
@@ -151,7 +161,3 @@ def stage_comm(plan: Plan, stage: int) -> StageComm:
     return StageComm(stage, tuple(found), intra_b, inter_b, floor(intra_sum + inter_sum),
                      intra_b / (cl.intra_node_gbps * 1e9), inter_b / (cl.inter_node_gbps * 1e9))
 
-
-def comm_by_link(plan: Plan) -> list[StageComm]:
-    """stage_comm of stages 0-3."""
-    return [stage_comm(plan, s) for s in range(4)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .comm_links import Collective, StageComm, comm_by_link
+from .comm_links import Collective, StageComm
 from .options import Hybrid
 from .plan import Plan
 from .text_table import table
@@ -62,9 +62,9 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:,.1f}"
 
 
-def comm_table(plan: Plan, comms: list[StageComm] | None = None) -> str:
-    """Per stage and collective, the bytes one rank sends over each link per step and their time."""
-    comms = comms if comms is not None else comm_by_link(plan)
+def comm_table(plan: Plan, comms: list[StageComm]) -> str:
+    """Per stage and collective, the bytes one rank sends over each link per step and their time
+    (comms: accounting.comm_by_link(plan))."""
     unit = plan.units
     scale = UNIT_BYTES[unit]
     rows = [["Stage", "Collective", f"Intra-node ({unit})", f"Inter-node ({unit})", "Intra (ms)", "Inter (ms)",

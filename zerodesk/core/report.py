@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .accounting import SCHEMES, Breakdown, comm_seconds
-from .comm_links import comm_by_link
+from .accounting import SCHEMES, Breakdown, comm_by_link, comm_seconds
 from .comm_report import comm_json, comm_layout_json, comm_table
 from .peak import StagePeak, predict
 from .offload_report import offload_json, offload_table
@@ -163,7 +162,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                      "and allocator (your allowance).")
     for note in b.notes:
         lines.append(f"Note: {note.text}.")
-    lines += ["", comm_table(plan), ""]
+    lines += ["", comm_table(plan, comm_by_link(plan)), ""]
     if plan.offload.value != "none":
         lines += [offload_table(plan), ""]
     lines.append(PEAK_WARNING)
