@@ -362,7 +362,7 @@ def _gui_command(argv: list[str]) -> int:
             args.config = args.plan_file
         else:
             args.plan = args.plan_file
-    window_flags = ("plan_file", "screenshot", "lesson", "lang", "size", "theme")
+    window_flags = ("plan_file", "screenshot", "lesson", "lang", "size", "theme", "tab")
     flags_given = any(v is not None for k, v in vars(args).items() if k not in window_flags)
     plan = plan_from_args(args) if flags_given else None
     if args.lesson is not None:
@@ -371,7 +371,7 @@ def _gui_command(argv: list[str]) -> int:
         return run_lesson(args.lesson, plan, args.screenshot, args.lang, args.size)
     from .gui.app import run_gui
 
-    return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme)
+    return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme, args.tab)
 
 
 COMMANDS = {"plan": _plan_command, "fit": _fit_command, "measure": _measure_command, "simulate": _simulate_command}

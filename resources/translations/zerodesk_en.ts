@@ -9,6 +9,61 @@
     </message>
 </context>
 <context>
+    <name>ConfigTable</name>
+    <message>
+        <source>Largest micro-batch per stage and recompute mode</source>
+        <translation>Largest micro-batch per stage and recompute mode</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Stage</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>Recompute</translation>
+    </message>
+    <message>
+        <source>Largest
+micro-batch</source>
+        <translation>Largest
+micro-batch</translation>
+    </message>
+    <message>
+        <source>Peak there
+({unit})</source>
+        <translation>Peak there
+({unit})</translation>
+    </message>
+    <message>
+        <source>Peak at one more
+({unit})</source>
+        <translation>Peak at one more
+({unit})</translation>
+    </message>
+    <message>
+        <source>Longest sequence
+(micro-batch 1)</source>
+        <translation>Longest sequence
+(micro-batch 1)</translation>
+    </message>
+    <message>
+        <source>Fewest Nd
+(micro-batch 1)</source>
+        <translation>Fewest Nd
+(micro-batch 1)</translation>
+    </message>
+    <message>
+        <source>Communication
+per step ({unit})</source>
+        <translation>Communication
+per step ({unit})</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+</context>
+<context>
     <name>CoreFormulas</name>
     <message>
         <source>(whole tensors)</source>
@@ -224,6 +279,208 @@
     <message>
         <source>PNG images (*.png)</source>
         <translation>PNG images (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>FitTab</name>
+    <message>
+        <source>{n} field(s) need attention; the view shows the last valid plan.</source>
+        <translation>{n} field(s) need attention; the view shows the last valid plan.</translation>
+    </message>
+    <message>
+        <source>stage {stage} fits: peak {peak}, headroom {room}</source>
+        <translation>stage {stage} fits: peak {peak}, headroom {room}</translation>
+    </message>
+    <message>
+        <source>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
+        <translation>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}: {what}.</source>
+        <translation>Nd = {dp} · micro-batch {mb}: {what}.</translation>
+    </message>
+    <message>
+        <source>Hover a cell for its peaks; click it, or choose it with the arrow keys and Enter, to set the plan there.</source>
+        <translation>Hover a cell for its peaks; click it, or choose it with the arrow keys and Enter, to set the plan there.</translation>
+    </message>
+    <message>
+        <source>Fit map: the lowest ZeRO stage that fits, by Nd and micro-batch</source>
+        <translation>Fit map: the lowest ZeRO stage that fits, by Nd and micro-batch</translation>
+    </message>
+    <message>
+        <source>Data-parallel degree Nd</source>
+        <translation>Data-parallel degree Nd</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>Micro-batch</translation>
+    </message>
+    <message>
+        <source>Export Fit View as PNG…</source>
+        <translation>Export Fit View as PNG…</translation>
+    </message>
+    <message>
+        <source>Export Fit View as SVG…</source>
+        <translation>Export Fit View as SVG…</translation>
+    </message>
+    <message>
+        <source>What fits needs the memory of one GPU: choose a GPU or give its memory.</source>
+        <translation>What fits needs the memory of one GPU: choose a GPU or give its memory.</translation>
+    </message>
+    <message>
+        <source>The CUDA allowance leaves nothing of the GPU&apos;s memory: make it smaller than the GPU&apos;s memory.</source>
+        <translation>The CUDA allowance leaves nothing of the GPU&apos;s memory: make it smaller than the GPU&apos;s memory.</translation>
+    </message>
+    <message>
+        <source>this plan</source>
+        <translation>this plan</translation>
+    </message>
+    <message>
+        <source>Colour: the lowest stage that fits, at the plan&apos;s sequence and recompute.</source>
+        <translation>Colour: the lowest stage that fits, at the plan&apos;s sequence and recompute.</translation>
+    </message>
+</context>
+<context>
+    <name>FitTexts</name>
+    <message>
+        <source>without recompute</source>
+        <translation>without recompute</translation>
+    </message>
+    <message>
+        <source>with selective recompute</source>
+        <translation>with selective recompute</translation>
+    </message>
+    <message>
+        <source>with full recompute</source>
+        <translation>with full recompute</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>selective</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>full</translation>
+    </message>
+    <message>
+        <source>{first} and {last}</source>
+        <translation>{first} and {last}</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} fits micro-batch {mb} with the least communication per step: {comm}.</source>
+        <translation>Stage {stage} {recompute} fits micro-batch {mb} with the least communication per step: {comm}.</translation>
+    </message>
+    <message>
+        <source>Stage {stages} moves as much but peaks higher.</source>
+        <translation>Stage {stages} moves as much but peaks higher.</translation>
+    </message>
+    <message>
+        <source>Stages {stages} move as much but peak higher.</source>
+        <translation>Stages {stages} move as much but peak higher.</translation>
+    </message>
+    <message>
+        <source>Nothing fits it with less recompute at that communication.</source>
+        <translation>Nothing fits it with less recompute at that communication.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch {wanted} at Nd = {dp}; stage {stage} {recompute} fits the most, {mb}, moving {comm} per step.</source>
+        <translation>Nothing fits micro-batch {wanted} at Nd = {dp}; stage {stage} {recompute} fits the most, {mb}, moving {comm} per step.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}; stage {stage} {recompute} fits from Nd = {min_dp}.</source>
+        <translation>Nothing fits micro-batch 1 at Nd = {dp}; stage {stage} {recompute} fits from Nd = {min_dp}.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}, nor at any Nd searched.</source>
+        <translation>Nothing fits micro-batch 1 at Nd = {dp}, nor at any Nd searched.</translation>
+    </message>
+    <message>
+        <source>Recommended: nothing fits.</source>
+        <translation>Recommended: nothing fits.</translation>
+    </message>
+    <message>
+        <source>Recommended: stage {stage} {recompute}, micro-batch {mb}.</source>
+        <translation>Recommended: stage {stage} {recompute}, micro-batch {mb}.</translation>
+    </message>
+    <message>
+        <source>predicted (closed-form peak), {profile}</source>
+        <translation>predicted (closed-form peak), {profile}</translation>
+    </message>
+    <message>
+        <source>What fits on one GPU</source>
+        <translation>What fits on one GPU</translation>
+    </message>
+    <message>
+        <source>Sequence {seq} · recompute {recompute} · Nd = {dp} · micro-batch {mb}</source>
+        <translation>Sequence {seq} · recompute {recompute} · Nd = {dp} · micro-batch {mb}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU ({gpu} less a CUDA allowance of {allowance}); figures in {unit} ({note})</source>
+        <translation>Usable: {usable} per GPU ({gpu} less a CUDA allowance of {allowance}); figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU (no CUDA allowance set); figures in {unit} ({note})</source>
+        <translation>Usable: {usable} per GPU (no CUDA allowance set); figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Peaks are predicted full-step peaks without the CUDA allowance, so each compares with the usable memory; fragmentation is not predicted: Simulate or Measure the boundary.</source>
+        <translation>Peaks are predicted full-step peaks without the CUDA allowance, so each compares with the usable memory; fragmentation is not predicted: Simulate or Measure the boundary.</translation>
+    </message>
+    <message>
+        <source>Without the architecture (a raw count or a tensor list) activations are unknown: these peaks hold the states and token ids only, so the micro-batch and sequence answers are upper bounds.</source>
+        <translation>Without the architecture (a raw count or a tensor list) activations are unknown: these peaks hold the states and token ids only, so the micro-batch and sequence answers are upper bounds.</translation>
+    </message>
+    <message>
+        <source>Offload is shown apart: these peaks keep every state on the GPU.</source>
+        <translation>Offload is shown apart: these peaks keep every state on the GPU.</translation>
+    </message>
+    <message>
+        <source>The peak&apos;s moments and its total disagreed on this plan, so every answer was searched with the total alone.</source>
+        <translation>The peak&apos;s moments and its total disagreed on this plan, so every answer was searched with the total alone.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the powers of two from 1 to {top} were searched.</source>
+        <translation>Fewest Nd: the powers of two from 1 to {top} were searched.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the divisors of nodes × GPUs per node = {world} were searched (the map shows other Nd too).</source>
+        <translation>Fewest Nd: the divisors of nodes × GPUs per node = {world} were searched (the map shows other Nd too).</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}</source>
+        <translation>Nd = {dp} · micro-batch {mb}</translation>
+    </message>
+    <message>
+        <source>no stage fits</source>
+        <translation>no stage fits</translation>
+    </message>
+    <message>
+        <source>lowest stage that fits: {stage}</source>
+        <translation>lowest stage that fits: {stage}</translation>
+    </message>
+    <message>
+        <source>Predicted peak, {profile}, sequence {seq}, recompute {recompute}:</source>
+        <translation>Predicted peak, {profile}, sequence {seq}, recompute {recompute}:</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, headroom {room} (fits up to micro-batch {most})</source>
+        <translation>{stage}: {peak}, headroom {room} (fits up to micro-batch {most})</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, over by {over}</source>
+        <translation>{stage}: {peak}, over by {over}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</source>
+        <translation>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</translation>
+    </message>
+    <message>
+        <source>nothing fits</source>
+        <translation>nothing fits</translation>
     </message>
 </context>
 <context>
@@ -878,12 +1135,28 @@ optimizer sharded</translation>
         <translation>Measure</translation>
     </message>
     <message>
+        <source>Fit</source>
+        <translation>Fit</translation>
+    </message>
+    <message>
         <source>Views</source>
         <translation>Views</translation>
     </message>
     <message>
         <source>Cannot compute this plan: {error}</source>
         <translation>Cannot compute this plan: {error}</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Exported {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Cannot export the chart</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Could not write {path}.</translation>
     </message>
     <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
@@ -2824,6 +3097,14 @@ states (Δ)</translation>
     <message>
         <source>Show the measure tab: simulate or measure a training step</source>
         <translation>Show the measure tab: simulate or measure a training step</translation>
+    </message>
+    <message>
+        <source>Fit Ta&amp;b</source>
+        <translation>Fit Ta&amp;b</translation>
+    </message>
+    <message>
+        <source>Show the fit tab: the largest micro-batch and the lowest stage that fit, by Nd (predicted)</source>
+        <translation>Show the fit tab: the largest micro-batch and the lowest stage that fit, by Nd (predicted)</translation>
     </message>
     <message>
         <source>S&amp;imulate</source>

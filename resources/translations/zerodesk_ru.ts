@@ -9,6 +9,61 @@
     </message>
 </context>
 <context>
+    <name>ConfigTable</name>
+    <message>
+        <source>Largest micro-batch per stage and recompute mode</source>
+        <translation>Наибольший микробатч по стадиям и режимам пересчёта активаций</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Стадия</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>Пересчёт</translation>
+    </message>
+    <message>
+        <source>Largest
+micro-batch</source>
+        <translation>Наибольший
+микробатч</translation>
+    </message>
+    <message>
+        <source>Peak there
+({unit})</source>
+        <translation>Пик при нём
+({unit})</translation>
+    </message>
+    <message>
+        <source>Peak at one more
+({unit})</source>
+        <translation>Пик при микробатче + 1
+({unit})</translation>
+    </message>
+    <message>
+        <source>Longest sequence
+(micro-batch 1)</source>
+        <translation>Наибольшая длина
+последовательности (микробатч 1)</translation>
+    </message>
+    <message>
+        <source>Fewest Nd
+(micro-batch 1)</source>
+        <translation>Наименьшее Nd
+(микробатч 1)</translation>
+    </message>
+    <message>
+        <source>Communication
+per step ({unit})</source>
+        <translation>Обмены
+за шаг ({unit})</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+</context>
+<context>
     <name>CoreFormulas</name>
     <message>
         <source>(whole tensors)</source>
@@ -224,6 +279,208 @@
     <message>
         <source>PNG images (*.png)</source>
         <translation>Изображения PNG (*.png)</translation>
+    </message>
+</context>
+<context>
+    <name>FitTab</name>
+    <message>
+        <source>{n} field(s) need attention; the view shows the last valid plan.</source>
+        <translation>Полей с ошибками: {n}; вкладка показывает последний корректный план.</translation>
+    </message>
+    <message>
+        <source>stage {stage} fits: peak {peak}, headroom {room}</source>
+        <translation>помещается стадия {stage}: пик {peak}, свободно {room}</translation>
+    </message>
+    <message>
+        <source>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
+        <translation>ничего не помещается; наименьший пик у стадии {stage}: {peak}, превышение {room}</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}: {what}.</source>
+        <translation>Nd = {dp} · микробатч {mb}: {what}.</translation>
+    </message>
+    <message>
+        <source>Hover a cell for its peaks; click it, or choose it with the arrow keys and Enter, to set the plan there.</source>
+        <translation>Наведите указатель на клетку, чтобы увидеть её пики; щелчок по клетке или выбор стрелками и Enter задаёт в плане её Nd и микробатч.</translation>
+    </message>
+    <message>
+        <source>Fit map: the lowest ZeRO stage that fits, by Nd and micro-batch</source>
+        <translation>Карта: наименьшая стадия ZeRO, которая помещается, по Nd и микробатчу</translation>
+    </message>
+    <message>
+        <source>Data-parallel degree Nd</source>
+        <translation>Степень параллелизма по данным Nd</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>Микробатч</translation>
+    </message>
+    <message>
+        <source>Export Fit View as PNG…</source>
+        <translation>Экспорт вкладки «Что помещается» в PNG…</translation>
+    </message>
+    <message>
+        <source>Export Fit View as SVG…</source>
+        <translation>Экспорт вкладки «Что помещается» в SVG…</translation>
+    </message>
+    <message>
+        <source>What fits needs the memory of one GPU: choose a GPU or give its memory.</source>
+        <translation>Чтобы узнать, что помещается, нужна память одного GPU: выберите GPU или укажите его память.</translation>
+    </message>
+    <message>
+        <source>The CUDA allowance leaves nothing of the GPU&apos;s memory: make it smaller than the GPU&apos;s memory.</source>
+        <translation>Запас CUDA не оставляет памяти GPU: сделайте его меньше памяти GPU.</translation>
+    </message>
+    <message>
+        <source>this plan</source>
+        <translation>этот план</translation>
+    </message>
+    <message>
+        <source>Colour: the lowest stage that fits, at the plan&apos;s sequence and recompute.</source>
+        <translation>Цвет — наименьшая стадия, которая помещается, при последовательности и пересчёте активаций из плана.</translation>
+    </message>
+</context>
+<context>
+    <name>FitTexts</name>
+    <message>
+        <source>without recompute</source>
+        <translation>без пересчёта активаций</translation>
+    </message>
+    <message>
+        <source>with selective recompute</source>
+        <translation>с выборочным пересчётом активаций</translation>
+    </message>
+    <message>
+        <source>with full recompute</source>
+        <translation>с полным пересчётом активаций</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>выборочный</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>полный</translation>
+    </message>
+    <message>
+        <source>{first} and {last}</source>
+        <translation>{first} и {last}</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} fits micro-batch {mb} with the least communication per step: {comm}.</source>
+        <translation>Стадия {stage} {recompute} вмещает микробатч {mb} с наименьшими обменами за шаг: {comm}.</translation>
+    </message>
+    <message>
+        <source>Stage {stages} moves as much but peaks higher.</source>
+        <translation>У стадии {stages} обмены те же, но пик выше.</translation>
+    </message>
+    <message>
+        <source>Stages {stages} move as much but peak higher.</source>
+        <translation>У стадий {stages} обмены те же, но пики выше.</translation>
+    </message>
+    <message>
+        <source>Nothing fits it with less recompute at that communication.</source>
+        <translation>С меньшим пересчётом активаций при тех же обменах он не помещается.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch {wanted} at Nd = {dp}; stage {stage} {recompute} fits the most, {mb}, moving {comm} per step.</source>
+        <translation>Микробатч {wanted} не помещается ни в одной конфигурации при Nd = {dp}; больше всего вмещает стадия {stage} {recompute} — {mb}, обмены за шаг: {comm}.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}; stage {stage} {recompute} fits from Nd = {min_dp}.</source>
+        <translation>Микробатч 1 не помещается ни в одной конфигурации при Nd = {dp}; стадия {stage} {recompute} помещается начиная с Nd = {min_dp}.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}, nor at any Nd searched.</source>
+        <translation>Микробатч 1 не помещается ни при Nd = {dp}, ни при одном из просмотренных Nd.</translation>
+    </message>
+    <message>
+        <source>Recommended: nothing fits.</source>
+        <translation>Рекомендовать нечего: ничего не помещается.</translation>
+    </message>
+    <message>
+        <source>Recommended: stage {stage} {recompute}, micro-batch {mb}.</source>
+        <translation>Рекомендуется: стадия {stage} {recompute}, микробатч {mb}.</translation>
+    </message>
+    <message>
+        <source>predicted (closed-form peak), {profile}</source>
+        <translation>прогноз (пик по формулам), {profile}</translation>
+    </message>
+    <message>
+        <source>What fits on one GPU</source>
+        <translation>Что помещается на одном GPU</translation>
+    </message>
+    <message>
+        <source>Sequence {seq} · recompute {recompute} · Nd = {dp} · micro-batch {mb}</source>
+        <translation>Последовательность {seq} · пересчёт активаций: {recompute} · Nd = {dp} · микробатч {mb}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU ({gpu} less a CUDA allowance of {allowance}); figures in {unit} ({note})</source>
+        <translation>Доступно: {usable} на GPU ({gpu} за вычетом запаса CUDA {allowance}); значения в {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU (no CUDA allowance set); figures in {unit} ({note})</source>
+        <translation>Доступно: {usable} на GPU (запас CUDA не задан); значения в {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Peaks are predicted full-step peaks without the CUDA allowance, so each compares with the usable memory; fragmentation is not predicted: Simulate or Measure the boundary.</source>
+        <translation>Пики — прогноз пика памяти полного шага без запаса CUDA, поэтому каждый сравнивается с доступной памятью; фрагментация не прогнозируется: симулируйте или измерьте границу.</translation>
+    </message>
+    <message>
+        <source>Without the architecture (a raw count or a tensor list) activations are unknown: these peaks hold the states and token ids only, so the micro-batch and sequence answers are upper bounds.</source>
+        <translation>Без архитектуры (только число параметров или список тензоров) активации неизвестны: в этих пиках только состояния и идентификаторы токенов, поэтому ответы о микробатче и последовательности — верхние границы.</translation>
+    </message>
+    <message>
+        <source>Offload is shown apart: these peaks keep every state on the GPU.</source>
+        <translation>Перенос состояний (offload) показан отдельно: в этих пиках все состояния остаются на GPU.</translation>
+    </message>
+    <message>
+        <source>The peak&apos;s moments and its total disagreed on this plan, so every answer was searched with the total alone.</source>
+        <translation>Моменты пика и его итог для этого плана разошлись, поэтому все ответы найдены только по итогу.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the powers of two from 1 to {top} were searched.</source>
+        <translation>Наименьшее Nd: просмотрены степени двойки от 1 до {top}.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the divisors of nodes × GPUs per node = {world} were searched (the map shows other Nd too).</source>
+        <translation>Наименьшее Nd: просмотрены Nd, которым кратно число узлов × GPU на узел = {world} (на карте есть и другие Nd).</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}</source>
+        <translation>Nd = {dp} · микробатч {mb}</translation>
+    </message>
+    <message>
+        <source>no stage fits</source>
+        <translation>ни одна стадия не помещается</translation>
+    </message>
+    <message>
+        <source>lowest stage that fits: {stage}</source>
+        <translation>наименьшая стадия, которая помещается: {stage}</translation>
+    </message>
+    <message>
+        <source>Predicted peak, {profile}, sequence {seq}, recompute {recompute}:</source>
+        <translation>Прогноз пика ({profile}, последовательность {seq}, пересчёт активаций: {recompute}):</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, headroom {room} (fits up to micro-batch {most})</source>
+        <translation>{stage}: {peak}, свободно {room} (помещается микробатч до {most})</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, over by {over}</source>
+        <translation>{stage}: {peak}, превышение {over}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</source>
+        <translation>Доступно: {usable} на GPU. Щелчок или Enter — задать в плане эти Nd и микробатч.</translation>
+    </message>
+    <message>
+        <source>nothing fits</source>
+        <translation>ничего не помещается</translation>
     </message>
 </context>
 <context>
@@ -878,12 +1135,28 @@ optimizer sharded</source>
         <translation>Измерение</translation>
     </message>
     <message>
+        <source>Fit</source>
+        <translation>Что помещается</translation>
+    </message>
+    <message>
         <source>Views</source>
         <translation>Представления</translation>
     </message>
     <message>
         <source>Cannot compute this plan: {error}</source>
         <translation>Не удаётся рассчитать план: {error}</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Экспортировано: {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Не удаётся экспортировать диаграмму</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Не удалось записать {path}.</translation>
     </message>
     <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
@@ -2824,6 +3097,14 @@ states (Δ)</source>
     <message>
         <source>Show the measure tab: simulate or measure a training step</source>
         <translation>Показать вкладку измерений: смоделировать или измерить шаг обучения</translation>
+    </message>
+    <message>
+        <source>Fit Ta&amp;b</source>
+        <translation>Вкладка «Что по&amp;мещается»</translation>
+    </message>
+    <message>
+        <source>Show the fit tab: the largest micro-batch and the lowest stage that fit, by Nd (predicted)</source>
+        <translation>Показать вкладку «Что помещается»: наибольший микробатч и наименьшая стадия, которые помещаются, по Nd (прогноз)</translation>
     </message>
     <message>
         <source>S&amp;imulate</source>

@@ -89,6 +89,13 @@ def _append(runs: RankRuns, count: int, states: dict[str, int]) -> None:
         runs.append((count, states))
 
 
+@lru_cache(maxsize=16)
+def _shape_sums(shapes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], int], ...]]:
+    """Every tensor's elements, and each distinct shape with its count: the same at every Nd, so counted once per
+    tensor list (the solver asks for a model at a dozen Nd values per answer)."""
+    return tuple(prod(s) for s in shapes), tuple(Counter(shapes).items())
+
+
 def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> RankRuns:
     padded = 0  # fp32 elements every rank stores per state: parameter shard and reduce-scatter output
     changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(tensors), whatever Nd)
@@ -96,7 +103,7 @@ def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> RankRuns:
     def add(rank: int, delta: int) -> None:
         changes[rank] = changes.get(rank, 0) + delta
 
-    for shape, copies in Counter(shapes).items():  # sums only: every block's alike tensors at once
+    for shape, copies in _shape_sums(tuple(shapes))[1]:  # sums only: every block's alike tensors at once
         dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
         chunk = ceil(dim0 / dp) if dim0 else 0
         padded += copies * chunk * rest
@@ -174,7 +181,7 @@ def _raw(params: int, stage: int, dp: int) -> RankRuns:
 def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int) -> RankRuns:
     if stage >= 2:
         return _fsdp2(shapes, dp, step_bytes)
-    numels = [prod(s) for s in shapes]
+    numels = _shape_sums(tuple(shapes))[0]
     total = sum(numels)
     # DDP: every rank holds all params and all grads, plus buckets the size of all grads.
     base = {"params": FP32 * total, "grads": FP32 * total, "comm_buffers": FP32 * total}
