@@ -340,7 +340,12 @@ def _fit_command(argv: list[str]) -> int:
     add_plan_arguments(parser)
     fit_command.add_arguments(parser)
     args = parser.parse_args(argv)
-    return fit_command.main(args, plan_from_args(args))
+    plan = plan_from_args(args)
+    if args.verify:  # the simulations stop on the way out, as measure's ranks do
+        from .measure.lifeline import exit_on_hangup
+
+        exit_on_hangup()
+    return fit_command.main(args, plan)
 
 
 def _gui_command(argv: list[str]) -> int:
