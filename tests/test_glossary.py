@@ -287,8 +287,6 @@ def test_paper_formulas_are_general_in_k(glossary):
 
 # -- the Russian terms ----------------------------------------------------------------------------------------
 CLASSES = ("avoided", "latin units", "untranslated", "plural")
-TS_PENDING = pytest.mark.xfail(strict=True, reason="zerodesk_ru.ts is corrected in issue 26's phase B, once the "
-                                                  "house-gui branch (which rewrites its contexts) has landed")
 
 
 def test_the_terminology_list_is_read():
@@ -368,7 +366,7 @@ def test_the_russian_resources_are_clean(check):
     assert not found, report(found)
 
 
-@pytest.mark.parametrize("check", [pytest.param(c, marks=TS_PENDING) if c != "latin units" else c for c in CLASSES])
+@pytest.mark.parametrize("check", CLASSES)
 def test_the_russian_ui_strings_are_clean(check):
     texts = [t for t in russian_texts() if ".ts:" in t.where]
     found = findings(texts, check)
@@ -443,6 +441,29 @@ def test_numerus_forms_are_read_and_checked_with_a_number_of_their_class(tmp_pat
     forms = [t for t in russian_texts(root) if t.numerus and t.source == "%n ranks"]
     assert [(t.form, t.text) for t in forms] == [(0, "%n участник"), (1, "%n участника"), (2, "%n участника")]
     assert [what for _, what, _ in findings(forms, "plural")] == ["5 участника (→ участников)"]
+
+
+@pytest.mark.parametrize("forms,wrong", [
+    (("Nd = {nd} участник", "Nd = {nd} участников", "Nd = {nd} участников"), ["2 участников (→ участника)"]),
+    (("{seq} токенов", "{seq} токена", "{seq} токенов"), ["1 токенов (→ токен)"]),
+    (("{n} участник, {m} прямоугольников", "{n} участника, {m} прямоугольников", "{n} участников, {m} прямоугольников"),
+     ["1 прямоугольников (→ прямоугольник)", "2 прямоугольников (→ прямоугольника)"]),  # one count per entry
+])
+def test_numerus_forms_whose_count_is_a_placeholder_are_checked(forms, wrong):
+    """The window formats its counts itself ({nd}, grouped digits) and lets Qt pick the form: the placeholder a
+    counted noun follows takes each form's sample number, so a form that disagrees, or a second count, fails."""
+    texts = [Text("zerodesk_ru.ts: planted", form, "{n} things", True, i) for i, form in enumerate(forms)]
+    assert [what for _, what, _ in findings(texts, "plural")] == wrong
+
+
+def test_every_numerus_entry_of_the_ui_agrees_with_its_count():
+    """The .ts entries that show a count through Qt's numerus forms: three Russian forms, each agreeing."""
+    forms = [t for t in russian_texts() if t.numerus and ".ts:" in t.where]
+    by_entry: dict[str, list[int]] = {}
+    for t in forms:
+        by_entry.setdefault(t.where, []).append(t.form)
+    assert len(by_entry) >= 4 and all(v == [0, 1, 2] for v in by_entry.values()), by_entry
+    assert findings(forms, "plural") == []
 
 
 def test_no_internal_id_is_shown_in_glossary_text(glossary):

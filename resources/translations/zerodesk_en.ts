@@ -642,6 +642,10 @@ per step ({unit})</translation>
         <translation>Card</translation>
     </message>
     <message>
+        <source>Card, adapted</source>
+        <translation>Card, adapted</translation>
+    </message>
+    <message>
         <source>ZeRO paper {sections}</source>
         <translation>ZeRO paper {sections}</translation>
     </message>
@@ -1036,12 +1040,12 @@ optimizer sharded</translation>
         <translation>Walk a class from stage 0 to stage 3 (presenter mode: F11)</translation>
     </message>
     <message>
-        <source>Parameters (fp16)</source>
-        <translation>Parameters (fp16)</translation>
+        <source>Parameters (FP16)</source>
+        <translation>Parameters (FP16)</translation>
     </message>
     <message>
-        <source>Gradients (fp16)</source>
-        <translation>Gradients (fp16)</translation>
+        <source>Gradients (FP16)</source>
+        <translation>Gradients (FP16)</translation>
     </message>
     <message>
         <source>Optimizer states (K = 12)</source>
@@ -1106,6 +1110,34 @@ optimizer sharded</translation>
     <message>
         <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
         <translation>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</translation>
+    </message>
+    <message>
+        <source>{elements} × {size} B</source>
+        <translation>{elements} × {size} B</translation>
+    </message>
+    <message>
+        <source>L × tokens × (what one block saves) + the final norm</source>
+        <translation>L × tokens × (what one block saves) + the final norm</translation>
+    </message>
+    <message>
+        <source>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</source>
+        <translation>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</translation>
+    </message>
+    <message>
+        <source>{states} + activations + buffers</source>
+        <translation>{states} + activations + buffers</translation>
+    </message>
+    <message>
+        <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
+        <translation>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>tokens</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>vocab</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1449,9 +1481,12 @@ optimizer sharded</translation>
         <source>Choose at least one stage to measure.</source>
         <translation>Choose at least one stage to measure.</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
-        <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</translation>
+        <translation>
+            <numerusform>The model states of {n} CPU rank need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), or Simulate.</numerusform>
+            <numerusform>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
@@ -1511,6 +1546,10 @@ optimizer sharded</translation>
     <message>
         <source>GPU working set</source>
         <translation>GPU working set</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>GPU working set: unknown (needs the architecture)</translation>
     </message>
     <message>
         <source>{where}, per node</source>
@@ -1659,28 +1698,35 @@ optimizer sharded</translation>
         <translation>predicted peak</translation>
     </message>
     <message>
+        <source>states</source>
+        <translation>states</translation>
+    </message>
+    <message>
         <source>On top at the peak (predicted)</source>
         <translation>On top at the peak (predicted)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
-        <translation>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</translation>
+        <translation>
+            <numerusform>{seq} token × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+            <numerusform>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</source>
+        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</translation>
     </message>
     <message>
         <source>Fragmentation</source>
         <translation>Fragmentation</translation>
     </message>
     <message>
-        <source>Not predicted: measure the peak of a full step.</source>
-        <translation>Not predicted: measure the peak of a full step.</translation>
+        <source>Not predicted, so drawn the same on every bar: measure the peak of a full step.</source>
+        <translation>Not predicted, so drawn the same on every bar: measure the peak of a full step.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>Per rank, {model}, Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
-        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</translation>
     </message>
 </context>
 <context>
@@ -2269,9 +2315,12 @@ optimizer sharded</translation>
 </context>
 <context>
     <name>RankFigure</name>
-    <message>
+    <message numerus="yes">
         <source>Nd = {nd} ranks, one box each</source>
-        <translation>Nd = {nd} ranks, one box each</translation>
+        <translation>
+            <numerusform>Nd = {nd} rank, one box</numerusform>
+            <numerusform>Nd = {nd} ranks, one box each</numerusform>
+        </translation>
     </message>
     <message>
         <source>+{n} more</source>
@@ -2293,9 +2342,12 @@ optimizer sharded</translation>
         <source> (split)</source>
         <translation> (split)</translation>
     </message>
-    <message>
-        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
-        <translation>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</translation>
+    <message numerus="yes">
+        <source>Nd = {nd} ranks; the last box stands for the rest</source>
+        <translation>
+            <numerusform>Nd = {nd} rank; the last box stands for the rest</numerusform>
+            <numerusform>Nd = {nd} ranks; the last box stands for the rest</numerusform>
+        </translation>
     </message>
     <message>
         <source>rank {i}</source>
@@ -2778,8 +2830,8 @@ states (Δ)</translation>
         <translation>AdamW kernels: {impl}; attention kernel: {attention}.</translation>
     </message>
     <message>
-        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
-        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>

@@ -144,7 +144,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
-        <translation>профиль torch моделирует AdamW с вычислениями в BF16 и состояниями в FP32; схема «{scheme}» здесь не применяется</translation>
+        <translation>профиль «torch» учитывает AdamW с вычислениями в BF16 и состояниями в FP32; схема «{scheme}» здесь не применяется</translation>
     </message>
     <message>
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
@@ -152,7 +152,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
-        <translation>FSDP2 CPUOffloadPolicy: шаг AdamW выполняется на CPU; его время не моделируется</translation>
+        <translation>FSDP2 CPUOffloadPolicy: шаг AdamW выполняется на CPU; его время не учитывается</translation>
     </message>
     <message>
         <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
@@ -164,7 +164,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
-        <translation>в FSDP2 нельзя перенести только оптимизатор: выберите «+ параметры»</translation>
+        <translation>в FSDP2 нельзя перенести только состояния оптимизатора: выберите «+ параметры»</translation>
     </message>
     <message>
         <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
@@ -229,7 +229,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>simulated · rank 0 of {n}, fake tensors</source>
-        <translation>смоделировано · участник 0 из {n}, фиктивные тензоры</translation>
+        <translation>симуляция · участник 0 из {n}, тензоры без данных</translation>
     </message>
     <message>
         <source>measured · {device}, {n} ranks</source>
@@ -564,7 +564,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
-        <translation>узлы × GPU на узел ({world}) должно быть кратно Nd: например {divisors}.</translation>
+        <translation>Произведение «узлы × GPU на узел» ({world}) должно быть кратно Nd; подходящие Nd: {divisors}.</translation>
     </message>
     <message>
         <source>The shard group must divide Nd ({nd}): for example {divisors}.</source>
@@ -576,7 +576,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>Nodes × GPUs per node must be at most {max}.</source>
-        <translation>Узлы × GPU на узел — не больше {max}.</translation>
+        <translation>Произведение «узлы × GPU на узел» — не больше {max}.</translation>
     </message>
     <message>
         <source>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</source>
@@ -640,6 +640,10 @@ per step ({unit})</source>
     <message>
         <source>Card</source>
         <translation>Карточка</translation>
+    </message>
+    <message>
+        <source>Card, adapted</source>
+        <translation>Карточка, адаптировано</translation>
     </message>
     <message>
         <source>ZeRO paper {sections}</source>
@@ -788,7 +792,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>Imported {name}: {n} parameters, context {seq} tokens</source>
-        <translation>Импортирована {name}: параметров {n}, контекст {seq} токенов</translation>
+        <translation>Импортирована {name}: параметров — {n}, длина контекста в токенах — {seq}</translation>
     </message>
     <message>
         <source>Cannot import the config</source>
@@ -970,7 +974,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>gated (SwiGLU)</source>
-        <translation>с затвором (SwiGLU)</translation>
+        <translation>с гейтом (SwiGLU)</translation>
     </message>
     <message>
         <source>plain (GELU)</source>
@@ -986,7 +990,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>rotary (RoPE)</source>
-        <translation>вращательное (RoPE)</translation>
+        <translation>RoPE</translation>
     </message>
     <message>
         <source>learned table</source>
@@ -1036,11 +1040,11 @@ optimizer sharded</source>
         <translation>Провести группу от стадии 0 до стадии 3 (режим докладчика: F11)</translation>
     </message>
     <message>
-        <source>Parameters (fp16)</source>
+        <source>Parameters (FP16)</source>
         <translation>Параметры (FP16)</translation>
     </message>
     <message>
-        <source>Gradients (fp16)</source>
+        <source>Gradients (FP16)</source>
         <translation>Градиенты (FP16)</translation>
     </message>
     <message>
@@ -1093,7 +1097,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Data-parallel ranks Nd</source>
-        <translation>Участники параллельного обучения по данным Nd</translation>
+        <translation>Число участников параллельного обучения по данным Nd</translation>
     </message>
     <message>
         <source>computed, ZeRO paper profile (§3.1, §5)</source>
@@ -1105,7 +1109,35 @@ optimizer sharded</source>
     </message>
     <message>
         <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
-        <translation>прогноз по форме модели, как на графике плана (не замер)</translation>
+        <translation>прогноз по форме модели, как на диаграмме вкладки «План» (не замер)</translation>
+    </message>
+    <message>
+        <source>{elements} × {size} B</source>
+        <translation>{elements} × {size} Б</translation>
+    </message>
+    <message>
+        <source>L × tokens × (what one block saves) + the final norm</source>
+        <translation>L × токены × (что сохраняет один блок) + финальная нормализация</translation>
+    </message>
+    <message>
+        <source>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</source>
+        <translation>токены × словарь × 10 Б (логиты BF16, их копия FP32, log-softmax)</translation>
+    </message>
+    <message>
+        <source>{states} + activations + buffers</source>
+        <translation>{states} + активации + буферы</translation>
+    </message>
+    <message>
+        <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
+        <translation>max(байты внутри узла / {intra} ГБ/с, байты между узлами / {inter} ГБ/с)</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>токены</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>словарь</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1144,7 +1176,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Presenter (F11)</source>
-        <translation>Докладчик (F11)</translation>
+        <translation>Режим докладчика (F11)</translation>
     </message>
     <message>
         <source>Full screen, large type, high contrast; Esc leaves</source>
@@ -1152,7 +1184,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Handout PDF…</source>
-        <translation>Раздатка PDF…</translation>
+        <translation>Раздаточный материал (PDF)…</translation>
     </message>
     <message>
         <source>Export the lesson as a PDF, one step a page</source>
@@ -1264,7 +1296,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>hidden ×</source>
-        <translation>hidden ×</translation>
+        <translation>ширина ×</translation>
     </message>
     <message>
         <source>sequence ×</source>
@@ -1280,7 +1312,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Fraction of the head width, hence hidden and FFN (heads keep their count)</source>
-        <translation>Доля ширины головы, а значит hidden и FFN (число голов сохраняется)</translation>
+        <translation>Доля ширины головы, а с ней ширины модели и FFN (число голов сохраняется)</translation>
     </message>
     <message>
         <source>Fraction of the sequence length</source>
@@ -1407,7 +1439,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Tiers side by side</source>
-        <translation>Уровни рядом</translation>
+        <translation>Расчёт, симуляция и замер рядом</translation>
     </message>
     <message>
         <source>Ranks of the last run</source>
@@ -1415,7 +1447,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Computed, simulated and measured figures per stage</source>
-        <translation>Расчётные, смоделированные и измеренные значения по стадиям</translation>
+        <translation>Расчётные, симулированные и измеренные значения по стадиям</translation>
     </message>
     <message>
         <source>Results of the last run per rank</source>
@@ -1431,7 +1463,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Simulating needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
-        <translation>Для моделирования нужна архитектура модели (слои, hidden, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
+        <translation>Для симуляции нужна архитектура модели (слои, ширина, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
     </message>
     <message>
         <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
@@ -1449,9 +1481,13 @@ optimizer sharded</source>
         <source>Choose at least one stage to measure.</source>
         <translation>Выберите хотя бы одну стадию для измерения.</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
-        <translation>Состояниям модели {n} участников на CPU нужно около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, hidden ×), возьмите меньше участников или смоделируйте шаг.</translation>
+        <translation>
+            <numerusform>{n} участник на CPU потребует для состояний модели около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, ширина ×), возьмите меньше участников или запустите симуляцию.</numerusform>
+            <numerusform>{n} участника на CPU потребуют для состояний модели около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, ширина ×), возьмите меньше участников или запустите симуляцию.</numerusform>
+            <numerusform>{n} участников на CPU потребуют для состояний модели около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, ширина ×), возьмите меньше участников или запустите симуляцию.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
@@ -1511,6 +1547,10 @@ optimizer sharded</source>
     <message>
         <source>GPU working set</source>
         <translation>рабочий объём GPU</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>рабочий объём GPU: неизвестен (нужна архитектура)</translation>
     </message>
     <message>
         <source>{where}, per node</source>
@@ -1609,7 +1649,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>fused</source>
-        <translation>fused</translation>
+        <translation>слитое (fused)</translation>
     </message>
     <message>
         <source>for-loop</source>
@@ -1659,28 +1699,36 @@ optimizer sharded</source>
         <translation>прогноз пика</translation>
     </message>
     <message>
+        <source>states</source>
+        <translation>состояния</translation>
+    </message>
+    <message>
         <source>On top at the peak (predicted)</source>
         <translation>Сверху в момент пика (прогноз)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
-        <translation>{seq} токенов × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</translation>
+        <translation>
+            <numerusform>{seq} токен × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</numerusform>
+            <numerusform>{seq} токена × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</numerusform>
+            <numerusform>{seq} токенов × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</source>
+        <translation>Нет оценки: у одного числа параметров нет формы модели. Выберите модель с архитектурой (например, {example}), чтобы увидеть активации.</translation>
     </message>
     <message>
         <source>Fragmentation</source>
         <translation>Фрагментация</translation>
     </message>
     <message>
-        <source>Not predicted: measure the peak of a full step.</source>
-        <translation>Не прогнозируется: измерьте пик полного шага.</translation>
+        <source>Not predicted, so drawn the same on every bar: measure the peak of a full step.</source>
+        <translation>Не прогнозируется, поэтому одинакова у всех столбцов: измерьте пик полного шага.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>На участника, {model}, Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
-        <translation>Нет оценки: у одного числа параметров нет формы модели. Выберите модель с архитектурой (например, llama-2-7b), чтобы увидеть активации.</translation>
     </message>
 </context>
 <context>
@@ -1791,7 +1839,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Bandwidth, GB/s per rank</source>
-        <translation>Пропускная способность, ГБ/с</translation>
+        <translation>Пропускная способность на участника, ГБ/с</translation>
     </message>
     <message>
         <source>Units</source>
@@ -1931,7 +1979,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Host↔device bandwidth per GPU for the offload traffic time (1 GB = 10⁹ B)</source>
-        <translation>Пропускная способность хост↔устройство на GPU для времени обмена при переносе (1 ГБ = 10⁹ Б)</translation>
+        <translation>Пропускная способность хост↔устройство на GPU для времени обмена при переносе (1 ГБ = 10⁹ байт)</translation>
     </message>
     <message>
         <source>Host memory per node, {unit}</source>
@@ -1951,7 +1999,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
-        <translation>Как шагает AdamW: foreach (по умолчанию в torch на CUDA) держит на время шага копию FP32 параметров участника; шаг по одному тензору — две копии его крупнейшего тензора; fused — ни одной (прогноз пика учитывает выбор)</translation>
+        <translation>Как AdamW выполняет шаг: foreach (по умолчанию в torch на CUDA) держит на время шага копию параметров участника в FP32; по одному тензору — две копии крупнейшего тензора; слитое (fused) — ни одной (прогноз пика учитывает выбор)</translation>
     </message>
     <message>
         <source>Model</source>
@@ -2087,7 +2135,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</source>
-        <translation>Пусто: 4 × ширина для обычного MLP; 8/3 × ширина с округлением вверх до кратного 256 для MLP с затвором (правило Llama)</translation>
+        <translation>Пусто: 4 × ширина для обычного MLP; 8/3 × ширина с округлением вверх до кратного 256 для MLP с гейтом (правило Llama)</translation>
     </message>
     <message>
         <source>Size of the learned position table (learned positions only)</source>
@@ -2095,7 +2143,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Rotary positions have no table: this size changes nothing</source>
-        <translation>У вращательного кодирования позиций нет таблицы: этот размер ни на что не влияет</translation>
+        <translation>У RoPE нет таблицы позиций: этот размер ни на что не влияет</translation>
     </message>
     <message>
         <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
@@ -2103,7 +2151,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>q/k norms</source>
-        <translation>нормы q/k</translation>
+        <translation>нормализация q/k</translation>
     </message>
     <message>
         <source>parallel attention + MLP</source>
@@ -2119,11 +2167,11 @@ optimizer sharded</source>
     </message>
     <message>
         <source>no final norm</source>
-        <translation>без финальной нормы</translation>
+        <translation>без финальной нормализации</translation>
     </message>
     <message>
         <source>rotary on {n} lanes per head</source>
-        <translation>вращение на {n} компонентах головы</translation>
+        <translation>RoPE только на части компонент головы ({n})</translation>
     </message>
     <message>
         <source>{n} extra position rows</source>
@@ -2135,7 +2183,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>two norms per block</source>
-        <translation>две нормы в блоке</translation>
+        <translation>две нормализации в блоке</translation>
     </message>
     <message>
         <source>activation {name}</source>
@@ -2143,7 +2191,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>= {n} parameters, exact from the architecture</source>
-        <translation>= {n} параметров, точно по архитектуре</translation>
+        <translation>= {n}: точное число параметров по архитектуре</translation>
     </message>
     <message>
         <source>P = {n} ({short})</source>
@@ -2155,11 +2203,11 @@ optimizer sharded</source>
     </message>
     <message>
         <source>= {n} parameters in {t} tensors, exact from transformers</source>
-        <translation>= {n} параметров в {t} тензорах, точно по transformers</translation>
+        <translation>= {n}: точное число параметров по transformers (тензоров: {t})</translation>
     </message>
     <message>
         <source>= {n} parameters</source>
-        <translation>= {n} параметров</translation>
+        <translation>= {n}: число параметров</translation>
     </message>
     <message>
         <source>Nd = {nd} ({nodes} × {gpn} GPUs)</source>
@@ -2269,9 +2317,13 @@ optimizer sharded</source>
 </context>
 <context>
     <name>RankFigure</name>
-    <message>
+    <message numerus="yes">
         <source>Nd = {nd} ranks, one box each</source>
-        <translation>Nd = {nd} участников, по прямоугольнику на каждого</translation>
+        <translation>
+            <numerusform>Nd = {nd} участник, один прямоугольник</numerusform>
+            <numerusform>Nd = {nd} участника, по прямоугольнику на каждого</numerusform>
+            <numerusform>Nd = {nd} участников, по прямоугольнику на каждого</numerusform>
+        </translation>
     </message>
     <message>
         <source>+{n} more</source>
@@ -2293,9 +2345,13 @@ optimizer sharded</source>
         <source> (split)</source>
         <translation> (разделены)</translation>
     </message>
-    <message>
-        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
-        <translation>Nd = {nd} участников: {shown} прямоугольников, последний — за всех остальных</translation>
+    <message numerus="yes">
+        <source>Nd = {nd} ranks; the last box stands for the rest</source>
+        <translation>
+            <numerusform>Nd = {nd} участник; последний прямоугольник — за всех остальных</numerusform>
+            <numerusform>Nd = {nd} участника; последний прямоугольник — за всех остальных</numerusform>
+            <numerusform>Nd = {nd} участников; последний прямоугольник — за всех остальных</numerusform>
+        </translation>
     </message>
     <message>
         <source>rank {i}</source>
@@ -2354,13 +2410,13 @@ of the step</source>
         <source>States
 simulated</source>
         <translation>Состояния
-модель</translation>
+(симуляция)</translation>
     </message>
     <message>
         <source>States
 measured</source>
         <translation>Состояния
-запуск</translation>
+(замер)</translation>
     </message>
     <message>
         <source>Parameters, gradients and optimizer state at rest after the optimizer step, from live tensors</source>
@@ -2370,7 +2426,7 @@ measured</source>
         <source>States
 predicted</source>
         <translation>Состояния
-прогноз</translation>
+(прогноз)</translation>
     </message>
     <message>
         <source>The same, predicted by the torch profile for the run&apos;s shapes and ranks</source>
@@ -2423,8 +2479,8 @@ run / pred.</source>
     <message>
         <source>Computed
 states</source>
-        <translation>Расчётные
-состояния</translation>
+        <translation>Состояния
+(расчёт)</translation>
     </message>
     <message>
         <source>Model states of the largest rank, computed with the {profile} profile (the bars)</source>
@@ -2443,8 +2499,8 @@ states</source>
     <message>
         <source>Predicted
 peak</source>
-        <translation>Прогноз
-пика</translation>
+        <translation>Пик
+(прогноз)</translation>
     </message>
     <message>
         <source>The computed peak of the step: states, activations and buffers</source>
@@ -2454,13 +2510,13 @@ peak</source>
         <source>Simulated
 peak</source>
         <translation>Пик
-модели</translation>
+(симуляция)</translation>
     </message>
     <message>
         <source>Simulated
 states (Δ)</source>
         <translation>Состояния
-модели (Δ)</translation>
+(симуляция, Δ)</translation>
     </message>
     <message>
         <source>Δ vs the torch profile</source>
@@ -2469,18 +2525,18 @@ states (Δ)</source>
     <message>
         <source>Measured
 peak (Δ)</source>
-        <translation>Измеренный
-пик (Δ)</translation>
+        <translation>Пик
+(замер, Δ)</translation>
     </message>
     <message>
         <source>Δ vs the simulated peak</source>
-        <translation>Δ относительно смоделированного пика</translation>
+        <translation>Δ относительно пика симуляции</translation>
     </message>
     <message>
         <source>Measured
 states (Δ)</source>
-        <translation>Измеренные
-состояния (Δ)</translation>
+        <translation>Состояния
+(замер, Δ)</translation>
     </message>
 </context>
 <context>
@@ -2576,11 +2632,11 @@ states (Δ)</source>
     </message>
     <message>
         <source>S&amp;imulate</source>
-        <translation>Сму&amp;лировать</translation>
+        <translation>Симу&amp;лировать</translation>
     </message>
     <message>
         <source>One full-size step of rank 0 under fake tensors: no GPU, little memory — for models this machine cannot hold</source>
-        <translation>Один полноразмерный шаг участника 0 на фиктивных тензорах: без GPU и почти без памяти — для моделей, которые не помещаются в эту машину</translation>
+        <translation>Один полноразмерный шаг участника 0 в симуляции, на тензорах без данных: без GPU и почти без памяти — для моделей, которые не помещаются в эту машину</translation>
     </message>
     <message>
         <source>&amp;Measure</source>
@@ -2632,7 +2688,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>{stage}: not simulated</source>
-        <translation>{stage}: не моделируется</translation>
+        <translation>{stage}: не симулируется</translation>
     </message>
     <message>
         <source>{stage}: not measured</source>
@@ -2643,7 +2699,7 @@ states (Δ)</source>
     <name>RunTexts</name>
     <message>
         <source>&lt;b&gt;Simulate&lt;/b&gt; runs rank 0 of {nd} ranks for stage(s) {stages} as a full-size step under fake tensors: no GPU, little memory — for models this machine cannot hold. Expect about {time}.</source>
-        <translation>&lt;b&gt;Смоделировать&lt;/b&gt;: полноразмерный шаг участника 0 из {nd} для стадий {stages} на фиктивных тензорах — без GPU и почти без памяти, для моделей, которые не помещаются в эту машину. Займёт около {time}.</translation>
+        <translation>&lt;b&gt;Симулировать&lt;/b&gt;: полноразмерный шаг участника 0 из {nd} для стадий {stages} на тензорах без данных — без GPU и почти без памяти, для моделей, которые не помещаются в эту машину. Займёт около {time}.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Measure&lt;/b&gt; cannot run: {why}</source>
@@ -2651,19 +2707,19 @@ states (Δ)</source>
     </message>
     <message>
         <source>CPU ranks (gloo)</source>
-        <translation>участниках на CPU (gloo)</translation>
+        <translation>на CPU (gloo)</translation>
     </message>
     <message>
         <source>CUDA ranks (NCCL, one GPU each)</source>
-        <translation>участниках на CUDA (NCCL, по GPU на каждого)</translation>
+        <translation>на CUDA (NCCL, по GPU на каждого)</translation>
     </message>
     <message>
         <source>CUDA ranks if this machine has a GPU, else CPU ranks</source>
-        <translation>участниках на CUDA, если на машине есть GPU, иначе на CPU</translation>
+        <translation>на CUDA, если на машине есть GPU, иначе на CPU</translation>
     </message>
     <message>
         <source>&lt;b&gt;Measure&lt;/b&gt; runs a warm-up and one measured training step for stage(s) {stages} on {ranks} local {where}. Expect about {time}, much of it starting the ranks (each imports torch).</source>
-        <translation>&lt;b&gt;Измерить&lt;/b&gt;: разогревочный и один измеряемый шаг обучения для стадий {stages} на {ranks} локальных {where}. Займёт около {time}, в основном на запуск участников (каждый импортирует torch).</translation>
+        <translation>&lt;b&gt;Измерить&lt;/b&gt;: разогревочный и один измеряемый шаг обучения для стадий {stages}; локальных участников — {ranks}, {where}. Займёт около {time}, в основном на запуск участников (каждый импортирует torch).</translation>
     </message>
     <message>
         <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
@@ -2671,7 +2727,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
-        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}; с {ranks} участниками сравнение остаётся на этой вкладке (укажите участников: {nd}, чтобы отметки появились на той диаграмме).</translation>
+        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}, а участников в запуске — {ranks}, поэтому сравнение остаётся на этой вкладке (укажите участников: {nd}, чтобы отметки появились на той диаграмме).</translation>
     </message>
     <message>
         <source>Results also land on the Plan tab&apos;s chart beside each bar.</source>
@@ -2683,7 +2739,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Starting the simulation (it imports torch)…</source>
-        <translation>Запуск моделирования (импортируется torch)…</translation>
+        <translation>Запуск симуляции (импортируется torch)…</translation>
     </message>
     <message>
         <source>Starting {ranks} ranks (each imports torch)…</source>
@@ -2691,7 +2747,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Simulating…</source>
-        <translation>Моделирование…</translation>
+        <translation>Симуляция…</translation>
     </message>
     <message>
         <source>Measuring…</source>
@@ -2699,7 +2755,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Simulating stage {n}: {phase}…</source>
-        <translation>Моделирование стадии {n}: {phase}…</translation>
+        <translation>Симуляция стадии {n}: {phase}…</translation>
     </message>
     <message>
         <source>Measuring stage {n}: {phase}…</source>
@@ -2735,7 +2791,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Simulated rank 0 of {ranks} under fake tensors, torch {torch}, in {wall}.</source>
-        <translation>Смоделирован участник 0 из {ranks} на фиктивных тензорах, torch {torch}, за {wall}.</translation>
+        <translation>Симуляция участника 0 из {ranks} на тензорах без данных: torch {torch}, за {wall}.</translation>
     </message>
     <message>
         <source>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</source>
@@ -2778,16 +2834,16 @@ states (Δ)</source>
         <translation>Ядра AdamW: {impl}; ядро внимания: {attention}.</translation>
     </message>
     <message>
-        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
-        <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (то, чего трекер не видит: рабочие области cuBLAS/cuDNN, блоки, удерживаемые для других потоков CUDA); фрагментация (reserved − allocated, измерено) {frag}; вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (то, чего трекер не видит: рабочие области cuBLAS/cuDNN, блоки, удерживаемые для других потоков CUDA); зарезервировано, но не выделено {frag} (замер; верхняя граница потерь из-за фрагментации: сюда входят и свободные блоки, которые аллокатор держит для повторного использования); вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
-        <translation>слоёв {layers}, hidden {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
+        <translation>слоёв {layers}, ширина {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
     </message>
     <message>
         <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
-        <translation>слоёв {l} из {L}, hidden {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
+        <translation>слоёв {l} из {L}, ширина {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
     </message>
     <message>
         <source>Model as measured: {model}.</source>
@@ -2922,7 +2978,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
-        <translation>рядом со столбцами: пик (▲ измерено, ■ смоделировано), состояния модели (◆, ●), % — состояния относительно профиля «torch»</translation>
+        <translation>рядом со столбцами: пик (▲ замер, ■ симуляция), состояния модели (◆, ●), % — состояния относительно профиля «torch»</translation>
     </message>
 </context>
 <context>
@@ -2937,7 +2993,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Where this holds</source>
-        <translation>Где это верно</translation>
+        <translation>Граница применимости</translation>
     </message>
     <message>
         <source>Click any highlighted number to see its formula.</source>
@@ -3016,11 +3072,11 @@ states (Δ)</source>
     </message>
     <message>
         <source>Communication per step</source>
-        <translation>Обмен за шаг</translation>
+        <translation>Обмены за шаг</translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>
-        <translation>Время обмена при {bw} ГБ/с</translation>
+        <translation>Время обменов при {bw} ГБ/с</translation>
     </message>
     <message>
         <source>over by {over}: needs {pct}% of {gpu}</source>
@@ -3032,11 +3088,11 @@ states (Δ)</source>
     </message>
     <message>
         <source>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</source>
-        <translation>P = {p} параметров · Nd = {nd} · значения в {unit} ({note})</translation>
+        <translation>P = {p} (число параметров) · Nd = {nd} · значения в {unit} ({note})</translation>
     </message>
     <message>
         <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
-        <translation>Сверху — оценка активаций для последовательности {seq} × микробатч {mb}: {act} на участника (16 бит, слитное внимание, без пересчёта; оценка, а не замер).</translation>
+        <translation>Сверху — оценка активаций для последовательности {seq} × микробатч {mb}: {act} на участника (16 бит, слитое (fused) внимание, без пересчёта; оценка, а не замер).</translation>
     </message>
     <message>
         <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
@@ -3098,7 +3154,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>{n} B</source>
-        <translation>{n} байт</translation>
+        <translation>{n} Б</translation>
     </message>
     <message>
         <source>{v} ms</source>
@@ -3237,7 +3293,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Show the measure tab: simulate or measure a training step</source>
-        <translation>Показать вкладку измерений: смоделировать или измерить шаг обучения</translation>
+        <translation>Показать вкладку измерений: симулировать или измерить шаг обучения</translation>
     </message>
     <message>
         <source>Fit Ta&amp;b</source>
@@ -3249,11 +3305,11 @@ states (Δ)</source>
     </message>
     <message>
         <source>S&amp;imulate</source>
-        <translation>Сму&amp;лировать</translation>
+        <translation>Симу&amp;лировать</translation>
     </message>
     <message>
         <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
-        <translation>Смоделировать один полноразмерный шаг участника 0 на фиктивных тензорах (для моделей, которые не помещаются в эту машину)</translation>
+        <translation>Симулировать один полноразмерный шаг участника 0 на тензорах без данных (для моделей, которые не помещаются в эту машину)</translation>
     </message>
     <message>
         <source>Measu&amp;re</source>

@@ -154,7 +154,7 @@ def lesson_figures(plan: Plan) -> LessonFigures:
     if on_top.numbers:  # the shapes are known: the full step's predicted peak, as the Plan chart shows it
         for s, peak in zip(STAGES, predict(plan, breakdown)):
             numbers[f"peak{s}"] = Number(
-                f"peak{s}", f"{_stage_formula(s)} + activations + buffers (core.peak)",
+                f"peak{s}", f"{_stage_formula(s)} + activations + buffers",
                 bytes=peak.total_bytes - peak.components.get("cuda_allowance", 0),
                 terms=("P", "Nd", "tokens"), source="predicted")
     numbers["P"] = Number("P", "P", ratio=float(p), terms=("P",))

@@ -11,7 +11,10 @@ import math
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
+from ...core import catalog
+from ...core.errors import PlanError
 from ...core.notes import Note
+from ...core.text import shorten
 from ...core.options import LANGUAGE, PROFILE, SCHEME, UNITS, Option
 from ...core.units import UNIT_BYTES
 from ...resources import resource
@@ -224,6 +227,17 @@ def choice_label(value: str) -> str:
 def preset_label(preset) -> str:
     """A catalog preset's label in the UI language (its `labels` entry), else its own label."""
     return (getattr(preset, "labels", None) or {}).get(_current) or preset.label
+
+
+def model_label(name: str | None) -> str | None:
+    """What the user reads for a plan's model name: a preset's label (never its id, 'llama-2-7b'), else the
+    name as given (an imported model's `_name_or_path`), on one line; None for an unnamed model."""
+    if not name:
+        return None
+    try:
+        return preset_label(catalog.find_model(name))
+    except PlanError:  # not a preset (or a broken catalog): the name itself
+        return shorten(name, 80)
 
 
 def label(table: dict, key) -> str:
