@@ -2,13 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US" sourcelanguage="en_US">
 <context>
-    <name></name>
-    <message>
-        <source>a lower bound: compute is not modelled, overlap hides part</source>
-        <translation>a lower bound: compute is not modelled, overlap hides part</translation>
-    </message>
-</context>
-<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
@@ -1130,6 +1123,10 @@ optimizer sharded</translation>
     <message>
         <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
         <translation>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</translation>
+    </message>
+    <message>
+        <source>a lower bound: compute is not modelled, overlap hides part</source>
+        <translation>a lower bound: compute is not modelled, overlap hides part</translation>
     </message>
     <message>
         <source>tokens</source>

@@ -2,13 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru_RU" sourcelanguage="en_US">
 <context>
-    <name></name>
-    <message>
-        <source>a lower bound: compute is not modelled, overlap hides part</source>
-        <translation>нижняя оценка: вычисления не учитываются, перекрытие скрывает часть времени</translation>
-    </message>
-</context>
-<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
@@ -1129,7 +1122,11 @@ optimizer sharded</source>
     </message>
     <message>
         <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
-        <translation>max(байты внутри узла / {intra} ГБ/с, байты между узлами / {inter} ГБ/с)</translation>
+        <translation>наибольшее из: байты внутри узла / {intra} ГБ/с и байты между узлами / {inter} ГБ/с</translation>
+    </message>
+    <message>
+        <source>a lower bound: compute is not modelled, overlap hides part</source>
+        <translation>нижняя оценка: вычисления не учитываются, перекрытие скрывает часть времени</translation>
     </message>
     <message>
         <source>tokens</source>

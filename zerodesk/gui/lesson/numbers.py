@@ -48,6 +48,7 @@ FORMULAS = {
     "peak": QT_TRANSLATE_NOOP("Lesson", "{states} + activations + buffers"),
     "time": QT_TRANSLATE_NOOP("Lesson", "max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)"),
 }
+LOWER_BOUND = QT_TRANSLATE_NOOP("Lesson", "a lower bound: compute is not modelled, overlap hides part")
 SYMBOLS = {"tokens": QT_TRANSLATE_NOOP("Lesson", "tokens"), "vocab": QT_TRANSLATE_NOOP("Lesson", "vocab")}
 CLASS_NAMES = {
     "param": QT_TRANSLATE_NOOP("Lesson", "Parameters"),
@@ -153,7 +154,7 @@ def formula_lines(number: Number, figures: LessonFigures, unit: str) -> tuple[st
     first = f"{name(number)} = {shown}" + (f"   ({given})" if given else "")
     sub = substituted(number, figures)
     if number.seconds is not None:  # lower bound: compute and its overlap are not modelled
-        second = f"= {i18n.fmt_seconds(number.seconds)}, " + tr("a lower bound: compute is not modelled, overlap hides part")
+        second = f"= {i18n.fmt_seconds(number.seconds)}, " + tr(LOWER_BOUND)
     elif number.bytes is not None:
         result = f"{i18n.fmt_exact_bytes(number.bytes)} = {i18n.fmt_bytes(number.bytes, unit, 3)}"
         second = f"= {sub} = {result}" if sub and sub != shown else f"= {result}"
