@@ -491,3 +491,32 @@ def test_sources_are_named_one_way(glossary):
         for sid in ("pytorch", "megatron-lm", "deepspeed"):
             assert CYRILLIC.search(glossary.source(sid).title), sid
         assert "NVMe" not in ds.note and "накопител" in ds.note
+
+
+# -- hybrid sharding (issue 24): the figures the claims state are what the core computes ---------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_hybrid_claims_state_the_cores_figures(lang):
+    from zerodesk.core.accounting import comm_by_link, compute
+    from zerodesk.core.plan import Plan
+
+    g = load_glossary(lang)
+    dec = "." if lang == "en" else ","
+
+    def plan(group=None, hybrid="hsdp"):
+        return Plan(model={"params": 8 * 10**9}, hybrid=hybrid,
+                    cluster={"nodes": 4, "gpus_per_node": 8, "shard_group": group})
+
+    def written(value: float, digits: int, text: str) -> bool:
+        return f"{value:.{digits}f}".replace(".", dec) in text
+
+    unit = "GB" if lang == "en" else "ГБ"
+    assert f"{compute(plan(8)).stage(3).total_bytes // 10**9} {unit}" in g.claim("hybrid-sharding").text  # 16 GB
+    assert f"{compute(plan()).stage(3).total_bytes // 10**9} {unit}" in g.claim("hybrid-sharding").text  # 4 GB flat
+    assert f"{compute(plan(8, 'hpz')).stage(3).total_bytes // 10**9} {unit}" in g.claim("hpz").text  # 6 GB
+    trade = g.claim("hybrid-trade").text
+    assert written(comm_by_link(plan())[3].inter_node_bytes / 1e9, 2, trade)  # 5.81 GB between nodes, flat
+    assert f"{comm_by_link(plan(8))[3].inter_node_bytes // 10**9} {unit}" in trade  # 3 GB with N = 8
+    seconds = g.claim("comm-seconds").text
+    for group in (None, 8):
+        for stage in (3, 2):
+            assert written(comm_by_link(plan(group))[stage].lower_bound_seconds * 1e3, 1, seconds), (group, stage)

@@ -38,6 +38,9 @@ KEEP = {
     "gemma", "phi", "olmo", "falcon", "mixtral", "stablelm", "bloom", "opt", "gptj", "hugging", "face", "mini",
     "alibi", "top", "transformers", "config", "nvme",
     "foreach", "fused",  # AdamW's kernel flags (torch.optim.AdamW(foreach=..., fused=...))
+    # the collectives keep their names (the term list), and the links and sharding schemes are products and papers
+    "all", "reduce", "scatter", "gather", "broadcast", "nvlink", "infiniband", "ethernet", "roce", "connectx", "mics",
+    "hpz",
 }
 CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")

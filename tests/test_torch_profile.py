@@ -7,7 +7,7 @@ from math import prod
 
 import pytest
 
-from zerodesk.core.torch_profile import fsdp2_rows, rank_states, torch_transient, zero_partition
+from zerodesk.core.torch_profile import fsdp2_rows, rank_runs, rank_states, torch_transient, zero_partition
 
 
 def test_fsdp2_rows_follow_torch_chunk():
@@ -126,7 +126,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from zerodesk.core.tensor_census import census_of, count_shapes, count_tensors  # noqa: E402
-from zerodesk.core.torch_profile import rank_runs, zero_owned  # noqa: E402
+from zerodesk.core.torch_profile import zero_owned  # noqa: E402
 
 
 def unaggregated_ranks(shapes: list[tuple[int, ...]], stage: int, dp: int, step: int = 4) -> list[dict[str, int]]:
@@ -244,3 +244,15 @@ def test_the_peaks_shapes_from_the_count_equal_the_tensor_by_tensor_walk():
         assert (sh.root_padded, sh.block_padded, sh.all_padded) == (groups["root"], max(blocks), sum(groups.values()))
         assert (sh.fsdp_local, sh.largest_local, sh.head_grad, sh.tensors) == (local, largest_local, 400 * 16, 3002)
         assert sh.largest_tensor == max(prod(s) for _, s in named)
+
+
+def test_hybrid_runs_repeat_the_group_and_refuse_a_group_that_does_not_divide():
+    from zerodesk.core.torch_profile import hybrid_runs
+
+    shapes = [(10, 7), (3,)]
+    runs = hybrid_runs(shapes, 73, 3, 6, 3)
+    assert [dict(s) for n, s in runs for _ in range(n)] == rank_states(shapes, 73, 3, 3) * 2
+    assert sum(n for n, _ in runs) == 6
+    assert hybrid_runs(shapes, 73, 2, 4, 4) == rank_runs(shapes, 73, 2, 4)  # N = Nd: one group, no replicas
+    with pytest.raises(ValueError, match="shard group"):
+        hybrid_runs(shapes, 73, 3, 6, 4)

@@ -9,6 +9,57 @@
     </message>
 </context>
 <context>
+    <name>CommRows</name>
+    <message>
+        <source>all {n}</source>
+        <translation>all {n}</translation>
+    </message>
+    <message>
+        <source>group of {n}</source>
+        <translation>group of {n}</translation>
+    </message>
+    <message>
+        <source>{n} replicas</source>
+        <translation>{n} replicas</translation>
+    </message>
+    <message>
+        <source>hpZ group of {n}</source>
+        <translation>hpZ group of {n}</translation>
+    </message>
+    <message>
+        <source>{op}, {group}: {intra} + {inter}</source>
+        <translation>{op}, {group}: {intra} + {inter}</translation>
+    </message>
+    <message>
+        <source>Inside a node per step ({bw} GB/s)</source>
+        <translation>Inside a node per step ({bw} GB/s)</translation>
+    </message>
+    <message>
+        <source>Between nodes per step ({bw} GB/s)</source>
+        <translation>Between nodes per step ({bw} GB/s)</translation>
+    </message>
+    <message>
+        <source>Communication time, at least</source>
+        <translation>Communication time, at least</translation>
+    </message>
+    <message>
+        <source>Collectives: in the node + between</source>
+        <translation>Collectives: in the node + between</translation>
+    </message>
+    <message>
+        <source>shard group of {n}, {r} replicas</source>
+        <translation>shard group of {n}, {r} replicas</translation>
+    </message>
+    <message>
+        <source>no shard group</source>
+        <translation>no shard group</translation>
+    </message>
+    <message>
+        <source>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</source>
+        <translation>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</translation>
+    </message>
+</context>
+<context>
     <name>ConfigTable</name>
     <message>
         <source>Largest micro-batch per stage and recompute mode</source>
@@ -225,6 +276,17 @@ per step ({unit})</translation>
     <message>
         <source>Computed, {profile}.</source>
         <translation>Computed, {profile}.</translation>
+    </message>
+</context>
+<context>
+    <name>DpHybrid</name>
+    <message>
+        <source>{kind}, N = {n}</source>
+        <translation>{kind}, N = {n}</translation>
+    </message>
+    <message>
+        <source>(shard group kept as Nd grows)</source>
+        <translation>(shard group kept as Nd grows)</translation>
     </message>
 </context>
 <context>
@@ -575,6 +637,14 @@ per step ({unit})</translation>
     <message>
         <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
         <translation>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>The shard group must divide Nd ({nd}): for example {divisors}.</source>
+        <translation>The shard group must divide Nd ({nd}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</source>
+        <translation>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</translation>
     </message>
     <message>
         <source>Nodes × GPUs per node must be at most {max}.</source>
@@ -1074,6 +1144,10 @@ optimizer sharded</translation>
         <translation>Stage 3 communication over stages 0–2</translation>
     </message>
     <message>
+        <source>Communication time per step at least, stage {n}</source>
+        <translation>Communication time per step at least, stage {n}</translation>
+    </message>
+    <message>
         <source>Stage 0 states over stage 3 states</source>
         <translation>Stage 0 states over stage 3 states</translation>
     </message>
@@ -1124,6 +1198,14 @@ optimizer sharded</translation>
     <message>
         <source>{states} + activations + buffers</source>
         <translation>{states} + activations + buffers</translation>
+    </message>
+    <message>
+        <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
+        <translation>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</translation>
+    </message>
+    <message>
+        <source>a lower bound: compute is not modelled, overlap hides part</source>
+        <translation>a lower bound: compute is not modelled, overlap hides part</translation>
     </message>
     <message>
         <source>tokens</source>
@@ -1665,6 +1747,14 @@ optimizer sharded</translation>
         <translation>NVMe</translation>
     </message>
     <message>
+        <source>HSDP: shard in the group, replicate across groups</source>
+        <translation>HSDP: shard in the group, replicate across groups</translation>
+    </message>
+    <message>
+        <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
+        <translation>ZeRO++ hpZ: a second 16-bit parameter shard in the group</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>GB</translation>
     </message>
@@ -2034,8 +2124,68 @@ optimizer sharded</translation>
         <translation>Load the card example</translation>
     </message>
     <message>
+        <source>Shard group N</source>
+        <translation>Shard group N</translation>
+    </message>
+    <message>
+        <source>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</source>
+        <translation>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</translation>
+    </message>
+    <message>
+        <source>Group means</source>
+        <translation>Group means</translation>
+    </message>
+    <message>
+        <source>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</source>
+        <translation>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</translation>
+    </message>
+    <message>
+        <source>Network preset</source>
+        <translation>Network preset</translation>
+    </message>
+    <message>
+        <source>Sets the inter-node bandwidth per GPU</source>
+        <translation>Sets the inter-node bandwidth per GPU</translation>
+    </message>
+    <message>
+        <source>In a node, GB/s</source>
+        <translation>In a node, GB/s</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</source>
+        <translation>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Between nodes, GB/s</source>
+        <translation>Between nodes, GB/s</translation>
+    </message>
+    <message>
+        <source>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</source>
+        <translation>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Hybrid sharding and links</source>
+        <translation>Hybrid sharding and links</translation>
+    </message>
+    <message>
+        <source>Nd</source>
+        <translation>Nd</translation>
+    </message>
+    <message>
         <source>Custom</source>
         <translation>Custom</translation>
+    </message>
+    <message>
+        <source>N = Nd = {nd}: flat, no replicas</source>
+        <translation>N = Nd = {nd}: flat, no replicas</translation>
+    </message>
+    <message>
+        <source>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</source>
+        <translation>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</translation>
+    </message>
+    <message>
+        <source>{r} groups of {n}: sharded in the group, replicated across</source>
+        <translation>{r} groups of {n}: sharded in the group, replicated across</translation>
     </message>
     <message>
         <source>ZeroDesk&apos;s own</source>

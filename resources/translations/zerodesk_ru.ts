@@ -9,6 +9,57 @@
     </message>
 </context>
 <context>
+    <name>CommRows</name>
+    <message>
+        <source>all {n}</source>
+        <translation>все участники ({n})</translation>
+    </message>
+    <message>
+        <source>group of {n}</source>
+        <translation>группа, N = {n}</translation>
+    </message>
+    <message>
+        <source>{n} replicas</source>
+        <translation>реплики: {n}</translation>
+    </message>
+    <message>
+        <source>hpZ group of {n}</source>
+        <translation>группа hpZ, N = {n}</translation>
+    </message>
+    <message>
+        <source>{op}, {group}: {intra} + {inter}</source>
+        <translation>{op}, {group}: {intra} + {inter}</translation>
+    </message>
+    <message>
+        <source>Inside a node per step ({bw} GB/s)</source>
+        <translation>Внутри узла за шаг ({bw} ГБ/с)</translation>
+    </message>
+    <message>
+        <source>Between nodes per step ({bw} GB/s)</source>
+        <translation>Между узлами за шаг ({bw} ГБ/с)</translation>
+    </message>
+    <message>
+        <source>Communication time, at least</source>
+        <translation>Время обменов, не меньше</translation>
+    </message>
+    <message>
+        <source>Collectives: in the node + between</source>
+        <translation>Коллективные операции: внутри узла + между узлами</translation>
+    </message>
+    <message>
+        <source>shard group of {n}, {r} replicas</source>
+        <translation>группа разделения N = {n}, реплики: {r}</translation>
+    </message>
+    <message>
+        <source>no shard group</source>
+        <translation>без группы разделения</translation>
+    </message>
+    <message>
+        <source>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</source>
+        <translation>Обмены по каналам ({layout}; {nodes} × {gpus} GPU): кольцевые коллективные операции при номинальной пропускной способности; вычисления не учитываются, а перекрытие скрывает часть времени, поэтому это нижние оценки. §7: здесь стадия 3 передаёт {ratio}× от объёма стадии 2 — не меньше {t3} против {t2} за шаг.</translation>
+    </message>
+</context>
+<context>
     <name>ConfigTable</name>
     <message>
         <source>Largest micro-batch per stage and recompute mode</source>
@@ -225,6 +276,17 @@ per step ({unit})</source>
     <message>
         <source>Computed, {profile}.</source>
         <translation>Расчёт по формулам, {profile}.</translation>
+    </message>
+</context>
+<context>
+    <name>DpHybrid</name>
+    <message>
+        <source>{kind}, N = {n}</source>
+        <translation>{kind}, N = {n}</translation>
+    </message>
+    <message>
+        <source>(shard group kept as Nd grows)</source>
+        <translation>(группа разделения сохраняется при росте Nd)</translation>
     </message>
 </context>
 <context>
@@ -575,6 +637,14 @@ per step ({unit})</source>
     <message>
         <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
         <translation>Произведение «узлы × GPU на узел» ({world}) должно быть кратно Nd; подходящие Nd: {divisors}.</translation>
+    </message>
+    <message>
+        <source>The shard group must divide Nd ({nd}): for example {divisors}.</source>
+        <translation>Nd ({nd}) должно быть кратно группе разделения; подходят, например: {divisors}.</translation>
+    </message>
+    <message>
+        <source>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</source>
+        <translation>hpZ — вариант профиля «статья»: движки PyTorch не держат второй доли. Выберите HSDP или профиль «статья».</translation>
     </message>
     <message>
         <source>Nodes × GPUs per node must be at most {max}.</source>
@@ -1074,6 +1144,10 @@ optimizer sharded</source>
         <translation>Обмены стадии 3 к обменам стадий 0–2</translation>
     </message>
     <message>
+        <source>Communication time per step at least, stage {n}</source>
+        <translation>Время обменов за шаг, не меньше, стадия {n}</translation>
+    </message>
+    <message>
         <source>Stage 0 states over stage 3 states</source>
         <translation>Состояния стадии 0 к состояниям стадии 3</translation>
     </message>
@@ -1124,6 +1198,14 @@ optimizer sharded</source>
     <message>
         <source>{states} + activations + buffers</source>
         <translation>{states} + активации + буферы</translation>
+    </message>
+    <message>
+        <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
+        <translation>наибольшее из: байты внутри узла / {intra} ГБ/с и байты между узлами / {inter} ГБ/с</translation>
+    </message>
+    <message>
+        <source>a lower bound: compute is not modelled, overlap hides part</source>
+        <translation>нижняя оценка: вычисления не учитываются, перекрытие скрывает часть времени</translation>
     </message>
     <message>
         <source>tokens</source>
@@ -1666,6 +1748,14 @@ optimizer sharded</source>
         <translation>NVMe</translation>
     </message>
     <message>
+        <source>HSDP: shard in the group, replicate across groups</source>
+        <translation>HSDP: разделение в группе, реплики между группами</translation>
+    </message>
+    <message>
+        <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
+        <translation>ZeRO++ hpZ: вторая доля 16-битных параметров в группе</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>ГБ</translation>
     </message>
@@ -2036,8 +2126,68 @@ optimizer sharded</source>
         <translation>Загрузить пример из карточки</translation>
     </message>
     <message>
+        <source>Shard group N</source>
+        <translation>Группа разделения N</translation>
+    </message>
+    <message>
+        <source>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</source>
+        <translation>Распределять состояния между N соседними участниками (обычно GPU одного узла) и повторять их в каждой из Nd/N групп; Nd кратно N. Пусто: N = Nd, без реплик</translation>
+    </message>
+    <message>
+        <source>Group means</source>
+        <translation>Смысл группы</translation>
+    </message>
+    <message>
+        <source>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</source>
+        <translation>HSDP (FSDP2 на двумерной сетке, MiCS): все разделённые состояния — между N участниками. ZeRO++ hpZ (профиль «статья»): стадия 3 — между всеми Nd, плюс вторая доля 16-битных параметров между N</translation>
+    </message>
+    <message>
+        <source>Network preset</source>
+        <translation>Готовая сеть</translation>
+    </message>
+    <message>
+        <source>Sets the inter-node bandwidth per GPU</source>
+        <translation>Задаёт пропускную способность между узлами на GPU</translation>
+    </message>
+    <message>
+        <source>In a node, GB/s</source>
+        <translation>Внутри узла, ГБ/с</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</source>
+        <translation>Пропускная способность между GPU внутри узла (NVLink, PCIe) на GPU в одном направлении; её задаёт готовый GPU (1 ГБ = 10⁹ байт)</translation>
+    </message>
+    <message>
+        <source>Between nodes, GB/s</source>
+        <translation>Между узлами, ГБ/с</translation>
+    </message>
+    <message>
+        <source>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</source>
+        <translation>Пропускная способность между узлами (InfiniBand, Ethernet) на GPU в одном направлении: его сетевой адаптер или его доля адаптеров узла (1 ГБ = 10⁹ байт)</translation>
+    </message>
+    <message>
+        <source>Hybrid sharding and links</source>
+        <translation>Гибридное разделение и каналы</translation>
+    </message>
+    <message>
+        <source>Nd</source>
+        <translation>Nd</translation>
+    </message>
+    <message>
         <source>Custom</source>
         <translation>Своя</translation>
+    </message>
+    <message>
+        <source>N = Nd = {nd}: flat, no replicas</source>
+        <translation>N = Nd = {nd}: без групп и реплик</translation>
+    </message>
+    <message>
+        <source>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</source>
+        <translation>стадия 3 — между всеми (Nd = {nd}), вторая доля hpZ — между N = {n}</translation>
+    </message>
+    <message>
+        <source>{r} groups of {n}: sharded in the group, replicated across</source>
+        <translation>групп: {r}, N = {n}: разделение внутри группы, реплики между группами</translation>
     </message>
     <message>
         <source>ZeroDesk&apos;s own</source>

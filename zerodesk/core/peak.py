@@ -79,7 +79,7 @@ class _Shapes:
 def _shapes(plan: Plan) -> _Shapes:
     from .tensor_census import census_of_architecture
 
-    arch, dp = plan.model.architecture, plan.dp
+    arch, dp = plan.model.architecture, plan.shard_size  # FSDP2 shards among the shard group (HSDP)
     # blocks are alike: count one and `layers` times (a tensor list is counted whole, once: core.tensor_census)
     census = census_of_architecture(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.census
     if census is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
@@ -186,7 +186,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         gathered = BF16 * (sh.all_padded - sh.block_padded) if stage == 2 else BF16 * sh.root_padded + per_block_gathered
         ag = 0 if stage == 2 else per_block_gathered
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
-          reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+          reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.shard_size,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
         if act is not None:
             # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
@@ -202,12 +202,12 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
               activations=act.per_layer_bytes * act.layers + own + act.shared_bytes)
             if act.layers > 1:
                 m("backward", "block backward", gathered_params=gathered, all_gather=ag,
-                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.shard_size,
                   unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
                   activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,
+        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.shard_size,
           unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
@@ -236,15 +236,15 @@ def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
     from .torch_profile import zero_owned
 
-    if stage == 0 or plan.dp == 1:
+    if stage == 0 or plan.shard_size == 1:
         return plan.params
     sh = sh or _shapes(plan)
     if stage >= 2 or not sh.tensors:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
         return sh.fsdp_local
-    if plan.dp >= sh.tensors:  # every tensor lands on a rank of its own
+    if plan.shard_size >= sh.tensors:  # every tensor lands on a rank of its own
         return sh.largest_tensor
     # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
-    return max(elements for elements, _ in zero_owned(sh.sizes, plan.dp))
+    return max(elements for elements, _ in zero_owned(sh.sizes, plan.shard_size))
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import secrets
+from fractions import Fraction
 from math import prod
 from typing import Any
 
@@ -28,15 +29,15 @@ from .json_files import (
 )
 from .tensor_census import TensorCensus, census_of, census_of_architecture
 from .options import (
-    OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE, UNITS, Offload, OffloadTarget, OptimizerImpl, Profile, Recompute, Scheme,
-    Unit,
+    HYBRID, OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE, UNITS, Hybrid, Offload, OffloadTarget, OptimizerImpl, Profile,
+    Recompute, Scheme, Unit,
 )
 from .text import shorten
 from .units import parse_count
 
 # Re-exported: callers import the plan's vocabulary, its errors and its file helpers from here.
 __all__ = [
-    "Architecture", "default_ffn", "Scheme", "Profile", "Offload", "PlanError", "explain", "field_errors",
+    "Architecture", "default_ffn", "Scheme", "Profile", "Offload", "Hybrid", "PlanError", "explain", "field_errors",
     "parse_json", "decode_json", "read_file", "read_json", "read_model", "require_bool",
     "TEMP_PREFIX", "SaveReport", "atomic_write_text", "sweep_stale_temps",
     "DiskState", "FileChangedOnDisk", "change_since", "observe", "load_plan_observed",
@@ -166,9 +167,19 @@ class Cluster(_Strict):
     gpus_per_node: int = Field(default=8, ge=1, le=MAX_GPUS_PER_NODE, validate_default=True,
                                description="GPUs per machine")
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
+    # Hybrid sharding: states sharded among N consecutive data-parallel ranks, replicated across the Nd/N groups
+    # (FSDP2's 2-D mesh (replicate, shard)); or, with the plan's hybrid = hpz, ZeRO++'s secondary partition size.
+    shard_group: int | None = Field(default=None, ge=1, le=MAX_RANKS,
+                                    description="ranks each state is sharded among, N; default Nd (no replication)")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, le=MAX_GPU_MEMORY, description="memory of one GPU in bytes")
     host_memory_bytes: int | None = Field(default=None, ge=1, le=10**18, description="host (CPU) memory of one node in bytes")
+    # The links communication crosses, per GPU and per direction (GB/s, 1 GB = 1e9 B); core.comm_links splits by them.
+    intra_node_gbps: float = Field(default=450.0, ge=1e-3, le=1e6,
+                                   description="GPU-to-GPU bandwidth inside a node (NVLink, PCIe), GB/s per GPU per direction")
+    inter_node_gbps: float = Field(default=50.0, ge=1e-3, le=1e6,
+                                   description="bandwidth between nodes (InfiniBand, Ethernet), GB/s per GPU per direction")
+    network: str | None = Field(default=None, description="network preset name (the inter-node bandwidth's source)")
 
     @field_validator("gpus_per_node")
     @classmethod
@@ -186,6 +197,17 @@ class Cluster(_Strict):
             raise ValueError(f"dp ({dp}) must divide nodes x GPUs per node ({nodes * gpus})")
         return dp
 
+    @field_validator("shard_group")
+    @classmethod
+    def _group_divides_dp(cls, group: int | None, info: ValidationInfo) -> int | None:
+        if group is None or "dp" not in info.data:  # a dp that failed its own check is reported by itself
+            return group
+        nodes, gpus = info.data.get("nodes"), info.data.get("gpus_per_node")
+        dp = info.data["dp"] or (nodes * gpus if nodes and gpus else None)
+        if dp and dp % group:
+            raise ValueError(f"shard_group ({group}) must divide the data-parallel degree Nd ({dp})")
+        return group
+
     @property
     def world_size(self) -> int:
         return self.nodes * self.gpus_per_node
@@ -193,6 +215,20 @@ class Cluster(_Strict):
     @property
     def data_parallel(self) -> int:
         return self.dp or self.world_size
+
+    @property
+    def shard_size(self) -> int:
+        """N: the ranks each sharded state is spread over (Nd without a shard group).
+
+        A group that does not divide Nd can only come from an unvalidated copy (model_copy); it counts as Nd."""
+        dp = self.data_parallel
+        return self.shard_group if self.shard_group and dp % self.shard_group == 0 else dp
+
+    @property
+    def dp_per_node(self) -> Fraction:
+        """Data-parallel ranks per node: Nd x GPUs per node / world, other parallelism taken as inside the node
+        (tensor parallelism is); at least 1, as a rank that spans nodes still sits on its own node."""
+        return max(Fraction(1), Fraction(self.data_parallel * self.gpus_per_node, self.world_size))
 
 
 class Plan(_Strict):
@@ -214,6 +250,7 @@ class Plan(_Strict):
     optimizer_impl: OptimizerImpl = Field(default=OPTIMIZER_IMPL.default, description=OPTIMIZER_IMPL.describe())
     offload: Offload = Offload.NONE
     offload_target: OffloadTarget = OFFLOAD_TARGET.default
+    hybrid: Hybrid = Field(default=Hybrid(HYBRID.default), description=HYBRID.describe())
     pcie_gbps: float = Field(default=25.0, ge=1e-3, le=1e4, description="host<->device bandwidth per GPU in GB/s")
 
     @field_validator("schema_version")
@@ -225,9 +262,28 @@ class Plan(_Strict):
             )
         return value
 
+    @field_validator("hybrid")
+    @classmethod
+    def _hpz_is_paper(cls, hybrid: Hybrid, info: ValidationInfo) -> Hybrid:
+        if hybrid == Hybrid.HPZ and info.data.get("profile") == Profile.TORCH:
+            raise ValueError("hpz (DeepSpeed ZeRO++) is a paper-profile choice: PyTorch's engines keep no secondary "
+                             "partition; use hsdp with the torch profile")
+        return hybrid
+
     @property
     def params(self) -> int:
         return self.model.param_count
+
+    @property
+    def shard_size(self) -> int:
+        """The ranks each sharded state is spread over: the shard group N with HSDP, all Nd without a group and
+        with hpZ (whose group, cluster.shard_size, holds only its secondary parameter shard)."""
+        return self.cluster.shard_size if self.hybrid == Hybrid.HSDP else self.dp
+
+    @property
+    def replicas(self) -> int:
+        """Nd / N: the groups that each hold a whole copy of the sharded states (1 without a shard group)."""
+        return self.dp // self.shard_size
 
     @property
     def dp(self) -> int:

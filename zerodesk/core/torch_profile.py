@@ -286,3 +286,29 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCens
         return {"gathered_params": 2 * sum(groups.values())}
     blocks = [n for k, n in groups.items() if k != "root"]
     return {"gathered_params": 2 * (groups.get("root", 0) + max(blocks, default=0))}
+
+
+def hybrid_runs(
+    shapes: list[tuple[int, ...]] | None,
+    params: int,
+    stage: int,
+    dp: int,
+    shard_group: int,
+    **engine: str,
+) -> RankRuns:
+    """rank_runs with a shard group: Nd/N replicas of a group of N ranks, rank r holding what rank r mod N holds.
+
+    FSDP2 on a 2-D mesh (replicate, shard) = init_device_mesh(device, (Nd/N, N)) shards each tensor's dim 0 among
+    the N ranks of its row (padded to a multiple of N) and replicates across rows: rank r's shard is r mod N's.
+    Stage 1 runs ZeroRedundancyOptimizer in the shard group (process_group = the mesh's "shard" group), so its
+    whole-tensor partition is among N too; stage 0 (DDP) has nothing sharded and is the same at any N.
+    engine: rank_runs' keyword arguments (device, optimizer_impl, ...).
+    """
+    if shard_group < 1 or dp % shard_group:
+        raise ValueError(f"the shard group ({shard_group}) must divide dp ({dp})")
+    group = rank_runs(shapes, params, stage, shard_group, **engine)
+    runs: RankRuns = []
+    for _ in range(dp // shard_group):  # a few runs per group, so a handful per replica: cheap at any Nd
+        for count, states in group:
+            _append(runs, count, dict(states))
+    return runs

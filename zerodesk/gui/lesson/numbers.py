@@ -26,6 +26,7 @@ NAMES = {
     "stage_class": QT_TRANSLATE_NOOP("Lesson", "{what} per rank, stage {n}"),
     "comm": QT_TRANSLATE_NOOP("Lesson", "Communication per rank per step, stage {n}"),
     "comm_ratio": QT_TRANSLATE_NOOP("Lesson", "Stage 3 communication over stages 0–2"),
+    "time": QT_TRANSLATE_NOOP("Lesson", "Communication time per step at least, stage {n}"),
     "saving3": QT_TRANSLATE_NOOP("Lesson", "Stage 0 states over stage 3 states"),
     "act_layers": QT_TRANSLATE_NOOP("Lesson", "Activations saved by the blocks (estimate)"),
     "act_logits": QT_TRANSLATE_NOOP("Lesson", "Logits kept for the loss (estimate)"),
@@ -45,7 +46,9 @@ FORMULAS = {
     "act_layers": QT_TRANSLATE_NOOP("Lesson", "L × tokens × (what one block saves) + the final norm"),
     "act_logits": QT_TRANSLATE_NOOP("Lesson", "tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)"),
     "peak": QT_TRANSLATE_NOOP("Lesson", "{states} + activations + buffers"),
+    "time": QT_TRANSLATE_NOOP("Lesson", "max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)"),
 }
+LOWER_BOUND = QT_TRANSLATE_NOOP("Lesson", "a lower bound: compute is not modelled, overlap hides part")
 SYMBOLS = {"tokens": QT_TRANSLATE_NOOP("Lesson", "tokens"), "vocab": QT_TRANSLATE_NOOP("Lesson", "vocab")}
 CLASS_NAMES = {
     "param": QT_TRANSLATE_NOOP("Lesson", "Parameters"),
@@ -87,6 +90,8 @@ def fmt_power(n: float) -> str:
 
 
 def fmt_value(number: Number, unit: str) -> str:
+    if number.seconds is not None:
+        return i18n.fmt_seconds(number.seconds)
     if number.bytes is not None:
         return fmt_short_bytes(number.bytes, unit)
     if number.key == "P":
@@ -104,6 +109,8 @@ def name(number: Number) -> str:
         return tr(NAMES["stage_class"]).format(what=class_name(m.group(2)), n=m.group(1))
     if m := re.fullmatch(r"comm(\d)", key):
         return tr(NAMES["comm"]).format(n=m.group(1))
+    if m := re.fullmatch(r"time(\d)", key):
+        return tr(NAMES["time"]).format(n=m.group(1))
     if m := re.fullmatch(r"peak(\d)", key):
         return tr(NAMES["peak"]).format(n=m.group(1))
     return tr(NAMES[key]) if key in NAMES else key
@@ -116,6 +123,9 @@ def formula(number: Number) -> str:
         return tr(FORMULAS["comm"]).format(elements=m.group(1), size=m.group(2))
     if key.startswith("peak") and (m := re.fullmatch(r"(.+) \+ activations \+ buffers", text)):
         return tr(FORMULAS["peak"]).format(states=m.group(1))
+    if re.fullmatch(r"time\d", key) and (m := re.fullmatch(r"max\(in-node bytes / (\S+) GB/s, between-node bytes / "
+                                                          r"(\S+) GB/s\)", text)):
+        return tr(FORMULAS["time"]).format(intra=m.group(1), inter=m.group(2))
     return tr(FORMULAS[key]) if key in FORMULAS else text
 
 
@@ -128,7 +138,7 @@ def substituted(number: Number, figures: LessonFigures) -> str:
     """'4 × 7 500 000 000 + 12 × 7 500 000 000 / 64' — the formula with the plan's values."""
     shown = formula(number)
     text = shown.split(" = ")[0] if number.key not in ("K",) else shown
-    if number.key.startswith("act_") or number.key.startswith("peak"):
+    if number.key.startswith(("act_", "peak", "time")):
         return ""
     text = re.sub(r"(\d+(?:\.\d+)?)P", r"\1 × P", text)
     text = re.sub(r"P/Nd", "P / Nd", text)
@@ -143,7 +153,9 @@ def formula_lines(number: Number, figures: LessonFigures, unit: str) -> tuple[st
     shown = formula(number)
     first = f"{name(number)} = {shown}" + (f"   ({given})" if given else "")
     sub = substituted(number, figures)
-    if number.bytes is not None:
+    if number.seconds is not None:  # lower bound: compute and its overlap are not modelled
+        second = f"= {i18n.fmt_seconds(number.seconds)}, " + tr(LOWER_BOUND)
+    elif number.bytes is not None:
         result = f"{i18n.fmt_exact_bytes(number.bytes)} = {i18n.fmt_bytes(number.bytes, unit, 3)}"
         second = f"= {sub} = {result}" if sub and sub != shown else f"= {result}"
     elif number.ratio is not None and number.key not in ("P", "Nd"):
