@@ -10,11 +10,9 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QPainter
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
-from ...core import catalog
 from ...core.accounting import Breakdown
-from ...core.plan import Offload, Plan, PlanError
+from ...core.plan import Offload, Plan
 from ...core.plan_model import PlanModel
-from ...core.text import shorten
 from ..base import i18n
 from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
@@ -24,16 +22,6 @@ from .stage_chart import StageChart
 
 def _nowrap(text: str) -> str:
     return html.escape(text).replace(" ", "&nbsp;")
-
-
-def preset_label(name: str | None) -> str | None:
-    """A catalog preset's label for its name (the name itself when it is not a preset)."""
-    if not name:
-        return None
-    try:
-        return i18n.preset_label(catalog.find_model(name))
-    except PlanError:  # an unknown name or a broken catalog: show the name as given, on one line
-        return shorten(name, 80)
 
 
 def _caption_label(name: str) -> QLabel:
@@ -267,7 +255,7 @@ class PlanTab(QWidget):
         if plan is None or b is None:
             return
         unit = plan.units
-        name = preset_label(plan.model.name) or (
+        name = i18n.model_label(plan.model.name) or (
             self.tr("custom architecture") if plan.model.architecture else self.tr("raw parameter count"))
         c = plan.cluster
         title = html.escape(self.tr("Per-rank model-state memory by ZeRO stage"))

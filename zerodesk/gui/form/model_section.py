@@ -60,7 +60,7 @@ class ModelSection(QGroupBox):
         self._source_group.addButton(self.by_arch)
         self.by_params.setChecked(True)
         self.by_params.toggled.connect(lambda _on: self._sync_source())  # shown plans switch it too
-        self.by_params.toggled.connect(f.reacting(self.leave_preset, commit=True))
+        self.by_params.toggled.connect(f.reacting(self.leave_preset))
         h.addWidget(self.by_params)
         h.addWidget(self.by_arch)
         h.addStretch(1)
@@ -172,7 +172,7 @@ class ModelSection(QGroupBox):
         if self.by_arch.isChecked():
             arch: dict = {}
             for name in ARCH_INT_FIELDS:
-                text = self._arch(name).text().strip()
+                text = self._arch(name).typed()
                 arch[name] = None if (text == "" and name in ARCH_OPTIONAL) else text
             for name in ARCH_CHOICES:
                 arch[name] = self._arch(name).currentData()
@@ -182,7 +182,7 @@ class ModelSection(QGroupBox):
         elif self._tensor_model and self.params.text().strip() == count_text(self._tensor_count):
             model.update(self._tensor_model)  # a tensor list read by transformers, kept until the count is edited
         else:
-            model["params"] = self.params.text().strip()
+            model["params"] = self.params.typed()  # 7,5B in Russian
         return model
 
     def show(self, plan: Plan, is_preset: bool) -> None:

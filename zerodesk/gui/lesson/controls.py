@@ -53,7 +53,7 @@ class LessonControls(QWidget):
             self.model_combo.addItem(preset.label, preset.name)
         at = self.model_combo.findData(plan.model.name)
         if at < 0:
-            self.model_combo.insertItem(0, plan.model.name or f"P = {i18n.fmt_int(plan.params)}", plan)
+            self.model_combo.insertItem(0, i18n.model_label(plan.model.name) or f"P = {i18n.fmt_int(plan.params)}", plan)
             at = 0
         self.model_combo.setCurrentIndex(at)
 
