@@ -200,6 +200,7 @@ class PlanTab(QWidget):
         need = self.chart.minimumHeight() + self.warning.heightForWidth(width) + 6
         if self._top_pane.minimumHeight() != need:
             self._top_pane.setMinimumHeight(need)
+            self.textsChanged.emit()  # the height it needs changed: a scroll area around it fits again
     def show_plan(self, plan: Plan, b: Breakdown) -> None:
         """The model's plan: drawn now, or when the tab is next shown if another tab is in view."""
         self._waiting = (plan, b)
@@ -254,7 +255,7 @@ class PlanTab(QWidget):
         plan, b = self._plan, self._breakdown
         if plan is None or b is None:
             return
-        unit = plan.units
+        unit = self.chart.unit  # the plan's unit, stepped down for a small model
         name = i18n.model_label(plan.model.name) or (
             self.tr("custom architecture") if plan.model.architecture else self.tr("raw parameter count"))
         c = plan.cluster
@@ -269,21 +270,24 @@ class PlanTab(QWidget):
                 unit=i18n.unit_label(unit), note=i18n.unit_note(unit))))
         self._update_legend()
         notes = "".join("<br>" + html.escape(self.tr("Note: {note}.").format(note=i18n.core_note(n))) for n in b.notes)
-        if plan.model.architecture is not None or plan.model.tensors:
+        if self.chart.peaks:
             # the hatched top is the predicted peak: say so, shortly, and where to check it
             text = self.tr("The bars are model states; the hatched top is the predicted peak of a full step "
                            "(activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). "
                            "Fragmentation is not predicted: Simulate or Measure the step.").format(
                 seq=i18n.fmt_int(plan.seq_len), mb=i18n.fmt_int(plan.micro_batch))
-        else:
-            text = peak_warning()
+        else:  # no activations, no peak: none is drawn, and this says why
+            text = peak_warning() + " " + self.tr(
+                "No predicted peak is drawn: without the architecture the activations are unknown "
+                "(a raw parameter count); pick a preset or give the architecture for it.")
         self.warning.setText("⚠ " + html.escape(text) + notes)
         self._fit_warning()
         self.textsChanged.emit()
         self.dp_caption.setText(
             f"<b>{dp_title}</b> — "
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
-                profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
+                profile=i18n.profile_short(b.profile.value),
+                unit=i18n.unit_label(self.dp_chart.unit if self.dp_chart is not None else unit), nd=b.dp))
             + (log_note if self.dp_log_toggle.isChecked() else "") + "<br>" + dp_legend_html())
 
     def _update_legend(self) -> None:
@@ -293,8 +297,9 @@ class PlanTab(QWidget):
         text = "&nbsp;&nbsp; ".join(
             f'<span style="color:{component_color(k, i)}; font-size:large">■</span>&nbsp;{_nowrap(i18n.component_label(k))}'
             for i, k in enumerate(b.stages[0].components))
-        text += (f'&nbsp;&nbsp; <span style="color:{PEAK_COLOR}; font-size:large">▨</span>&nbsp;'
-                 + _nowrap(self.tr("predicted peak of the step (estimate)")))
+        if self.chart.peaks:
+            text += (f'&nbsp;&nbsp; <span style="color:{PEAK_COLOR}; font-size:large">▨</span>&nbsp;'
+                     + _nowrap(self.tr("predicted peak of the step (estimate)")))
         measured = self.chart.measured_legend_html()
         self.legend.setText(text + ("<br>" + measured if measured else ""))
 

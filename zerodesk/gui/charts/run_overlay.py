@@ -19,6 +19,8 @@ from . import stage_texts as texts
 from .run_markers import Measured, MeasuredSeries
 
 HIT_PX = 8  # how near a marker the mouse must be for its hover text
+MARKER_PX = 11  # a peak marker's size (a states marker is a pixel smaller)
+NOTE_LIFT = 0.1  # a note starts this share of its length above its marker
 
 
 class RunOverlay:
@@ -28,6 +30,7 @@ class RunOverlay:
         self.chart = chart
         self.series = MeasuredSeries()
         self._items: list = []
+        self._notes: list = []  # (x, drawn top it stands on, TextItem)
 
     def __bool__(self) -> bool:
         return bool(self.series)
@@ -75,12 +78,30 @@ class RunOverlay:
                     return m
         return None
 
+    def obstacles(self, px_x: float) -> list:
+        """What the markers take on the chart, for the labels to stay clear of: each marker and each note
+        (it stands on the higher marker and runs up its own length), as stage_labels.Obstacle."""
+        from .stage_labels import Obstacle
+
+        chart, scale = self.chart, UNIT_BYTES[self.chart.unit]
+        out = []
+        for m in self.series:
+            x = self.series.marker_x(m)
+            for y in (m.peak_bytes, m.states_bytes):
+                if y is not None:
+                    out.append(Obstacle(x - MARKER_PX / 2 * px_x, x + MARKER_PX / 2 * px_x, chart._ty(y / scale), MARKER_PX / 2))
+        for x, top, note in self._notes:
+            rect = note.textItem.boundingRect()  # unrotated: its width runs up the chart
+            out.append(Obstacle(x - rect.height() / 2 * px_x, x + rect.height() / 2 * px_x, top,
+                                rect.width() * (1 + NOTE_LIFT)))
+        return out
+
     def draw(self) -> None:
         """Replace the drawn markers with the series' (on the chart's current axis)."""
         chart = self.chart
         for item in self._items:
             chart.removeItem(item)
-        self._items = []
+        self._items, self._notes = [], []
         if not self.series:
             return
         scale = UNIT_BYTES[chart.unit]
@@ -95,18 +116,22 @@ class RunOverlay:
             spots, xs, ys = [], [], []
             for m in (m for m in self.series if m.label == label):
                 x = self.series.marker_x(m)
-                spots.append({"pos": (x, ty(m.peak_bytes / scale)), "symbol": peak_symbol, "size": 11, "brush": brush, "pen": outline})
+                spots.append({"pos": (x, ty(m.peak_bytes / scale)), "symbol": peak_symbol, "size": MARKER_PX, "brush": brush,
+                              "pen": outline})
                 if m.states_bytes is not None:
-                    spots.append({"pos": (x, ty(m.states_bytes / scale)), "symbol": states_symbol, "size": 10, "brush": brush, "pen": outline})
+                    spots.append({"pos": (x, ty(m.states_bytes / scale)), "symbol": states_symbol, "size": MARKER_PX - 1,
+                                  "brush": brush, "pen": outline})
                     xs += [x, x]
                     ys += [ty(m.states_bytes / scale), ty(m.peak_bytes / scale)]
                 d = self.difference(m)
                 if d is not None:
-                    note = pg.TextItem(f"{d:+.1f}%", color=color, anchor=(-0.1, 0.5), angle=90)
+                    note = pg.TextItem(texts.fmt_percent(d), color=color, anchor=(-NOTE_LIFT, 0.5), angle=90)
                     note.setFont(small)
-                    note.setPos(x, ty(max(m.peak_bytes, m.states_bytes or 0) / scale))
+                    top = ty(max(m.peak_bytes, m.states_bytes or 0) / scale)
+                    note.setPos(x, top)
                     note.setZValue(8)
                     self._add(note)
+                    self._notes.append((x, top, note))
             if xs:
                 line = pg.PlotCurveItem(xs, ys, pen=pg.mkPen(color, width=2), connect="pairs")
                 line.setZValue(6)

@@ -37,6 +37,7 @@ from .lazy_pages import LazyPages
 from .menus import WindowMenus
 from .shortcuts import WindowShortcutsFirst
 from .startup import DeferredStart
+from .toolbar_fit import ToolbarFit
 
 __all__ = ["MainWindow", "app_icon"]
 
@@ -120,6 +121,8 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
 
         self.startup.add(lambda: self.setWindowIcon(app_icon()))  # loading the SVG icon need not delay the frame
         self.act_lesson = install_lesson(self)
+        # a narrow window drops these from the toolbar (not from the menus) before any other button would hide
+        self.toolbar_fit = ToolbarFit(self.toolbar, [self.act_copy_table, self.act_export_png, self.act_new, self.act_card])
         self.hf_import = install_hf_import(self)  # File > Import Hugging Face config…, dropped config.json
         self.document.mark_saved(self.document_plan(), None)
         self._restore_layout()
