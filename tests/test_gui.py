@@ -599,7 +599,7 @@ def test_charts_and_the_glossary_follow_a_dark_palette(plan_tab, glossary):
     for chart in (plan_tab.chart, plan_tab.dp_chart):
         assert chart.backgroundBrush().color().name() == "#1e1e1e"
         assert chart.getPlotItem().getAxis("left").textPen().color().name() == "#e6e6e6"
-    assert plan_tab.chart._total_labels[0].color.name() == "#e6e6e6"
+    assert plan_tab.chart.labels.totals[0].color.name() == "#e6e6e6"
     glossary.flush()
     assert "#e6e6e6" not in glossary.browser.toHtml().lower()
     glossary.setPalette(dark)

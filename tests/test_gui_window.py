@@ -119,7 +119,7 @@ def test_totals_and_the_warning_never_overlap_at_1024x700(window, qtbot):
         QApplication.processEvents()
     panel = window.plan_tab
     assert panel.chart.width() > 350  # not the 220 px of old
-    rects = [t.sceneBoundingRect() for t in window.chart._total_labels]
+    rects = [t.sceneBoundingRect() for t in window.chart.labels.totals]
     for a, b in zip(rects, rects[1:]):
         assert a.right() <= b.left() + 1, (a, b)
     chart_bottom = panel.chart.mapTo(panel, QPoint(0, panel.chart.height())).y()
@@ -247,3 +247,99 @@ def test_screenshot_mode_takes_lang_size_and_theme(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "zerodesk", "--size", "huge", "--screenshot", str(tmp_path / "x.png")],
                          cwd=ROOT, capture_output=True, text=True, timeout=120, env=env, check=False)
     assert bad.returncode == 2 and "--size must be WIDTHxHEIGHT" in bad.stderr
+
+
+# -- the stage chart's labels: none covers another, a bar, the hatched peak or a run marker ----------------
+def _scene_rects_of_labels(chart):
+    """Every visible text on the plot (totals, peaks, the GPU line's label, the note at the top, the runs' %)."""
+    import pyqtgraph as pg
+
+    chart.grab()  # a paint: every text item takes its transform for the current view
+    out = []
+    for item in chart.scene().items():
+        if isinstance(item, pg.TextItem) and item.isVisible() and item.textItem.toPlainText().strip():
+            out.append((item.textItem.toPlainText(), item.mapRectToScene(item.textItem.mapRectToParent(
+                item.textItem.boundingRect()))))
+    return out
+
+
+def _scene_rects_of_shapes(chart):
+    """The bars' segments, the hatched peak layer and the run markers, in scene coordinates."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import QRectF
+
+    vb = chart.getPlotItem().vb
+    out = []
+    for item in vb.addedItems:
+        if isinstance(item, pg.BarGraphItem) and item.isVisible():
+            o = item.opts
+            for x, y0, h in zip(o["x"], o["y0"], o["height"]):
+                if h > 0:
+                    a, b = vb.mapViewToScene(QPointF(x - o["width"] / 2, y0)), vb.mapViewToScene(QPointF(x + o["width"] / 2, y0 + h))
+                    out.append(("bar", QRectF(a, b).normalized()))
+        elif isinstance(item, pg.ScatterPlotItem) and item.isVisible():
+            for spot in item.points():
+                c = vb.mapViewToScene(spot.pos())
+                r = spot.size() / 2
+                out.append(("marker", QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r)))
+    return out
+
+
+def _overlap(a, b, tolerance=1.0) -> bool:
+    inter = a.intersected(b)
+    return inter.width() > tolerance and inter.height() > tolerance
+
+
+def _assert_no_label_collides(chart, where: str) -> None:
+    labels, shapes = _scene_rects_of_labels(chart), _scene_rects_of_shapes(chart)
+    assert labels, where
+    view = chart.getPlotItem().vb.sceneBoundingRect().adjusted(-1, -1, 1, 1)
+    for i, (text, rect) in enumerate(labels):
+        assert view.contains(rect), (where, text, rect, view)  # nothing cut at the top (log scale) or a side
+        for other, other_rect in labels[i + 1:]:
+            assert not _overlap(rect, other_rect), (where, text, other, rect, other_rect)
+        for kind, shape in shapes:
+            assert not _overlap(rect, shape, 1.5), (where, text, kind, rect, shape)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_stage_chart_label_covers_another_or_a_bar_at_1024x700(window, qtbot, lang):
+    """At 1024x700, in both languages, linear and log, with and without run markers, for a raw count, a model
+    whose peak is drawn over a GPU line, and a tiny model: the label rectangles meet nothing."""
+    from zerodesk.core import catalog
+    from zerodesk.core.plan import Plan
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.form.fields import card_example, with_model_preset
+
+    i18n.set_language(lang)
+    window.resize(1024, 700)
+    window.fit_docks()
+    for _ in range(5):
+        QApplication.processEvents()
+    chart = window.chart
+    h100 = catalog.find_gpu("h100-80gb").memory_bytes
+    llama = with_model_preset(window.model.plan, "llama-2-7b")
+    tiny = Plan.model_validate({**llama.model_dump(), "model": {"architecture": {
+        "layers": 2, "hidden": 64, "heads": 4, "ffn": 256, "vocab": 1000, "max_positions": 128}}, "seq_len": 64})
+    plans = {
+        "card example": card_example(window.model.plan),
+        "llama-2-7b on an H100": llama.model_copy(update={"cluster": llama.cluster.model_copy(update={"gpu_memory_bytes": h100})}),
+        "a tiny model on an H100": tiny.model_copy(update={"cluster": tiny.cluster.model_copy(update={"gpu_memory_bytes": h100})}),
+    }
+    for name, plan in plans.items():
+        window.model.load(plan)
+        for log in (False, True):
+            window.plan_tab.log_toggle.setChecked(log)
+            for runs in (False, True):
+                chart.clear_measured()
+                if runs:
+                    b, peaks = window.model.breakdown, chart.peaks
+                    for s in range(4):
+                        top = peaks[s].total_bytes if peaks else b.stage(s).total_bytes
+                        chart.overlay_measured(s, int(top * 1.03), b.stage(s).total_bytes, "simulated", "simulated",
+                                               b.stage(s).total_bytes)
+                        chart.overlay_measured(s, int(top * 0.97), int(b.stage(s).total_bytes * 1.01), "measured")
+                QApplication.processEvents()
+                _assert_no_label_collides(chart, f"{name}, {lang}, log={log}, runs={runs}")
+    window.plan_tab.log_toggle.setChecked(False)
+    chart.clear_measured()

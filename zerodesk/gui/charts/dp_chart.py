@@ -19,7 +19,7 @@ from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
-from .tools import ChartMenu, FocusFrame, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
 
@@ -54,7 +54,7 @@ def dp_legend_html() -> str:
     return "&nbsp;&nbsp; ".join(parts)
 
 
-class DpChart(LogScaleMixin, pg.PlotWidget):
+class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
     pointFocused = Signal(int, int)  # stage, Nd: the keyboard's cursor moved to a point (dp_keys)
     pointActivated = Signal(int, int)  # Enter on a point
 
@@ -114,7 +114,6 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels follow the height
         self.grid_lines = GridLines(self, vertical=True)
         self.keys = DpKeys(self)
-        self.focus_frame = FocusFrame(self)
         self._apply_palette()
         self._ready = True
 
@@ -246,10 +245,12 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
 
     def focusInEvent(self, event) -> None:
         super().focusInEvent(event)
+        self._focus_changed()
         self.keys.focus_in(event.reason())
 
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)
+        self._focus_changed()
         self.keys.focus_out()
 
     def gpu_line_shown(self) -> bool:

@@ -11,16 +11,17 @@ import html
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPointF
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QFont, QFontMetricsF, QPalette
 
 from ...core.units import UNIT_BYTES
 from ..base.style import TIER_GLYPHS, TIER_SYMBOLS
 from . import stage_texts as texts
-from .run_markers import Measured, MeasuredSeries
+from .run_markers import MEASURE_X, SERIES_STEP, Measured, MeasuredSeries
 
 HIT_PX = 8  # how near a marker the mouse must be for its hover text
 MARKER_PX = 11  # a peak marker's size (a states marker is a pixel smaller)
-NOTE_LIFT = 0.1  # a note starts this share of its length above its marker
+NOTE_LIFT_PX = MARKER_PX / 2 + 2  # a note starts this far above its marker's centre: clear of the marker
+NOTE_MARGIN_PX = 2  # around a note's text (Qt's default 4 makes the notes of two series meet)
 
 
 class RunOverlay:
@@ -78,6 +79,19 @@ class RunOverlay:
                     return m
         return None
 
+    def note_font(self) -> QFont:
+        small = QFont(self.chart.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        return small
+
+    def fit_step(self, width_px: float) -> None:
+        """Space the series so that their rotated notes stand side by side, not over each other, in a chart
+        `width_px` wide: a note's thickness in pixels, as data units of the x range that this step makes."""
+        n = len(self.series.labels())
+        thick = QFontMetricsF(self.note_font()).height() + 2 * NOTE_MARGIN_PX + 2
+        base = 3.7 + MEASURE_X  # the x range without the series: -0.5 to the last bar and its margin
+        self.series.step = SERIES_STEP if width_px <= n * thick else max(SERIES_STEP, thick * base / (width_px - n * thick))
+
     def obstacles(self, px_x: float) -> list:
         """What the markers take on the chart, for the labels to stay clear of: each marker and each note
         (it stands on the higher marker and runs up its own length), as stage_labels.Obstacle."""
@@ -92,8 +106,7 @@ class RunOverlay:
                     out.append(Obstacle(x - MARKER_PX / 2 * px_x, x + MARKER_PX / 2 * px_x, chart._ty(y / scale), MARKER_PX / 2))
         for x, top, note in self._notes:
             rect = note.textItem.boundingRect()  # unrotated: its width runs up the chart
-            out.append(Obstacle(x - rect.height() / 2 * px_x, x + rect.height() / 2 * px_x, top,
-                                rect.width() * (1 + NOTE_LIFT)))
+            out.append(Obstacle(x - rect.height() / 2 * px_x, x + rect.height() / 2 * px_x, top, NOTE_LIFT_PX + rect.width()))
         return out
 
     def draw(self) -> None:
@@ -107,8 +120,7 @@ class RunOverlay:
         scale = UNIT_BYTES[chart.unit]
         ty = chart._ty  # drawn coordinates: linear or log axis
         outline = pg.mkPen(chart.palette().color(QPalette.ColorRole.Text), width=1)
-        small = QFont()
-        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        small = self.note_font()
         for label in self.series.labels():
             color = self.series.color(label)
             peak_symbol, states_symbol = TIER_SYMBOLS.get(self.series.kind(label), TIER_SYMBOLS["measured"])
@@ -125,8 +137,11 @@ class RunOverlay:
                     ys += [ty(m.states_bytes / scale), ty(m.peak_bytes / scale)]
                 d = self.difference(m)
                 if d is not None:
-                    note = pg.TextItem(texts.fmt_percent(d), color=color, anchor=(-NOTE_LIFT, 0.5), angle=90)
+                    note = pg.TextItem(texts.fmt_percent(d), color=color, angle=90)
                     note.setFont(small)
+                    note.textItem.document().setDocumentMargin(NOTE_MARGIN_PX)
+                    length = note.textItem.boundingRect().width()  # it runs up the chart from above the marker
+                    note.setAnchor((-NOTE_LIFT_PX / max(length, 1.0), 0.5))
                     top = ty(max(m.peak_bytes, m.states_bytes or 0) / scale)
                     note.setPos(x, top)
                     note.setZValue(8)

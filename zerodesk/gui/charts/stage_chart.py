@@ -33,14 +33,14 @@ from .stage_hits import PEAK_KEY, SegmentHits
 from .stage_keys import StageKeys
 from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
 from .stage_texts import stage_tick_labels
-from .tools import ChartMenu, FocusFrame, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
 
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
 
 
-class StageChart(LogScaleMixin, pg.PlotWidget):
+class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
     segmentFocused = Signal(int, str)  # the keyboard's cursor moved to a segment (its formula is the chart's description)
@@ -93,7 +93,6 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
 
         self.hits = SegmentHits(self)  # hover and click
         self.keys = StageKeys(self)  # arrows, Enter
-        self.focus_frame = FocusFrame(self)
         self.grid_lines = GridLines(self)
         self._apply_palette()
         self._set_x_range()
@@ -161,6 +160,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         b = self._breakdown
         if b is None or not getattr(self, "_ready", False):
             return
+        self._set_x_range()  # the runs' spacing follows the chart's width
         states = [s.total_bytes for s in b.stages]
         peaks = [p.total_bytes for p in self._peaks]
         gpu = self._plan.cluster.gpu_memory_bytes
@@ -219,13 +219,17 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         if note:  # the note at the top right: what stands under it keeps below it
             size = self._gpu_above.textItem.boundingRect()
             room = (x1 - size.width() * (x1 - x0) / max(width, 1.0), x1, size.height())
-        wants = self.labels.wants(View(x0, x1, y0, y0 + 1, width, height), obstacles, list(STAGES), room)
-        plain_top = max(o.top for o in obstacles)
-        if gpu_on_axis:
-            gpu_top = self._gpu_line.value()
-            wants.append((gpu_top, self._gpu_line.label.textItem.boundingRect().height() + TOP_PX + (room[2] if room else 0)))
-            plain_top = max(plain_top, gpu_top)
-        y1 = max(head_room(y0, height, wants), plain_top + (plain_top - y0) * 0.02, y0 + 1e-9)
+        while True:
+            wants = self.labels.wants(View(x0, x1, y0, y0 + 1, width, height), obstacles, list(STAGES), room)
+            plain_top = max(o.top for o in obstacles)
+            if gpu_on_axis:
+                gpu_top = self._gpu_line.value()
+                wants.append((gpu_top, self._gpu_line.label.textItem.boundingRect().height() + TOP_PX + (room[2] if room else 0)))
+                plain_top = max(plain_top, gpu_top)
+            y1, fits = head_room(y0, height, wants)
+            if fits or not self.labels.drop_peaks():  # too short for every word: the peaks' go (hover keeps them)
+                break
+        y1 = max(y1, plain_top + (plain_top - y0) * 0.02, y0 + 1e-9)
         if (y0, y1) != self._yrange:
             self._yrange = (y0, y1)
             self.setYRange(y0, y1, padding=0)
@@ -282,7 +286,10 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self.labels.fit_texts(totals, variants, room)
 
     def _set_x_range(self) -> None:
-        self.setXRange(-0.5, self.runs.series.right_edge(), padding=0)
+        self.runs.fit_step(self.getPlotItem().vb.width())
+        x_range = (-0.5, self.runs.series.right_edge())
+        if x_range != tuple(self.getPlotItem().vb.viewRange()[0]):
+            self.setXRange(*x_range, padding=0)
 
     def _set_axes_text(self, force: bool = False) -> None:
         pi = self.getPlotItem()
@@ -310,10 +317,12 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
 
     def focusInEvent(self, event) -> None:
         super().focusInEvent(event)
+        self._focus_changed()
         self.keys.focus_in(event.reason())
 
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)
+        self._focus_changed()
         self.keys.focus_out()
 
     # -- palette ------------------------------------------------------------------------------

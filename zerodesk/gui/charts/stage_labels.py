@@ -62,17 +62,23 @@ class View:
         return self.width / max(self.x1 - self.x0, 1e-9)
 
 
-def head_room(y0: float, height: float, wants: list[tuple[float, float]]) -> float:
-    """The lowest top of the value axis at which every (value, pixels) has that many pixels above it.
+MAX_SHARE = 0.6  # of the chart's height that words may take above the bars; past it the peaks' words go
+
+
+def head_room(y0: float, height: float, wants: list[tuple[float, float]]) -> tuple[float, bool]:
+    """The lowest top of the value axis at which every (value, pixels) has that many pixels above it, and
+    whether every want fitted within MAX_SHARE of the height.
 
     On an axis from y0 to y1 drawn `height` pixels tall, a value v sits height·(y1 − v)/(y1 − y0) pixels under
-    the top; solving for y1 gives the bound. A want of most of the height is capped (a tiny chart cuts a label
-    rather than squashing the bars to nothing)."""
-    top = y0
+    the top; solving for y1 gives the bound. A want of more than MAX_SHARE is capped there (a short chart
+    sheds words rather than squash the bars to nothing)."""
+    top, fits = y0, True
     for value, pixels in wants:
-        share = min(pixels / max(height, 1.0), 0.75)
+        share = pixels / max(height, 1.0)
+        if share > MAX_SHARE:
+            share, fits = MAX_SHARE, False
         top = max(top, (value - share * y0) / (1 - share))
-    return top
+    return top, fits
 
 
 class StageLabels:
@@ -129,6 +135,13 @@ class StageLabels:
                     break
             label.setText(chosen)
             label.setVisible(bool(chosen))
+
+    def drop_peaks(self) -> bool:
+        """Take the peaks' words off (a chart too short for them); False when there were none."""
+        shown = [label for label in self.peaks if label.isVisible()]
+        for label in shown:
+            label.setVisible(False)
+        return bool(shown)
 
     def block_size(self, stage: int) -> tuple[float, float]:
         """(width, height) in pixels of a stage's block of labels."""

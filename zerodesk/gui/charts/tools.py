@@ -8,8 +8,8 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QLocale, QObject, QRect, Signal
-from PySide6.QtGui import QAction, QCursor, QPalette
-from PySide6.QtWidgets import QGraphicsItem, QMenu, QToolTip, QWidget
+from PySide6.QtGui import QAction, QCursor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QGraphicsItem, QMenu, QToolTip
 
 TIP_MS = 60_000  # a resting mouse keeps the tip; leaving the hovered item hides it
 LOG_FLOOR_DECADES = 3  # a log axis shows at most this many decades below the largest value
@@ -49,28 +49,21 @@ class StickyTip(QObject):
         return False
 
 
-class FocusFrame(QObject):
-    """A frame in the palette's highlight colour while a chart has the keyboard's focus (the charts are in the
-    tab order, and Fusion draws no focus for a graphics view); a transparent one of the same width otherwise,
-    so nothing moves when focus comes and goes."""
+class FocusFrameMixin:
+    """A frame in the palette's highlight colour around a chart while it has the keyboard's focus (the charts
+    are in the tab order, and Fusion draws no focus for a graphics view). Painted over the view, so the
+    palette, the layout and an export are as they were."""
 
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self._widget = widget
-        widget.installEventFilter(self)
-        self._apply()
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.hasFocus():
+            painter = QPainter(self.viewport())
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 2))
+            painter.drawRect(self.viewport().rect().adjusted(1, 1, -1, -1))
+            painter.end()
 
-    def _apply(self) -> None:
-        w = self._widget
-        color = w.palette().color(QPalette.ColorRole.Highlight).name() if w.hasFocus() else "transparent"
-        sheet = f"#{w.objectName()} {{ border: 2px solid {color}; }}"
-        if sheet != w.styleSheet():  # re-polishing an unchanged sheet would send another palette change
-            w.setStyleSheet(sheet)
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() in (QEvent.Type.FocusIn, QEvent.Type.FocusOut, QEvent.Type.PaletteChange):
-            self._apply()
-        return False
+    def _focus_changed(self) -> None:
+        self.viewport().update()
 
 
 def _plain_number(value: float) -> str:

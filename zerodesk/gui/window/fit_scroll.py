@@ -36,5 +36,5 @@ class FitScrollArea(QScrollArea):
         super().resizeEvent(event)
         self.fit()
         # the panel's wrapped texts answer for the new width once its layout has run: fit again then
-        QTimer.singleShot(0, self.fit)
+        QTimer.singleShot(0, self, self.fit)
 

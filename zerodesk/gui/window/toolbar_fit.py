@@ -30,7 +30,7 @@ class ToolbarFit(QObject):
         kind = event.type()
         if kind in (QEvent.Type.Resize, QEvent.Type.LanguageChange, QEvent.Type.FontChange) and not self._pending:
             self._pending = True  # after the texts and sizes settle
-            QTimer.singleShot(0, self.fit)
+            QTimer.singleShot(0, self, self.fit)  # not after the toolbar is gone
         elif kind == QEvent.Type.PaletteChange:
             self._paint_extension()
         return False
