@@ -343,3 +343,57 @@ def test_no_stage_chart_label_covers_another_or_a_bar_at_1024x700(window, qtbot,
                 _assert_no_label_collides(chart, f"{name}, {lang}, log={log}, runs={runs}")
     window.plan_tab.log_toggle.setChecked(False)
     chart.clear_measured()
+
+
+# -- figures in a unit that fits them -----------------------------------------------------------------------
+def test_a_small_model_steps_down_to_mib_on_the_axis_labels_hover_and_table(form, plan_tab, table_tab, qtbot):
+    """A 164K-parameter model in GiB reads in MiB (or KiB) everywhere: never "0.00245 GiB"."""
+    from zerodesk.core.plan import Plan
+    from zerodesk.core.units import UNIT_BYTES
+
+    tiny = Plan.model_validate({"model": {"architecture": {"layers": 1, "hidden": 64, "heads": 4, "ffn": 256,
+                                                            "vocab": 800, "max_positions": 128}},
+                                "cluster": {"nodes": 1, "gpus_per_node": 4}, "seq_len": 64, "units": "GiB"})
+    form.model.load(tiny)
+    assert 100_000 < form.model.plan.params < 200_000
+    chart = plan_tab.chart
+    assert chart.unit == "MiB"
+    assert chart.getPlotItem().getAxis("left").labelText == "MiB per rank"
+    stage0 = form.model.breakdown.stage(0).total_bytes
+    assert chart.total_label_texts()[0] == f"{stage0 / UNIT_BYTES['MiB']:.2f} MiB"
+    assert all(t.endswith(" MiB") for t in chart.total_label_texts() + [t for t in chart.peak_label_texts() if t])
+    assert "GiB" not in chart.segment_text(0, "params") and " MiB" in chart.segment_text(0, "params")
+    assert "figures in MiB (1 MiB = 2²⁰ B)" in plan_tab.caption.text()
+    assert plan_tab.dp_chart.unit in ("MiB", "KiB") and "GiB" not in plan_tab.dp_chart.getPlotItem().getAxis("left").labelText
+    rows = table_tab.rows()
+    total = next(r for r in rows if r[0] == "Total model states")
+    assert all(cell.endswith(" MiB") for cell in total[1:]), total
+    form.toggle_units()  # the decimal family steps down the same way
+    assert chart.unit == "MB" and table_tab.rows()[1][1].endswith(" MB")
+
+
+def test_the_table_says_which_recompute_its_activations_assume(form, table_tab, qtbot):
+    from zerodesk.gui.form.fields import with_model_preset
+
+    form.model.load(with_model_preset(form.model.plan, "llama-2-7b"))
+    table_tab.rows()
+    assert "recompute: none" in table_tab.activations.text()
+    for choice, words in (("selective", "recompute: selective (attention)"), ("full", "recompute: full (whole block)")):
+        choose(form.field("recompute"), choice)
+        table_tab.rows()
+        assert words in table_tab.activations.text() and "no recomputation" not in table_tab.activations.text()
+
+
+def test_a_raw_count_draws_no_peak_and_says_why(window):
+    """The card example is a bare P: no activations, so no hatched "peak ≈ 40.00 GB" over its bars."""
+    window.act_card.trigger()
+    chart = window.chart
+    assert chart.peaks == [] and chart.peak_label_texts() == ["", "", "", ""]
+    assert chart.total_label_texts() == ["32.00 GB", "14.00 GB", "11.00 GB", "8.00 GB"]
+    assert "No predicted peak is drawn" in window.plan_tab.warning.text()
+    assert "predicted peak of the step" not in window.plan_tab.legend.text()
+    rows = window.table_tab.rows()
+    peak = next(r for r in rows if r[0] == "Predicted peak of the step (estimate)")
+    assert all(cell.startswith("needs the architecture") for cell in peak[1:])
+    window.form.apply_model_preset("llama-2-7b")  # an architecture: the peak is back, labelled
+    assert len(chart.peaks) == 4 and all(t.startswith(("peak ≈", "≈")) for t in chart.peak_label_texts() if t)

@@ -92,7 +92,8 @@ def option_label(option: Option, value: str) -> str:
 # -- units and figures -----------------------------------------------------------------------
 _UNIT_NOTE = {"GB": QT_TRANSLATE_NOOP("Units", "1 GB = 10⁹ B"), "GiB": QT_TRANSLATE_NOOP("Units", "1 GiB = 2³⁰ B"),
               "MB": QT_TRANSLATE_NOOP("Units", "1 MB = 10⁶ B"), "MiB": QT_TRANSLATE_NOOP("Units", "1 MiB = 2²⁰ B"),
-              "kB": QT_TRANSLATE_NOOP("Units", "1 kB = 10³ B"), "KiB": QT_TRANSLATE_NOOP("Units", "1 KiB = 2¹⁰ B")}
+              "kB": QT_TRANSLATE_NOOP("Units", "1 kB = 10³ B"), "KiB": QT_TRANSLATE_NOOP("Units", "1 KiB = 2¹⁰ B"),
+              "B": QT_TRANSLATE_NOOP("Units", "whole bytes")}
 # the steps below the plan's unit (core.units.LADDERS); their own context: "B" in "Units" is the billion suffix
 SMALL_UNITS = {"MB": QT_TRANSLATE_NOOP("ByteUnits", "MB"), "kB": QT_TRANSLATE_NOOP("ByteUnits", "kB"),
                "MiB": QT_TRANSLATE_NOOP("ByteUnits", "MiB"), "KiB": QT_TRANSLATE_NOOP("ByteUnits", "KiB"),
@@ -105,8 +106,8 @@ def unit_label(unit: str) -> str:
 
 
 def unit_note(unit: str) -> str:
-    """'1 GB = 10⁹ B'; for B itself, nothing to say."""
-    return _x("Units", _UNIT_NOTE[unit]) if unit in _UNIT_NOTE else ""
+    """'1 GB = 10⁹ B' (for B itself: whole bytes)."""
+    return _x("Units", _UNIT_NOTE[unit])
 
 
 def shown_unit(largest: float, unit: str) -> str:
