@@ -397,3 +397,41 @@ def test_a_raw_count_draws_no_peak_and_says_why(window):
     assert all(cell.startswith("needs the architecture") for cell in peak[1:])
     window.form.apply_model_preset("llama-2-7b")  # an architecture: the peak is back, labelled
     assert len(chart.peaks) == 4 and all(t.startswith(("peak ≈", "≈")) for t in chart.peak_label_texts() if t)
+
+
+# -- the mouse wheel ----------------------------------------------------------------------------------------
+def _wheel(widget, steps: int = -1) -> None:
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QWheelEvent
+
+    centre = QPointF(widget.width() / 2, widget.height() / 2)
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, 120 * steps),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_scrolls_the_form_past_its_boxes_and_turns_a_box_only_with_focus(window, qtbot):
+    """Scrolling the form over the Training scheme no longer makes it 8-bit Adam; a focused box still turns."""
+    from PySide6.QtWidgets import QAbstractSpinBox, QComboBox
+
+    window.resize(1024, 700)
+    QApplication.processEvents()
+    scroll = window.form_dock.widget()
+    scheme = window.form.field("scheme")
+    window.form.field("model.params").setFocus()
+    before, bar = scheme.currentIndex(), scroll.verticalScrollBar()
+    assert bar.maximum() > 0  # the form scrolls at this size
+    bar.setValue(0)
+    _wheel(scheme, -1)
+    assert scheme.currentIndex() == before and window.model.plan.scheme.value == "mixed-adam"
+    assert bar.value() > 0  # the wheel went on to the scroll area
+    assert scheme.focusPolicy() == Qt.FocusPolicy.StrongFocus  # the wheel does not hand it the focus either
+    scheme.setFocus()
+    qtbot.waitUntil(scheme.hasFocus)
+    _wheel(scheme, -1)
+    assert scheme.currentIndex() == before + 1  # focused: the wheel is the box's
+    # every box of the window, built at start or later, is guarded the same way
+    window.measure_tab
+    QApplication.processEvents()
+    boxes = [w for w in window.findChildren(QComboBox) + window.findChildren(QAbstractSpinBox) if w.isVisibleTo(window)]
+    assert boxes and all(w.focusPolicy() != Qt.FocusPolicy.WheelFocus for w in boxes)

@@ -58,6 +58,9 @@ def _application(offscreen: bool):
     if app is None:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    from .base.wheel_guard import install_wheel_guard
+
+    install_wheel_guard(app)  # every window: the wheel scrolls a form, a box changes only once it has focus
     app.setOrganizationName("ZeroDesk")
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)

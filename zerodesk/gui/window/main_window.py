@@ -20,6 +20,7 @@ from ...core.plan import Plan
 from ...core.plan_model import PlanModel
 from ..base import i18n
 from ..base.settings import Settings
+from ..base.wheel_guard import install_wheel_guard
 from ..charts.plan_tab import PlanTab
 from ..form.fields import default_plan
 from ..form.plan_form import PlanForm
@@ -45,6 +46,7 @@ __all__ = ["MainWindow", "app_icon"]
 class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
     def __init__(self, settings: Settings | None = None, plan: Plan | None = None, persist: bool = True) -> None:
         super().__init__()
+        install_wheel_guard()  # the wheel scrolls the form; a box changes only once it has focus
         self.setObjectName("mainWindow")
         self.settings = settings or Settings()
         self._persist = persist
