@@ -435,3 +435,53 @@ def test_the_wheel_scrolls_the_form_past_its_boxes_and_turns_a_box_only_with_foc
     QApplication.processEvents()
     boxes = [w for w in window.findChildren(QComboBox) + window.findChildren(QAbstractSpinBox) if w.isVisibleTo(window)]
     assert boxes and all(w.focusPolicy() != Qt.FocusPolicy.WheelFocus for w in boxes)
+
+
+# -- flags for one run ---------------------------------------------------------------------------------------
+RUN_AND_CLOSE = textwrap.dedent("""
+    import sys
+    from PySide6.QtCore import QThread, QTimer
+    from PySide6.QtWidgets import QApplication
+    app = QApplication(sys.argv[:1])
+    from zerodesk.gui.app import run_gui
+    from zerodesk.gui.base import i18n
+    resize = [int(v) for v in sys.argv[3].split("x")] if sys.argv[3] != "-" else None
+
+    def close_soon():
+        if QThread.currentThread().loopLevel() == 0:  # still starting (processEvents before exec): wait for the loop
+            QTimer.singleShot(200, close_soon)
+            return
+        window = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow")
+        if resize:  # the user resizes the window: that size is kept
+            window.resize(*resize)
+            QApplication.processEvents()
+        print("RAN", i18n.current_language(), window.width(), window.height(), flush=True)
+        window.close()
+
+    QTimer.singleShot(1500, close_soon)
+    lang = None if sys.argv[1] == "-" else sys.argv[1]
+    size = None if sys.argv[2] == "-" else sys.argv[2]
+    sys.exit(run_gui(None, None, None, lang, size))
+""")
+
+
+def test_lang_and_size_flags_are_for_one_run_and_an_ordinary_start_is_as_saved(tmp_path):
+    """README: --lang and --size are for one run. After `zerodesk --lang ru --size 1024x700`, an ordinary start
+    is in the saved language and at the saved size again."""
+    import os
+
+    screen = tmp_path / "screen.json"  # a full-HD screen: the offscreen one is 800 px, too small for these sizes
+    screen.write_text('{"screens": [{"name": "hd", "x": 0, "y": 0, "width": 1920, "height": 1080, '
+                      '"logicalDpiX": 96, "logicalDpiY": 96, "dpr": 1}]}', encoding="utf-8")
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={screen}", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "HOME": str(tmp_path), "LANGUAGE": "en", "LC_ALL": "C.UTF-8"}
+
+    def run(lang: str, size: str, resize: str) -> list[str]:
+        out = subprocess.run([sys.executable, "-c", RUN_AND_CLOSE, lang, size, resize], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert out.returncode == 0, out.stderr
+        return next(line for line in out.stdout.splitlines() if line.startswith("RAN")).split()[1:]
+
+    assert run("-", "-", "1300x850") == ["en", "1300", "850"]  # the user's own size, saved at close
+    assert run("ru", "1024x700", "-") == ["ru", "1024", "700"]  # the flags, for this run
+    assert run("-", "-", "-") == ["en", "1300", "850"]  # and back to what was saved

@@ -129,8 +129,6 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     except (PlanError, ValueError) as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
-    if lang:
-        window.set_language(lang)
     if headless:
         from .screenshot import render_window
 
@@ -140,6 +138,7 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
 
     if wh is not None:
         window.resize(*wh)
+        window.keep_layout = False  # --size is for this run: the saved size and docks stay as they were
     window.show()
     if wh is not None:
         QApplication.processEvents()

@@ -80,8 +80,10 @@ class WindowLayout:
             glossary = max(260, min(420, round(width * (0.22 if form > width * 0.3 else 0.25))))
             self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
 
+    keep_layout = True  # False: this run's size came from --size, and is not the user's to keep
+
     def save_layout(self) -> None:
-        if not self._persist:
+        if not self._persist or not self.keep_layout:
             return
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
