@@ -15,6 +15,8 @@ of the GUI thread; target: never over 50 ms.
 Edit-to-redraw: one user edit of a form field (a key typed into a line edit, a combo choice)
 to the chart's data updated from the core, and then to both charts repainted; target: median
 under 16 ms (one frame at 60 Hz).
+Quit: from Quit (Ctrl+Q) to the process gone, the Measure tab opened first (its interpreter check may
+still run); target: under 0.3 s (Python's own teardown took 0.7-1.4 s here, 2-3 s on a busy machine).
 """
 
 from __future__ import annotations
@@ -225,6 +227,45 @@ def large_cluster_latency(edits: int) -> None:
     w.close()
 
 
+QUIT_CHILD = r"""
+import os, sys, tempfile, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()
+from PySide6.QtCore import QThread, QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+from zerodesk.gui.app import run_gui
+
+def quit_soon():
+    if QThread.currentThread().loopLevel() == 0:
+        QTimer.singleShot(100, quit_soon)
+        return
+    window = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow")
+    window.act_tab_measure.trigger()
+    QApplication.processEvents()
+    print(f"QUIT {time.time():.6f}", flush=True)
+    window.act_quit.trigger()
+
+QTimer.singleShot(1000, quit_soon)
+sys.exit(run_gui())
+"""
+
+
+def quit_time(runs: int) -> None:
+    """From Quit to the process gone (the parent waits for it, so no zombie is counted)."""
+    times = []
+    for _ in range(runs):
+        proc = subprocess.Popen([sys.executable, "-c", QUIT_CHILD], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        quit_at = None
+        for line in proc.stdout:
+            if line.startswith("QUIT "):
+                quit_at = float(line.split()[1])
+        proc.wait()
+        if quit_at is not None:
+            times.append(time.time() - quit_at)
+    print(f"quit to process gone: {_stats(times)} ms (median / p90 / max, {len(times)} runs)")
+
+
 def _stats(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[int(0.9 * (len(ordered) - 1))]
@@ -236,12 +277,14 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=5, help="cold starts to time")
     parser.add_argument("--edits", type=int, default=300, help="edits per field")
     parser.add_argument("--nd-edits", type=int, default=40, help="edits at each large Nd")
+    parser.add_argument("--quits", type=int, default=5, help="quits to time")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (figures scale with other work on the machine)")
     cold_start(args.starts)
     edit_latency(args.edits)
     large_cluster_latency(args.nd_edits)
+    quit_time(args.quits)
 
 
 if __name__ == "__main__":

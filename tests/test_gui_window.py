@@ -485,3 +485,36 @@ def test_lang_and_size_flags_are_for_one_run_and_an_ordinary_start_is_as_saved(t
     assert run("-", "-", "1300x850") == ["en", "1300", "850"]  # the user's own size, saved at close
     assert run("ru", "1024x700", "-") == ["ru", "1024", "700"]  # the flags, for this run
     assert run("-", "-", "-") == ["en", "1300", "850"]  # and back to what was saved
+
+
+def test_the_process_ends_with_the_window_its_settings_saved_and_exit_handlers_run(tmp_path):
+    """Ctrl+Q: the window closes, the process ends at once (no teardown of every object), yet what a normal exit
+    does is done: a setting changed just before is on disk, the exit handlers ran, the exit code is kept."""
+    import os
+
+    code = textwrap.dedent("""
+        import atexit, sys
+        from PySide6.QtCore import QThread, QTimer
+        from PySide6.QtWidgets import QApplication
+        app = QApplication(sys.argv[:1])
+        from zerodesk.gui.app import run_gui
+        atexit.register(lambda: print("EXIT HOOK", flush=True))
+
+        def quit_soon():
+            if QThread.currentThread().loopLevel() == 0:
+                QTimer.singleShot(200, quit_soon)
+                return
+            window = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow")
+            window.set_language("ru")  # written to the settings' file only when they sync
+            window.act_quit.trigger()
+
+        QTimer.singleShot(500, quit_soon)
+        print("RETURNED", run_gui(), flush=True)  # never printed: the process ends in run_gui
+    """)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                         check=False)
+    assert out.returncode == 0, out.stderr
+    assert "EXIT HOOK" in out.stdout and "RETURNED" not in out.stdout
+    ini = next((tmp_path / "config").rglob("*.conf"), None) or next((tmp_path / "config").rglob("*.ini"))
+    assert "language=ru" in ini.read_text(encoding="utf-8")
