@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -518,3 +519,47 @@ def test_the_process_ends_with_the_window_its_settings_saved_and_exit_handlers_r
     assert "EXIT HOOK" in out.stdout and "RETURNED" not in out.stdout
     ini = next((tmp_path / "config").rglob("*.conf"), None) or next((tmp_path / "config").rglob("*.ini"))
     assert "language=ru" in ini.read_text(encoding="utf-8")
+
+
+def _ink_gaps(image: QImage, top: int, bottom: int, right: int) -> int:
+    """The widest run of columns without dark ink between the first and the last inked column of a text line."""
+    inked = [x for x in range(min(right, image.width())) if any(image.pixelColor(x, y).lightness() < 110 for y in range(top, bottom))]
+    return max((b - a for a, b in zip(inked, inked[1:])), default=0)
+
+
+def test_exports_hold_the_charts_not_the_controls_and_render_alike_in_imagemagick_and_librsvg(form, plan_tab, tmp_path):
+    """PNG and SVG hold the captions and charts, not the Log scale boxes or the splitter's handle; the SVG's
+    text is in the font Qt used, at Qt's length, so ImageMagick's own renderer (MSVG) and librsvg draw the title's
+    bold and plain runs side by side, and the predicted peak's hatch is drawn in both (not solid grey)."""
+    choose(form.field("model.preset"), "llama-2-7b")
+    png, svg = tmp_path / "chart.png", tmp_path / "chart.svg"
+    assert plan_tab.export_png(png, scale=1.0) and plan_tab.export_svg(svg)
+    image = QImage(str(png))
+    box = plan_tab.log_toggle.geometry()
+    colors = {image.pixelColor(x, y).name() for x in range(box.left(), box.right()) for y in range(box.top(), box.bottom())}
+    assert len(colors) == 1, colors  # the background only: no box, no "Log scale"
+    handle = plan_tab.splitter.handle(1)
+    at = handle.mapTo(plan_tab, handle.rect().center())
+    assert len({image.pixelColor(at.x() + dx, at.y()).name() for dx in range(-20, 20)}) == 1  # no handle's dots
+    text = svg.read_text(encoding="utf-8")
+    assert "Log scale" not in text and 'font-family="Sans Serif"' not in text
+    assert all("textLength=" in run for run in re.findall(r"<text [^>]*>", text))
+    tools = {"librsvg": shutil.which("rsvg-convert"), "imagemagick": shutil.which("convert")}
+    if not all(tools.values()):
+        pytest.skip("rsvg-convert (librsvg2-bin) and convert (imagemagick) are needed to render the SVG")
+    renders = {"librsvg": tmp_path / "rsvg.png", "imagemagick": tmp_path / "msvg.png"}
+    subprocess.run([tools["librsvg"], "-b", "white", str(svg), "-o", str(renders["librsvg"])], check=True, timeout=60)
+    subprocess.run([tools["imagemagick"], f"MSVG:{svg}", str(renders["imagemagick"])], check=True, timeout=120)
+    caption = plan_tab.caption.geometry()
+    line = plan_tab.caption.fontMetrics().height()
+    chart = plan_tab.chart
+    peak = chart.mapTo(plan_tab, chart.segment_widget_pos(0, "params"))  # x of stage 0
+    low, high = chart.hits.peak_span(0)
+    vb = chart.getPlotItem().vb
+    top = chart.mapTo(plan_tab, chart.mapFromScene(vb.mapViewToScene(QPointF(0, high)))).y()
+    bottom = chart.mapTo(plan_tab, chart.mapFromScene(vb.mapViewToScene(QPointF(0, low)))).y()
+    for name, path in renders.items():
+        render = QImage(str(path))
+        assert _ink_gaps(render, caption.top() + 2, caption.top() + line - 2, caption.right()) < 16, name
+        column = [render.pixelColor(peak.x() + dx, y).lightness() for dx in (-8, 0, 8) for y in range(top + 4, bottom - 4)]
+        assert min(column) < 200 and max(column) > 220, (name, min(column), max(column))  # stripes: dark and light

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QPainter
+from PySide6.QtGui import QGuiApplication, QPainter, QRegion
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from ...core.accounting import Breakdown
@@ -322,9 +322,11 @@ class PlanTab(QWidget):
                 if hasattr(item, "setExportMode"):
                     item.setExportMode(True, {"antialias": True})
                     items.append(item)
+        self.chart.hatch_as_lines(True)
         try:
             yield
         finally:
+            self.chart.hatch_as_lines(False)
             for item in items:
                 item.setExportMode(False)
             for axis, mode in axes:
@@ -333,6 +335,17 @@ class PlanTab(QWidget):
                 plot.setCacheMode(mode)
 
     # -- export ----------------------------------------------------------------------------------
+    def export_parts(self) -> list[QWidget]:
+        """What a file holds: the captions, the charts and their notes; not the Log scale boxes or the splitter."""
+        parts = [self.caption, self.stale, self.legend, self.chart, self.offload_chart, self.warning, self.dp_caption,
+                 self.dp_chart]
+        return [w for w in parts if w is not None and w.isVisible()]
+
+    def _render_parts(self, painter: QPainter) -> None:
+        for widget in self.export_parts():
+            # QWidget's render (a chart, a graphics view, has its own with another signature)
+            QWidget.render(widget, painter, widget.mapTo(self, QPoint(0, 0)), QRegion(), QWidget.RenderFlag.DrawChildren)
+
     def export_png(self, path: Path, scale: float = 2.0) -> bool:
         """Both charts with their captions, rendered at `scale` x the on-screen size."""
         from PySide6.QtGui import QImage
@@ -345,7 +358,7 @@ class PlanTab(QWidget):
         painter = QPainter(image)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         with self._exporting():
-            self.render(painter, QPoint())
+            self._render_parts(painter)
         painter.end()
         return image.save(str(path), "PNG")
 
@@ -357,23 +370,25 @@ class PlanTab(QWidget):
         gen.setFileName(str(path))
         gen.setSize(self.size())
         gen.setViewBox(QRect(0, 0, self.width(), self.height()))
+        gen.setResolution(self.logicalDpiX())  # the layout's own: text keeps the size it was measured at
         gen.setTitle("ZeroDesk chart")
         gen.setDescription(self.caption.text())
         painter = QPainter()
         if not painter.begin(gen):
             return False
         with self._exporting():
-            self.render(painter, QPoint())
+            self._render_parts(painter)
         painter.end()
         path = Path(path)
         if not path.is_file() or path.stat().st_size == 0:
             return False
-        from .svg_export import portable_svg
+        from .svg_export import portable_svg, svg_fonts, svg_text_width
 
         from xml.etree.ElementTree import ParseError
 
-        try:  # shapes in page coordinates: librsvg, ImageMagick and browsers draw what Qt draws
-            path.write_text(portable_svg(path.read_text(encoding="utf-8")), encoding="utf-8")
+        try:  # shapes in page coordinates, text in Qt's font and length: librsvg, ImageMagick and browsers draw what Qt draws
+            text = path.read_text(encoding="utf-8")
+            path.write_text(portable_svg(text, svg_fonts(text), svg_text_width), encoding="utf-8")
         except (OSError, ParseError):  # Qt's own file stays: right in Qt, if not everywhere
             pass
         return True

@@ -17,7 +17,7 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QPalette
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette
 
 from ...core.accounting import STAGES, Breakdown, ComponentSpec
 from ...core.peak import StagePeak, predict
@@ -38,6 +38,11 @@ from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAx
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
+
+
+def hatch_brush() -> QBrush:
+    """The predicted peak's diagonal hatch (pg.mkBrush drops a brush style: it came out solid grey)."""
+    return QBrush(QColor(PEAK_COLOR), Qt.BrushStyle.FDiagPattern)
 
 
 class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
@@ -71,8 +76,7 @@ class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
 
         self.labels = StageLabels(self)
         # The predicted peak: hatched and dashed-outlined, above the states (an estimate, not a state).
-        self._peak_bar = pg.BarGraphItem(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH,
-                                         brush=pg.mkBrush(QColor(PEAK_COLOR), style=Qt.BrushStyle.FDiagPattern),
+        self._peak_bar = pg.BarGraphItem(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH, brush=hatch_brush(),
                                          pen=pg.mkPen(PEAK_COLOR, width=1.5, style=Qt.PenStyle.DashLine))
         self._peak_bar.setZValue(1)
         self.addItem(self._peak_bar)
@@ -268,6 +272,32 @@ class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         if peaks:
             self._peak_bar.setOpts(x=[float(s) for s in STAGES], y0=[ty(v / scale) for v in states],
                                    height=[max(0.0, ty(max(p, v) / scale) - ty(v / scale)) for p, v in zip(peaks, states)])
+
+    def hatch_as_lines(self, on: bool, spacing_px: float = 6.0) -> None:
+        """Draw the peak layer's hatch as line segments (an export: SVG viewers know no Qt pattern brush and drew
+        the layer solid grey), or as the pattern brush again."""
+        if getattr(self, "_hatch", None) is not None:
+            self.removeItem(self._hatch)
+            self._hatch = None
+        self._peak_bar.setOpts(brush=QBrush(Qt.BrushStyle.NoBrush) if on else hatch_brush())
+        if not on or not self._peaks or not self._peak_bar.isVisible():
+            return
+        px_x, px_y = self.getPlotItem().vb.viewPixelSize()
+        o = self._peak_bar.opts
+        xs, ys = [], []
+        for x, y0, h in zip(o["x"], o["y0"], o["height"]):
+            width, height = BAR_WIDTH / px_x, h / px_y  # the layer in pixels, y down from its top
+            left, top = x - BAR_WIDTH / 2, y0 + h
+            c = -height
+            while c < width:  # the line x − y = c across the rectangle
+                a, b = max(0.0, c), min(width, height + c)
+                if b > a:
+                    xs += [left + a * px_x, left + b * px_x]
+                    ys += [top - (a - c) * px_y, top - (b - c) * px_y]
+                c += spacing_px * 1.414
+        self._hatch = pg.PlotCurveItem(xs, ys, connect="pairs", pen=pg.mkPen(PEAK_COLOR, width=1))
+        self._hatch.setZValue(1.5)
+        self.addItem(self._hatch, ignoreBounds=True)
 
     def _set_texts(self, room: float) -> None:
         """The totals and the peaks' words, in the room one stage has (hover still says all of it)."""
