@@ -563,3 +563,63 @@ def test_exports_hold_the_charts_not_the_controls_and_render_alike_in_imagemagic
         assert _ink_gaps(render, caption.top() + 2, caption.top() + line - 2, caption.right()) < 16, name
         column = [render.pixelColor(peak.x() + dx, y).lightness() for dx in (-8, 0, 8) for y in range(top + 4, bottom - 4)]
         assert min(column) < 200 and max(column) > 220, (name, min(column), max(column))  # stripes: dark and light
+
+
+# -- keyboard only ---------------------------------------------------------------------------------------------
+def _tab_to(qtbot, target, limit: int = 60) -> int:
+    """Press Tab (as a user would, on whatever has the focus) until `target` has it; returns the presses."""
+    for presses in range(1, limit + 1):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        if QApplication.focusWidget() is target:
+            return presses
+    raise AssertionError(f"Tab never reached {target.objectName()}: stopped at {QApplication.focusWidget().objectName()}")
+
+
+def test_a_keyboard_alone_reaches_a_segments_formula_and_its_claim(window, qtbot):
+    """Tab from the form to the stage chart, arrows to a segment: its bytes and formula are in a tooltip, the
+    chart's accessible description and the status bar; Enter opens the glossary's claim it rests on."""
+    from PySide6.QtWidgets import QToolTip
+
+    form_field = window.form.field("model.params")
+    form_field.setFocus()
+    qtbot.waitUntil(form_field.hasFocus)
+    chart = window.chart
+    _tab_to(qtbot, chart)
+    assert chart.keys.cursor == (0, "params")  # the first segment, at once
+    qtbot.keyClick(chart, Qt.Key.Key_Right)
+    qtbot.keyClick(chart, Qt.Key.Key_Up)
+    assert chart.keys.cursor == (1, "grads")
+    description = chart.accessibleDescription()
+    assert description.startswith("Stage 1 · Gradients") and "Formula: 2P with P = 2,000,000,000, Nd = 4" in description
+    assert QToolTip.isVisible() and "Formula: 2P" in QToolTip.text()
+    assert "Formula: 2P" in window.statusBar().currentMessage()
+    qtbot.keyClick(chart, Qt.Key.Key_Return)
+    assert window.glossary.selected_claim_id == "component-grads"
+    # the order goes on: the Nd chart (its points by arrows too), then the glossary
+    _tab_to(qtbot, window.dp_chart, limit=3)
+    qtbot.keyClick(window.dp_chart, Qt.Key.Key_Right)
+    assert window.dp_chart.accessibleDescription().startswith("Stage 0 · Nd = 8")
+    _tab_to(qtbot, window.glossary.search, limit=2)
+
+
+def test_tab_runs_form_charts_glossary_and_scroll_areas_take_no_focus(window, qtbot):
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    order = []
+    first = window.form.card_button
+    first.setFocus()
+    qtbot.waitUntil(first.hasFocus)
+    for _ in range(60):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        widget = QApplication.focusWidget()
+        if widget is first:
+            break
+        order.append(widget)
+    names = [w.objectName() for w in order]
+    places = [names.index(n) for n in ("cluster.host_memory_bytes", "stageLogScale", "stageChart", "dpLogScale", "dpChart",
+                                       "glossarySearch")]
+    assert places == sorted(places), names
+    assert not [w for w in order if isinstance(w, QAbstractScrollArea) and w.objectName() == "planScroll"]
+    for area in window.findChildren(QAbstractScrollArea):  # any that still takes focus shows a frame when it has it
+        if area.focusPolicy() & Qt.FocusPolicy.TabFocus and area.isVisibleTo(window):
+            assert area.frameShape() != area.Shape.NoFrame or area.objectName() in ("stageChart", "dpChart"), area.objectName()

@@ -175,6 +175,11 @@ class PlanTab(QWidget):
             chart.set_plan(self._plan, self._breakdown)  # its caption is in place already: the panel keeps its size
         return chart
 
+    def focus_chain(self) -> list[QWidget]:
+        """The tab's controls in the order Tab visits them: each chart after its Log scale box, stages first."""
+        chain = [self.log_toggle, self.chart, self.dp_log_toggle]
+        return chain + ([self.dp_chart] if self.dp_chart is not None else [])
+
     def _charts(self) -> tuple:
         return (self.chart,) if self.dp_chart is None else (self.chart, self.dp_chart)
 

@@ -11,7 +11,7 @@ The groups are their own widgets (model_section, sections); the fields live by k
 from __future__ import annotations
 
 from pydantic import ValidationError
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import catalog
@@ -125,6 +125,15 @@ class PlanForm(QWidget):
         super().changeEvent(event)
 
     # -- the fields -----------------------------------------------------------------------------
+    def last_in_tab_order(self) -> QWidget | None:
+        """The form's last widget that Tab stops at (the window continues its tab order after it)."""
+        last, widget = None, self.nextInFocusChain()
+        while widget is not self and self.isAncestorOf(widget):
+            if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                last = widget
+            widget = widget.nextInFocusChain()
+        return last
+
     def field(self, key: str) -> QWidget:
         return self._set.fields[key]
 
