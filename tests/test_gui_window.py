@@ -623,3 +623,33 @@ def test_tab_runs_form_charts_glossary_and_scroll_areas_take_no_focus(window, qt
     for area in window.findChildren(QAbstractScrollArea):  # any that still takes focus shows a frame when it has it
         if area.focusPolicy() & Qt.FocusPolicy.TabFocus and area.isVisibleTo(window):
             assert area.frameShape() != area.Shape.NoFrame or area.objectName() in ("stageChart", "dpChart"), area.objectName()
+
+
+# -- words ---------------------------------------------------------------------------------------------------
+def test_after_a_simulation_the_measure_tab_reads_as_a_finished_run_not_an_error(measure_tab):
+    """A simulation picks no attention kernel and sends no memory samples: no "attention kernel: ?." and no
+    "No memory samples arrived before the run stopped." (which reads like a failure) after one."""
+    from types import SimpleNamespace
+
+    texts = measure_tab.texts
+    lines = texts.how_it_ran(SimpleNamespace(optimizer_impl="foreach", attention=None), [], measure_tab._plan)
+    assert lines == ["AdamW kernels: foreach."]
+    lines = texts.how_it_ran(SimpleNamespace(optimizer_impl="fused", attention="flash"), [], measure_tab._plan)
+    assert lines == ["AdamW kernels: fused; attention kernel: flash."]
+    timeline = measure_tab.timeline
+    timeline.clear_data()
+    timeline.stop(simulated=True)
+    assert timeline.empty.textItem.toPlainText().startswith("A simulation draws no timeline")
+    timeline.clear_data()
+    timeline.stop()
+    assert timeline.empty.textItem.toPlainText() == "No memory samples arrived before the run stopped."
+
+
+def test_a_json_file_that_is_not_a_plan_is_said_in_a_sentence(window, tmp_path):
+    """Opening {"foo": 1} says what the file lacks in a sentence, not pydantic's "model: Field required"."""
+    path = tmp_path / "foo.json"
+    path.write_text('{"foo": 1}', encoding="utf-8")
+    assert not window.open_plan_file(path, ask=False)
+    message = window.statusBar().currentMessage()
+    assert "is not a ZeroDesk plan: it names no model" in message, message
+    assert "Field required" not in message and "model: " not in message
