@@ -19,7 +19,7 @@ from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
 
@@ -180,6 +180,7 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
             self.grid_lines.set_vertical(xs)
             pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
+            fit_axis_title(pi.getAxis("bottom"), self.font())
             pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(self._unit)))
         self._fit_x_range(xs)
         top = self._top

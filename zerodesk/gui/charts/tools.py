@@ -87,6 +87,16 @@ def settle_axes(plot_item: pg.PlotItem) -> None:
         plot_item.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
+def fit_axis_title(axis: pg.AxisItem, font) -> None:
+    """A bottom axis tall enough for its tick labels and its whole title (pyqtgraph counts 80% of the title's
+    height, so its last pixels were cut off at the chart's bottom edge)."""
+    from PySide6.QtGui import QFontMetrics
+
+    style = axis.style
+    ticks = QFontMetrics(style.get("tickFont") or font).height()
+    axis.setHeight(ticks + style["tickTextOffset"][1] + max(0, style["tickLength"]) + axis.label.boundingRect().height() + 2)
+
+
 class ValueAxis(pg.AxisItem):
     """The memory axis: ticks in the UI language's decimal; in log mode plain figures (0.1, 1, 10)."""
 
