@@ -2522,8 +2522,8 @@ states (Δ)</translation>
         <translation>Stage total: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Computed, {profile}. Click for the claim it rests on.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>

@@ -2522,8 +2522,8 @@ states (Δ)</source>
         <translation>Всего на стадии: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Расчёт, {profile}. Щёлкните, чтобы открыть утверждение, на котором он основан.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Расчёт, {profile}. Щёлкните (или нажмите Enter), чтобы открыть утверждение, на котором он основан.</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>

@@ -117,7 +117,7 @@ def segment_text(b: Breakdown, stage: int, key: str, spec: ComponentSpec | None,
             f=formula, p=i18n.fmt_int(b.params), nd=b.dp),
         translate("StageChart", "Stage total: {total} = {formula}").format(
             total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=i18n.core_formula(b.stage(stage).formula)),
-        translate("StageChart", "Computed, {profile}. Click for the claim it rests on.").format(
+        translate("StageChart", "Computed, {profile}. Click it (or press Enter) for the claim it rests on.").format(
             profile=i18n.profile_short(b.profile.value)),
     ]
     return "<br>".join(lines)
