@@ -68,9 +68,19 @@ class TimelineChart(pg.PlotWidget):
         else:
             text = QCoreApplication.translate("Timeline", "The memory of each rank through the measured step is drawn here during a run.")
         self.empty.setText(text)
+        self._wrap_empty()
         for (stage, rank), curve in self._curves.items():
             self.legend.removeItem(curve)
             self.legend.addItem(curve, self._curve_name(stage, rank))
+
+    def _wrap_empty(self) -> None:
+        """The note wraps to the plot's width (one long line ran past both sides of a narrow chart)."""
+        self.empty.setTextWidth(max(120.0, self.getPlotItem().vb.width() * 0.9))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if hasattr(self, "empty"):
+            self._wrap_empty()
 
     @staticmethod
     def _curve_name(stage: int, rank: int) -> str:

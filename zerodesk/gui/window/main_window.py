@@ -151,6 +151,8 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         nd.pointActivated.connect(self._on_nd_point_activated)
         nd.pointFocused.connect(lambda _s, _n: self.statusBar().showMessage(nd.accessibleDescription().replace("\n", " · ")))
         self.set_tab_order()
+        if self.focusWidget() is None or not self.form.isAncestorOf(self.focusWidget()):
+            self.form.field("model.preset").setFocus(Qt.FocusReason.OtherFocusReason)  # a keyboard starts at the form
 
     def set_tab_order(self) -> None:
         """Tab goes form -> the tabs' bar -> the Plan tab (each Log scale box, then its chart) -> the glossary."""
