@@ -653,3 +653,77 @@ def test_a_json_file_that_is_not_a_plan_is_said_in_a_sentence(window, tmp_path):
     message = window.statusBar().currentMessage()
     assert "is not a ZeroDesk plan: it names no model" in message, message
     assert "Field required" not in message and "model: " not in message
+
+
+# -- 1024x700, dark, the default size ------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_at_1024x700_the_plan_tab_fits_with_room_for_the_stage_chart_and_the_whole_nd_chart(window, qtbot, lang):
+    from PySide6.QtGui import QFontMetrics
+
+    from zerodesk.gui.base import i18n
+
+    i18n.set_language(lang)
+    window.resize(1024, 700)
+    window.fit_docks()
+    for _ in range(5):
+        QApplication.processEvents()
+    qtbot.wait(50)
+    QApplication.processEvents()
+    scroll = window.tabs.widget(0)
+    assert scroll.verticalScrollBar().maximum() == 0  # nothing of the Plan tab below the fold
+    assert window.chart.height() >= 200, window.chart.height()  # was ~130 px
+    nd = window.dp_chart
+    axis = nd.getPlotItem().getAxis("bottom")
+    title = axis.label.mapRectToScene(axis.label.boundingRect())
+    assert title.bottom() - axis.label.document().documentMargin() <= nd.height() + 1  # the x title whole (glyphs)
+    (x0, x1), _ = nd.getPlotItem().vb.viewRange()
+    half = QFontMetrics(nd.font()).horizontalAdvance("1024") / 2 * (x1 - x0) / nd.getPlotItem().vb.width()
+    assert x1 - 10 >= half  # the 1024 tick's label fits inside the axis (pyqtgraph hides one that does not)
+    # the glossary waits in a tab behind the form; the toolbar keeps Lesson on it, not in an overflow
+    assert window.glossary in window.tabifiedDockWidgets(window.form_dock)
+    lesson = window.toolbar.widgetForAction(window.act_lesson)
+    assert lesson is not None and lesson.isVisible() and window.toolbar.rect().contains(lesson.geometry())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_at_the_default_size_no_dropdown_cuts_its_choice(window, qtbot, lang):
+    from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+
+    from zerodesk.gui.base import i18n
+
+    i18n.set_language(lang)
+    window.resize(1440, 900)  # the default size (layout.DEFAULT_SIZE)
+    window.fit_docks()
+    for _ in range(5):
+        QApplication.processEvents()
+    for combo in window.form.findChildren(QComboBox):
+        if not combo.isVisibleTo(window.form) or combo.objectName().startswith("model.architecture"):
+            continue
+        option = QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                             QStyle.SubControl.SC_ComboBoxEditField, combo)
+        assert combo.fontMetrics().horizontalAdvance(combo.currentText()) <= field.width() + 1, (combo.objectName(), combo.currentText())
+
+
+def test_unchecked_boxes_stand_out_on_the_dark_palette(window, qtbot):
+    """The Log scale boxes and the radio buttons, unchecked, in dark: their outline is clearly lighter than the panel."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionButton
+
+    try:
+        window.theme_actions["dark"].trigger()
+        QApplication.processEvents()
+        for box in (window.plan_tab.log_toggle, window.form.model_section.by_arch):
+            assert not box.isChecked()
+            image = box.grab().toImage()
+            option = QStyleOptionButton()
+            option.initFrom(box)
+            element = (QStyle.SubElement.SE_RadioButtonIndicator if box is window.form.model_section.by_arch
+                       else QStyle.SubElement.SE_CheckBoxIndicator)
+            rect = box.style().subElementRect(element, option, box)
+            panel = box.palette().color(box.backgroundRole()).lightness()
+            lightest = max(image.pixelColor(x, y).lightness() for x in range(rect.left(), rect.right() + 1)
+                           for y in range(rect.top(), rect.bottom() + 1))
+            assert lightest - panel > 50, (box.objectName(), lightest, panel)
+    finally:
+        window.theme_actions["light"].trigger()

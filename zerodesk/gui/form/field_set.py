@@ -96,8 +96,10 @@ class FieldSet:
         self.errors[key] = e
         return e
 
-    def form_row(self, layout: QFormLayout, key: str, widget: QWidget, hint: QLabel | None = None) -> None:
-        """Label, field, an optional hint below it, and the field's error line."""
+    def form_row(self, layout: QFormLayout, key: str, widget: QWidget, hint: QLabel | None = None,
+                 wide: bool = False) -> None:
+        """Label, field, an optional hint below it, and the field's error line. `wide`: the label on its own line and
+        the field under it across the whole group (a choice worded as a sentence shows whole in a narrow dock)."""
         box = QWidget()
         v = QVBoxLayout(box)
         v.setContentsMargins(0, 0, 0, 0)
@@ -108,7 +110,11 @@ class FieldSet:
         v.addWidget(self.error_label(key))
         label = self.label(key, widget)
         label.setWordWrap(True)  # a long label (Russian) wraps instead of pushing the field out of the dock
-        layout.addRow(label, box)
+        if wide:
+            layout.addRow(label)
+            layout.addRow(box)
+        else:
+            layout.addRow(label, box)
 
     def label(self, key: str, widget: QWidget) -> QLabel:
         """The field's label (its buddy: Alt+letter focuses the field), kept by key for texts and errors."""

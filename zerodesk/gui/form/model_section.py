@@ -46,7 +46,7 @@ class ModelSection(QGroupBox):
         form = form_layout(self)
         self.preset = f.combo("model.preset", [("", CUSTOM)] + [(p.label, p.name) for p in self._presets],
                               min_chars=12, on_choice=on_preset)
-        f.form_row(form, "model.preset", self.preset)
+        f.form_row(form, "model.preset", self.preset, wide=True)
 
         src = QWidget()
         h = QHBoxLayout(src)

@@ -29,9 +29,9 @@ class TrainingSection(QGroupBox):
         super().__init__()
         form = form_layout(self)
         self.scheme = f.combo("scheme", [("", s.value) for s in Scheme], min_chars=12)
-        f.form_row(form, "scheme", self.scheme)
+        f.form_row(form, "scheme", self.scheme, wide=True)
         self.profile = f.combo("profile", [("", p.value) for p in Profile], min_chars=12)
-        f.form_row(form, "profile", self.profile)
+        f.form_row(form, "profile", self.profile, wide=True)
         self.profile.currentIndexChanged.connect(self._sync_scheme_enabled)  # shown plans change it too
         self.seq = f.edit("seq_len", stepper=True)
         f.form_row(form, "seq_len", self.seq)
@@ -82,7 +82,7 @@ class ClusterSection(QGroupBox):
         form = form_layout(self)
         gpus = [("", CUSTOM)] + [(g.label, g.name) for g in gpu_presets]
         self.gpu_preset = f.combo("cluster.gpu", gpus, min_chars=12, on_choice=self._on_gpu_preset)
-        f.form_row(form, "cluster.gpu", self.gpu_preset)
+        f.form_row(form, "cluster.gpu", self.gpu_preset, wide=True)
         self.gpu_mem: MemoryEdit = f.edit("cluster.gpu_memory_bytes", memory=True, then=self._leave_gpu_preset)
         f.form_row(form, "cluster.gpu_memory_bytes", self.gpu_mem)
         self.nodes = f.edit("cluster.nodes", stepper=True)
