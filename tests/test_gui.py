@@ -624,9 +624,10 @@ def test_gui_script_entry_takes_an_optional_plan_path(monkeypatch):
     calls = []
     monkeypatch.setattr(app, "run_gui", lambda *a: calls.append(a) or 0)
     assert app.main([]) == 0 and app.main(["p.zerodesk.json"]) == 0
-    assert app.main(["--lang", "ru", "--size", "1024x700", "--theme", "dark"]) == 0
-    assert calls == [(None, None, None, None, None, None), (None, Path("p.zerodesk.json"), None, None, None, None),
-                     (None, None, None, "ru", "1024x700", "dark")]
+    assert app.main(["--lang", "ru", "--size", "1024x700", "--theme", "dark", "--tab", "fit"]) == 0
+    assert calls == [(None, None, None, None, None, None, None),
+                     (None, Path("p.zerodesk.json"), None, None, None, None, None),
+                     (None, None, None, "ru", "1024x700", "dark", "fit")]
     assert app.parse_size("1920x1080") == (1920, 1080)
     with pytest.raises(ValueError, match="--size must be WIDTHxHEIGHT"):
         app.parse_size("big")
@@ -635,8 +636,8 @@ def test_gui_script_entry_takes_an_optional_plan_path(monkeypatch):
 def test_add_tab_leaves_room_for_more_views(window):
     from PySide6.QtWidgets import QLabel
 
-    index = window.add_tab(QLabel("measure"), "Measure")
-    assert index == 3 and window.tabs.tabText(3) == "Measure"  # after Plan, Table and the Measure tab
+    index = window.add_tab(QLabel("more"), "More")
+    assert index == 4 and window.tabs.tabText(4) == "More"  # after Plan, Table, Measure and Fit
 
 
 # -- screenshot mode ----------------------------------------------------------------------------------------

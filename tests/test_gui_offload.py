@@ -83,3 +83,24 @@ def test_an_offload_no_stage_can_do_says_why_and_draws_no_empty_axes(qtbot):
     tiny = _card(profile="torch", offload="optimizer+params", units="GiB", model={"params": 100_000})
     chart.set_plan(tiny)
     assert "memory, KiB" in chart.plot.getAxis("left").labelString() or "memory, MiB" in chart.plot.getAxis("left").labelString()
+
+
+def test_an_unknown_working_set_is_unknown_not_zero(qtbot):
+    """A raw P has no layer shapes: the GPU working set is not 0 but unknown, said in the legend and marked
+    with a '?' on each GPU bar; with an architecture it is a bar again."""
+    chart = OffloadChart()
+    qtbot.addWidget(chart)
+    plan = _card(offload="optimizer+params")
+    chart.set_plan(plan)
+    b = compute_offload(plan)
+    unknown = [s.stage for s in b.stages if s.applicable and s.gpu_working_bytes is None]
+    assert unknown == [3]
+    assert "GPU working set: unknown (needs the architecture)" in chart.title.text()
+    assert [(m.toPlainText(), m.pos().x()) for m in chart.unknown_marks] == [("?", 3 - 0.26)]
+    assert list(chart.bars["working"].opts["height"]) == [0]  # no bar pretends to be an amount
+    from zerodesk.core.catalog import find_model
+
+    shaped = plan.model_copy(update={"model": find_model("llama-2-7b").to_model_spec()})
+    chart.set_plan(shaped)
+    assert chart.unknown_marks == [] and "unknown" not in chart.title.text()
+    assert chart.bars["working"].opts["height"][0] > 0

@@ -65,6 +65,21 @@ class GpuPreset(_Preset):
     memory_bytes: int = Field(ge=1, description="memory of one device in bytes, as the device reports it")
     memory_reported: bool = Field(default=False, description="memory_bytes is a device's report (else the nominal size)")
     memory_type: str = ""
+    intra_node_gbps: float | None = Field(default=None, gt=0, le=1e6,
+                                          description="GPU-to-GPU bandwidth in a node, GB/s per GPU per direction")
+    intra_node_link: str = ""  # NVLink 4 (SXM5), PCIe Gen4 x16, ...
+    intra_node_source: str = ""
+
+
+class NetworkPreset(_Preset):
+    """An inter-node network as one GPU sees it (its NIC, or its share of the node's)."""
+
+    gbits_per_gpu: float = Field(gt=0, le=1e7, description="NIC bandwidth per GPU per direction, Gb/s")
+
+    @property
+    def gbps(self) -> float:
+        """GB/s (1e9 B/s) per GPU per direction: the plan's inter_node_gbps."""
+        return self.gbits_per_gpu / 8
 
     @property
     def nominal_bytes(self) -> int:
@@ -113,6 +128,19 @@ def _models() -> tuple[ModelPreset, ...]:
 @cache
 def _gpus() -> tuple[GpuPreset, ...]:
     return _load("gpus.json", "gpus", GpuPreset)
+
+
+@cache
+def _networks() -> tuple[NetworkPreset, ...]:
+    return _load("networks.json", "networks", NetworkPreset)
+
+
+def network_presets() -> list[NetworkPreset]:
+    return list(_networks())
+
+
+def find_network(name: str) -> NetworkPreset:
+    return _find(_networks(), name, "network preset")
 
 
 def model_presets() -> list[ModelPreset]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import APP_ID, APP_NAME, __version__
 from ..core.options import LANGUAGE
-from ..core.plan import Plan, PlanError, load_plan
+from ..core.plan import Plan, PlanError, load_plan_observed
 from ..core.text import shorten
 
 # The core the window draws from, loaded before Qt is: PySide6 reads the source of every module
@@ -23,6 +23,7 @@ import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modu
 
 LANG_CHOICES = LANGUAGE.values
 THEME_CHOICES = ("system", "light", "dark")
+TAB_CHOICES = ("plan", "table", "measure", "fit")  # the window's tabs, in order
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -42,6 +43,7 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"{LANGUAGE.help} for this run (default: the saved one)")
     parser.add_argument("--size", metavar="WxH", help="window size in pixels, such as 1024x700")
     parser.add_argument("--theme", choices=THEME_CHOICES, help="light, dark, or follow the system (default: the saved choice)")
+    parser.add_argument("--tab", choices=TAB_CHOICES, help="the tab in view when the window opens (default: plan)")
 
 
 def _application(offscreen: bool):
@@ -77,10 +79,11 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     headless: no settings are written (screenshots leave the user's layout alone).
     """
     file_plan: Plan | None = None
+    file_disk = None  # what the file was when read: a later save asks before overwriting any change since
     open_error = ""
     if plan_path is not None:
         try:
-            file_plan = load_plan(plan_path)
+            file_plan, file_disk = load_plan_observed(plan_path)
         except PlanError as exc:
             if headless or plan is not None:
                 raise
@@ -102,22 +105,24 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     window.quiet = headless
     window.open_error = open_error
     if plan is not None:  # the flags win; against the file they are an unsaved change
-        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan)
+        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan, disk=file_disk)
     elif file_plan is not None:
-        window.load_plan(file_plan, safe_resolve(plan_path))
+        window.load_plan(file_plan, safe_resolve(plan_path), disk=file_disk)
     if file_plan is not None and not headless:
         window.document.add_recent(Path(plan_path))
     return window
 
 
 def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None,
-            lang: str | None = None, size: str | tuple[int, int] | None = None, theme_choice: str | None = None) -> int:
+            lang: str | None = None, size: str | tuple[int, int] | None = None, theme_choice: str | None = None,
+            tab: str | None = None) -> int:
     """Open the main window; returns the exit code.
 
     plan: built from command-line flags (shown as given); plan_path: a plan file (opened; when
     `plan` is also given, the flags win and the window shows it as an unsaved change of that file);
     screenshot: render the window offscreen to this PNG (at least 1280x800) and return 0.
-    lang ('en'/'ru'), size ('1024x700' or (w, h)) and theme_choice ('system'/'light'/'dark') apply to this run.
+    lang ('en'/'ru'), size ('1024x700' or (w, h)), theme_choice ('system'/'light'/'dark') and tab (TAB_CHOICES)
+    apply to this run.
     Exit codes: 0 fine, 1 the screenshot could not be written, 2 the plan file or an option could not be read.
     """
     headless = screenshot is not None
@@ -129,6 +134,8 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     except (PlanError, ValueError) as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
+    if tab:
+        window.show_tab(tab)
     if headless:
         from .screenshot import render_window
 
@@ -208,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
     add_window_arguments(parser)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return run_gui(None, args.plan, args.screenshot, args.lang, args.size, args.theme)
+    return run_gui(None, args.plan, args.screenshot, args.lang, args.size, args.theme, args.tab)
 
 
 if __name__ == "__main__":

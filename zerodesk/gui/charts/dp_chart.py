@@ -22,6 +22,7 @@ from .dp_keys import DpKeys
 from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
+from .dp_hybrid import HybridCurves, hybrid_name
 
 STAGE_SYMBOLS = ("o", "s", "t", "d")
 MIN_MAX_DP = 1024
@@ -91,6 +92,7 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             c.setZValue(3 if s == 2 else 2)
             self.addItem(c)
             self._curves.append(c)
+        self.hybrid = HybridCurves(self)  # the plan's shard group kept as Nd grows, beside the flat curves
         self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(ND_LINE_COLOR, width=1.5, style=Qt.PenStyle.DotLine),
                                         label="", labelOpts={"position": 0.6, "anchors": [(0, 0.5), (0, 0.5)]})
         self.addItem(self._nd_line)
@@ -152,29 +154,32 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._plan = plan
         self._breakdown = breakdown if breakdown is not None else compute(plan)
         grid = dp_grid(plan.dp)
-        key = (plan.model.model_dump_json(), plan.scheme, plan.profile, tuple(grid))
+        # the model by equality, not by its JSON: a million-tensor list compares by identity in microseconds
+        key = (plan.model, plan.scheme, plan.profile, tuple(grid))
         if key != self._key:
             self._grid = grid
             self._sweep = sweep_dp(plan, grid)
             self._key = key
+        self.hybrid.update(plan, grid[-1])
         self._redraw()
 
     def _redraw(self, force: bool = False) -> None:
         plan = self._plan
         if plan is None:
             return
-        self._unit = scaled_unit(max(v for s in STAGES for v in self._sweep[s]), plan.units)
+        self._unit = scaled_unit(max([v for s in STAGES for v in self._sweep[s]] + list(self.hybrid.values())), plan.units)
         scale = UNIT_BYTES[self._unit]
         xs = [math.log2(n) for n in self._grid]
-        drawn = (self._key, plan.units, i18n.current_language(), self._log)
+        drawn = (self._key, self.hybrid.grid, plan.units, i18n.current_language(), self._log)
         if force or drawn != self._drawn:  # curves, ticks and labels change only with these
             self._drawn = drawn
             self._top = 0.0
-            values = [v / scale for s in STAGES for v in self._sweep[s]]
+            values = [v / scale for s in STAGES for v in self._sweep[s]] + [v / scale for v in self.hybrid.values()]
             self._floor = log_floor(values) if self._log else 1.0
             for s in STAGES:
                 ys = [self._ty(v / scale) for v in self._sweep[s]]
                 self._curves[s].setData(xs, ys)
+            self.hybrid.draw(self._ty, scale)
             self._top = max(values)
             pi = self.getPlotItem()
             pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
@@ -293,16 +298,17 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         label.updatePosition()
 
     # -- hover -------------------------------------------------------------------------------------
-    def point_text(self, stage: int, nd: int, nbytes: int) -> str:
+    def point_text(self, stage: int, nd: int, nbytes: int, hybrid: bool = False) -> str:
         plan = self._plan
+        title = f"{i18n.stage_short(stage)} · Nd = {i18n.fmt_int(nd)}" + (f" · {hybrid_name(plan)}" if hybrid else "")
         return "<br>".join([
-            f"<b>{i18n.stage_short(stage)} · Nd = {i18n.fmt_int(nd)}</b>",
+            f"<b>{title}</b>",
             self.tr("{v} per rank").format(v=i18n.fmt_bytes(nbytes, self._unit)),
             self.tr("Computed, {profile}.").format(profile=i18n.profile_short(plan.profile.value)),
         ])
 
-    def point_at(self, scene_pos) -> tuple[int, int, int] | None:
-        """(stage, Nd, bytes) of the drawn point nearest the mouse, within HOVER_PX pixels."""
+    def point_at(self, scene_pos) -> tuple[int, int, int] | tuple[int, int, int, bool] | None:
+        """(stage, Nd, bytes) of the drawn point nearest the mouse, within HOVER_PX pixels (and True on a hybrid curve)."""
         if self._plan is None or not self._grid:
             return None
         vb = self.getPlotItem().vb
@@ -311,12 +317,14 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         scale = UNIT_BYTES[self._unit]
         points = [(s, n, v) for s in STAGES for n, v in zip(self._grid, self._sweep[s])]
         points += [(s, self._plan.dp, self._breakdown.stage(s).total_bytes) for s in STAGES]
+        points += [(s, n, v, True) for s, n, v in self.hybrid.points()]
         best, best_d = None, HOVER_PX
-        for s, n, v in points:
+        for point in points:
+            s, n, v = point[:3]
             p = vb.mapViewToScene(QPointF(math.log2(n), self._ty(v / scale)))
             d = max(abs(p.x() - scene_pos.x()), abs(p.y() - scene_pos.y()))
             if d <= best_d:
-                best, best_d = (s, n, v), d
+                best, best_d = point, d
         return best
 
     def _on_mouse_moved(self, scene_pos) -> None:

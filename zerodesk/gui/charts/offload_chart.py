@@ -66,6 +66,7 @@ class OffloadChart(QWidget):
             self.plot.addItem(line)
         self.host_label = pg.InfLineLabel(self.host_line, "", position=0.02, anchors=[(0, 0), (0, 0)], color=HOST_LINE_COLOR)
         self.gpu_label = pg.InfLineLabel(self.gpu_line, "", position=0.55, anchors=[(0, 1), (0, 1)], color=GPU_LINE_COLOR)
+        self.unknown_marks: list[pg.TextItem] = []  # '?' where the working set needs the architecture
         self.plot.getAxis("bottom").setTicks([[(s, str(s)) for s in STAGES]])
         self.plot.setXRange(-0.6, 3.6, padding=0)
 
@@ -101,11 +102,19 @@ class OffloadChart(QWidget):
             ys.append(y0 / scale)
 
         top = 0.0
+        for mark in self.unknown_marks:
+            self.plot.removeItem(mark)
+        self.unknown_marks = []
         for s in b.stages:
             if not s.applicable:
                 continue
             put("gpu", s.stage - WIDTH, s.gpu_bytes)
-            put("working", s.stage - WIDTH, s.gpu_working_bytes or 0, s.gpu_bytes)  # unknown (no shapes): none drawn
+            if s.gpu_working_bytes is None:  # unknown (no shapes): a '?' on the GPU bar, never a bar of 0
+                mark = pg.TextItem("?", color=SERIES_COLORS["working"], anchor=(0.5, 1.0))
+                mark.setPos(s.stage - WIDTH, s.gpu_bytes / scale)
+                self.plot.addItem(mark)
+                self.unknown_marks.append(mark)
+            put("working", s.stage - WIDTH, s.gpu_working_bytes or 0, s.gpu_bytes)
             put("nvme" if s.on_nvme else "host", s.stage, s.offloaded_node_bytes)
             top = max(top, s.gpu_bytes + (s.gpu_working_bytes or 0), s.offloaded_node_bytes)
         for key, (xs, hs, ys) in series.items():
@@ -132,9 +141,12 @@ class OffloadChart(QWidget):
             "optimizer states, gradients and parameters")
         source = self.tr("ZeRO-Offload / ZeRO-Infinity bookkeeping") if b.profile.value == "paper" else self.tr(
             "PyTorch FSDP2 with CPUOffloadPolicy")
+        working = self.tr("GPU working set")
+        if any(s.applicable and s.gpu_working_bytes is None for s in b.stages):
+            working = self.tr("GPU working set: unknown (needs the architecture)")
         legend = " ".join(
             f"<span style='color:{SERIES_COLORS[k]}'>■</span>&nbsp;{html.escape(t)}"
-            for k, t in (("gpu", self.tr("GPU, per rank, at rest")), ("working", self.tr("GPU working set")),
+            for k, t in (("gpu", self.tr("GPU, per rank, at rest")), ("working", working),
                          ("nvme" if b.target == "nvme" else "host", self.tr("{where}, per node").format(where=where))))
         self.title.setText(
             "<b>" + html.escape(self.tr("Offload: {choice} to {where}").format(choice=choice, where=where)) + "</b> — "

@@ -17,6 +17,7 @@ from ..base import i18n
 from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
 from .dp_chart import DpChart, dp_legend_html
+from .dp_hybrid import hybrid_legend_html
 from .stage_chart import StageChart
 
 
@@ -293,7 +294,7 @@ class PlanTab(QWidget):
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
                 profile=i18n.profile_short(b.profile.value),
                 unit=i18n.unit_label(self.dp_chart.unit if self.dp_chart is not None else unit), nd=b.dp))
-            + (log_note if self.dp_log_toggle.isChecked() else "") + "<br>" + dp_legend_html())
+            + (log_note if self.dp_log_toggle.isChecked() else "") + "<br>" + dp_legend_html() + hybrid_legend_html(plan))
 
     def _update_legend(self) -> None:
         b = self._breakdown

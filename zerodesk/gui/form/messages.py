@@ -50,6 +50,18 @@ def field_bounds(loc: tuple) -> tuple[float | None, float | None]:
     return lo, hi
 
 
+def _float_field(loc: tuple) -> bool:
+    """Whether the Plan field at `loc` holds a float (a bandwidth): its bounds are then no whole-number range."""
+    model: type[BaseModel] | None = Plan
+    info = None
+    for part in loc:
+        if model is None or part not in model.model_fields:
+            return False
+        info = model.model_fields[part]
+        model = _model_of(info.annotation)
+    return info is not None and float in (info.annotation, *typing.get_args(info.annotation))
+
+
 def _num(value) -> str:
     return i18n.fmt_int(int(value)) if float(value).is_integer() else i18n.fmt_number(float(value), 2)
 
@@ -108,6 +120,14 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
                 world = nodes * gpn
                 return QCoreApplication.translate("FormMessages", "Nd must divide nodes × GPUs per node ({world}): for example {divisors}.").format(
                     world=i18n.fmt_int(world), divisors=_divisors(world))
+        if key == "cluster.shard_group":
+            nd = _int(cluster.get("dp")) or (_int(cluster.get("nodes")) or 0) * (_int(cluster.get("gpus_per_node")) or 0)
+            if nd:
+                return QCoreApplication.translate("FormMessages", "The shard group must divide Nd ({nd}): for example "
+                                                                  "{divisors}.").format(nd=i18n.fmt_int(nd), divisors=_divisors(nd))
+        if key == "hybrid":
+            return QCoreApplication.translate("FormMessages", "hpZ is a paper-profile choice: PyTorch's engines keep no "
+                                                              "second shard. Choose HSDP, or the paper profile.")
         if key == "cluster.gpus_per_node":
             return QCoreApplication.translate("FormMessages", "Nodes × GPUs per node must be at most {max}.").format(max=i18n.fmt_int(MAX_RANKS))
         if key == "model.architecture.heads":
@@ -118,7 +138,7 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
                 heads=arch.get("heads"), kv=arch.get("kv_heads"))
     if kind in _INT_TYPES or kind in _FLOAT_TYPES:
         lo, hi = field_bounds(loc)
-        whole = kind not in _FLOAT_TYPES and key != "bandwidth_gbps"
+        whole = kind not in _FLOAT_TYPES and not _float_field(loc)
         if key == "model.architecture.ffn" and kind == "missing":
             return QCoreApplication.translate(
                 "FormMessages", "FFN is empty and cannot default yet: give Hidden first, or a whole number.")

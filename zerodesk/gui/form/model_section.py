@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QButtonGroup, QCheckBox, QGroupBox, QHBoxLayout, QLabel, QRadioButton, QWidget
 
 from ...core.architecture import FAMILY_KNOBS
-from ...core.plan import Plan, default_ffn
+from ...core.plan import ModelSpec, Plan, default_ffn
 from . import texts
 from ..base import i18n
 from .field_grid import FieldGrid
@@ -38,6 +38,7 @@ class ModelSection(QGroupBox):
         self.model_name: str | None = None
         self._arch_extra: dict = {}  # layout knobs of the loaded architecture the form does not show
         self._tensor_model: dict = {}  # tensors + hf_config of a model read by transformers
+        self._tensor_spec: ModelSpec | None = None  # that model, validated once (a list may hold a million tensors)
         self._tensor_count = 0
         self._build(on_preset)
 
@@ -185,6 +186,13 @@ class ModelSection(QGroupBox):
             model["params"] = self.params.typed()  # 7,5B in Russian
         return model
 
+    def kept_model(self, raw: dict) -> ModelSpec | None:
+        """The validated model itself when `raw` (from raw()) keeps its tensor list: no edit revalidates the list."""
+        spec = self._tensor_spec
+        if spec is None or raw.get("tensors") is not spec.tensors:
+            return None
+        return spec if spec.name == raw.get("name") else spec.model_copy(update={"name": raw.get("name")})
+
     def show(self, plan: Plan, is_preset: bool) -> None:
         """Show the plan's model (the form holds its reactions off meanwhile)."""
         self.model_name = plan.model.name
@@ -195,6 +203,7 @@ class ModelSection(QGroupBox):
                             if arch is not None else {})
         self._tensor_model = ({"tensors": plan.model.tensors, "hf_config": plan.model.hf_config}
                               if plan.model.tensors else {})
+        self._tensor_spec = plan.model if plan.model.tensors else None
         self._tensor_count = plan.params
         if arch is not None:
             self.by_arch.setChecked(True)

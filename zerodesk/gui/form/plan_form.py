@@ -24,6 +24,7 @@ from .field_set import FieldSet, paint_as_error, select_data
 from .fields import ERROR_ALIASES, card_example, default_plan, with_model_preset
 from .memory_edit import MemoryEdit
 from .messages import friendly_errors
+from .hybrid_section import HybridSection, hybrid_texts
 from .model_section import ModelSection
 from .sections import ClusterSection, OffloadSection, TrainingSection
 
@@ -50,9 +51,10 @@ class PlanForm(QWidget):
         try:
             self._model_presets = catalog.model_presets()
             self._gpu_presets = catalog.gpu_presets()
+            self._networks = catalog.network_presets()
             self._catalog_error = ""
         except PlanError as exc:  # a broken catalog must not take the window down
-            self._model_presets, self._gpu_presets, self._catalog_error = [], [], str(exc)
+            self._model_presets, self._gpu_presets, self._networks, self._catalog_error = [], [], [], str(exc)
         self._build()
         self.retranslate()
         self.model.events.loaded.connect(self._show)
@@ -79,16 +81,22 @@ class PlanForm(QWidget):
         self.model_section = ModelSection(f, self._model_presets, self._on_model_preset)
         self.training = TrainingSection(f)
         self.cluster = ClusterSection(f, self._gpu_presets, on_units=self._units_changed)
+        self.hybrid = HybridSection(f, self._networks)  # shard group and links (issue 24)
+        self.cluster.gpu_preset.activated.connect(lambda _i: self.hybrid.follow_gpu(self.cluster.gpu_preset.currentData()))
         self.offload = OffloadSection(f)  # apart from the stages
-        for section in (self.model_section, self.training, self.cluster, self.offload):
+        for section in self._sections():
             outer.addWidget(section)
         outer.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
+    def _sections(self) -> tuple:
+        return self.model_section, self.training, self.cluster, self.hybrid, self.offload
+
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
         self._label_fields()
-        tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in texts.offload_texts("").items()}}
+        tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in texts.offload_texts("").items()},
+                **{k: tip for k, (_, tip) in hybrid_texts().items()}}
         for key, text in tips.items():
             self._set.fields[key].setToolTip(text)
             self._set.fields[key].setAccessibleDescription(text)
@@ -96,7 +104,7 @@ class PlanForm(QWidget):
             combo = self._set.fields[key]
             for i in range(combo.count()):
                 combo.setItemText(i, names[combo.itemData(i)])
-        for section in (self.model_section, self.training, self.cluster, self.offload):
+        for section in self._sections():
             section.retranslate()
         self.card_button.setText(self.tr("Card example: P = 2·10⁹, Nd = 4"))
         self.card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
@@ -113,7 +121,8 @@ class PlanForm(QWidget):
     def _label_fields(self) -> None:
         """Every field's label and accessible name; memory fields name the unit they are typed in."""
         unit = i18n.unit_label(self.cluster.unit())
-        labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in texts.offload_texts(unit).items()}}
+        labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in texts.offload_texts(unit).items()},
+                  **{k: label for k, (label, _) in hybrid_texts().items()}}
         accessible = texts.accessible_names()
         for key, text in labels.items():
             self._set.labels[key].setText(text)
@@ -156,7 +165,8 @@ class PlanForm(QWidget):
     def raw(self) -> dict:
         """The fields as a plain dict in the Plan's shape; strings are left for the core to judge."""
         unit = self.cluster.unit()
-        raw = nest({**self.training.values(), **self.cluster.values(unit), **self.offload.values(unit), "units": unit})
+        raw = nest({**self.training.values(), **self.cluster.values(unit), **self.hybrid.values(),
+                    **self.offload.values(unit), "units": unit})
         raw["model"] = self.model_section.raw()
         return raw
 
@@ -166,6 +176,7 @@ class PlanForm(QWidget):
             self.model_section.show(plan, self._has_model(plan.model.name))
             self.training.show(plan)
             self.cluster.show(plan)
+            self.hybrid.show(plan)
             self.offload.show(plan)
             self._shown_unit = plan.units
             self._label_fields()
@@ -212,8 +223,9 @@ class PlanForm(QWidget):
         """Valid: set the plan on the model. Invalid: mark the fields; the model keeps the last valid plan, which
         every view goes on showing (a typo never swaps the chart for an older plan behind the banner's back)."""
         raw = self.raw()
+        kept = self.model_section.kept_model(raw["model"])  # a tensor list is validated once, not per edit
         try:
-            plan = Plan.model_validate(raw)
+            plan = Plan.model_validate({**raw, "model": kept} if kept is not None else raw)
         except ValidationError as exc:
             names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
             self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))
@@ -255,3 +267,4 @@ class PlanForm(QWidget):
         """What the core made of the fields: the exact count, the layout's knobs, Nd."""
         self.model_section.show_hints(plan)
         self.cluster.show_hint(plan)
+        self.hybrid.show_hint(plan)

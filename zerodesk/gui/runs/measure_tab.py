@@ -193,7 +193,8 @@ class MeasureTab(QWidget):
         refusal = rules.host_fit(scaled, stages, ranks, self.controls.device_choice(), gpus=self.controls.gpus())
         if refusal is not None:
             return self.tr("The model states of {n} CPU ranks need about {need}, more than this machine can spare "
-                           "({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.").format(
+                           "({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.", "",
+                           ranks).format(
                 n=ranks, need=fmt_auto(refusal.need, "GB"), free=fmt_auto(refusal.free, "GB"))
         return ""
 

@@ -153,7 +153,8 @@ class RunTexts:
             top = max(cuda, key=lambda r: r.max_allocated_bytes)
             out.append(translate(
                 "RunTexts", "CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: "
-                "cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch's allocator "
+                "cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper "
+                "bound on fragmentation: it includes free blocks kept for reuse); outside torch's allocator "
                 "{outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between "
                 "CUDA and CPU, so do the activations.").format(
                 alloc=fmt_auto(top.max_allocated_bytes, family), extra=fmt_auto(top.untracked_bytes or 0, family),

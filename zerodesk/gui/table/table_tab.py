@@ -32,6 +32,7 @@ from ...core.units import scaled_unit
 from ..base import i18n
 from ..base.provenance import component_specs, peak_warning, provenance
 from ..base.style import WARN_COLOR
+from .comm_rows import comm_note, comm_rows
 
 
 class TableTab(QWidget):
@@ -162,7 +163,7 @@ class TableTab(QWidget):
         rows.append([self.tr("Communication per step"), *[i18n.fmt_bytes(s.comm_bytes, comm_unit) for s in b.stages]])
         rows.append([self.tr("Communication time at {bw} GB/s").format(bw=i18n.fmt_number(plan.bandwidth_gbps, 0 if plan.bandwidth_gbps == int(plan.bandwidth_gbps) else 2)),
                      *[i18n.fmt_seconds(comm_seconds(s.comm_bytes, plan.bandwidth_gbps)) for s in b.stages]])
-        return rows
+        return rows + comm_rows(plan)
 
     def verdict(self, need: int, gpu: int, unit: str) -> str:
         """'fits: 20% of 80.00 GB' or 'over by 24.00 GB: needs 130% of 80.00 GB'."""
@@ -224,7 +225,7 @@ class TableTab(QWidget):
         else:
             self.activations.setText(self.tr(
                 "On top: activations (give the architecture to estimate them), temporary buffers, fragmentation."))
-        notes = [self.tr("Note: {note}.").format(note=i18n.core_note(n)) for n in b.notes]
+        notes = [self.tr("Note: {note}.").format(note=i18n.core_note(n)) for n in b.notes] + [comm_note(plan)]
         if notes:
             self.activations.setText(self.activations.text() + "\n" + "\n".join(notes))
         body = rows[1:]

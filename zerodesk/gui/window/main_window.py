@@ -1,4 +1,4 @@
-"""ZeroDesk's main window: the form (dock), the Plan, Table and Measure tabs, the glossary (dock).
+"""ZeroDesk's main window: the form (dock), the Plan, Table, Measure and Fit tabs, the glossary (dock).
 
 Data flows one way: the form edits the plan model (zerodesk.core.plan_model); the model computes the
 breakdown and every view observes it: the Plan tab, the Table tab, the Measure tab, the glossary's
@@ -73,6 +73,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self.pages = LazyPages(self.tabs)
         self._table_slot = self.pages.add(self._build_table, "tableSlot")
         self._measure_slot = self.pages.add(self._build_measure_tab, "measureSlot")
+        self._fit_slot = self.pages.add(self._build_fit_tab, "fitSlot")
         self.setCentralWidget(self.tabs)
         # runs (simulate, measure): their records follow the plan and are drawn on the Plan chart
         first = plan or default_plan(self.settings.units)
@@ -140,6 +141,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self.tabs.setTabText(0, self.tr("Plan"))
         self.tabs.setTabText(self.pages.index(self._table_slot), self.tr("Table"))
         self.tabs.setTabText(self.pages.index(self._measure_slot), self.tr("Measure"))
+        self.tabs.setTabText(self.pages.index(self._fit_slot), self.tr("Fit"))
         self.run_records.redraw()  # series labels are in the UI language
         self.tabs.setAccessibleName(self.tr("Views"))
         self._rebuild_recent_menu()
@@ -211,6 +213,40 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         tab.set_records(self.run_records.shelf.shown())
         return tab
 
+    def show_tab(self, name: str) -> None:
+        """Bring a tab into view by its name (plan, table, measure, fit: app.TAB_CHOICES)."""
+        pages = {"table": self._table_slot, "measure": self._measure_slot, "fit": self._fit_slot}
+        self.tabs.setCurrentIndex(0 if name == "plan" else self.pages.index(pages[name]))
+
+    @property
+    def fit_tab(self):
+        """The Fit tab, built on first use (it is not needed to paint the first window)."""
+        return self.pages.page(self._fit_slot).widget()
+
+    def _build_fit_tab(self):
+        from ..fit.fit_tab import FitTab  # the solver's view loads with its tab, not at start-up
+
+        tab = FitTab(self.model)
+        tab.exportRequested.connect(self._export_fit)
+        scroll = FitScrollArea(tab)  # as the Plan tab: a small window scrolls it rather than squeezing the map
+        scroll.setObjectName("fitScroll")
+        tab.textsChanged.connect(scroll.fit, Qt.ConnectionType.QueuedConnection)
+        return scroll
+
+    def _export_fit(self, suffix: str) -> bool:
+        from .document import ask_export_path
+
+        path = ask_export_path(self, self.settings, suffix)
+        if not path:
+            return False
+        tab = self.fit_tab
+        ok = tab.export_svg(path) if path.suffix.lower() == ".svg" else tab.export_png(path)
+        if ok:
+            self.statusBar().showMessage(self.tr("Exported {path}").format(path=path), 4000)
+        else:
+            self.show_error(self.tr("Cannot export the chart"), self.tr("Could not write {path}.").format(path=path))
+        return ok
+
     def start_run(self, kind: str) -> bool:
         """Simulate or measure the current plan from anywhere: the Measure tab shows the run."""
         tab = self.measure_tab
@@ -274,4 +310,5 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         if self._runs is not None:
             self._runs.kill_now()  # no rank outlives the window
         self.document.stop_watching()  # a closed window looks at no file
+        self.stop_reading()  # nor shows one still being read
         event.accept()

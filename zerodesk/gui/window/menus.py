@@ -46,6 +46,7 @@ class WindowMenus:
         self.act_tab_plan = self._action("actTabPlan", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
         self.act_tab_table = self._action("actTabTable", lambda: self.tabs.setCurrentIndex(1), "Ctrl+2")
         self.act_tab_measure = self._action("actTabMeasure", lambda: self.tabs.setCurrentWidget(self.measure_tab), "Ctrl+3")
+        self.act_tab_fit = self._action("actTabFit", lambda: self.show_tab("fit"), "Ctrl+4")
         self.act_simulate = self._action("actSimulate", lambda: self.start_run("simulated"), "F5")
         self.act_measure = self._action("actMeasure", lambda: self.start_run("measured"), "Shift+F5")
         self.act_find = self._action("actFindClaim", self._focus_glossary_search, K.Find)
@@ -92,7 +93,7 @@ class WindowMenus:
         self.menu_edit = mb.addMenu("")
         self.menu_edit.addActions([self.act_copy_table, self.act_card])
         self.menu_view = mb.addMenu("")
-        self.menu_view.addActions([self.act_tab_plan, self.act_tab_table, self.act_tab_measure])
+        self.menu_view.addActions([self.act_tab_plan, self.act_tab_table, self.act_tab_measure, self.act_tab_fit])
         self.menu_view.addActions([self.act_simulate, self.act_measure])
         self.menu_view.addSeparator()
         self.menu_view.addActions([self.act_toggle_form, self.act_toggle_glossary, self.act_find])
@@ -132,6 +133,8 @@ class WindowMenus:
             self.act_tab_plan: (self.tr("&Plan"), self.tr("Show the plan tab: both charts")),
             self.act_tab_table: (self.tr("&Table"), self.tr("Show the table tab")),
             self.act_tab_measure: (self.tr("&Measure Tab"), self.tr("Show the measure tab: simulate or measure a training step")),
+            self.act_tab_fit: (self.tr("Fit Ta&b"), self.tr(
+                "Show the fit tab: the largest micro-batch and the lowest stage that fit, by Nd (predicted)")),
             self.act_simulate: (self.tr("S&imulate"), self.tr(
                 "Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)")),
             self.act_measure: (self.tr("Measu&re"), self.tr("Measure one real training step per stage on local ranks")),
