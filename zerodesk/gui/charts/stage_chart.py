@@ -13,7 +13,6 @@ runs' markers (run_overlay).
 
 from __future__ import annotations
 
-import math
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal
