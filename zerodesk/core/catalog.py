@@ -70,17 +70,6 @@ class GpuPreset(_Preset):
     intra_node_link: str = ""  # NVLink 4 (SXM5), PCIe Gen4 x16, ...
     intra_node_source: str = ""
 
-
-class NetworkPreset(_Preset):
-    """An inter-node network as one GPU sees it (its NIC, or its share of the node's)."""
-
-    gbits_per_gpu: float = Field(gt=0, le=1e7, description="NIC bandwidth per GPU per direction, Gb/s")
-
-    @property
-    def gbps(self) -> float:
-        """GB/s (1e9 B/s) per GPU per direction: the plan's inter_node_gbps."""
-        return self.gbits_per_gpu / 8
-
     @property
     def nominal_bytes(self) -> int:
         """The vendor's figure for one device, in bytes (binary GB, split over the card's devices)."""
@@ -94,6 +83,17 @@ class NetworkPreset(_Preset):
                              f"{self.vendor_gb} GiB per card ({self.nominal_bytes:,} B per device), or exactly that size "
                              "when no report is on file (memory_reported false)")
         return self
+
+
+class NetworkPreset(_Preset):
+    """An inter-node network as one GPU sees it (its NIC, or its share of the node's)."""
+
+    gbits_per_gpu: float = Field(gt=0, le=1e7, description="NIC bandwidth per GPU per direction, Gb/s")
+
+    @property
+    def gbps(self) -> float:
+        """GB/s (1e9 B/s) per GPU per direction: the plan's inter_node_gbps."""
+        return self.gbits_per_gpu / 8
 
 
 _P = TypeVar("_P", bound=_Preset)
