@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US" sourcelanguage="en_US">
 <context>
+    <name>ByteUnits</name>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>kB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+</context>
+<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
@@ -626,6 +649,14 @@ per step ({unit})</translation>
 </context>
 <context>
     <name>FormMessages</name>
+    <message>
+        <source>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</source>
+        <translation>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</source>
+        <translation>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</translation>
+    </message>
     <message>
         <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
         <translation>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</translation>
@@ -2355,6 +2386,10 @@ optimizer sharded</translation>
         <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
     </message>
     <message>
+        <source>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</source>
+        <translation>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</translation>
+    </message>
+    <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
         <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
     </message>
@@ -2906,6 +2941,14 @@ states (Δ)</translation>
         <translation>AdamW kernels: {impl}; attention kernel: {attention}.</translation>
     </message>
     <message>
+        <source>AdamW kernels: {impl}.</source>
+        <translation>AdamW kernels: {impl}.</translation>
+    </message>
+    <message>
+        <source>Attention kernel: {attention}.</source>
+        <translation>Attention kernel: {attention}.</translation>
+    </message>
+    <message>
         <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
         <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
     </message>
@@ -3029,8 +3072,16 @@ states (Δ)</translation>
         <translation>Stage total: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Computed, {profile}. Click for the claim it rests on.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</translation>
+    </message>
+    <message>
+        <source>States vs the torch profile {c}: {d}</source>
+        <translation>States vs the torch profile {c}: {d}</translation>
+    </message>
+    <message>
+        <source>States vs computed {c}: {d}</source>
+        <translation>States vs computed {c}: {d}</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>
@@ -3039,14 +3090,6 @@ states (Δ)</translation>
     <message>
         <source>Model states: {v}</source>
         <translation>Model states: {v}</translation>
-    </message>
-    <message>
-        <source>States vs the torch profile {c}: {d:+.1f}%</source>
-        <translation>States vs the torch profile {c}: {d:+.1f}%</translation>
-    </message>
-    <message>
-        <source>States vs computed {c}: {d:+.1f}%</source>
-        <translation>States vs computed {c}: {d:+.1f}%</translation>
     </message>
     <message>
         <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
@@ -3139,6 +3182,10 @@ states (Δ)</translation>
         <translation>Predicted peak of the step (estimate)</translation>
     </message>
     <message>
+        <source>needs the architecture (no activations in a raw count)</source>
+        <translation>needs the architecture (no activations in a raw count)</translation>
+    </message>
+    <message>
         <source>Predicted peak vs GPU memory</source>
         <translation>Predicted peak vs GPU memory</translation>
     </message>
@@ -3163,8 +3210,8 @@ states (Δ)</translation>
         <translation>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</translation>
     </message>
     <message>
-        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
-        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</translation>
+        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</source>
+        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</translation>
     </message>
     <message>
         <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
@@ -3184,6 +3231,10 @@ states (Δ)</translation>
     <message>
         <source>Rank memory, {unit}</source>
         <translation>Rank memory, {unit}</translation>
+    </message>
+    <message>
+        <source>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</source>
+        <translation>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</translation>
     </message>
     <message>
         <source>No memory samples arrived before the run stopped.</source>
@@ -3207,6 +3258,26 @@ states (Δ)</translation>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 GiB = 2³⁰ B</translation>
+    </message>
+    <message>
+        <source>1 MB = 10⁶ B</source>
+        <translation>1 MB = 10⁶ B</translation>
+    </message>
+    <message>
+        <source>1 MiB = 2²⁰ B</source>
+        <translation>1 MiB = 2²⁰ B</translation>
+    </message>
+    <message>
+        <source>1 kB = 10³ B</source>
+        <translation>1 kB = 10³ B</translation>
+    </message>
+    <message>
+        <source>1 KiB = 2¹⁰ B</source>
+        <translation>1 KiB = 2¹⁰ B</translation>
+    </message>
+    <message>
+        <source>whole bytes</source>
+        <translation>whole bytes</translation>
     </message>
     <message>
         <source>T</source>
@@ -3235,22 +3306,6 @@ states (Δ)</translation>
     <message>
         <source>{v} s</source>
         <translation>{v} s</translation>
-    </message>
-    <message>
-        <source>MB</source>
-        <translation>MB</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>kB</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>MiB</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>KiB</translation>
     </message>
     <message>
         <source>B</source>

@@ -11,16 +11,12 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..core.plan import Plan
+from ..core.units import UNIT_BYTES, UNIT_NOTES, scaled_unit  # noqa: F401  byte units: the plan's family, stepping down
 
 STAGES = (0, 1, 2, 3)
 HOST_SHARE = 0.7  # CPU ranks may use at most this share of the host's free memory for model states
 MAX_DEFAULT_RANKS = 2  # a laptop-friendly default: the plan's Nd, at most this many local ranks
 MAX_LOCAL_RANKS = 64  # the launcher's limit: one process each on this machine (GPU runs: also one per GPU)
-
-# Byte units: the plan's family (decimal GB or binary GiB), stepping down for small figures.
-UNIT_BYTES = {"GB": 10**9, "MB": 10**6, "kB": 10**3, "GiB": 2**30, "MiB": 2**20, "KiB": 2**10, "B": 1}
-UNIT_NOTES = {"GB": "1e9 B", "MB": "1e6 B", "kB": "1e3 B", "GiB": "2^30 B", "MiB": "2^20 B", "KiB": "2^10 B"}
-LADDERS = {"GB": ("GB", "MB", "kB"), "GiB": ("GiB", "MiB", "KiB")}
 
 
 def unit_family(plan: Plan | None) -> str:
@@ -30,10 +26,7 @@ def unit_family(plan: Plan | None) -> str:
 
 def table_unit(largest: float, family: str) -> str:
     """One unit for a set of figures: the largest step of the family's ladder not above `largest`, else B."""
-    for name in LADDERS["GB" if family == "GB" else "GiB"]:
-        if largest >= UNIT_BYTES[name]:
-            return name
-    return "B"
+    return scaled_unit(largest, family)
 
 
 def difference_pct(value: int | float, reference: int | float) -> float | None:
