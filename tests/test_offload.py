@@ -178,3 +178,36 @@ def test_cli_prints_offload_apart_and_in_json(capsys):
 def test_cli_without_offload_keeps_the_key_null(capsys):
     assert cli_main(["plan", "--preset", "card-example", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["offload"] is None
+
+
+def test_gpu_working_is_the_gathered_layer_at_stage_3_and_unknown_without_shapes(capsys):
+    """Stage 3 gathers each layer (16-bit parameters and gradients, 4L), with optimizer-only offload too; stage 2
+    gathers nothing; a raw P has no layer to size it by: "unknown" in the table, null in --json."""
+    llama = Plan.model_validate({"model": find_model("llama-2-7b").to_model_spec().model_dump(),
+                                 "cluster": {"nodes": 1, "gpus_per_node": 8}, "offload": "optimizer"})
+    b = compute_offload(llama)
+    assert b.stage(2).gpu_working_bytes == 0 and b.stage(2).gpu_working_known
+    assert b.stage(3).gpu_working_bytes == 4 * largest_layer_params(llama) > 0 and b.stage(3).gpu_working_known
+    raw = compute_offload(_plan(offload="optimizer+params"))
+    assert not raw.stage(3).gpu_working_known
+    argv = ["plan", "--params", "7B", "--dp", "16", "--offload", "optimizer+params"]
+    assert cli_main(argv) == 0
+    text = capsys.readouterr().out
+    offload_rows = text[text.index("Offload optimizer+params"):].splitlines()
+    row = next(line for line in offload_rows if line.startswith("3 "))
+    assert row.split()[2] == "unknown", row
+    assert "GPU working:" in text and "unknown without the model's tensor shapes" in text
+    assert "4L (L, the largest layer, unknown without tensor shapes)" in text
+    assert cli_main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["offload"]["stages"][3]["gpu_working_bytes"] is None
+
+
+def test_deepspeed_above_the_host_memory_says_what_it_means(capsys):
+    argv = ["plan", "--preset", "llama-2-7b", "--nodes", "2", "--gpus-per-node", "8", "--offload", "optimizer"]
+    assert cli_main([*argv, "--host-memory", "512GiB"]) == 0
+    text = capsys.readouterr().out
+    said = [line for line in text.splitlines() if "DeepSpeed sizes the host" in line]
+    assert len(said) == 1 and said[0].strip().startswith("ZeRO-2:"), said  # 646.89 GB > 549.76 GB; ZeRO-3 fits
+    assert "short of host memory" in said[0] and "each of the job's 16 GPUs" in said[0]
+    assert cli_main([*argv, "--host-memory", "1024GiB"]) == 0
+    assert "DeepSpeed sizes the host" not in capsys.readouterr().out

@@ -40,6 +40,7 @@ class OffloadStage:
     reason: Note | None = None  # why offload does not apply at this stage, when not applicable
     gpu: dict[str, int] = field(default_factory=dict)  # resting states left on one GPU, by component
     gpu_working_bytes: int = 0  # transient working set on the GPU (gathered layer / groups) while computing
+    gpu_working_known: bool = True  # False without tensor shapes (a raw P): gpu_working_bytes is then 0, unknown
     host_per_rank: dict[str, int] = field(default_factory=dict)  # offloaded states of the largest rank, by component
     offloaded_node_bytes: int = 0  # offloaded states of the heaviest node: every rank on it counted
     ranks_per_node: int = 1
@@ -116,6 +117,7 @@ def _paper(plan: Plan) -> list[OffloadStage]:
     param_b = sum(c.bytes_per_param for c in spec.components if c.state_class == "param")
     grad_b = sum(c.bytes_per_param for c in spec.components if c.state_class == "grad")
     with_params = plan.offload == Offload.OPTIMIZER_PARAMS
+    layer = largest_layer_params(plan)  # 0: no tensor shapes (a raw P), so no layer to size the working set by
     out = []
     for s in STAGES:
         if s < 2:
@@ -133,19 +135,20 @@ def _paper(plan: Plan) -> list[OffloadStage]:
             # ZeRO-Infinity: the partition is fetched for forward and again for backward; gradients go out
             traffic = ceil((2 * param_b + grad_b) * shard)
             tformula = f"{2 * param_b:g}P/Nd params in (forward, backward) + {grad_b:g}P/Nd grads out"
-            working = ceil((param_b + grad_b) * largest_layer_params(plan))
             kept = f"0 at rest + {param_b + grad_b:g}L working (L = largest layer)"
         else:
             # ZeRO-Offload: gradients out, the updated 16-bit parameters back in
             traffic = ceil((grad_b + param_b) * shard)
             tformula = f"{grad_b:g}P/Nd grads out + {param_b:g}P/Nd params in"
-            working = 0
-            kept = f"{param_b:g}P" + ("/Nd" if s == 3 else "")
+            kept = f"{param_b:g}P" + (f"/Nd + {param_b + grad_b:g}L working" if s == 3 else "")
+        # Stage 3 gathers each layer's 16-bit parameters to compute it and makes its 16-bit gradients before
+        # they are reduce-scattered out; stage 2 gathers nothing (the 16-bit parameters stay whole on the GPU).
+        working = ceil((param_b + grad_b) * layer) if s == 3 else 0
         moved = sum(c.bytes_per_param for c in spec.components if c.state_class != "param" or with_params)
         where = "NVMe" if plan.offload_target == "nvme" else "host"
         rpn = ranks_per_node(plan)
-        out.append(OffloadStage(s, True, gpu=gpu, gpu_working_bytes=working, host_per_rank=host,
-                                offloaded_node_bytes=sum(host.values()) * rpn, ranks_per_node=rpn,
+        out.append(OffloadStage(s, True, gpu=gpu, gpu_working_bytes=working, gpu_working_known=s < 3 or layer > 0,
+                                host_per_rank=host, offloaded_node_bytes=sum(host.values()) * rpn, ranks_per_node=rpn,
                                 on_nvme=plan.offload_target == "nvme", traffic_bytes=traffic,
                                 traffic_formula=tformula, formula=f"GPU {kept}; {where} {moved:g}P/Nd per rank"))
     return out
@@ -176,7 +179,8 @@ def _torch(plan: Plan) -> list[OffloadStage]:
         traffic = gathers * padded_shard + largest["grads"]
         working = torch_profile.torch_transient(named, s, dp)["gathered_params"] if named else 0
         out.append(OffloadStage(
-            s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working, host_per_rank=host,
+            s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working,
+            gpu_working_known=named is not None, host_per_rank=host,
             offloaded_node_bytes=node_total, ranks_per_node=per_node, on_nvme=False, traffic_bytes=traffic,
             traffic_formula=f"{4 * gathers}P/Nd fp32 shards in ({'forward' if s == 2 else 'forward, backward'})"
                             " + 4P/Nd fp32 grads out",

@@ -6,6 +6,7 @@ from .offload import (
     OffloadBreakdown,
     compute_offload,
     deepspeed_for_plan,
+    largest_layer_params,
     pressures,
     traffic_seconds,
 )
@@ -54,7 +55,7 @@ def offload_json(plan: Plan) -> dict | None:
                 **({"reason": s.reason.text} if not s.applicable else {
                     "gpu_bytes": s.gpu_bytes,
                     "gpu_components": dict(s.gpu),
-                    "gpu_working_bytes": s.gpu_working_bytes,
+                    "gpu_working_bytes": s.gpu_working_bytes if s.gpu_working_known else None,
                     "host_bytes_per_node": s.host_bytes_per_node,
                     "nvme_bytes_per_node": s.nvme_bytes_per_node,
                     "offloaded_per_rank": dict(s.host_per_rank),
@@ -93,8 +94,8 @@ def offload_table(plan: Plan) -> str:
             why.append(f"Stage {s.stage}: {s.reason.text}.")
             continue
         store = s.nvme_bytes_per_node if s.on_nvme else s.host_bytes_per_node
-        rows.append([str(s.stage), fmt_bytes(s.gpu_bytes, unit).split()[0],
-                     fmt_bytes(s.gpu_working_bytes, unit).split()[0], fmt_bytes(store, unit).split()[0],
+        working = fmt_bytes(s.gpu_working_bytes, unit).split()[0] if s.gpu_working_known else "unknown"
+        rows.append([str(s.stage), fmt_bytes(s.gpu_bytes, unit).split()[0], working, fmt_bytes(store, unit).split()[0],
                      fmt_bytes(s.traffic_bytes, unit).split()[0],
                      f"{traffic_seconds(s.traffic_bytes, b.pcie_gbps) * 1e3:,.1f} ms", verdict(plan, b, s.stage)])
         why.append(f"Stage {s.stage}: {s.formula}; traffic {s.traffic_formula}; {s.ranks_per_node} rank(s) per node.")
@@ -103,11 +104,54 @@ def offload_table(plan: Plan) -> str:
     if len(rows) > 1:
         lines += [table(rows, {1, 2, 3, 4, 5}), ""]
     lines += why
+    shown = [s for s in b.stages if s.applicable]
+    if shown:
+        lines.append(working_line(shown))
     ds = deepspeed_for_plan(plan)
     if ds:
         lines.append("DeepSpeed's cold estimate for the same choice (its formulas: a 1.5x buffer factor, 4L at ZeRO-3):")
+        layer_known = largest_layer_params(plan) > 0
         for d in ds:
-            lines.append(f"  ZeRO-{d.stage}: GPU {fmt_bytes(d.gpu_bytes, unit)}, host {fmt_bytes(d.host_bytes_per_node, unit)}"
-                         f" per node [{d.formula}]")
+            gpu = fmt_bytes(d.gpu_bytes, unit) if layer_known or d.stage == 2 else \
+                f"{fmt_bytes(d.gpu_bytes, unit)} + 4L (L, the largest layer, unknown without tensor shapes)"
+            lines.append(f"  ZeRO-{d.stage}: GPU {gpu}, host {fmt_bytes(d.host_bytes_per_node, unit)} per node "
+                         f"[{d.formula}]")
+        lines += [f"  {line}" for line in deepspeed_beyond(plan, b, ds)]
     lines += [f"Note: {note.text}." for note in b.notes]
     return "\n".join(lines)
+
+
+def working_line(stages: list) -> str:
+    """What the "GPU working" column holds, for the stages shown."""
+    parts = ["GPU working: what a stage holds on the GPU on top of its resting states while a layer computes"]
+    if any(s.stage == 3 for s in stages):
+        parts.append("at stage 3 the layer's gathered 16-bit parameters and its gradients (DeepSpeed's largest "
+                     "layer L)")
+    if any(s.stage == 2 for s in stages):
+        parts.append("0 at stage 2, which gathers nothing")
+    if any(not s.gpu_working_known for s in stages):
+        parts.append("unknown without the model's tensor shapes (a raw parameter count): give a preset, a config "
+                     "or the architecture")
+    return "; ".join(parts) + "."
+
+
+def deepspeed_beyond(plan: Plan, b: OffloadBreakdown, ds: list) -> list[str]:
+    """Where DeepSpeed's estimate exceeds the memory the plan gives: what that means for the user, one sentence each."""
+    out = []
+    host, gpu, unit = plan.cluster.host_memory_bytes, plan.cluster.gpu_memory_bytes, plan.units
+    for d in ds:
+        ours = b.stage(d.stage)
+        ours_host = ours.host_bytes_per_node if ours.applicable else None
+        if host and d.host_bytes_per_node > host:
+            adds = (f"4 bytes per parameter for each of the job's {plan.dp:,} GPUs (max(4N, 16)·P) and a 1.5x buffer"
+                    if d.stage == 2 and d.offload_optimizer else "a 1.5x buffer")
+            ours_text = f"the {fmt_bytes(ours_host, unit)} ZeroDesk counts" if ours_host else "ZeroDesk's figure"
+            out.append(f"ZeRO-{d.stage}: DeepSpeed sizes the host at {fmt_bytes(d.host_bytes_per_node, unit)} per node, "
+                       f"more than the node's {fmt_bytes(host, unit)}, so by DeepSpeed's estimator this node is short "
+                       f"of host memory; {ours_text} are the offloaded states at rest and DeepSpeed adds {adds}, so "
+                       "expect a real run to need more than ZeroDesk's figure and check a first run's host memory "
+                       "before relying on it.")
+        if gpu and d.gpu_bytes > gpu:
+            out.append(f"ZeRO-{d.stage}: DeepSpeed's GPU estimate ({fmt_bytes(d.gpu_bytes, unit)}) is more than one "
+                       f"GPU's {fmt_bytes(gpu, unit)}: by DeepSpeed's sizing the model states alone do not fit.")
+    return out

@@ -121,8 +121,9 @@ def run_line(stages: list[int], ranks: int, device: str | None, plan: Plan, plan
     if device is None:
         where = f"rank 0 of {ranks:,} under fake tensors"
     else:
-        kind = {"cpu": "CPU", "cuda": "GPU"}.get(device, "CPU or GPU")
-        where = f"{ranks} {kind} rank{'s' if ranks > 1 else ''}"
+        kind = {"cpu": "CPU ", "cuda": "GPU "}.get(device, "local ")
+        where = f"{ranks} {kind}rank{'s' if ranks > 1 else ''}" + (
+            "" if device in ("cpu", "cuda") else " (on GPUs if their torch sees one, else CPU)")
     size = f"{plan.params:,} parameters"
     if planned is not None and planned.params != plan.params:
         size += f" (scaled down from {planned.params:,})"
