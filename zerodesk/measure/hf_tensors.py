@@ -19,7 +19,7 @@ from ..core.hf_config import SUPPORTED, architecture_from_config_dict, model_nam
 from ..core.plan import PlanError
 from .runner import measure_env
 
-NEEDS_TRANSFORMERS = "needs the transformers package (pip install transformers)"
+NEEDS_TRANSFORMERS = "needs the transformers package"
 TENSOR_LIST_MODULE = "zerodesk.measure.worker.hf_model"  # what the subprocess runs
 
 
@@ -40,7 +40,8 @@ def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[d
     except PlanError as exc:
         if NEEDS_TRANSFORMERS in str(exc):
             raise PlanError(f"{path} has model_type '{model_type}': ZeroDesk reads {', '.join(SUPPORTED)} by itself, "
-                            f"and any other type {NEEDS_TRANSFORMERS}") from None
+                            f"and any other type {NEEDS_TRANSFORMERS} (`{python or sys.executable} -m pip install "
+                            "transformers`)") from None
         raise
     hints: dict[str, Any] = {"model_type": model_type}
     seq = next((cfg[k] for k in ("max_position_embeddings", "n_positions", "seq_length")
