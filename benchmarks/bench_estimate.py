@@ -22,8 +22,9 @@ from zerodesk.measure import command, rules  # noqa: E402
 from zerodesk.measure.protocol import Scale, scale_plan  # noqa: E402
 
 CONFIGS = [
-    "--preset gpt2 --layers-scale 0.1 --vocab-scale 0.1 --seq 64",  # README's first measure example
-    "--preset gpt2 --layers-scale 0.1 --seq 64",  # the example before: the full vocabulary
+    "--preset gpt2 --layers-scale 0.1 --hidden-scale 0.5 --vocab-scale 0.1 --seq 64",  # README's first measure
+    "--preset gpt2 --layers-scale 0.1 --vocab-scale 0.1 --seq 64",
+    "--preset gpt2 --layers-scale 0.1 --seq 64",  # README's example before: the full vocabulary
     "--layers 2 --hidden 64 --heads 4 --ffn 128 --vocab 256 --seq 32 --dp 2",  # benchmarks/bench_measure.py's
     "--preset llama-2-7b --layers-scale 0.0625 --hidden-scale 0.125 --vocab-scale 0.25 --seq 128",
 ]

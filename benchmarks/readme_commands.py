@@ -179,8 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         total += seconds
         failed += not status.startswith("ok")
         print(f"  {seconds:7.1f} s  {status:<9} {c.line}" + (f"\n                 ({c.why})" if c.why else ""))
-        if not status.startswith("ok"):
-            print("\n".join(f"                 | {line}" for line in tail.splitlines()))
+        shown = tail.splitlines() if not status.startswith("ok") else tail.splitlines()[-1:]
+        print("\n".join(f"                 | {line[:160]}" for line in shown))
     print(f"{len([c for c in cmds if c.run])} commands run in {total:.0f} s, {failed} failed; "
           f"{len([c for c in cmds if c.run is None])} skipped; load {os.getloadavg()[0]:.1f}")
     if not args.keep:

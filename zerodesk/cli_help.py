@@ -52,7 +52,7 @@ EXAMPLES = {
     ],
     "measure": [
         ("GPT-2 scaled down, every stage on 2 CPU ranks (about 20 s)",
-         "zerodesk measure --preset gpt2 --layers-scale 0.1 --vocab-scale 0.1 --seq 64"),
+         "zerodesk measure --preset gpt2 --layers-scale 0.1 --hidden-scale 0.5 --vocab-scale 0.1 --seq 64"),
         ("two stages of your own architecture, for scripts", "zerodesk measure --layers 2 --hidden 256 --heads 4 "
                                                              "--ffn 1024 --vocab 1000 --stage 1,3 --json"),
         ("on this machine's GPUs", "zerodesk measure --preset gpt2 --device cuda --stage 3"),
