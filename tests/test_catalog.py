@@ -164,3 +164,15 @@ def test_bad_gpu_entry(fake_catalogs):
     (fake_catalogs / "gpus.json").write_text(json.dumps({"schema": 1, "gpus": [entry]}), encoding="utf-8")
     with pytest.raises(PlanError, match=r"gpus.json, gpus\[0\]: memory_bytes"):
         gpu_presets()
+
+
+def test_gpu_link_figures_are_sourced_and_networks_load():
+    from zerodesk.core.catalog import find_network, gpu_presets, network_presets
+
+    for g in gpu_presets():
+        assert (g.intra_node_gbps is None) == (not g.intra_node_source), g.name
+        if g.intra_node_gbps is not None:
+            assert g.intra_node_link and "each way" in g.intra_node_source, g.name
+    assert find_gpu("h100-80gb").intra_node_gbps == 450  # NVLink 4: 900 GB/s both directions together
+    assert find_network("ib-ndr-400").gbps == 50  # 400 Gb/s per GPU
+    assert all(n.source and n.gbits_per_gpu > 0 for n in network_presets())

@@ -59,7 +59,8 @@ def test_the_states_and_offload_figures_of_every_plan_are_finite_and_not_negativ
         offload = compute_offload(plan)
         if offload is not None:
             assert all(v >= 0 for st in offload.stages for v in (*st.gpu.values(), *st.host_per_rank.values()))
-        assert all(row.gpu_bytes >= 0 and row.host_bytes_per_node >= 0 for row in deepspeed_for_plan(plan))
+        assert all(all(v is None or v >= 0 for v in (row.gpu_bytes, row.host_bytes_per_node))  # None: needs the shapes
+                   for row in deepspeed_for_plan(plan))
 
 
 def test_a_negative_figure_is_refused_where_it_is_made():

@@ -7,6 +7,18 @@ import re
 
 import pytest
 
+from russian_text import (  # tests/russian_text.py: every Russian text and the checks run over it
+    ROOT,
+    Text,
+    avoided_variants,
+    disagreements,
+    findings,
+    fold,
+    latin_unit_findings,
+    report,
+    russian_texts,
+    variant_pattern,
+)
 from zerodesk.core import glossary as glossary_module
 from zerodesk.core.glossary import load_glossary
 from zerodesk.core.plan import PlanError, Profile, Scheme
@@ -274,72 +286,13 @@ def test_paper_formulas_are_general_in_k(glossary):
 
 
 # -- the Russian terms ----------------------------------------------------------------------------------------
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
-TERMS = ROOT / "resources" / "glossary" / "README.md"
-
-
-def avoided_russian_variants() -> list[str]:
-    """The 'Avoid' column of the terminology table in resources/glossary/README.md."""
-    rows = [line for line in TERMS.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
-    header = [c.strip() for c in rows[0].strip("|").split("|")]
-    col = header.index("Avoid")
-    out = []
-    for row in rows[2:]:
-        out += re.findall(r"`([^`]+)`", row.strip("|").split("|")[col])
-    return out
-
-
-def _variant_pattern(variant: str) -> re.Pattern:
-    body = "".join("[0-9a-zа-яё]*" if ch == "*" else re.escape(_fold_cyrillic(ch)) for ch in variant)
-    return re.compile(rf"(?<![0-9A-Za-zА-Яа-яЁё]){body}" + ("" if variant.endswith("*") else r"(?![0-9A-Za-zА-Яа-яЁё])"))
-
-
-def _fold_cyrillic(text: str) -> str:
-    # Cyrillic without regard to case (and ё = е); Latin stays exact, so 'bf16' is caught and 'BF16' is not
-    return "".join(ch.lower() if "А" <= ch <= "я" or ch in "Ёё" else ch for ch in text).replace("ё", "е")
-
-
-INTERNAL_KEYS = {"id", "lang", "url", "kind", "scheme", "profile", "quantity", "component", "formula", "sources"}
-
-
-def _strings(value):
-    """Every user-visible string of a JSON resource (ids, enum values and references are internal)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            if k not in INTERNAL_KEYS:
-                yield from _strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _strings(v)
-
-
-def russian_texts() -> list[tuple[str, str]]:
-    """(where, text) for every Russian text the app ships: resources' ru JSON, the ru .ts, packaging."""
-    import xml.etree.ElementTree as ET
-
-    texts = []
-    for path in sorted((ROOT / "resources").rglob("*.json")):
-        if path.stem == "ru" or path.stem.endswith("_ru"):
-            texts += [(path.name, s) for s in _strings(json.loads(path.read_text(encoding="utf-8")))]
-    for path in sorted((ROOT / "resources").rglob("*_ru.ts")):
-        for message in ET.parse(path).getroot().iter("message"):
-            tr = message.find("translation")
-            texts += [(f"{path.name}: {message.findtext('source')!r}", t.text or "")
-                      for t in ([tr] if tr.find("numerusform") is None else tr.findall("numerusform"))]
-    for path in sorted((ROOT / "packaging").glob("*")):
-        if path.suffix == ".desktop":
-            texts += [(path.name, line) for line in path.read_text(encoding="utf-8").splitlines() if "[ru]=" in line]
-        elif path.suffix == ".xml":
-            texts += [(path.name, el.text or "") for el in ET.parse(path).getroot().iter()
-                      if el.get("{http://www.w3.org/XML/1998/namespace}lang") == "ru"]
-    return texts
+CLASSES = ("avoided", "latin units", "untranslated", "plural")
 
 
 def test_the_terminology_list_is_read():
-    variants = avoided_russian_variants()
-    for expected in ("делени*", "корзин*", "остаточн* затрат*", "bf16", "против расчёта", "Норма"):
+    variants = avoided_variants()
+    for expected in ("делени*", "корзин*", "остаточн* затрат*", "bf16", "против расчёта", "Норма", "моделир*",
+                     "фейков*", "распределител*", "rotary", "затвор*", "hidden"):
         assert expected in variants
 
 
@@ -347,25 +300,170 @@ def test_the_terminology_list_is_read():
     ("Деление состояний", "делени*"), ("стадия 1 делит состояния", "делит*"), ("какие состояния делятся", "деля*"),
     ("Корзины DDP", "корзин*"), ("вычисления в bf16", "bf16"), ("Стадия 1\nоптимизатор", "Стадия 1 оптимизатор"),
     ("Состояния против расчёта", "против расчёта"), ("Норма", "Норма"), ("Эти остаточные затраты", "остаточн* затрат*"),
+    ("Моделирование…", "моделир*"), ("на фиктивных тензорах", "фиктивн*"), ("MLP с затвором", "затвор*"),
+    ("Активации rotary", "rotary"), ("распределитель памяти", "распределител*"), ("слитное внимание", "слитн*"),
+    ("слоёв ×, hidden ×", "hidden"), ("Смулировать", "смулир*"),
 ])
 def test_the_check_catches_each_variant(text, variant):
-    assert _variant_pattern(variant).search(_fold_cyrillic(" ".join(text.split())))
+    assert variant_pattern(variant).search(fold(" ".join(text.split())))
 
 
 @pytest.mark.parametrize("text", ["разделяются", "распределяет", "BF16", "Нормализация", "отдельно", "torch.bfloat16",
-                                  "бакеты градиентов DDP", "временные буферы", "относительно расчёта"])
+                                  "бакеты градиентов DDP", "временные буферы", "относительно расчёта", "симуляция",
+                                  "аллокатор", "RoPE", "с гейтом (SwiGLU)", "слитое (fused)", "ширина", "hidden_size",
+                                  "Симулировать"])
 def test_the_check_lets_the_right_terms_pass(text):
-    folded = _fold_cyrillic(text)
-    assert not any(_variant_pattern(v).search(folded) for v in avoided_russian_variants()), text
+    folded = fold(text)
+    assert not any(variant_pattern(v).search(folded) for v in avoided_variants()), text
 
 
-def test_no_avoided_variant_appears_in_any_russian_text():
+@pytest.mark.parametrize("text,found", [
+    ("2P × 2 B = 30 ГБ", "B"), ("{v} GB на участника", "GB"), ("Всего (GiB)", "GiB"), ("на 80GB", "GB"),
+    ("Пропускная способность, GB/s", "GB/s"), ("от 87 до 97,5 MiB", "MiB"),
+])
+def test_latin_units_are_caught(text, found):
+    assert [f[1] for f in latin_unit_findings([Text("t", text)])] == [found]
+
+
+@pytest.mark.parametrize("text", ["2P × 2 Б = 30 ГБ", "каталог хранит «80 GB» как 80 ГиБ", "подпись «GB»", "BF16",
+                                  "B200", "FP32 (4 Б)", "4P/Nd байт"])
+def test_cyrillic_units_and_quoted_labels_pass(text):
+    assert latin_unit_findings([Text("t", text)]) == []
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("в 64 раз меньше", "64 раз"), ("и так 64 раз", "64 раз"), ("в 8 раза меньше", "8 раза"), ("2 байт", "2 байт"),
+    ("2³⁰ = 1 073 741 824 байт", "1 073 741 824 байт"), ("5 участника", "5 участника"), ("21 участников", "21 участников"),
+    ("из 21 участников", "21 участников"), ("в 1,5 раз больше", "1,5 раз"), ("12 стадия", "12 стадия"),
+])
+def test_disagreeing_numbers_are_caught(text, wrong):
+    found = disagreements(text)
+    assert len(found) == 1 and found[0].startswith(wrong), found
+
+
+@pytest.mark.parametrize("text", [
+    "в 64 раза меньше", "в 8 раз меньше", "в 1,5 раза больше", "16 байт на параметр", "4 байта", "1 байт", "21 участник",
+    "у каждого из 64 участников", "из 21 участника", "до 1 байта", "до 2 байт", "в 2–6 раз", "с 4 участниками",
+    "2³⁰ = 1 073 741 824 байта", "в 15 из 17 конфигураций", "3P элементов", "на 2 участниках",
+])
+def test_agreeing_numbers_pass(text):
+    assert disagreements(text) == []
+
+
+def test_every_russian_text_is_read():
     texts = russian_texts()
-    assert len(texts) > 300  # the glossary, the .ts translations and the packaging were all read
-    patterns = [(v, _variant_pattern(v)) for v in avoided_russian_variants()]
-    found = [(where, v, text) for where, text in texts for v, pat in patterns
-             if pat.search(_fold_cyrillic(" ".join(text.split())))]
-    assert not found, "\n".join(f"{where}: «{v}» in {text!r}" for where, v, text in found)
+    wheres = {t.where.split(" ")[0].split(":")[0] for t in texts}
+    assert {"glossary/ru.json", "lesson/ru.json", "models.json", "zerodesk_ru.ts"} <= wheres
+    assert len(texts) > 700
+    assert sum(t.source is not None for t in texts) > 600  # each with the English it translates
+
+
+@pytest.mark.parametrize("check", CLASSES)
+def test_the_russian_resources_are_clean(check):
+    """The glossary, the lesson, the catalogs' labels and the packaging: every class of mistake, none found."""
+    texts = [t for t in russian_texts() if ".ts:" not in t.where]
+    found = findings(texts, check)
+    assert not found, report(found)
+
+
+@pytest.mark.parametrize("check", CLASSES)
+def test_the_russian_ui_strings_are_clean(check):
+    texts = [t for t in russian_texts() if ".ts:" in t.where]
+    found = findings(texts, check)
+    assert not found, report(found)
+
+
+PLANTS = {  # one mistake of each class, planted in a temporary copy of the files
+    "avoided": ("resources/glossary/ru.json", "кэширующего аллокатора", "кэширующего распределителя"),
+    "latin units": ("resources/glossary/ru.json", "32 ГБ без разделения", "32 GB без разделения"),
+    "untranslated": ("resources/lesson/ru.json", "Что проверить", "What to check"),
+    "plural": ("resources/lesson/ru.json", "в {saving3|раз|раза|раз} меньше", "в {saving3} раз меньше"),
+}
+TS_PLANTS = {  # each in an entry that is clean in the checkout
+    "avoided": ("<translation>Диаграмма памяти в зависимости от Nd</translation>",
+                "<translation>Диаграмма памяти в зависимости от Nd (моделирование)</translation>"),
+    "latin units": ("<translation>Память состояний модели на участника по стадиям ZeRO</translation>",
+                    "<translation>Память состояний модели на участника по стадиям ZeRO, GB</translation>"),
+    "untranslated": ("<translation>Состояния модели на участника в зависимости от Nd</translation>",
+                     "<translation>Per-rank model states versus Nd</translation>"),
+    "plural": ("<translation>(с дополнением по измерению 0)</translation>",
+               "<translation>(с дополнением до 2 измерения)</translation>"),
+}
+
+
+def _copy(tmp_path):
+    import shutil
+
+    for folder in ("resources", "packaging"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    return tmp_path
+
+
+@pytest.mark.parametrize("check", CLASSES)
+def test_a_planted_mistake_of_each_class_is_caught(tmp_path, check):
+    """Plant one mistake in a copy of the resources: its class fails, naming the file and the text."""
+    root = _copy(tmp_path)
+    rel, good, bad = PLANTS[check]
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert good in text
+    path.write_text(text.replace(good, bad, 1), encoding="utf-8")
+    texts = [t for t in russian_texts(root) if ".ts:" not in t.where]
+    found = findings(texts, check, root)
+    assert found and all(rel.split("/")[-2] + "/ru.json" in where for where, _, _ in found), report(found)
+    assert findings([t for t in russian_texts(ROOT) if ".ts:" not in t.where], check) == []  # the checkout is clean
+
+
+@pytest.mark.parametrize("check", CLASSES)
+def test_a_planted_mistake_in_the_ts_is_caught(tmp_path, check):
+    """The .ts is read too: the planted entry is among the findings (phase B clears the rest)."""
+    root = _copy(tmp_path)
+    path = root / "resources" / "translations" / "zerodesk_ru.ts"
+    good, bad = TS_PLANTS[check]
+    text = path.read_text(encoding="utf-8")
+    assert good in text
+    path.write_text(text.replace(good, bad, 1), encoding="utf-8")
+    planted = [t for t in russian_texts(root) if ".ts:" in t.where and t.text.startswith(bad.split(">", 1)[1][:20])]
+    assert planted and findings(planted, check, root), check
+    clean = [t for t in russian_texts(ROOT) if ".ts:" in t.where and t.where == planted[0].where]
+    assert findings(clean, check) == []  # the same entry in the checkout passes
+
+
+def test_numerus_forms_are_read_and_checked_with_a_number_of_their_class(tmp_path):
+    """Qt's %n plurals: each Russian form is checked with 1, 2 and 5 in place of %n (one, few, many)."""
+    root = _copy(tmp_path)
+    path = root / "resources" / "translations" / "zerodesk_ru.ts"
+    message = ('<message numerus="yes"><source>%n ranks</source><translation>'
+               '<numerusform>%n участник</numerusform><numerusform>%n участника</numerusform>'
+               '<numerusform>%n участника</numerusform></translation></message>')  # the many form is wrong
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("</context>", message + "</context>", 1), encoding="utf-8")
+    forms = [t for t in russian_texts(root) if t.numerus and t.source == "%n ranks"]
+    assert [(t.form, t.text) for t in forms] == [(0, "%n участник"), (1, "%n участника"), (2, "%n участника")]
+    assert [what for _, what, _ in findings(forms, "plural")] == ["5 участника (→ участников)"]
+
+
+@pytest.mark.parametrize("forms,wrong", [
+    (("Nd = {nd} участник", "Nd = {nd} участников", "Nd = {nd} участников"), ["2 участников (→ участника)"]),
+    (("{seq} токенов", "{seq} токена", "{seq} токенов"), ["1 токенов (→ токен)"]),
+    (("{n} участник, {m} прямоугольников", "{n} участника, {m} прямоугольников", "{n} участников, {m} прямоугольников"),
+     ["1 прямоугольников (→ прямоугольник)", "2 прямоугольников (→ прямоугольника)"]),  # one count per entry
+])
+def test_numerus_forms_whose_count_is_a_placeholder_are_checked(forms, wrong):
+    """The window formats its counts itself ({nd}, grouped digits) and lets Qt pick the form: the placeholder a
+    counted noun follows takes each form's sample number, so a form that disagrees, or a second count, fails."""
+    texts = [Text("zerodesk_ru.ts: planted", form, "{n} things", True, i) for i, form in enumerate(forms)]
+    assert [what for _, what, _ in findings(texts, "plural")] == wrong
+
+
+def test_every_numerus_entry_of_the_ui_agrees_with_its_count():
+    """The .ts entries that show a count through Qt's numerus forms: three Russian forms, each agreeing."""
+    forms = [t for t in russian_texts() if t.numerus and ".ts:" in t.where]
+    by_entry: dict[str, list[int]] = {}
+    for t in forms:
+        by_entry.setdefault(t.where, []).append(t.form)
+    assert len(by_entry) >= 4 and all(v == [0, 1, 2] for v in by_entry.values()), by_entry
+    assert findings(forms, "plural") == []
 
 
 def test_no_internal_id_is_shown_in_glossary_text(glossary):
@@ -393,3 +491,32 @@ def test_sources_are_named_one_way(glossary):
         for sid in ("pytorch", "megatron-lm", "deepspeed"):
             assert CYRILLIC.search(glossary.source(sid).title), sid
         assert "NVMe" not in ds.note and "накопител" in ds.note
+
+
+# -- hybrid sharding (issue 24): the figures the claims state are what the core computes ---------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_hybrid_claims_state_the_cores_figures(lang):
+    from zerodesk.core.accounting import comm_by_link, compute
+    from zerodesk.core.plan import Plan
+
+    g = load_glossary(lang)
+    dec = "." if lang == "en" else ","
+
+    def plan(group=None, hybrid="hsdp"):
+        return Plan(model={"params": 8 * 10**9}, hybrid=hybrid,
+                    cluster={"nodes": 4, "gpus_per_node": 8, "shard_group": group})
+
+    def written(value: float, digits: int, text: str) -> bool:
+        return f"{value:.{digits}f}".replace(".", dec) in text
+
+    unit = "GB" if lang == "en" else "ГБ"
+    assert f"{compute(plan(8)).stage(3).total_bytes // 10**9} {unit}" in g.claim("hybrid-sharding").text  # 16 GB
+    assert f"{compute(plan()).stage(3).total_bytes // 10**9} {unit}" in g.claim("hybrid-sharding").text  # 4 GB flat
+    assert f"{compute(plan(8, 'hpz')).stage(3).total_bytes // 10**9} {unit}" in g.claim("hpz").text  # 6 GB
+    trade = g.claim("hybrid-trade").text
+    assert written(comm_by_link(plan())[3].inter_node_bytes / 1e9, 2, trade)  # 5.81 GB between nodes, flat
+    assert f"{comm_by_link(plan(8))[3].inter_node_bytes // 10**9} {unit}" in trade  # 3 GB with N = 8
+    seconds = g.claim("comm-seconds").text
+    for group in (None, 8):
+        for stage in (3, 2):
+            assert written(comm_by_link(plan(group))[stage].lower_bound_seconds * 1e3, 1, seconds), (group, stage)

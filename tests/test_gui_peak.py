@@ -10,7 +10,7 @@ from zerodesk.core.catalog import find_model
 from zerodesk.core.peak import predict
 from zerodesk.core.plan import Plan
 from zerodesk.core.units import UNIT_BYTES
-from zerodesk.gui.stage_chart import PEAK_KEY
+from zerodesk.gui.charts.stage_chart import PEAK_KEY
 
 
 def llama_plan(**kw) -> Plan:
@@ -29,12 +29,19 @@ def choose(combo, data) -> None:
 
 @pytest.fixture
 def llama_window(window):
-    window.form.set_plan(llama_plan())
+    window.model.load(llama_plan())
     return window
 
 
-def test_the_peak_layer_sits_above_the_states_with_the_cores_figures(llama_window):
-    chart = llama_window.chart
+@pytest.fixture
+def llama(model):
+    """The plan model on Llama 2 7B, torch profile, Nd = 8, 80 GB GPUs (before any view or form is built)."""
+    model.set_plan(llama_plan())
+    return model
+
+
+def test_the_peak_layer_sits_above_the_states_with_the_cores_figures(llama, plan_tab):
+    chart = plan_tab.chart
     plan = chart.plan
     want = predict(plan)
     assert [p.total_bytes for p in chart.peaks] == [p.total_bytes for p in want]
@@ -48,6 +55,7 @@ def test_the_peak_layer_sits_above_the_states_with_the_cores_figures(llama_windo
     # Llama 2 7B at Nd = 8 on 80 GB: DDP stages are over, FSDP2 stages fit (stage 2: 49.7 GB, as simulated)
     assert ["(over)" in t for t in texts] == [True, True, False, False]
     assert "49.7" in texts[2]
+
 
 
 def test_hovering_and_clicking_the_peak_layer(llama_window, qtbot):
@@ -64,27 +72,29 @@ def test_hovering_and_clicking_the_peak_layer(llama_window, qtbot):
     assert sig.args == ["component-predicted-peak"]
 
 
-def test_recompute_and_cuda_allowance_from_the_form(llama_window, qtbot):
-    form, chart = llama_window.form, llama_window.chart
+def test_recompute_and_cuda_allowance_from_the_form(llama, form, plan_tab, qtbot):
+    form.model.load(llama_plan())  # the form shows the plan and sets what its fields read back
+    chart = plan_tab.chart
     before = [p.total_bytes for p in chart.peaks]
     forward = [p.phase_totals["forward"] for p in chart.peaks]
-    choose(form._recompute, "full")
-    assert form.plan().recompute == "full"
+    choose(form.field("recompute"), "full")
+    assert form.model.plan.recompute == "full"
     after = [p.total_bytes for p in chart.peaks]
     # recompute lowers every forward; a stage whose peak is AdamW foreach's step keeps that peak
     assert all(p.phase_totals["forward"] < f for p, f in zip(chart.peaks, forward))
     assert all(a <= b for a, b in zip(after, before)) and any(a < b for a, b in zip(after, before))
-    form._cuda.setFocus()
-    qtbot.keyClicks(form._cuda, "2")
-    assert form.plan().cuda_allowance_bytes == 2 * 10**9
+    form.field("cuda_allowance_bytes").setFocus()
+    qtbot.keyClicks(form.field("cuda_allowance_bytes"), "2")
+    assert form.model.plan.cuda_allowance_bytes == 2 * 10**9
     assert all(p.components["cuda_allowance"] == 2 * 10**9 for p in chart.peaks)
-    choose(form._units, "GiB")  # the same bytes, shown in the new unit
-    assert form.plan().cuda_allowance_bytes == 2 * 10**9
+    choose(form.field("units"), "GiB")  # the same bytes, shown in the new unit
+    assert form.model.plan.cuda_allowance_bytes == 2 * 10**9
 
 
-def test_table_gives_the_fit_verdict_on_the_predicted_peak(llama_window):
-    table = llama_window.table
-    rows = {r[0]: r[1:] for r in table.rows()}
+
+def test_table_gives_the_fit_verdict_on_the_predicted_peak(llama, table_tab):
+    rows = {r[0]: r[1:] for r in table_tab.rows()}
     verdict = rows["Predicted peak vs GPU memory"]
     assert verdict[0].startswith("over by") and verdict[3].startswith("fits")
     assert rows["Predicted peak of the step (estimate)"][2].startswith("≈ 49.7")
+

@@ -33,8 +33,8 @@ def hover(qtbot, chart, pos: QPoint) -> None:
 
 
 # -- tooltips and the status bar --------------------------------------------------------------------
-def test_a_bar_tooltip_stays_while_the_mouse_rests(window, qtbot):
-    chart = window.chart
+def test_a_bar_tooltip_stays_while_the_mouse_rests(plan_tab, qtbot):
+    chart = plan_tab.chart
     pos = chart.segment_widget_pos(0, "master")
     hover(qtbot, chart, pos)
     assert "FP32 master weights" in chart.hover_text
@@ -42,6 +42,7 @@ def test_a_bar_tooltip_stays_while_the_mouse_rests(window, qtbot):
     event = QHelpEvent(QEvent.Type.ToolTip, pos, chart.viewport().mapToGlobal(pos))
     QApplication.sendEvent(chart.viewport(), event)
     assert QToolTip.isVisible() and "FP32 master weights" in QToolTip.text()
+
 
 
 def test_hovering_keeps_the_status_bar_explanation(window, qtbot):
@@ -53,58 +54,62 @@ def test_hovering_keeps_the_status_bar_explanation(window, qtbot):
     assert window.status_note.text() == explanation and not window.status_note.isHidden()
 
 
-def test_the_memory_versus_nd_chart_answers_hover(window, qtbot):
-    dp = window.dp_chart
+def test_the_memory_versus_nd_chart_answers_hover(plan_tab, qtbot):
+    dp = plan_tab.dp_chart
     vb = dp.getPlotItem().vb
     nd, nbytes = 16, dp.sweep()[3][dp.grid.index(16)]
     dp.scene().sigMouseMoved.emit(vb.mapViewToScene(QPointF(math.log2(nd), dp._ty(nbytes / 1e9))))
     assert dp.hover_text.startswith("<b>Stage 3 · Nd = 16</b>")
     assert f"{nbytes / 1e9:.2f} GB per rank" in dp.hover_text
 
-
-# -- axes that fit -----------------------------------------------------------------------------------
-def test_a_small_model_is_not_squashed_by_a_big_gpu(window, qtbot):
-    form = window.form
+def test_a_small_model_is_not_squashed_by_a_big_gpu(form, plan_tab, qtbot):
     choose(form.field("model.preset"), "pythia-70m")
     choose(form.field("cluster.gpu"), "a100-80gb")
-    chart = window.chart
-    top = max([s.total_bytes for s in window.breakdown.stages] + [p.total_bytes for p in chart.peaks]) / 1e9
+    chart = plan_tab.chart
+    top = max([s.total_bytes for s in form.model.breakdown.stages] + [p.total_bytes for p in chart.peaks]) / 1e9
     (_, _), (y0, y1) = chart.getPlotItem().vb.viewRange()
     assert y1 < 2 * top  # the bars and the predicted peak above them fill the chart
     assert not chart.gpu_line_shown()
     assert chart.gpu_above_text().startswith("↑ GPU memory 85.90 GB")
-    assert not window.dp_chart.gpu_line_shown() or window.dp_chart.log_y
+    assert not plan_tab.dp_chart.gpu_line_shown() or plan_tab.dp_chart.log_y
     # on a log axis the GPU line fits beside the bars again
-    window.chart_panel.log_toggle.setChecked(True)
+    plan_tab.log_toggle.setChecked(True)
     assert chart.log_y and chart.gpu_line_shown() and chart.menu.log_action.isChecked()
-    totals = [s.total_bytes / 1e9 for s in window.breakdown.stages]
+    totals = [s.total_bytes / 1e9 for s in form.model.breakdown.stages]
     data = chart.bar_data()
     keys = list(data)
     tops = [data[keys[-1]]["y0"][i] + data[keys[-1]]["height"][i] for i in range(4)]
     assert tops == pytest.approx([math.log10(t) for t in totals])
     assert chart.segment_at(0, (data[keys[0]]["y0"][0] + tops[0]) / 2) is not None
-    window.chart_panel.log_toggle.setChecked(False)
+    plan_tab.log_toggle.setChecked(False)
     assert not chart.log_y and not chart.gpu_line_shown()
 
 
-def test_a_gpu_close_to_the_bars_stays_on_the_axis(window, qtbot):
-    choose(window.form.field("cluster.gpu"), "a100-40gb")  # 40 GB beside the card's 32 / 14 / 11 / 8 GB
-    assert window.chart.gpu_line_shown() and window.chart.gpu_above_text() == ""
+
+def test_a_gpu_close_to_the_bars_stays_on_the_axis(form, plan_tab, qtbot):
+    choose(form.field("cluster.gpu"), "a100-40gb")  # 40 GB beside the card's 32 / 14 / 11 / 8 GB
+    assert plan_tab.chart.gpu_line_shown() and plan_tab.chart.gpu_above_text() == ""
 
 
-def test_the_log_scale_is_in_each_charts_own_menu(window):
-    from zerodesk.gui import i18n
 
-    for plot in (window.chart, window.dp_chart):
+def test_the_log_scale_is_in_each_charts_own_menu(plan_tab):
+    from zerodesk.gui.base import i18n
+
+    for plot in (plan_tab.chart, plan_tab.dp_chart):
         assert plot.scene().contextMenu == []  # pyqtgraph's untranslated "Export..." is gone
         menu = plot.menu.build()
         texts = [a.text() for a in menu.actions() if not a.isSeparator()]
         assert texts == ["Export Charts as PNG…", "Export Charts as SVG…", "Logarithmic Scale"]
-    window.dp_chart.menu.log_action.setChecked(False)
-    assert not window.dp_chart.log_y and not window.chart_panel.dp_log_toggle.isChecked()
+    plan_tab.dp_chart.menu.log_action.setChecked(False)
+    assert not plan_tab.dp_chart.log_y and not plan_tab.dp_log_toggle.isChecked()
+    exported = []
+    plan_tab.exportRequested.connect(exported.append)
+    plan_tab.chart.menu.build().actions()[1].trigger()
+    assert exported == [".svg"]  # the menu asks whoever holds the tab to export
     i18n.set_language("ru")
-    texts = [a.text() for a in window.chart.menu.build().actions() if not a.isSeparator()]
+    texts = [a.text() for a in plan_tab.chart.menu.build().actions() if not a.isSeparator()]
     assert texts == ["Экспорт диаграмм в PNG…", "Экспорт диаграмм в SVG…", "Логарифмическая шкала"]
+
 
 
 def test_totals_and_the_warning_never_overlap_at_1024x700(window, qtbot):
@@ -112,7 +117,7 @@ def test_totals_and_the_warning_never_overlap_at_1024x700(window, qtbot):
     window.fit_docks()
     for _ in range(3):
         QApplication.processEvents()
-    panel = window.chart_panel
+    panel = window.plan_tab
     assert panel.chart.width() > 350  # not the 220 px of old
     rects = [t.sceneBoundingRect() for t in window.chart._total_labels]
     for a, b in zip(rects, rects[1:]):
@@ -128,7 +133,7 @@ def test_window_shortcuts_work_while_a_text_field_has_focus(window, qtbot):
     field.setFocus()
     qtbot.waitUntil(field.hasFocus)
     qtbot.keyClick(field, Qt.Key.Key_U, Qt.KeyboardModifier.ControlModifier)
-    assert window.form.plan().units == "GiB" and field.text() == "2B"  # units switched, nothing erased
+    assert window.model.plan.units == "GiB" and field.text() == "2B"  # units switched, nothing erased
     exported = []
     window.export_dialog = lambda suffix: exported.append(suffix) or True
     qtbot.keyClick(field, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
@@ -139,76 +144,69 @@ def test_window_shortcuts_work_while_a_text_field_has_focus(window, qtbot):
 
 
 # -- exports ------------------------------------------------------------------------------------------
-def test_svg_export_draws_the_bars_outside_qt_too(window, tmp_path):
-    choose(window.form.field("cluster.gpu"), "a100-80gb")
+def test_svg_export_draws_the_bars_outside_qt_too(form, plan_tab, tmp_path):
+    choose(form.field("cluster.gpu"), "a100-80gb")
     path = tmp_path / "chart.svg"
-    assert window.export_chart(path)
+    assert plan_tab.export_svg(path)
     text = path.read_text(encoding="utf-8")
     assert "non-scaling-stroke" not in text
     rsvg = shutil.which("rsvg-convert")
     if rsvg is None:
         pytest.skip("rsvg-convert (librsvg2-bin) is not installed")
-    panel = window.chart_panel
     png = tmp_path / "chart.png"
-    subprocess.run([rsvg, "-w", str(panel.width()), "-h", str(panel.height()), str(path), "-o", str(png)],
+    subprocess.run([rsvg, "-w", str(plan_tab.width()), "-h", str(plan_tab.height()), str(path), "-o", str(png)],
                    check=True, timeout=60)
     image = QImage(str(png))
     for stage, key, color in ((0, "adam_v", "#d55e00"), (1, "grads", "#e69f00"), (0, "params", "#0072b2")):
-        p = window.chart.mapTo(panel, window.chart.segment_widget_pos(stage, key))
+        p = plan_tab.chart.mapTo(plan_tab, plan_tab.chart.segment_widget_pos(stage, key))
         got = image.pixelColor(p.x(), p.y())
         want = QColor(color)
         assert max(abs(got.red() - want.red()), abs(got.green() - want.green()), abs(got.blue() - want.blue())) < 40, (
             stage, key, got.name())
 
-
-# -- table ------------------------------------------------------------------------------------------------
-def test_table_captions_verdicts_and_headers(window, qtbot):
-    form, table = window.form, window.table
+def test_table_captions_verdicts_and_headers(form, table_tab, plan_tab, qtbot):
     choose(form.field("model.preset"), "llama-2-7b")
     choose(form.field("cluster.gpu"), "a100-80gb")
     type_into = form.field("micro_batch")
     type_into.setText("16")
     type_into.textEdited.emit("16")
-    window.tabs.setCurrentIndex(1)
-    rows = {r[0]: r[1:] for r in table.rows()}
-    act = activation_estimate(form.plan())
+    rows = {r[0]: r[1:] for r in table_tab.rows()}
+    act = activation_estimate(form.model.plan)
     assert act is not None
     both = rows["States + activations vs GPU memory"]
-    b = compute(form.plan())
+    b = compute(form.model.plan)
     need3 = b.stage(3).total_bytes + act.total_bytes
-    gpu = form.plan().cluster.gpu_memory_bytes
+    gpu = form.model.plan.cluster.gpu_memory_bytes
     assert (both[3].startswith("over by ") and "needs" in both[3]) == (need3 > gpu)
     over0 = rows["States vs GPU memory"][0]
     assert over0.startswith("over by ") and f"needs {100 * b.stage(0).total_bytes / gpu:,.0f}% of 85.90 GB" in over0
-    header = table.table.horizontalHeader()
+    header = table_tab.table.horizontalHeader()
     metrics = header.fontMetrics()
-    for c in range(table.table.columnCount()):
-        text = table.table.horizontalHeaderItem(c).text()
+    for c in range(table_tab.table.columnCount()):
+        text = table_tab.table.horizontalHeaderItem(c).text()
         widest = max(metrics.horizontalAdvance(line) for line in text.split("\n"))
         assert header.sectionSize(c) >= widest, text
+    assert "Mixed-precision" in plan_tab.caption.text()
     choose(form.field("profile"), "torch")
-    caption = "\n".join(table._caption_lines)
+    caption = "\n".join(table_tab._caption_lines)
     assert "Mixed-precision" not in caption and "scheme:" not in caption and "AdamW" in caption
-    assert "Mixed-precision" not in window.chart_panel.caption.text()
+    assert "Mixed-precision" not in plan_tab.caption.text()
 
-
-# -- glossary keyboard -------------------------------------------------------------------------------------
-def test_glossary_search_scrolls_to_the_first_match(window, qtbot):
-    g = window.glossary
+def test_glossary_search_scrolls_to_the_first_match(glossary, qtbot):
+    g = glossary
     g.browser.verticalScrollBar().setValue(0)
     g.search.setText("fragment")
     assert g.visible_claim_ids() and g.browser.verticalScrollBar().value() > 0
 
 
-def test_tab_leaves_the_glossary_card_without_walking_its_links(window, qtbot):
-    g = window.glossary
+
+def test_tab_leaves_the_glossary_card_without_walking_its_links(glossary, qtbot):
+    g = glossary
     g.browser.setFocus()
     qtbot.waitUntil(g.browser.hasFocus)
     qtbot.keyClick(g.browser, Qt.Key.Key_Tab)
     assert not g.browser.hasFocus()
 
-
-# -- window options -------------------------------------------------------------------------------------------
 def test_view_menu_names_the_plan_tab(window):
     assert window.act_tab_plan.text() == "&Plan" and window.tabs.tabText(0) == "Plan"
     assert window.act_tab_plan.shortcut() == QKeySequence("Ctrl+1")
@@ -222,7 +220,7 @@ def test_dark_theme_is_a_choice_and_the_charts_follow(window):
         QApplication.processEvents()
         assert QApplication.palette().color(QPalette.ColorRole.Base).lightness() < 80
         assert window.chart.backgroundBrush().color().lightness() < 80
-        assert window.settings.store.value("ui/theme") == "dark"
+        assert window.settings.theme == "dark"
         window.theme_actions["light"].trigger()
         QApplication.processEvents()
         assert window.chart.backgroundBrush().color().lightness() > 200

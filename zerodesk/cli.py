@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from . import __version__
 from .cli_help import COMMANDS as COMMAND_HELP
 from .cli_help import WINDOW_DESCRIPTION, WINDOW_USAGE, Formatter, epilog
-from .core.options import OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS, Option
+from .core.options import HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS, Option
 from .core.json_files import json_text
 from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
 from .core.text import shorten
@@ -32,9 +32,10 @@ ARCH_FLAGS = {  # dest -> Architecture field
 }
 CLUSTER_FLAGS = {  # dest -> Cluster field
     "dp": "dp", "nodes": "nodes", "gpus_per_node": "gpus_per_node", "gpu": "gpu", "gpu_memory": "gpu_memory_bytes",
-    "host_memory": "host_memory_bytes",
+    "host_memory": "host_memory_bytes", "shard_group": "shard_group", "intra_node_bandwidth": "intra_node_gbps",
+    "inter_node_bandwidth": "inter_node_gbps", "network": "network",
 }
-CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET)  # dest = the option's key
+CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID)  # dest = the option's key
 PLAN_FLAGS = {  # dest -> Plan field
     "seq": "seq_len", "batch": "micro_batch", "bandwidth": "bandwidth_gbps", "cuda_allowance": "cuda_allowance_bytes",
     "pcie": "pcie_gbps", **{o.key: o.key for o in CHOICE_OPTIONS},
@@ -162,6 +163,18 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
     cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
     cl.add_argument("--bandwidth", type=_positive, metavar="GB/s", help="per-rank link bandwidth in GB/s")
+    hy = parser.add_argument_group("hybrid sharding and links")
+    hy.add_argument("--shard-group", type=_whole, metavar="N",
+                    help="shard the states among N ranks and replicate across the Nd/N groups (HSDP); N divides Nd, "
+                         "default Nd")
+    _add_choice(hy, HYBRID)
+    hy.add_argument("--intra-node-bandwidth", type=_positive, metavar="GB/s",
+                    help="GPU-to-GPU bandwidth inside a node, GB/s per GPU per direction (default: the GPU preset's, "
+                         "else 450, H100 NVLink)")
+    hy.add_argument("--inter-node-bandwidth", type=_positive, metavar="GB/s",
+                    help="bandwidth between nodes, GB/s per GPU per direction (default: the network preset's, else 50, "
+                         "a 400 Gb/s NIC per GPU)")
+    hy.add_argument("--network", metavar="NAME", help="an inter-node network preset (see --list-networks)")
     cl.add_argument("--cuda-allowance", type=_allowance, metavar="SIZE",
                     help="memory set aside per GPU for the CUDA context and allocator, e.g. 1GiB (added to the peak)")
     off = parser.add_argument_group("offload (shown apart from the stages)")
@@ -175,18 +188,22 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     cat = parser.add_argument_group("catalog")
     cat.add_argument("--list-presets", action="store_true", help="list the model presets (names for --preset) and exit")
     cat.add_argument("--list-gpus", action="store_true", help="list the GPU presets (names for --gpu) and exit")
+    cat.add_argument("--list-networks", action="store_true",
+                     help="list the inter-node network presets (names for --network) and exit")
 
 
 def listed_catalog(args: argparse.Namespace) -> bool:
-    """Print the presets asked for by --list-presets / --list-gpus (JSON with --json); False when none was asked."""
-    if not (args.list_presets or args.list_gpus):
+    """Print the presets asked for by --list-presets / --list-gpus / --list-networks (JSON with --json); False when
+    none was asked."""
+    lists = {"models": args.list_presets, "gpus": args.list_gpus, "networks": args.list_networks}
+    if not any(lists.values()):
         return False
     from .core import report
 
     if getattr(args, "json", False):
-        print(json_text(report.preset_json(models=args.list_presets, gpus=args.list_gpus)))
+        print(json_text(report.preset_json(**lists)))
     else:
-        print(report.preset_listing(models=args.list_presets, gpus=args.list_gpus))
+        print(report.preset_listing(**lists))
     return True
 
 
@@ -224,14 +241,15 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None, notes:
 
     notes: where to add what the user should read first about how the plan was composed (a sequence length taken
     from a config's context length)."""
-    if args.plan is not None:
-        data = load_plan(args.plan).model_dump()
+    loaded = load_plan(args.plan) if args.plan is not None else None
+    if loaded is not None:  # its tensor list, if any, stays in its validated model (below): no copy, no second check
+        data = loaded.model_dump(exclude={"model": {"tensors"}})
     elif default is not None:
         data = default.model_dump()
     else:
         data = {}
     cluster = dict(data.get("cluster") or {})
-    model = dict(data.get("model") or {})
+    model = file_model = dict(data.get("model") or {})
 
     if args.preset is not None:  # an empty name is refused by the catalog, not ignored
         from .core.catalog import find_model
@@ -275,7 +293,15 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None, notes:
 
         gpu = find_gpu(args.gpu)
         cluster.update(gpu=gpu.name, gpu_memory_bytes=gpu.memory_bytes)
-    for dest in ("nodes", "gpus_per_node", "gpu_memory", "host_memory"):  # --gpu-memory overrides the preset's
+        if gpu.intra_node_gbps is not None:
+            cluster["intra_node_gbps"] = gpu.intra_node_gbps
+    if args.network is not None:
+        from .core.catalog import find_network
+
+        network = find_network(args.network)
+        cluster.update(network=network.name, inter_node_gbps=network.gbps)
+    for dest in ("nodes", "gpus_per_node", "gpu_memory", "host_memory", "shard_group", "intra_node_bandwidth",
+                 "inter_node_bandwidth"):  # --gpu-memory and the bandwidths override the presets' figures
         if getattr(args, dest) is not None:
             cluster[CLUSTER_FLAGS[dest]] = getattr(args, dest)
 
@@ -283,6 +309,8 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None, notes:
         if getattr(args, dest) is not None:
             data[field] = getattr(args, dest)
     data["model"], data["cluster"] = model, cluster
+    if loaded is not None and model is file_model:  # no flag replaced the file's model: keep it as validated
+        data["model"] = loaded.model
     try:
         return Plan.model_validate(data)
     except ValidationError as exc:
@@ -354,7 +382,12 @@ def _simulate_command(args: argparse.Namespace) -> int:
 def _fit_command(args: argparse.Namespace) -> int:
     from . import fit_command
 
-    return fit_command.main(args, _composed(args))
+    plan = _composed(args)
+    if args.verify:  # the simulations stop on the way out, as measure's ranks do
+        from .measure.lifeline import exit_on_hangup
+
+        exit_on_hangup()
+    return fit_command.main(args, plan)
 
 
 def _window_parser(listing_commands: bool = False) -> _Parser:
@@ -390,7 +423,8 @@ def _gui_command(args: argparse.Namespace) -> int:
             args.config = args.plan_file
         else:
             args.plan = args.plan_file
-    window_flags = ("plan_file", "screenshot", "lesson", "lang", "size", "theme", "list_presets", "list_gpus")
+    window_flags = ("plan_file", "screenshot", "lesson", "lang", "size", "theme", "tab", "list_presets", "list_gpus",
+                    "list_networks")
     flags_given = any(v is not None for k, v in vars(args).items() if k not in window_flags)
     plan = plan_from_args(args) if flags_given else None
     if args.lesson is not None:
@@ -399,7 +433,7 @@ def _gui_command(args: argparse.Namespace) -> int:
         return run_lesson(args.lesson, plan, args.screenshot, args.lang, args.size)
     from .gui.app import run_gui
 
-    return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme)
+    return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme, args.tab)
 
 
 COMMANDS = {"plan": _plan_command, "fit": _fit_command, "measure": _measure_command, "simulate": _simulate_command}

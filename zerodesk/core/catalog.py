@@ -64,6 +64,21 @@ class GpuPreset(_Preset):
     devices: int = Field(default=1, ge=1, description="devices the runtime shows per card")
     memory_bytes: int = Field(ge=1, description="memory of one device in bytes")
     memory_type: str = ""
+    intra_node_gbps: float | None = Field(default=None, gt=0, le=1e6,
+                                          description="GPU-to-GPU bandwidth in a node, GB/s per GPU per direction")
+    intra_node_link: str = ""  # NVLink 4 (SXM5), PCIe Gen4 x16, ...
+    intra_node_source: str = ""
+
+
+class NetworkPreset(_Preset):
+    """An inter-node network as one GPU sees it (its NIC, or its share of the node's)."""
+
+    gbits_per_gpu: float = Field(gt=0, le=1e7, description="NIC bandwidth per GPU per direction, Gb/s")
+
+    @property
+    def gbps(self) -> float:
+        """GB/s (1e9 B/s) per GPU per direction: the plan's inter_node_gbps."""
+        return self.gbits_per_gpu / 8
 
 
 _P = TypeVar("_P", bound=_Preset)
@@ -98,6 +113,19 @@ def _models() -> tuple[ModelPreset, ...]:
 @cache
 def _gpus() -> tuple[GpuPreset, ...]:
     return _load("gpus.json", "gpus", GpuPreset)
+
+
+@cache
+def _networks() -> tuple[NetworkPreset, ...]:
+    return _load("networks.json", "networks", NetworkPreset)
+
+
+def network_presets() -> list[NetworkPreset]:
+    return list(_networks())
+
+
+def find_network(name: str) -> NetworkPreset:
+    return _find(_networks(), name, "network preset")
 
 
 def model_presets() -> list[ModelPreset]:

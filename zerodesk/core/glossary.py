@@ -35,10 +35,14 @@ _REF_SOURCE = {"paper": "zero-paper", "pytorch": "pytorch"}
 
 
 class Origin(_Frozen):
-    """Who says so: the card, the ZeRO paper (refs = its sections), PyTorch (refs = the APIs), or ZeroDesk's own modelling."""
+    """Who says so: the card, the ZeRO paper (refs = its sections), PyTorch (refs = the APIs), or ZeroDesk's own modelling.
+
+    adapted: for the card's text where ZeroDesk changed its words (a translation, a term from the term
+    list), what changed; empty when the words are the card's own."""
 
     kind: OriginKind
     refs: tuple[str, ...] = ()
+    adapted: str = ""
 
     @model_validator(mode="after")
     def _refs_fit_the_kind(self) -> "Origin":
@@ -46,6 +50,8 @@ class Origin(_Frozen):
             raise ValueError(f"a {self.kind} origin names its {'sections' if self.kind == 'paper' else 'APIs'} in refs")
         if self.kind not in _REF_SOURCE and self.refs:
             raise ValueError(f"a {self.kind} origin takes no refs")
+        if self.adapted and self.kind != "card":
+            raise ValueError(f"only the card's text is marked adapted, not a {self.kind} origin")
         return self
 
 
@@ -127,8 +133,10 @@ class Glossary(_Frozen):
     lang: str
     title: str
     definition: str
+    definition_origin: Origin = Origin(kind="card")
     also_known_as: tuple[str, ...] = ()
     why: str
+    why_origin: Origin = Origin(kind="card")
     claims: tuple[Claim, ...]
     checklist: tuple[ChecklistItem, ...] = ()
     sources: tuple[Source, ...]

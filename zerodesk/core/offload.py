@@ -39,8 +39,9 @@ class OffloadStage:
     applicable: bool
     reason: Note | None = None  # why offload does not apply at this stage, when not applicable
     gpu: dict[str, int] = field(default_factory=dict)  # resting states left on one GPU, by component
-    gpu_working_bytes: int = 0  # transient working set on the GPU (gathered layer / groups) while computing
-    gpu_working_known: bool = True  # False without tensor shapes (a raw P): gpu_working_bytes is then 0, unknown
+    # transient working set on the GPU (gathered layer / groups) while computing; None: unknown, because it
+    # needs the model's shapes (a raw parameter count has no layers)
+    gpu_working_bytes: int | None = 0
     host_per_rank: dict[str, int] = field(default_factory=dict)  # offloaded states of the largest rank, by component
     offloaded_node_bytes: int = 0  # offloaded states of the heaviest node: every rank on it counted
     ranks_per_node: int = 1
@@ -112,12 +113,11 @@ def compute_offload(plan: Plan) -> OffloadBreakdown | None:
 # -- paper profile: ZeRO-Offload / ZeRO-Infinity bookkeeping -----------------------------------------------
 def _paper(plan: Plan) -> list[OffloadStage]:
     spec = SCHEMES[plan.scheme]
-    p, dp = plan.params, plan.dp
+    p, dp = plan.params, plan.shard_size  # sharded among the shard group (Nd without one)
     shard = ceil(p / dp)
     param_b = sum(c.bytes_per_param for c in spec.components if c.state_class == "param")
     grad_b = sum(c.bytes_per_param for c in spec.components if c.state_class == "grad")
     with_params = plan.offload == Offload.OPTIMIZER_PARAMS
-    layer = largest_layer_params(plan)  # 0: no tensor shapes (a raw P), so no layer to size the working set by
     out = []
     for s in STAGES:
         if s < 2:
@@ -131,24 +131,26 @@ def _paper(plan: Plan) -> list[OffloadStage]:
             count = shard if sharded(c.state_class, s) else p
             moves = c.state_class != "param" or with_params
             (host if moves else gpu)[c.key] = ceil(c.bytes_per_param * count)
+        # at stage 3 the parameters are partitioned, so the layer being computed is gathered (the paper's
+        # minimum working set, 16-bit parameters and gradients of the largest layer); unknown without shapes
+        layer = largest_layer_params(plan)
+        working = 0 if s < 3 else None if layer is None else ceil((param_b + grad_b) * layer)
+        gathered = f" + {param_b + grad_b:g}L working (L = largest layer)" if s == 3 else ""
         if with_params:
             # ZeRO-Infinity: the partition is fetched for forward and again for backward; gradients go out
             traffic = ceil((2 * param_b + grad_b) * shard)
             tformula = f"{2 * param_b:g}P/Nd params in (forward, backward) + {grad_b:g}P/Nd grads out"
-            kept = f"0 at rest + {param_b + grad_b:g}L working (L = largest layer)"
+            kept = "0 at rest" + gathered
         else:
             # ZeRO-Offload: gradients out, the updated 16-bit parameters back in
             traffic = ceil((grad_b + param_b) * shard)
             tformula = f"{grad_b:g}P/Nd grads out + {param_b:g}P/Nd params in"
-            kept = f"{param_b:g}P" + (f"/Nd + {param_b + grad_b:g}L working" if s == 3 else "")
-        # Stage 3 gathers each layer's 16-bit parameters to compute it and makes its 16-bit gradients before
-        # they are reduce-scattered out; stage 2 gathers nothing (the 16-bit parameters stay whole on the GPU).
-        working = ceil((param_b + grad_b) * layer) if s == 3 else 0
+            kept = f"{param_b:g}P" + ("/Nd" if s == 3 else "") + gathered
         moved = sum(c.bytes_per_param for c in spec.components if c.state_class != "param" or with_params)
         where = "NVMe" if plan.offload_target == "nvme" else "host"
         rpn = ranks_per_node(plan)
-        out.append(OffloadStage(s, True, gpu=gpu, gpu_working_bytes=working, gpu_working_known=s < 3 or layer > 0,
-                                host_per_rank=host, offloaded_node_bytes=sum(host.values()) * rpn, ranks_per_node=rpn,
+        out.append(OffloadStage(s, True, gpu=gpu, gpu_working_bytes=working, host_per_rank=host,
+                                offloaded_node_bytes=sum(host.values()) * rpn, ranks_per_node=rpn,
                                 on_nvme=plan.offload_target == "nvme", traffic_bytes=traffic,
                                 traffic_formula=tformula, formula=f"GPU {kept}; {where} {moved:g}P/Nd per rank"))
     return out
@@ -158,8 +160,7 @@ def _paper(plan: Plan) -> list[OffloadStage]:
 def _torch(plan: Plan) -> list[OffloadStage]:
     from . import torch_profile
 
-    named = plan.model.named_shapes  # an architecture's tensors, or a tensor list read by transformers
-    shapes = [s for _, s in named] if named is not None else None
+    shapes = plan.model.census  # an architecture's tensors, or a tensor list read by transformers, counted by shape
     dp, out = plan.dp, []
     for s in STAGES:
         if plan.offload == Offload.OPTIMIZER:
@@ -172,15 +173,15 @@ def _torch(plan: Plan) -> list[OffloadStage]:
             out.append(_not_applicable(s, "offload_fsdp2_stages_only"))
             continue
         per_node = ranks_per_node(plan)
-        node_total, largest = _heaviest_node(torch_profile.rank_runs(shapes, plan.params, s, dp), per_node)
+        node_total, largest = _heaviest_node(
+            torch_profile.hybrid_runs(shapes, plan.params, s, dp, plan.shard_size), per_node)
         host = {k: largest[k] for k in ("params", "grads", "optimizer")}
         padded_shard = largest["params"]  # fp32 bytes of this rank's padded parameter shard
         gathers = 1 if s == 2 else 2  # reshard_after_forward=True gathers again for backward
         traffic = gathers * padded_shard + largest["grads"]
-        working = torch_profile.torch_transient(named, s, dp)["gathered_params"] if named else 0
+        working = torch_profile.torch_transient(shapes, s, plan.shard_size)["gathered_params"] if shapes else None
         out.append(OffloadStage(
-            s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working,
-            gpu_working_known=named is not None, host_per_rank=host,
+            s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working, host_per_rank=host,
             offloaded_node_bytes=node_total, ranks_per_node=per_node, on_nvme=False, traffic_bytes=traffic,
             traffic_formula=f"{4 * gathers}P/Nd fp32 shards in ({'forward' if s == 2 else 'forward, backward'})"
                             " + 4P/Nd fp32 grads out",
@@ -214,14 +215,15 @@ def _heaviest_node(runs: list[tuple[int, dict[str, int]]], per_node: int) -> tup
     return best
 
 
-def largest_layer_params(plan: Plan) -> int:
+def largest_layer_params(plan: Plan) -> int | None:
     """DeepSpeed's `largest_layer_params`: the most parameters one module owns directly (its own tensors).
 
     Modules are the tensor names without their last component (`blocks.0.attn.q.weight` -> `blocks.0.attn.q`).
+    None for a raw parameter count: it has no layers, so the figures that need L are unknown, not 0.
     """
     named = plan.model.named_shapes
     if named is None:
-        return 0
+        return None
     modules: dict[str, int] = {}
     for name, shape in named:
         module = name.rsplit(".", 1)[0]
@@ -238,15 +240,15 @@ class DeepSpeedEstimate:
     offload_optimizer: bool
     offload_params: bool
     zero_init: bool
-    gpu_bytes: int
-    host_bytes_per_node: int
+    gpu_bytes: int | None  # None: its 4L term needs the largest layer, unknown without the architecture
+    host_bytes_per_node: int | None
     formula: str
 
     def __post_init__(self) -> None:
         check_figures(self)
 
 
-def deepspeed_estimate(stage: int, params: int, largest_layer: int, gpus_per_node: int, nodes: int,
+def deepspeed_estimate(stage: int, params: int, largest_layer: int | None, gpus_per_node: int, nodes: int,
                        offload_optimizer: bool, offload_params: bool = False, zero_init: bool = True,
                        buffer_factor: float = DEEPSPEED_BUFFER_FACTOR) -> DeepSpeedEstimate:
     """DeepSpeed's `estimate_zero2_model_states_mem_needs` (stage 2) / `estimate_zero3_...` (stage 3).
@@ -254,6 +256,7 @@ def deepspeed_estimate(stage: int, params: int, largest_layer: int, gpus_per_nod
     Stage 2: GPU 2P + 18P/N (no offload) or 2P (optimizer offload); host per node 4P·gpus/node·f, or
     max(4·N, 16)·P·f with offload. Stage 3: GPU 4L + 18P/N, 4L + 2P/N or 4L; host per node as in its code.
     N = all GPUs, L = largest layer, f = the buffer factor (1.5). DeepSpeed prints these in GiB labelled "GB".
+    L None (a raw count): stage 3's GPU figures are unknown (None), and so is its host figure that counts 4L.
     """
     total = gpus_per_node * nodes
     f = buffer_factor
@@ -269,20 +272,23 @@ def deepspeed_estimate(stage: int, params: int, largest_layer: int, gpus_per_nod
     if stage != 3:
         raise ValueError("DeepSpeed's estimator covers ZeRO-2 and ZeRO-3")
     per_node = 1 / nodes
-    layer = 4 * largest_layer
+    layer = None if largest_layer is None else 4 * largest_layer
     if offload_optimizer and offload_params:
         gpu = layer
         host = params * (18 * per_node if zero_init else max(4 * gpus_per_node, 18 * per_node)) * f
         formula = "GPU 4L; host 18P/nodes·1.5"
     elif offload_optimizer:
-        gpu = layer + int(2 * params / total)
+        gpu = None if layer is None else layer + int(2 * params / total)
         host = params * (16 * per_node if zero_init else max(4 * gpus_per_node, 16 * per_node)) * f
         formula = "GPU 4L + 2P/N; host 16P/nodes·1.5"
     else:
-        gpu = layer + int(18 * params / total)
-        host = (largest_layer if zero_init else params) * 4 * gpus_per_node * f
+        gpu = None if layer is None else layer + int(18 * params / total)
+        # with zero.Init each GPU's process holds the largest layer; without it, the whole FP32 model
+        held = params if not zero_init else largest_layer
+        host = None if held is None else held * 4 * gpus_per_node * f
         formula = "GPU 4L + 18P/N; host 4L·gpus/node·1.5"
-    return DeepSpeedEstimate(3, offload_optimizer, offload_params, zero_init, int(gpu), int(host), formula)
+    return DeepSpeedEstimate(3, offload_optimizer, offload_params, zero_init, None if gpu is None else int(gpu),
+                             None if host is None else int(host), formula)
 
 
 def deepspeed_for_plan(plan: Plan) -> list[DeepSpeedEstimate]:
@@ -294,8 +300,7 @@ def deepspeed_for_plan(plan: Plan) -> list[DeepSpeedEstimate]:
     rows = []
     if not with_params:
         rows.append(deepspeed_estimate(2, plan.params, layer, gpn, nodes, opt))
-    if layer or not plan.model.architecture:
-        rows.append(deepspeed_estimate(3, plan.params, layer, gpn, nodes, opt, with_params))
+    rows.append(deepspeed_estimate(3, plan.params, layer, gpn, nodes, opt, with_params))
     return rows
 
 
@@ -318,8 +323,8 @@ def pressures(stage: OffloadStage, gpu_memory: int | None, host_memory: int | No
     gpu_on_top: what comes on top of the resting states on the GPU (activations, buffers) in bytes.
     """
     out = []
-    if gpu_memory:
-        out.append(Pressure("gpu", stage.gpu_bytes + stage.gpu_working_bytes + gpu_on_top, gpu_memory))
+    if gpu_memory:  # an unknown working set (no shapes) is left out: the GPU's figure is then a lower bound
+        out.append(Pressure("gpu", stage.gpu_bytes + (stage.gpu_working_bytes or 0) + gpu_on_top, gpu_memory))
     if host_memory and not stage.on_nvme:
         out.append(Pressure("host", stage.host_bytes_per_node, host_memory))
     return sorted(out, key=lambda p: p.fraction, reverse=True)

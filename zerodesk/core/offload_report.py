@@ -6,7 +6,6 @@ from .offload import (
     OffloadBreakdown,
     compute_offload,
     deepspeed_for_plan,
-    largest_layer_params,
     pressures,
     traffic_seconds,
 )
@@ -19,6 +18,15 @@ SOURCES = {
     "torch": "PyTorch FSDP2 fully_shard(offload_policy=CPUOffloadPolicy())",
 }
 MEMORY_NAMES = {"gpu": "GPU memory", "host": "host memory per node"}
+UNKNOWN = "unknown (needs the architecture)"  # a figure that needs the model's layers, for a raw parameter count
+
+
+def _figure(nbytes: int | None, unit: str, with_unit: bool = True) -> str:
+    """'12.34 GB' (or '12.34' in a table whose header names the unit), or that the figure needs the architecture."""
+    if nbytes is None:
+        return UNKNOWN
+    text = fmt_bytes(nbytes, unit)
+    return text if with_unit else text.split()[0]
 
 
 def verdict(plan: Plan, b: OffloadBreakdown, stage: int) -> str:
@@ -94,8 +102,8 @@ def offload_table(plan: Plan) -> str:
             why.append(f"Stage {s.stage}: {s.reason.text}.")
             continue
         store = s.nvme_bytes_per_node if s.on_nvme else s.host_bytes_per_node
-        working = fmt_bytes(s.gpu_working_bytes, unit).split()[0] if s.gpu_working_known else "unknown"
-        rows.append([str(s.stage), fmt_bytes(s.gpu_bytes, unit).split()[0], working, fmt_bytes(store, unit).split()[0],
+        rows.append([str(s.stage), fmt_bytes(s.gpu_bytes, unit).split()[0],
+                     _figure(s.gpu_working_bytes, unit, with_unit=False), fmt_bytes(store, unit).split()[0],
                      fmt_bytes(s.traffic_bytes, unit).split()[0],
                      f"{traffic_seconds(s.traffic_bytes, b.pcie_gbps) * 1e3:,.1f} ms", verdict(plan, b, s.stage)])
         why.append(f"Stage {s.stage}: {s.formula}; traffic {s.traffic_formula}; {s.ranks_per_node} rank(s) per node.")
@@ -110,12 +118,9 @@ def offload_table(plan: Plan) -> str:
     ds = deepspeed_for_plan(plan)
     if ds:
         lines.append("DeepSpeed's cold estimate for the same choice (its formulas: a 1.5x buffer factor, 4L at ZeRO-3):")
-        layer_known = largest_layer_params(plan) > 0
         for d in ds:
-            gpu = fmt_bytes(d.gpu_bytes, unit) if layer_known or d.stage == 2 else \
-                f"{fmt_bytes(d.gpu_bytes, unit)} + 4L (L, the largest layer, unknown without tensor shapes)"
-            lines.append(f"  ZeRO-{d.stage}: GPU {gpu}, host {fmt_bytes(d.host_bytes_per_node, unit)} per node "
-                         f"[{d.formula}]")
+            lines.append(f"  ZeRO-{d.stage}: GPU {_figure(d.gpu_bytes, unit)}, host {_figure(d.host_bytes_per_node, unit)}"
+                         f" per node [{d.formula}]")
         lines += [f"  {line}" for line in deepspeed_beyond(plan, b, ds)]
     lines += [f"Note: {note.text}." for note in b.notes]
     return "\n".join(lines)
@@ -129,9 +134,9 @@ def working_line(stages: list) -> str:
                      "layer L)")
     if any(s.stage == 2 for s in stages):
         parts.append("0 at stage 2, which gathers nothing")
-    if any(not s.gpu_working_known for s in stages):
-        parts.append("unknown without the model's tensor shapes (a raw parameter count): give a preset, a config "
-                     "or the architecture")
+    if any(s.gpu_working_bytes is None for s in stages):
+        parts.append("unknown for a raw parameter count, which has no layers: give a preset, a config or the "
+                     "architecture")
     return "; ".join(parts) + "."
 
 
@@ -142,7 +147,7 @@ def deepspeed_beyond(plan: Plan, b: OffloadBreakdown, ds: list) -> list[str]:
     for d in ds:
         ours = b.stage(d.stage)
         ours_host = ours.host_bytes_per_node if ours.applicable else None
-        if host and d.host_bytes_per_node > host:
+        if host and d.host_bytes_per_node is not None and d.host_bytes_per_node > host:
             adds = (f"4 bytes per parameter for each of the job's {plan.dp:,} GPUs (max(4N, 16)·P) and a 1.5x buffer"
                     if d.stage == 2 and d.offload_optimizer else "a 1.5x buffer")
             ours_text = f"the {fmt_bytes(ours_host, unit)} ZeroDesk counts" if ours_host else "ZeroDesk's figure"
@@ -151,7 +156,7 @@ def deepspeed_beyond(plan: Plan, b: OffloadBreakdown, ds: list) -> list[str]:
                        f"of host memory; {ours_text} are the offloaded states at rest and DeepSpeed adds {adds}, so "
                        "expect a real run to need more than ZeroDesk's figure and check a first run's host memory "
                        "before relying on it.")
-        if gpu and d.gpu_bytes > gpu:
+        if gpu and d.gpu_bytes is not None and d.gpu_bytes > gpu:
             out.append(f"ZeRO-{d.stage}: DeepSpeed's GPU estimate ({fmt_bytes(d.gpu_bytes, unit)}) is more than one "
                        f"GPU's {fmt_bytes(gpu, unit)}: by DeepSpeed's sizing the model states alone do not fit.")
     return out

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import APP_ID, APP_NAME, __version__
 from ..core.options import LANGUAGE
-from ..core.plan import Plan, PlanError, load_plan
+from ..core.plan import Plan, PlanError, load_plan_observed
 from ..core.text import shorten
 
 # The core the window draws from, loaded before Qt is: PySide6 reads the source of every module
@@ -21,10 +21,9 @@ from ..core import accounting, catalog, peak, plan_model, residuals  # noqa: E40
 from ..measure import rules  # noqa: E402,F401  isort: skip
 import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modules PySide would read too)
 
-MIN_SCREENSHOT = (1280, 800)
-SCREENSHOT_SIZE = (1440, 900)
 LANG_CHOICES = LANGUAGE.values
 THEME_CHOICES = ("system", "light", "dark")
+TAB_CHOICES = ("plan", "table", "measure", "fit")  # the window's tabs, in order
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -44,6 +43,7 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"{LANGUAGE.help} for this run (default: the saved one)")
     parser.add_argument("--size", metavar="WxH", help="window size in pixels, such as 1024x700")
     parser.add_argument("--theme", choices=THEME_CHOICES, help="light, dark, or follow the system (default: the saved choice)")
+    parser.add_argument("--tab", choices=TAB_CHOICES, help="the tab in view when the window opens (default: plan)")
 
 
 def _application(offscreen: bool):
@@ -67,36 +67,6 @@ def _application(offscreen: bool):
     return app
 
 
-def _render_screenshot(window, path: Path, size: tuple[int, int] | None = None) -> int:
-    from PySide6.QtWidgets import QApplication
-
-    window.resize(*(size or SCREENSHOT_SIZE))
-    window.show()
-    QApplication.processEvents()
-    window.startup.flush()  # what follows the first paint is in the picture too
-    QApplication.processEvents()  # and laid out, as the event loop would
-    window.fit_docks()  # once shown: docks take their widths from the laid-out window
-    window.glossary.flush()
-    for _ in range(3):
-        QApplication.processEvents()
-    pixmap = window.grab()
-    if size is None and (pixmap.width() < MIN_SCREENSHOT[0] or pixmap.height() < MIN_SCREENSHOT[1]):
-        pixmap = pixmap.scaled(max(pixmap.width(), MIN_SCREENSHOT[0]), max(pixmap.height(), MIN_SCREENSHOT[1]))
-    return save_screenshot(pixmap, Path(path))
-
-
-def save_screenshot(pixmap, path: Path, what: str = "") -> int:
-    """Write a PNG; 0, or 1 with one sentence on stderr when it cannot be written."""
-    if path.parent and not path.parent.exists():
-        print(f"zerodesk: cannot write screenshot {path}: folder {path.parent} does not exist", file=sys.stderr)
-        return 1
-    if not pixmap.save(str(path), "PNG"):
-        print(f"zerodesk: cannot write screenshot {path}", file=sys.stderr)
-        return 1
-    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()}{what})")
-    return 0
-
-
 def create_window(plan: Plan | None = None, plan_path: Path | None = None, headless: bool = False,
                   lang: str | None = None, theme_choice: str | None = None):
     """The main window showing `plan` (command-line flags) or the plan file, in the saved language.
@@ -106,23 +76,24 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     headless: no settings are written (screenshots leave the user's layout alone).
     """
     file_plan: Plan | None = None
+    file_disk = None  # what the file was when read: a later save asks before overwriting any change since
     open_error = ""
     if plan_path is not None:
         try:
-            file_plan = load_plan(plan_path)
+            file_plan, file_disk = load_plan_observed(plan_path)
         except PlanError as exc:
             if headless or plan is not None:
                 raise
             open_error = str(exc)
     _application(offscreen=headless)
-    from . import i18n, theme
-    from .files import safe_resolve
-    from .main_window import MainWindow
-    from .settings import Settings
+    from .base import i18n, theme
+    from .window.document import safe_resolve
+    from .window.main_window import MainWindow
+    from .base.settings import Settings
 
     settings = Settings()
     i18n.set_language(lang or settings.language or i18n.system_language())  # --lang: this run only
-    chosen = theme_choice or theme.saved_theme(settings.store)
+    chosen = theme_choice or settings.theme
     theme.apply_theme(chosen)
     window = MainWindow(settings, persist=not headless)
     window.theme_actions[chosen].setChecked(True)
@@ -131,22 +102,24 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     window.quiet = headless
     window.open_error = open_error
     if plan is not None:  # the flags win; against the file they are an unsaved change
-        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan)
+        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan, disk=file_disk)
     elif file_plan is not None:
-        window.load_plan(file_plan, safe_resolve(plan_path))
+        window.load_plan(file_plan, safe_resolve(plan_path), disk=file_disk)
     if file_plan is not None and not headless:
         window.document.add_recent(Path(plan_path))
     return window
 
 
 def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None,
-            lang: str | None = None, size: str | tuple[int, int] | None = None, theme_choice: str | None = None) -> int:
+            lang: str | None = None, size: str | tuple[int, int] | None = None, theme_choice: str | None = None,
+            tab: str | None = None) -> int:
     """Open the main window; returns the exit code.
 
     plan: built from command-line flags (shown as given); plan_path: a plan file (opened; when
     `plan` is also given, the flags win and the window shows it as an unsaved change of that file);
     screenshot: render the window offscreen to this PNG (at least 1280x800) and return 0.
-    lang ('en'/'ru'), size ('1024x700' or (w, h)) and theme_choice ('system'/'light'/'dark') apply to this run.
+    lang ('en'/'ru'), size ('1024x700' or (w, h)), theme_choice ('system'/'light'/'dark') and tab (TAB_CHOICES)
+    apply to this run.
     Exit codes: 0 fine, 1 the screenshot could not be written, 2 the plan file or an option could not be read.
     """
     headless = screenshot is not None
@@ -160,8 +133,12 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
         return 2
     if lang:
         window.set_language(lang)
+    if tab:
+        window.show_tab(tab)
     if headless:
-        return _render_screenshot(window, Path(screenshot), wh)
+        from .screenshot import render_window
+
+        return render_window(window, Path(screenshot), wh)
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
@@ -186,9 +163,9 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
     _application(offscreen=screenshot is not None)
-    from . import i18n
+    from .base import i18n
     from .lesson import render
-    from .settings import Settings
+    from .base.settings import Settings
 
     i18n.set_language(lang or Settings().language or i18n.system_language())
     if screenshot is not None:
@@ -216,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
     add_window_arguments(parser)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return run_gui(None, args.plan, args.screenshot, args.lang, args.size, args.theme)
+    return run_gui(None, args.plan, args.screenshot, args.lang, args.size, args.theme, args.tab)
 
 
 if __name__ == "__main__":

@@ -143,6 +143,7 @@ def started_json(started: Started | None, results: list[Result], kind: str) -> d
         arch = started.architecture  # None: a tensor list read by transformers
         out.update(params=started.params, seq_len=started.seq_len, micro_batch=started.micro_batch,
                    scale=started.scale.model_dump(), architecture=arch.model_dump(exclude_none=True) if arch else None,
-                   offload=started.offload, optimizer_impl=started.optimizer_impl, attention=started.attention)
+                   offload=started.offload, optimizer_impl=started.optimizer_impl, attention=started.attention,
+                   shard_group=started.shard_group)
     out["results"] = [r.model_dump(exclude_none=True, exclude={"kind"}) for r in results]
     return out

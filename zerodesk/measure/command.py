@@ -52,6 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
+def hybrid_words(started: Started) -> str:
+    """' as 2 groups of 2 (HSDP; ZeRO-1 in the group)' for a run on a hybrid mesh, else ''."""
+    n = started.shard_group
+    if n is None or n >= started.ranks:
+        return ""
+    return f" as {started.ranks // n} groups of {n} (HSDP; ZeRO-1 in the group)"
+
+
 def table(started: Started | None, results: list[Result], family: str) -> str:
     unit, units = units_line(results, family, "measured")
     lines = []
@@ -60,7 +68,7 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
             f", scaled down (layers x{started.scale.layers:g}, hidden x{started.scale.hidden:g}, "
             f"seq x{started.scale.seq:g}, vocab x{started.scale.vocab:g})")
         lines.append(f"Measured on {started.device}{f' ({started.device_name})' if started.device_name else ''}, "
-                     f"{started.ranks} ranks, torch {started.torch}; model {started.params:,} parameters, "
+                     f"{started.ranks} ranks{hybrid_words(started)}, torch {started.torch}; model {started.params:,} parameters, "
                      f"seq {started.seq_len} x batch {started.micro_batch}{scaled}.")
         how = [f"AdamW {started.optimizer_impl}" if started.optimizer_impl else "",
                f"attention kernel {started.attention}" if started.attention else ""]

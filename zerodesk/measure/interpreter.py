@@ -245,12 +245,26 @@ def default_python() -> str | None:
     return found[0].python if found else None
 
 
+def located(python: str) -> str:
+    """The absolute path that `python`, as the user typed it, names from the current folder.
+
+    Taken once, so the check (run from a neutral folder) and the run start the same file: a relative
+    `venv/bin/python` is the user's, never a same-named file under the temporary folder; a bare name
+    (python3) is looked up on PATH. One not found is returned as typed, for the check to name."""
+    if os.sep in python or (os.altsep and os.altsep in python):
+        return os.path.abspath(python)
+    found = shutil.which(python)
+    return os.path.abspath(found) if found else python
+
+
 def resolve_python(chosen: str | None) -> tuple[str | None, str | None]:
     """(interpreter for the ranks, None) or (None, what is wrong in sentences) for `zerodesk measure/simulate`.
 
-    A chosen one is probed; without one, the running Python serves when it has torch (not in a frozen
-    bundle, whose executable is not a Python), else the first interpreter found with torch."""
+    A chosen one is probed (as an absolute path: located()); without one, the running Python serves when
+    it has torch (not in a frozen bundle, whose executable is not a Python), else the first interpreter
+    found with torch."""
     if chosen:
+        chosen = located(chosen)
         found = probe(chosen)
         return (chosen, None) if found.ok else (None, " ".join(found.problems))
     if not getattr(sys, "frozen", False):

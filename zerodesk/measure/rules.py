@@ -68,8 +68,18 @@ _STATES_CACHE: dict[tuple, int] = {}  # the window asks again for the same shape
 
 
 def predicted_states(plan: Plan, stages: Iterable[int], ranks: int) -> dict[int, int]:
-    """Torch-profile state bytes of the largest rank per stage (what the ranks will hold at rest)."""
+    """Torch-profile state bytes of the largest rank per stage (what the ranks will hold at rest).
+
+    With a shard group the ranks hold what the group's do (job.run_shard_group; a group the ranks cannot take
+    is refused by the worker, and counted flat here)."""
     from ..core.torch_profile import rank_runs
+    from .job import run_shard_group
+    from .protocol import WorkerError
+
+    try:
+        ranks = run_shard_group(plan, ranks)  # the largest rank of the group is the largest of the run
+    except WorkerError:
+        pass
 
     m = plan.model
     # P follows the shapes: an architecture, a tensor list (any Hugging Face model type) or a raw count

@@ -18,6 +18,7 @@ from ...core.plan import Plan
 from ..protocol import PhaseMsg, Result, WorkerError
 from . import states, torch_compat, trackers
 from .engines import Engine, build_engine
+from .mesh import shard_group_size
 from .failures import inject_fault
 from .hf_model import TransformersMissing
 from .model import blocks_of, build_model, loss_fn
@@ -138,7 +139,8 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         h.remove()
 
     peak_bytes, peak = peaks.overall()
-    predicted, predicted_comm = states.predicted(plan, model, stage, world, rank, device)
+    predicted, predicted_comm = states.predicted(plan, model, stage, world, rank, device,
+                                                 shard_group_size(mesh, world))
     result = Result(
         stage=stage, rank=rank, peak_bytes=peak_bytes, peak=peak,
         phase_peaks=peaks.peaks,  # phase -> category -> bytes, with "total"
