@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.cli import COMMANDS, command_parser, main
+from zerodesk.cli import COMMANDS, _window_parser, command_parser, main, window_main
 from zerodesk.cli_help import CONFIG, COMMANDS as COMMAND_HELP, EXAMPLES
 from zerodesk.core.options import OPTIONS
 
@@ -21,7 +21,10 @@ EVERY = [(command, line) for command, examples in EXAMPLES.items() for _, line i
 
 def help_text(command: str, capsys) -> str:
     with pytest.raises(SystemExit) as leave:
-        main([*([] if command == "window" else [command]), "--help"])
+        if command == "zerodesk-gui":
+            window_main(["--help"])
+        else:
+            main([*([] if command == "window" else [command]), "--help"])
     assert leave.value.code == 0
     return capsys.readouterr().out
 
@@ -35,7 +38,7 @@ def test_zerodesk_help_lists_every_command_with_its_line(capsys):
     assert "usage: zerodesk {plan,fit,measure,simulate} ..." in text
 
 
-@pytest.mark.parametrize("command", ["window", *COMMANDS])
+@pytest.mark.parametrize("command", ["window", "zerodesk-gui", *COMMANDS])
 def test_every_help_ends_with_its_examples(command, capsys):
     text = help_text(command, capsys)
     assert "\nexamples:\n" in text
@@ -46,6 +49,10 @@ def test_every_help_ends_with_its_examples(command, capsys):
 @pytest.mark.parametrize("command, line", EVERY, ids=[line for _, line in EVERY])
 def test_every_example_parses_and_the_quick_ones_run(command, line, capsys, monkeypatch):
     words = shlex.split(line)
+    if command == "zerodesk-gui":
+        assert words[0] == "zerodesk-gui"
+        _window_parser(gui_script=True).parse_args(words[1:])
+        return
     assert words[0] == "zerodesk" and (command == "window" or words[1] == command)
     args = command_parser(command).parse_args(words[1 if command == "window" else 2:])
     if command in ("plan", "fit") or args.list_presets:
@@ -102,3 +109,17 @@ def test_help_answers_in_a_fresh_process():
     out = subprocess.run([sys.executable, "-m", "zerodesk", "--help"], capture_output=True, text=True, cwd=ROOT,
                          timeout=60)
     assert out.returncode == 0 and out.stderr == "" and "commands:" in out.stdout
+
+
+def test_zerodesk_gui_takes_the_plan_flags_zerodesk_takes(monkeypatch):
+    """`zerodesk-gui --preset gpt2 --dp 2` opens the window on that plan, as `zerodesk` does; a bad value is one
+    sentence, and commands are not zerodesk-gui's (a FILE named plan is a file)."""
+    from zerodesk.gui import app
+
+    calls = []
+    monkeypatch.setattr(app, "run_gui", lambda *a: calls.append(a) or 0)
+    assert app.main(["--preset", "gpt2", "--dp", "2"]) == 0
+    plan = calls[-1][0]
+    assert plan.model.name == "gpt2" and plan.dp == 2
+    assert window_main(["--preset", "gpt2", "--dp", "0"]) == 2
+    assert window_main(["plan"]) == 0 and calls[-1][1] == Path("plan")

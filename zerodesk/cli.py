@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from . import __version__
 from .cli_help import COMMANDS as COMMAND_HELP
-from .cli_help import WINDOW_DESCRIPTION, WINDOW_USAGE, Formatter, epilog
+from .cli_help import GUI_SCRIPT_DESCRIPTION, WINDOW_DESCRIPTION, WINDOW_USAGE, Formatter, epilog
 from .core.options import HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS, Option
 from .core.json_files import json_text
 from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
@@ -390,19 +390,22 @@ def _fit_command(args: argparse.Namespace) -> int:
     return fit_command.main(args, plan)
 
 
-def _window_parser(listing_commands: bool = False) -> _Parser:
-    """`zerodesk` without a command: the window's flags and the plan flags.
+def _window_parser(listing_commands: bool = False, gui_script: bool = False) -> _Parser:
+    """`zerodesk` without a command (or `zerodesk-gui`, which has none): the window's flags and the plan flags.
 
     The commands are dispatched before this parser runs (its optional FILE would be taken for one), so they
     are listed, as argparse's subparsers list them, only in the help: format_help() asks a twin that has them."""
-    parser = _Parser(prog="zerodesk", usage=WINDOW_USAGE, description=WINDOW_DESCRIPTION, epilog=epilog("window"))
-    if listing_commands:
-        commands = parser.add_subparsers(title="commands", metavar="COMMAND",
-                                         description="each has its own --help, e.g. zerodesk plan --help")
-        for name, (summary, _) in COMMAND_HELP.items():
-            commands.add_parser(name, help=summary, add_help=False)
+    if gui_script:
+        parser = _Parser(prog="zerodesk-gui", description=GUI_SCRIPT_DESCRIPTION, epilog=epilog("zerodesk-gui"))
     else:
-        parser.format_help = lambda: _window_parser(listing_commands=True).format_help()
+        parser = _Parser(prog="zerodesk", usage=WINDOW_USAGE, description=WINDOW_DESCRIPTION, epilog=epilog("window"))
+        if listing_commands:
+            commands = parser.add_subparsers(title="commands", metavar="COMMAND",
+                                             description="each has its own --help, e.g. zerodesk plan --help")
+            for name, (summary, _) in COMMAND_HELP.items():
+                commands.add_parser(name, help=summary, add_help=False)
+        else:
+            parser.format_help = lambda: _window_parser(listing_commands=True).format_help()
     parser.add_argument("plan_file", nargs="?", type=_file, metavar="FILE",
                         help="a *.zerodesk.json plan (or a config.json) to open")
     parser.add_argument("--screenshot", type=_file, metavar="PNG", help="render the window to a PNG and exit")
@@ -423,14 +426,15 @@ def _gui_command(args: argparse.Namespace) -> int:
             args.config = args.plan_file
         else:
             args.plan = args.plan_file
-    window_flags = ("plan_file", "screenshot", "lesson", "lang", "size", "theme", "tab", "list_presets", "list_gpus",
-                    "list_networks")
+    window_flags = ("plan_file", "plan", "screenshot", "lesson", "lang", "size", "theme", "tab", "list_presets",
+                    "list_gpus", "list_networks")
     flags_given = any(v is not None for k, v in vars(args).items() if k not in window_flags)
-    plan = plan_from_args(args) if flags_given else None
     if args.lesson is not None:
         from .gui.app import run_lesson
 
+        plan = plan_from_args(args) if flags_given or args.plan is not None else None
         return run_lesson(args.lesson, plan, args.screenshot, args.lang, args.size)
+    plan = plan_from_args(args) if flags_given else None  # a plan file alone: the window opens it (and watches it)
     from .gui.app import run_gui
 
     return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme, args.tab)
@@ -440,11 +444,17 @@ COMMANDS = {"plan": _plan_command, "fit": _fit_command, "measure": _measure_comm
 assert list(COMMANDS) == list(COMMAND_HELP)  # each command listed in `zerodesk --help`, in this order
 
 
-def main(argv: list[str] | None = None) -> int:
+def window_main(argv: list[str] | None = None) -> int:
+    """`zerodesk-gui`: the window (or the lesson) with every flag `zerodesk` takes for it, and no commands."""
+    return main(argv, gui_script=True)
+
+
+def main(argv: list[str] | None = None, gui_script: bool = False) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        command, rest = (argv[0], argv[1:]) if argv and argv[0] in COMMANDS else ("window", argv)
-        args = command_parser(command).parse_args(rest)
+        command, rest = (argv[0], argv[1:]) if argv and argv[0] in COMMANDS and not gui_script else ("window", argv)
+        parser = _window_parser(gui_script=True) if gui_script else command_parser(command)
+        args = parser.parse_args(rest)
         if listed_catalog(args):
             return 0
         return (COMMANDS.get(command) or _gui_command)(args)

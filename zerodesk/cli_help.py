@@ -34,6 +34,12 @@ EXAMPLES = {
         ("the lesson, step 3, in Russian", "zerodesk --lang ru --lesson 3 --screenshot step3.png"),
         ("the model presets and GPUs", "zerodesk --list-presets --list-gpus"),
     ],
+    "zerodesk-gui": [
+        ("the window (the card's example: 32 / 14 / 11 / 8 GB)", "zerodesk-gui"),
+        ("the window on a plan, as zerodesk takes it", "zerodesk-gui --preset gpt2 --dp 2"),
+        ("render it to a PNG without a display", "zerodesk-gui --preset llama-2-7b --dp 8 --gpu h100-80gb "
+                                                 "--screenshot window.png"),
+    ],
     "plan": [
         ("the card: 32 / 14 / 11 / 8 GB", "zerodesk plan --preset card-example"),
         ("Llama 2 7B on 64 H100s, PyTorch's bookkeeping", "zerodesk plan --preset llama-2-7b --dp 64 --gpu h100-80gb "
@@ -75,6 +81,8 @@ def epilog(command: str) -> str:
 
 WINDOW_DESCRIPTION = ("ZeroDesk: plan the memory of ZeRO data-parallel training. With no command it opens the "
                       "window (with --screenshot, renders it to a PNG and exits); the plan options fill its form.")
+GUI_SCRIPT_DESCRIPTION = ("Open the ZeroDesk window (the commands are zerodesk's); the plan options fill its form, "
+                          "as they do for zerodesk.")
 WINDOW_USAGE = ("zerodesk {plan,fit,measure,simulate} ...\n"
                 "       zerodesk [FILE] [--screenshot PNG] [--lesson [N]] [--lang L] [--size WxH] [--theme T] "
                 "[plan options]")

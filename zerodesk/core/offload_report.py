@@ -63,7 +63,7 @@ def offload_json(plan: Plan) -> dict | None:
                 **({"reason": s.reason.text} if not s.applicable else {
                     "gpu_bytes": s.gpu_bytes,
                     "gpu_components": dict(s.gpu),
-                    "gpu_working_bytes": s.gpu_working_bytes if s.gpu_working_known else None,
+                    "gpu_working_bytes": s.gpu_working_bytes,
                     "host_bytes_per_node": s.host_bytes_per_node,
                     "nvme_bytes_per_node": s.nvme_bytes_per_node,
                     "offloaded_per_rank": dict(s.host_per_rank),
