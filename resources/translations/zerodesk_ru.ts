@@ -1526,8 +1526,8 @@ optimizer sharded</source>
         <translation>Проверка {path}…</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>В собственном Python ZeroDesk нет torch: установите его командой pip install &apos;zerodesk[measure]&apos; или выберите другой Python, в котором есть torch.</translation>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</source>
+        <translation>В собственном Python ZeroDesk нет torch: установите его командой {python} -m pip install torch transformers (в Linux добавьте --index-url {cpu_index}, чтобы получить сборку для CPU) или выберите другой Python, в котором есть torch.</translation>
     </message>
 </context>
 <context>
@@ -2145,8 +2145,8 @@ optimizer sharded</source>
         <translation>Общие эмбеддинги входа/выхода</translation>
     </message>
     <message>
-        <source>Card example: P = 2·10⁹, Nd = 4</source>
-        <translation>Пример из карточки: P = 2·10⁹, Nd = 4</translation>
+        <source>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</source>
+        <translation>Загрузить пример из карточки (P = 2·10⁹, Nd = 4)</translation>
     </message>
     <message>
         <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>

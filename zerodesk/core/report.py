@@ -78,6 +78,8 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
             for s in b.stages
         ],
         "peak_source": PEAK_SOURCE,
+        "seq_len": plan.seq_len,  # the shape every activation figure and predicted peak is for
+        "micro_batch": plan.micro_batch,
         "recompute": plan.recompute,
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,

@@ -73,11 +73,6 @@ class PlanForm(QWidget):
         self._general_error.hide()
         outer.addWidget(self._general_error)
 
-        self.card_button = QPushButton()
-        self.card_button.setObjectName("cardExampleButton")
-        self.card_button.clicked.connect(self.apply_card_example)
-        outer.addWidget(self.card_button)
-
         self.model_section = ModelSection(f, self._model_presets, self._on_model_preset)
         self.training = TrainingSection(f)
         self.cluster = ClusterSection(f, self._gpu_presets, on_units=self._units_changed)
@@ -86,6 +81,11 @@ class PlanForm(QWidget):
         self.offload = OffloadSection(f)  # apart from the stages
         for section in self._sections():
             outer.addWidget(section)
+        # an action, so it comes after the fields it fills, where it cannot be read as the form's title
+        self.card_button = QPushButton()
+        self.card_button.setObjectName("cardExampleButton")
+        self.card_button.clicked.connect(self.apply_card_example)
+        outer.addWidget(self.card_button)
         outer.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
@@ -106,7 +106,7 @@ class PlanForm(QWidget):
                 combo.setItemText(i, names[combo.itemData(i)])
         for section in self._sections():
             section.retranslate()
-        self.card_button.setText(self.tr("Card example: P = 2·10⁹, Nd = 4"))
+        self.card_button.setText(self.tr("Load the card's example (P = 2·10⁹, Nd = 4)"))
         self.card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
         self.card_button.setAccessibleName(self.tr("Load the card example"))
         with self._set.quiet():
