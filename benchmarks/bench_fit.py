@@ -1,8 +1,9 @@
 """What fits, timed (issue 23's bars: the in-process solve under 20 ms for a 70B model, `zerodesk fit` as a whole
 process under 1.5 s). Prints figures; asserts nothing.
 
-In-process: zerodesk.core.fit.solve on Llama 2 70B (seq 4096, H100 80 GB, 1 GiB allowance), with the torch profile's
-memoised ZeRO-1 partition cleared before each run so every run starts cold; wall and CPU time (CPU time is steadier
+In-process: zerodesk.core.fit.solve on Llama 2 70B (seq 4096, H100 80 GB, 1 GiB allowance), with every memo the
+core keeps between answers (the torch profile's ZeRO-1 partition and per-shape sums, the architecture's tensor list
+and count) cleared before each run so every run starts cold; wall and CPU time (CPU time is steadier
 on a shared machine). Whole process: `python -m zerodesk fit ...` as a user runs it.
 Usage: python benchmarks/bench_fit.py [--repeats N]
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from zerodesk.core import torch_profile  # noqa: E402
+from zerodesk.core import architecture, tensor_census, torch_profile  # noqa: E402
 from zerodesk.core.catalog import find_gpu, find_model  # noqa: E402
 from zerodesk.core.fit import solve  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
@@ -36,6 +37,15 @@ COMMANDS = {
 }
 
 
+def cold() -> None:
+    """Forget what earlier answers memoised: the next solve starts as a fresh process's first would."""
+    for memo in (torch_profile._zero_partition, getattr(torch_profile, "_zero_owned", None),
+                 getattr(tensor_census, "_architecture_census", None),
+                 getattr(architecture, "_tensor_shapes", None), getattr(architecture, "_param_count", None)):
+        if memo is not None:
+            memo.cache_clear()
+
+
 def plan_for(extra: dict) -> Plan:
     cluster = {"gpu": "h100-80gb", "gpu_memory_bytes": find_gpu("h100-80gb").memory_bytes, **extra.get("cluster", {})}
     return Plan.model_validate({"model": find_model("llama-2-70b").to_model_spec().model_dump(), "seq_len": 4096,
@@ -52,7 +62,7 @@ def main() -> None:
         plan = plan_for(extra)
         wall, cpu = [], []
         for _ in range(args.repeats):
-            torch_profile._zero_partition.cache_clear()
+            cold()
             t0, c0 = time.perf_counter(), time.process_time()
             answer = solve(plan)
             wall.append(time.perf_counter() - t0)

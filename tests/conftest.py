@@ -1,4 +1,8 @@
-"""Shared test setup: Qt renders offscreen, and GUI tests never touch the user's settings."""
+"""Shared test setup: Qt renders offscreen, and GUI tests never touch the user's settings.
+
+A widget test builds the widget it checks (`form`, `plan_tab`, `table_tab`, `glossary`, all on one plan
+model when a test asks for several); `window` builds the whole main window for what needs it.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import zerodesk.gui  # noqa: F401  (guards PySide6 6.12 on CPython 3.11 before a
 SLOW_MODULES = frozenset({
     "test_family_measure", "test_gpu_path", "test_gui_measure", "test_hf_families", "test_hf_transformers_path",
     "test_interpreter", "test_lifeline", "test_measure", "test_offload_run", "test_packaging", "test_simulate",
-    "test_fit_verify", "test_torch_compat",
+    "test_fit_verify", "test_torch_compat", "test_hsdp_ranks",
 })
 
 
@@ -30,8 +34,8 @@ def gui_settings(tmp_path, qapp):
     """Isolated QSettings (INI files under tmp_path) and the English UI, restored afterwards."""
     from PySide6.QtCore import QSettings
 
-    from zerodesk.gui import i18n
-    from zerodesk.gui.settings import Settings
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.base.settings import Settings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     i18n.set_language("en")
@@ -42,7 +46,7 @@ def gui_settings(tmp_path, qapp):
 @pytest.fixture
 def window(qtbot, gui_settings):
     """The real main window, shown offscreen, with modal dialogs turned into status-bar messages."""
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     w = MainWindow(gui_settings)
     w.quiet = True
@@ -60,3 +64,79 @@ def discard():
     from PySide6.QtWidgets import QMessageBox
 
     return QMessageBox.StandardButton.Discard
+
+
+@pytest.fixture
+def model():
+    """The plan model the widget fixtures below share (empty until a form or a view sets a plan)."""
+    from zerodesk.core.plan_model import PlanModel
+
+    return PlanModel()
+
+
+def shown(qtbot, widget, size: tuple[int, int]):
+    """A widget alone as a top-level window, laid out at `size` and exposed offscreen."""
+    qtbot.addWidget(widget)
+    widget.resize(*size)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def _with_a_plan(model) -> None:
+    """A view shown alone starts on the card example (what a new window shows), unless a form set one."""
+    from zerodesk.gui.form.fields import default_plan
+
+    if model.plan is None:
+        model.set_plan(default_plan())
+
+
+@pytest.fixture
+def form(qtbot, gui_settings, model):
+    """The model/cluster form alone, editing `model` (it starts on the card example)."""
+    from zerodesk.gui.form.plan_form import PlanForm
+
+    return shown(qtbot, PlanForm(model), (420, 1000))
+
+
+@pytest.fixture
+def plan_tab(qtbot, gui_settings, model):
+    """The Plan tab alone (stage bars and memory versus Nd), following `model`."""
+    from zerodesk.gui.charts.plan_tab import PlanTab
+
+    tab = PlanTab(model)
+    _with_a_plan(model)
+    return shown(qtbot, tab, (760, 800))
+
+
+@pytest.fixture
+def table_tab(qtbot, gui_settings, model):
+    """The Table tab alone, following `model`."""
+    from zerodesk.gui.table.table_tab import TableTab
+
+    tab = TableTab(model)
+    _with_a_plan(model)
+    return shown(qtbot, tab, (900, 700))
+
+
+@pytest.fixture
+def glossary(qtbot, gui_settings, model):
+    """The glossary dock alone (floating), following `model`'s profile and scheme."""
+    from zerodesk.gui.glossary.dock import GlossaryDock
+
+    dock = GlossaryDock(model)
+    _with_a_plan(model)
+    return shown(qtbot, dock, (420, 800))
+
+
+@pytest.fixture
+def measure_tab(qtbot, gui_settings, model):
+    """The Measure tab alone with its own run controller, following `model` (nothing persisted)."""
+    from zerodesk.gui.runs.controller import RunController
+    from zerodesk.gui.runs.measure_tab import MeasureTab
+
+    tab = MeasureTab(RunController(), gui_settings.measure(persist=False), model)
+    _with_a_plan(model)
+    yield shown(qtbot, tab, (1000, 800))
+    if tab.is_running():
+        tab.controller.kill_now()

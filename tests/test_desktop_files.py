@@ -99,7 +99,7 @@ def test_the_icon_exists_in_every_size_and_format():
 
 
 def test_the_window_has_the_icon(qapp):
-    from zerodesk.gui.main_window import app_icon
+    from zerodesk.gui.window.main_window import app_icon
 
     icon = app_icon()
     assert not icon.isNull() and icon.pixmap(64, 64).width() == 64

@@ -367,3 +367,127 @@ def test_fuzzed_fit_command_lines_get_an_answer_or_one_sentence():
         assert answer.seconds < 5, (answer.seconds, argv)
 
     fuzz()
+
+
+# ---- what the window's Fit view reuses: the memo across edits and the map (zerodesk.core.fit_map) ----------------
+
+def _llama(**kw) -> Plan:
+    data = {"model": find_model("llama-2-7b").to_model_spec().model_dump(), "seq_len": 4096,
+            "cluster": {"nodes": 1, "gpus_per_node": 8, "gpu_memory_bytes": 80 * GB}}
+    data.update(kw)
+    return Plan.model_validate(data)
+
+
+EDITS = [  # every field PEAK_FREE leaves out of the memo's key, changed (the variant axes too)
+    {"units": "GiB"}, {"bandwidth_gbps": 12.5}, {"cuda_allowance_bytes": 3 * GB}, {"micro_batch": 3},
+    {"seq_len": 1000}, {"recompute": "full"}, {"model": {**_llama().model.model_dump(), "name": "renamed"}},
+    {"cluster": {"nodes": 2, "gpus_per_node": 4, "gpu_memory_bytes": 40 * GB, "gpu": "a100-40gb"}},
+    {"cluster": {"nodes": 4, "gpus_per_node": 8, "dp": 16, "gpu_memory_bytes": 141 * GB,
+                 "host_memory_bytes": 10**12}},
+]
+
+
+@pytest.mark.parametrize("profile", ["paper", "torch"])
+def test_peak_free_fields_change_no_peak_so_a_kept_memo_answers_as_a_fresh_one(profile):
+    from zerodesk.core.fit import peak_memo
+
+    base = _llama(profile=profile)
+    memo = peak_memo(base)
+    for edit in EDITS:
+        plan = Plan.model_validate({**base.model_dump(), **edit})
+        kept = peak_memo(plan, memo)
+        assert kept is memo, edit  # the same key: the memo serves the edited plan
+        # its peaks are predict()'s for the edited plan itself, allowance off, at every stage
+        fresh = [p.total_bytes - plan.cuda_allowance_bytes for p in predict(plan)]
+        assert [kept.peak(s, plan.recompute, plan.micro_batch, plan.seq_len, plan.dp) for s in range(4)] == fresh
+        warm, cold = solve(plan, kept), solve(plan)
+        assert warm.configs == cold.configs and warm.recommendation == cold.recommendation, edit
+        assert warm.usable_bytes == cold.usable_bytes == usable_memory(plan)
+    other = peak_memo(_llama(profile=profile, scheme="fp32-adam" if profile == "paper" else "mixed-adam",
+                             optimizer_impl="fused"), memo)
+    assert other is not memo  # what the peak reads makes a new memo
+
+
+def test_the_architecture_memo_gives_fresh_lists_and_follows_an_edit():
+    from zerodesk.core.architecture import Architecture, param_count, tensor_shapes
+
+    arch = Architecture.model_validate(TINY)
+    first = tensor_shapes(arch)
+    first.append(("planted", (1,)))  # a caller's list is its own
+    assert ("planted", (1,)) not in tensor_shapes(arch)
+    count = param_count(arch)
+    arch.layers = 3  # validate_assignment: the same object, another architecture
+    assert len(tensor_shapes(arch)) > len(first) - 1 and param_count(arch) > count
+    assert param_count(Architecture.model_validate({**TINY, "layers": 3})) == param_count(arch)
+
+
+def test_fit_map_columns_rows_and_cells_are_the_solvers_answers():
+    from zerodesk.core.fit import batch_boundary
+    from zerodesk.core.fit_map import FitMapModel, cluster_for
+
+    plan = _llama(micro_batch=3)
+    state = FitMapModel().update(plan)
+    fmap, answer = state.map, state.answer
+    assert answer.configs == solve(plan).configs
+    assert {1, 2, 4, 8, 1024, plan.dp} <= set(fmap.dps) and list(fmap.dps) == sorted(fmap.dps)
+    assert 3 in fmap.batches and list(fmap.batches) == sorted(fmap.batches)
+    assert not any(fmap.stage_at(dp, fmap.batches[-1]) is not None for dp in fmap.dps)  # the top row: none fits
+    for s in range(4):  # the plan's own column is the solver's largest micro-batch
+        assert fmap.limits[s, plan.dp] == answer.config(s, plan.recompute).max_micro_batch
+    for dp in (1, 4, 64):  # other columns: the solver asked about a plan at that Nd
+        at = plan.model_copy(update={"cluster": cluster_for(plan.cluster, dp)})
+        assert [fmap.limits[s, dp] for s in range(4)] == [batch_boundary(at, s, plan.recompute)[0] for s in range(4)]
+        for b in fmap.batches:
+            want = next((s for s in range(4) if b <= fmap.limits[s, dp]), None)
+            assert fmap.stage_at(dp, b) == want
+
+
+def test_a_cells_peaks_and_headroom_are_predicts():
+    from zerodesk.core.fit_map import FitMapModel, cluster_for
+
+    plan = _llama(cuda_allowance_bytes=2 * GB, recompute="selective")
+    fit = FitMapModel()
+    fmap = fit.update(plan).map
+    for dp, b in ((8, 1), (64, 2), (2, 4)):
+        cell = fit.cell(dp, b)
+        at = Plan.model_validate({**plan.model_dump(), "micro_batch": b,
+                                  "cluster": cluster_for(plan.cluster, dp).model_dump()})
+        assert cell.peaks == tuple(p.total_bytes - 2 * GB for p in predict(at))
+        assert cell.usable_bytes == 78 * GB and cell.headroom(3) == 78 * GB - cell.peaks[3]
+        assert cell.stage == fmap.stage_at(dp, b) and fit.cell(dp, b) is cell  # kept
+        if cell.stage is not None:
+            assert cell.headroom(cell.stage) >= 0 and all(cell.headroom(s) < 0 for s in range(cell.stage))
+    with pytest.raises(KeyError):
+        fit.cell(3, 1)  # not a column
+
+
+def test_fit_map_model_keeps_its_answer_and_says_why_there_is_none():
+    from zerodesk.core.fit_map import FitMapModel
+
+    fit = FitMapModel()
+    plan = _llama()
+    first = fit.update(plan)
+    assert fit.update(Plan.model_validate(plan.model_dump())) is first  # an equal plan: nothing recomputed
+    moved = fit.update(plan.model_copy(update={"micro_batch": 2}))
+    assert moved is not first and moved.answer.recommendation.micro_batch == 2
+    assert moved.answer.evaluations < first.answer.evaluations  # the memo answered most of it
+    none = fit.update(Plan.model_validate({"model": {"params": "2e9"}}))
+    assert none.answer is None and none.map is None and "gpu_memory_bytes" in none.error
+
+
+@pytest.mark.parametrize("cluster, dp", [
+    ({"nodes": 1, "gpus_per_node": 8}, 4), ({"nodes": 1, "gpus_per_node": 8}, 8), ({"nodes": 1, "gpus_per_node": 8}, 64),
+    ({"nodes": 2, "gpus_per_node": 6}, 16), ({"nodes": 1, "gpus_per_node": 6}, 65536),
+    ({"nodes": 3, "gpus_per_node": 8, "dp": 12}, 1), ({"nodes": 1, "gpus_per_node": 1000}, 65536),
+])
+def test_plan_at_sets_nd_and_the_micro_batch_and_keeps_the_rest(cluster, dp):
+    from zerodesk.core.fit_map import plan_at
+
+    plan = _llama(cluster={**cluster, "gpu_memory_bytes": 80 * GB})
+    moved = plan_at(plan, dp, 5)
+    assert moved.dp == dp and moved.micro_batch == 5
+    assert moved.cluster.world_size % dp == 0
+    if plan.cluster.world_size % dp == 0:
+        assert (moved.cluster.nodes, moved.cluster.gpus_per_node) == (plan.cluster.nodes, plan.cluster.gpus_per_node)
+    assert moved.model_dump(exclude={"cluster", "micro_batch"}) == plan.model_dump(exclude={"cluster", "micro_batch"})
+    assert moved.cluster.gpu_memory_bytes == 80 * GB

@@ -7,9 +7,9 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
 from zerodesk.core.accounting import STAGES
-from zerodesk.gui import i18n
-from zerodesk.gui.field_grid import HYSTERESIS, FieldGrid
-from zerodesk.gui.stage_chart import stage_tick_labels
+from zerodesk.gui.base import i18n
+from zerodesk.gui.form.field_grid import HYSTERESIS, FieldGrid
+from zerodesk.gui.charts.stage_texts import stage_tick_labels
 
 
 def _grid(qtbot, labels: list[str]) -> FieldGrid:
@@ -49,7 +49,7 @@ def test_the_grid_stacks_below_the_width_it_needs_and_comes_back_with_room(qtbot
 
 
 def test_the_russian_form_fits_a_1024_window_and_nothing_is_clipped(qtbot, gui_settings):
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     from conftest import discard
 
@@ -63,7 +63,7 @@ def test_the_russian_form_fits_a_1024_window_and_nothing_is_clipped(qtbot, gui_s
     window.show()
     qtbot.waitExposed(window)
     qtbot.wait(50)
-    grid = window.form._model.arch_box
+    grid = window.form.model_section.arch_box
     assert grid.isVisible()
     for _, _, label, field, _ in grid._cells:
         if field.isVisible():
@@ -98,9 +98,9 @@ def test_stage_names_never_overlap_whatever_the_room(qapp, gui_settings):
 
 
 def test_the_plan_panel_fills_its_scroll_area_whether_it_scrolls_or_not(window, qtbot):
-    scroll = window.chart_panel.parentWidget().parentWidget()  # viewport, then the FitScrollArea
+    scroll = window.plan_tab.parentWidget().parentWidget()  # viewport, then the FitScrollArea
     bar = scroll.verticalScrollBar()
     for size in ((1440, 900), (1024, 560)):  # the second is below the panel's minimum: it scrolls
         window.resize(*size)
-        qtbot.waitUntil(lambda: window.chart_panel.width() == scroll.viewport().width())  # no empty strip
-        assert bar.isVisible() == (window.chart_panel.height() > scroll.viewport().height())
+        qtbot.waitUntil(lambda: window.plan_tab.width() == scroll.viewport().width())  # no empty strip
+        assert bar.isVisible() == (window.plan_tab.height() > scroll.viewport().height())

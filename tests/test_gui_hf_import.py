@@ -37,7 +37,7 @@ def test_import_llama_2_keeps_its_context_and_its_name(window, qtbot, tmp_path):
     form = window.form
     assert form.field("model.architecture.max_positions").text() == "4096"
     assert form.field("model.architecture.family").currentData() == "llama"
-    assert window.form.plan() == plan and window.is_modified()  # a new, unsaved document
+    assert window.model.plan == plan and window.is_modified()  # a new, unsaved document
     assert not form.field("model.architecture.experts").isVisibleTo(form)
 
 
@@ -57,7 +57,7 @@ def test_layout_knobs_survive_the_form_and_a_save(window, qtbot, tmp_path):
     path = copy_config(tmp_path, "phi-2")
     with qtbot.waitSignal(window.hf_import.imported, timeout=60_000):
         window.hf_import.read(path)
-    plan = window.form.plan()
+    plan = window.model.plan
     arch = plan.model.architecture
     assert (arch.family, arch.parallel, arch.head_bias, arch.rotary_dim) == ("phi", True, True, 32)
     assert plan.params == 2_779_683_840
@@ -116,22 +116,22 @@ def test_unknown_type_imports_as_a_tensor_list_and_survives_a_save(window, qtbot
         window.hf_import.read(path)
     plan = blocker.args[0]
     assert plan.model.tensors and plan.model.architecture is None and plan.seq_len == 16
-    assert window.form.plan() == plan  # the form keeps the tensor list while the count is untouched
+    assert window.model.plan == plan  # the form keeps the tensor list while the count is untouched
     assert "exact from transformers" in window.form.findChild(QLabel, "paramsHint").text()
     saved = tmp_path / "neo.zerodesk.json"
     assert window.save_to(saved)
     assert load_plan(saved).model.tensors == plan.model.tensors
 
 
-def test_family_fields_follow_the_layout(window, qtbot):
+def test_family_fields_follow_the_layout(form, qtbot):
     from zerodesk.core.catalog import find_model
 
-    form = window.form
     form.apply_model_preset("mixtral-8x7b")
     assert form.field("model.architecture.experts").isVisibleTo(form)
-    assert form.plan().params == find_model("mixtral-8x7b").published_params
+    assert form.model.plan.params == find_model("mixtral-8x7b").published_params
     form.apply_model_preset("llama-2-7b")
     assert not form.field("model.architecture.experts").isVisibleTo(form)
     assert form.field("model.architecture.max_positions").text() == "4096"  # Llama 2's context
     form.apply_model_preset("phi-2")
-    assert form.plan().model.architecture.parallel  # knobs the form does not show are kept
+    assert form.model.plan.model.architecture.parallel  # knobs the form does not show are kept
+

@@ -19,7 +19,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 
 from zerodesk.core.plan import Plan
-from zerodesk.gui.evidence.results import table_text
+from zerodesk.gui.runs.results import table_text
 
 ROOT = Path(__file__).resolve().parents[1]
 FAULT_ENV = "ZERODESK_MEASURE_FAULT"
@@ -174,8 +174,8 @@ def test_real_gloo_run_fills_the_tab_and_marks_the_plan_chart(window, tab, qtbot
         ranks = [r for (s, _), r in tab.controller.state.results.items() if s == stage]
         assert m.peak_bytes == max(r.peak_bytes for r in ranks)
         assert window.chart.measured_difference(m) == pytest.approx(0.0, abs=1e-9)
-        assert m.states_bytes == window.breakdown.stage(stage).total_bytes
-    assert "measured · CPU, 2 ranks" in window.chart_panel.legend.text()
+        assert m.states_bytes == window.model.breakdown.stage(stage).total_bytes
+    assert "measured · CPU, 2 ranks" in window.plan_tab.legend.text()
 
     # the live timeline: rank 0's memory through each stage's measured step
     tab.timeline.flush()
@@ -312,9 +312,9 @@ def test_before_a_run_the_tab_says_what_it_will_do(window, qtbot):
 
 
 def test_choices_are_remembered(gui_settings, qtbot, tmp_path):
-    from zerodesk.gui.evidence.controller import RunController
-    from zerodesk.gui.measure_tab import MeasureTab
-    from zerodesk.gui.settings import MeasureSettings
+    from zerodesk.gui.runs.controller import RunController
+    from zerodesk.gui.runs.measure_tab import MeasureTab
+    from zerodesk.gui.base.settings import MeasureSettings
 
     store = QSettings(str(tmp_path / "m.ini"), QSettings.Format.IniFormat)
     tab = MeasureTab(RunController(), MeasureSettings(store))
@@ -347,17 +347,17 @@ def test_the_tab_speaks_russian(window):
     index = window.tabs.indexOf(tab)
     assert window.tabs.tabText(index) == "Измерение"
     assert tab.bar.start_button.text() == "&Измерить" and tab.bar.cancel_button.text() == "&Отмена"
-    assert tab.bar.simulate_button.text() == "Сму&лировать"
+    assert tab.bar.simulate_button.text() == "Симу&лировать"
     status = shown(tab.status)
-    assert "Смоделировать: полноразмерный шаг" in status and "Измерить: разогревочный" in status
+    assert "Симулировать: полноразмерный шаг" in status and "Измерить: разогревочный" in status
     assert "МБ" in tab.model_note.text()
     window.set_language("en")
     assert window.tabs.tabText(index) == "Measure"
 
 
 def test_the_tab_does_not_import_torch():
-    code = ("import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; import zerodesk.gui.measure_tab, "
-            "zerodesk.gui.measure_process; assert 'torch' not in sys.modules; print('no torch')")
+    code = ("import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; import zerodesk.gui.runs.measure_tab, "
+            "zerodesk.gui.runs.process; assert 'torch' not in sys.modules; print('no torch')")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0 and "no torch" in out.stdout, out.stderr

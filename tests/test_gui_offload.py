@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 
 from zerodesk.core.offload import compute_offload
 from zerodesk.core.plan import Offload, Plan
-from zerodesk.gui.offload_chart import OffloadChart
-from zerodesk.gui.plan_form import PlanForm
+from zerodesk.gui.charts.offload_chart import OffloadChart
+from zerodesk.gui.form.plan_form import PlanForm
 
 
 def _card(**kw) -> Plan:
@@ -19,9 +19,9 @@ def _card(**kw) -> Plan:
 def test_form_round_trips_the_offload_fields(qtbot):
     plan = _card(offload="optimizer", offload_target="nvme", pcie_gbps=16.0,
                  cluster={"nodes": 1, "gpus_per_node": 4, "host_memory_bytes": 512 * 10**9})
-    form = PlanForm(plan)
+    form = PlanForm(plan=plan)
     qtbot.addWidget(form)
-    got = form.plan()
+    got = form.model.plan
     assert got.offload == Offload.OPTIMIZER and got.offload_target == "nvme" and got.pcie_gbps == 16.0
     assert got.cluster.host_memory_bytes == 512 * 10**9
     host = form.field("cluster.host_memory_bytes")
@@ -32,17 +32,17 @@ def test_form_round_trips_the_offload_fields(qtbot):
     combo.activated.emit(combo.currentIndex())
     host.setText("256")
     host.textEdited.emit("256")
-    assert form.plan().offload == Offload.OPTIMIZER_PARAMS
-    assert form.plan().cluster.host_memory_bytes == 256 * 10**9
+    assert form.model.plan.offload == Offload.OPTIMIZER_PARAMS
+    assert form.model.plan.cluster.host_memory_bytes == 256 * 10**9
 
 
 def test_form_marks_a_bad_link_bandwidth(qtbot):
-    form = PlanForm(_card())
+    form = PlanForm(plan=_card())
     qtbot.addWidget(form)
     pcie = form.field("pcie_gbps")
     pcie.setText("-3")
     pcie.textEdited.emit("-3")
-    assert "pcie_gbps" in form.errors()
+    assert "pcie_gbps" in form.model.errors
     assert form.error_label("pcie_gbps").isVisibleTo(form)
 
 
@@ -64,3 +64,43 @@ def test_chart_draws_beside_never_stacked(qtbot):
     text = chart.verdict.text()
     assert "host memory per node runs out first" in text
     assert "Stage 0, 1" in text  # stages offload does not apply to are named, with why
+
+
+def test_an_offload_no_stage_can_do_says_why_and_draws_no_empty_axes(qtbot):
+    """torch profile + optimizer-only offload: FSDP2 has none, at any stage. No chart whose axis reads
+    "memory, GiB (x1e-09)": the words say why; a plan that can offload gets its bars, in a unit that fits."""
+    chart = OffloadChart()
+    qtbot.addWidget(chart)
+    chart.resize(400, 400)
+    chart.show()
+    chart.set_plan(_card(profile="torch", offload="optimizer", units="GiB"))
+    assert chart.isVisible() and not chart.plot.isVisible()
+    assert "FSDP2 has no optimizer-only offload" in chart.verdict.text()
+    chart.set_plan(_card(profile="torch", offload="optimizer+params", units="GiB"))
+    assert chart.plot.isVisible()
+    label = chart.plot.getAxis("left").labelString()
+    assert "memory, GiB" in label and "x1e" not in label
+    tiny = _card(profile="torch", offload="optimizer+params", units="GiB", model={"params": 100_000})
+    chart.set_plan(tiny)
+    assert "memory, KiB" in chart.plot.getAxis("left").labelString() or "memory, MiB" in chart.plot.getAxis("left").labelString()
+
+
+def test_an_unknown_working_set_is_unknown_not_zero(qtbot):
+    """A raw P has no layer shapes: the GPU working set is not 0 but unknown, said in the legend and marked
+    with a '?' on each GPU bar; with an architecture it is a bar again."""
+    chart = OffloadChart()
+    qtbot.addWidget(chart)
+    plan = _card(offload="optimizer+params")
+    chart.set_plan(plan)
+    b = compute_offload(plan)
+    unknown = [s.stage for s in b.stages if s.applicable and s.gpu_working_bytes is None]
+    assert unknown == [3]
+    assert "GPU working set: unknown (needs the architecture)" in chart.title.text()
+    assert [(m.toPlainText(), m.pos().x()) for m in chart.unknown_marks] == [("?", 3 - 0.26)]
+    assert list(chart.bars["working"].opts["height"]) == [0]  # no bar pretends to be an amount
+    from zerodesk.core.catalog import find_model
+
+    shaped = plan.model_copy(update={"model": find_model("llama-2-7b").to_model_spec()})
+    chart.set_plan(shaped)
+    assert chart.unknown_marks == [] and "unknown" not in chart.title.text()
+    assert chart.bars["working"].opts["height"][0] > 0

@@ -21,7 +21,7 @@ from zerodesk.core.architecture import tensor_shapes
 from zerodesk.core.evidence import run_key
 from zerodesk.core.plan import Plan, Profile, load_plan
 from zerodesk.core.torch_profile import rank_states
-from zerodesk.gui import measure_process
+from zerodesk.gui.runs import process as run_process
 from zerodesk.measure import rules
 from zerodesk.measure.protocol import Done, PhaseMsg, Result, Started, States, encode
 
@@ -63,21 +63,35 @@ def fake_python(tmp_path):
     return str(path)
 
 
-@pytest.fixture
-def tab(window, fake_python):
-    window.load_plan(TINY)
-    t = window.measure_tab
-    window.tabs.setCurrentWidget(t)
-    c = t.controls
+def set_up(tab, fake_python) -> None:
+    """CPU, stages 0 and 3, 2 ranks, the fake Python."""
+    c = tab.controls
     c.device.setCurrentIndex(c.device.findData("cpu"))
     for s, box in c.stage_boxes.items():
         box.setChecked(s in (0, 3))
     c.ranks.setValue(2)
     c.python.setText(fake_python)
     c.python.editingFinished.emit()
+
+
+@pytest.fixture
+def tab(window, fake_python):
+    """The window's Measure tab, in view, on TINY: its runs land on the Plan chart and in the plan file."""
+    window.load_plan(TINY)
+    t = window.measure_tab
+    window.tabs.setCurrentWidget(t)
+    set_up(t, fake_python)
     yield t
     if t.is_running():
         t.controller.kill_now()
+
+
+@pytest.fixture
+def lone_tab(model, measure_tab, fake_python):
+    """The Measure tab alone with its own controller, on TINY: for what the tab and its process do by themselves."""
+    model.set_plan(TINY)
+    set_up(measure_tab, fake_python)
+    return measure_tab
 
 
 def script(tab, *steps) -> None:
@@ -118,50 +132,50 @@ def test_markers_compare_with_the_torch_profile_whatever_profile_the_chart_shows
         assert window.chart.measured_difference(m) == pytest.approx(want)  # not vs the paper's bars
 
 
-def test_after_done_a_child_that_leaves_by_itself_gets_no_signal(tab, qtbot):
-    script(tab, {"out": "\n".join(stream(TINY)) + "\n" + encode(Done()) + "\n"}, {"sleep": 0.3})
-    assert run(qtbot, tab, tab.bar.start_button)
-    assert tab.controller.process.stopped_in_s is None
-    assert "Every process of the run has exited." in tab.log.toPlainText()
+def test_after_done_a_child_that_leaves_by_itself_gets_no_signal(lone_tab, qtbot):
+    script(lone_tab, {"out": "\n".join(stream(TINY)) + "\n" + encode(Done()) + "\n"}, {"sleep": 0.3})
+    assert run(qtbot, lone_tab, lone_tab.bar.start_button)
+    assert lone_tab.controller.process.stopped_in_s is None
+    assert "Every process of the run has exited." in lone_tab.log.toPlainText()
 
 
-def test_a_child_that_lingers_after_done_is_stopped_after_the_grace(tab, qtbot):
-    script(tab, {"ignore_term": True}, {"out": "\n".join(stream(TINY)) + "\n" + encode(Done()) + "\n"}, {"sleep": 60})
-    assert run(qtbot, tab, tab.bar.start_button)
-    proc = tab.controller.process
-    assert proc.stopped_in_s is not None and proc.stopped_in_s >= measure_process.KILL_AFTER_S * 0.9
-    assert "stopped" in tab.log.toPlainText()
+def test_a_child_that_lingers_after_done_is_stopped_after_the_grace(lone_tab, qtbot):
+    script(lone_tab, {"ignore_term": True}, {"out": "\n".join(stream(TINY)) + "\n" + encode(Done()) + "\n"}, {"sleep": 60})
+    assert run(qtbot, lone_tab, lone_tab.bar.start_button)
+    proc = lone_tab.controller.process
+    assert proc.stopped_in_s is not None and proc.stopped_in_s >= run_process.KILL_AFTER_S * 0.9
+    assert "stopped" in lone_tab.log.toPlainText()
 
 
-def test_a_process_that_survives_sigkill_is_given_up_on(tab, qtbot, monkeypatch):
-    monkeypatch.setattr(measure_process, "group_alive", lambda pgid: True)  # as if a rank sat in uninterruptible sleep
-    monkeypatch.setattr(measure_process, "GIVE_UP_S", 1.5)
-    script(tab, {"out": stream(TINY)[0] + "\n"}, {"sleep": 60})
-    with qtbot.waitSignal(tab.controller.runFinished, timeout=RUN_MS):
-        tab.start()
-        qtbot.waitUntil(lambda: tab.controller.state.started is not None, timeout=RUN_MS)
-        tab.controller.cancel()
-    assert tab.controller.process.gave_up
-    assert "gave up after SIGKILL" in tab.log.toPlainText()
-    assert tab.error_text() == "The run was cancelled; every process of it was stopped."
-    assert not tab.is_running() and tab.bar.start_button.isEnabled()
+def test_a_process_that_survives_sigkill_is_given_up_on(lone_tab, qtbot, monkeypatch):
+    monkeypatch.setattr(run_process, "group_alive", lambda pgid: True)  # as if a rank sat in uninterruptible sleep
+    monkeypatch.setattr(run_process, "GIVE_UP_S", 1.5)
+    script(lone_tab, {"out": stream(TINY)[0] + "\n"}, {"sleep": 60})
+    with qtbot.waitSignal(lone_tab.controller.runFinished, timeout=RUN_MS):
+        lone_tab.start()
+        qtbot.waitUntil(lambda: lone_tab.controller.state.started is not None, timeout=RUN_MS)
+        lone_tab.controller.cancel()
+    assert lone_tab.controller.process.gave_up
+    assert "gave up after SIGKILL" in lone_tab.log.toPlainText()
+    assert lone_tab.error_text() == "The run was cancelled; every process of it was stopped."
+    assert not lone_tab.is_running() and lone_tab.bar.start_button.isEnabled()
 
 
-def test_a_crash_is_one_sentence_with_the_last_error_line(tab, qtbot):
-    script(tab, {"out": stream(TINY)[0] + "\n"}, {"err": "Traceback...\nRuntimeError: rank 1 fell over\n"}, {"exit": 3})
-    assert not run(qtbot, tab, tab.bar.start_button)
-    text = tab.error_text()
+def test_a_crash_is_one_sentence_with_the_last_error_line(lone_tab, qtbot):
+    script(lone_tab, {"out": stream(TINY)[0] + "\n"}, {"err": "Traceback...\nRuntimeError: rank 1 fell over\n"}, {"exit": 3})
+    assert not run(qtbot, lone_tab, lone_tab.bar.start_button)
+    text = lone_tab.error_text()
     assert text.startswith("The measurement stopped before finishing (exit status 3)") and "rank 1 fell over" in text
-    assert tab.bar.phase_labels[0].text() == "Stage 0: stopped"
+    assert lone_tab.bar.phase_labels[0].text() == "Stage 0: stopped"
 
 
-def test_a_model_the_host_cannot_hold_is_refused_and_simulate_is_offered(tab, monkeypatch):
+def test_a_model_the_host_cannot_hold_is_refused_and_simulate_is_offered(lone_tab, monkeypatch):
     monkeypatch.setattr(rules, "host_available_bytes", lambda: 10_000)
-    tab.controls.ranks.setValue(3)  # any edit re-checks
-    assert not tab.bar.start_button.isEnabled() and tab.bar.simulate_button.isEnabled()
-    assert "more than this machine can spare" in tab.status.text() and "for models this machine cannot hold" in \
-        tab.status.text()
-    assert not tab.start()
+    lone_tab.controls.ranks.setValue(3)  # any edit re-checks
+    assert not lone_tab.bar.start_button.isEnabled() and lone_tab.bar.simulate_button.isEnabled()
+    assert "more than this machine can spare" in lone_tab.status.text() and "for models this machine cannot hold" in \
+        lone_tab.status.text()
+    assert not lone_tab.start()
 
 
 def test_simulate_lands_as_its_own_markers_and_is_kept_in_the_plan_file(window, tab, qtbot, tmp_path):
@@ -191,11 +205,11 @@ def test_evidence_is_set_aside_when_the_plan_changes_and_back_when_it_changes_ba
     script(tab, {"out": "\n".join(stream(TINY)) + "\n" + encode(Done()) + "\n"})
     assert run(qtbot, tab, tab.bar.start_button)
     assert len(window.chart.measured()) == 2
-    window.form.set_plan(TINY.model_copy(update={"seq_len": 32}))
+    window.model.load(TINY.model_copy(update={"seq_len": 32}))
     assert window.chart.measured() == []
     assert "no longer match" in window.statusBar().currentMessage()
     assert window.document_plan().evidence is None  # the file would not claim it
-    window.form.set_plan(TINY)
+    window.model.load(TINY)
     assert len(window.chart.measured()) == 2 and "back on the chart" in window.statusBar().currentMessage()
 
 
@@ -211,18 +225,18 @@ def during_a_run(qtbot, tab, action) -> None:
 
 
 def test_switching_the_plan_during_a_run_keeps_its_results_with_their_own_plan(window, tab, qtbot):
-    during_a_run(qtbot, tab, lambda: window.form.set_plan(TINY.model_copy(update={"micro_batch": 4})))
+    during_a_run(qtbot, tab, lambda: window.model.load(TINY.model_copy(update={"micro_batch": 4})))
     assert window.chart.measured() == []  # the run's plan is not on screen
     assert "The plan has changed since this run" in tab.status.text()
-    window.form.set_plan(TINY)
+    window.model.load(TINY)
     assert len(window.chart.measured()) == 2
 
 
-def test_the_interpreter_check_answering_during_a_run_leaves_its_report(window, tab, qtbot):
+def test_the_interpreter_check_answering_during_a_run_leaves_its_report(lone_tab, qtbot):
     """The controls are locked while a run is under way; a change then (the interpreter check answering, the
     plan's default ranks) must not replace the run's report with what Start would do next."""
-    during_a_run(qtbot, tab, tab.controls.changed.emit)
-    assert "✓" in tab.status.text() and "Measured on CPU, 2 ranks" in tab.status.text()
+    during_a_run(qtbot, lone_tab, lone_tab.controls.changed.emit)
+    assert "✓" in lone_tab.status.text() and "Measured on CPU, 2 ranks" in lone_tab.status.text()
 
 
 def test_switching_the_language_during_a_run(window, tab, qtbot):
@@ -261,7 +275,7 @@ def test_the_tab_waits_until_it_is_needed_and_status_keeps_the_buttons_still(win
 def test_the_window_with_its_measure_tab_stays_torch_free():
     code = ("import os, sys; os.environ['QT_QPA_PLATFORM'] = 'offscreen'; import zerodesk.gui; "
             "from PySide6.QtWidgets import QApplication; app = QApplication([]); "
-            "from zerodesk.gui.main_window import MainWindow; w = MainWindow(persist=False); w.measure_tab; "
+            "from zerodesk.gui.window.main_window import MainWindow; w = MainWindow(persist=False); w.measure_tab; "
             "assert 'torch' not in sys.modules; print('no torch')")
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
@@ -269,7 +283,7 @@ def test_the_window_with_its_measure_tab_stays_torch_free():
     assert out.returncode == 0 and "no torch" in out.stdout, out.stderr
 
 
-def test_a_cuda_run_says_its_kernels_and_what_the_tracker_does_not_see(tab, qtbot):
+def test_a_cuda_run_says_its_kernels_and_what_the_tracker_does_not_see(lone_tab, qtbot):
     lines = stream(TINY, stages=(3,))
     started = json.loads(lines[0])
     started.update(device="cuda", device_name="NVIDIA H200", optimizer_impl="fused", attention="CUDNN_ATTENTION")
@@ -280,10 +294,10 @@ def test_a_cuda_run_says_its_kernels_and_what_the_tracker_does_not_see(tab, qtbo
             msg.update(max_allocated_bytes=msg["peak_bytes"] + 67_108_864, max_reserved_bytes=msg["peak_bytes"] + 71_303_168,
                        untracked_bytes=67_108_864, device_overhead_bytes=1_389_000_000)
         results.append(json.dumps(msg))
-    script(tab, {"out": "\n".join([json.dumps(started), *results, encode(Done(wall_s=2))]) + "\n"})
-    assert run(qtbot, tab, tab.bar.start_button)
-    text = tab.status.text()
+    script(lone_tab, {"out": "\n".join([json.dumps(started), *results, encode(Done(wall_s=2))]) + "\n"})
+    assert run(qtbot, lone_tab, lone_tab.bar.start_button)
+    text = lone_tab.status.text()
     assert "Measured on CUDA (NVIDIA H200)" in text
     assert "AdamW kernels: fused; attention kernel: CUDNN_ATTENTION." in text
-    assert "67.11 MB above the tracked peak" in text and "fragmentation (reserved − allocated, measured) 4.19 MB" in text
+    assert "67.11 MB above the tracked peak" in text and "reserved but not allocated 4.19 MB (measured; an upper bound on fragmentation" in text
     assert "outside torch's allocator 1.39 GB" in text or "outside torch&#x27;s allocator 1.39 GB" in text

@@ -38,6 +38,9 @@ KEEP = {
     "gemma", "phi", "olmo", "falcon", "mixtral", "stablelm", "bloom", "opt", "gptj", "hugging", "face", "mini",
     "alibi", "top", "transformers", "config", "nvme",
     "foreach", "fused",  # AdamW's kernel flags (torch.optim.AdamW(foreach=..., fused=...))
+    # the collectives keep their names (the term list), and the links and sharding schemes are products and papers
+    "all", "reduce", "scatter", "gather", "broadcast", "nvlink", "infiniband", "ethernet", "roce", "connectx", "mics",
+    "hpz",
 }
 CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
@@ -167,8 +170,8 @@ def capture_modal(action) -> list[tuple[str, str]]:
 @pytest.fixture
 def russian(qtbot, gui_settings):
     """A window started in Russian (Qt's own widgets name themselves once, at construction)."""
-    from zerodesk.gui import i18n
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.window.main_window import MainWindow
 
     i18n.set_language("ru")
     w = MainWindow(gui_settings)
@@ -203,7 +206,7 @@ def test_every_visible_string_is_russian(russian, qtbot):
         assert index >= 0, name
         form.field("model.preset").setCurrentIndex(index)
         form.field("model.preset").activated.emit(index)
-        texts += widget_texts(w.chart_panel) + chart_texts(w)
+        texts += widget_texts(w.plan_tab) + chart_texts(w)
     gpu = form.field("cluster.gpu")
     gpu.setCurrentIndex(gpu.findData("a100-80gb"))
     gpu.activated.emit(gpu.currentIndex())
@@ -215,7 +218,7 @@ def test_every_visible_string_is_russian(russian, qtbot):
         scheme.setCurrentIndex(scheme.findData("mixed-adam-8bit"))
         scheme.activated.emit(scheme.currentIndex())
         w.tabs.setCurrentIndex(1)
-        texts += widget_texts(w.table) + widget_texts(w.chart_panel) + chart_texts(w)
+        texts += widget_texts(w.table_tab) + widget_texts(w.plan_tab) + chart_texts(w)
     w.tabs.setCurrentIndex(0)
     # every field with something wrong in it: the sentences are Russian too
     for key in ("model.params", "cluster.nodes", "cluster.gpus_per_node", "cluster.dp", "cluster.gpu_memory_bytes",
@@ -224,9 +227,9 @@ def test_every_visible_string_is_russian(russian, qtbot):
         for bad in ("abc", "", "3"):
             field.setText(bad)
             field.textEdited.emit(bad)
-            texts += [(f"error {key}", form.error_text(k)) for k in form.errors()]
-            texts.append(("stale note", w.chart_panel.stale.text()))
-        form.set_plan(form.plan())
+            texts += [(f"error {key}", form.error_text(k)) for k in form.model.errors]
+            texts.append(("stale note", w.plan_tab.stale.text()))
+        form.model.load(form.model.plan)
     texts += widget_texts(w.form)
     # message boxes and the file dialog (Qt's own strings come from qtbase_ru)
     w.quiet = False
@@ -246,3 +249,27 @@ def test_the_check_itself_catches_english(qapp):
     assert english_words("Export Charts as PNG…") == ["Export", "Charts"]
     assert english_words("Экспорт в PNG (Ctrl+E), GPT-2 small, 2e9, 7B, FP32, ZeRO, AdamW") == []
     assert english_words("<b>Стадия 1</b> · hidden ×") == ["hidden"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_glossary_tags_adapted_card_text_as_adapted(glossary, lang):
+    """The definition and why-it-matters are the card's words changed by ZeroDesk (a translation, the term list's
+    verb): the panel tags them 'Card, adapted' and says what changed, in the UI language; untouched card claims
+    keep the plain 'Card' tag."""
+    from zerodesk.gui.base import i18n
+
+    i18n.set_language(lang)
+    glossary.set_language(lang)
+    glossary.flush()
+    g = glossary.glossary
+    assert g.definition_origin.adapted and g.why_origin.adapted
+    page = glossary.browser.toHtml()
+    plain = glossary.browser.toPlainText()
+    adapted, card = ("Card, adapted", "Card") if lang == "en" else ("Карточка, адаптировано", "Карточка")
+    definition = plain.index(g.definition)
+    assert adapted in plain[:definition] and g.definition_origin.adapted in plain[:definition]
+    why = plain.index(g.why)
+    assert plain[definition:why].count(adapted) == 1 and g.why_origin.adapted in plain[definition:why]
+    assert plain.count(adapted) == 2 and f"{card}\n" in plain.replace("\u2029", "\n")  # the card's own claims
+    assert "▍" in page
+    i18n.set_language("en")

@@ -20,7 +20,7 @@ def choose(combo, data) -> None:
 
 def unshown_window(settings, qtbot):
     """The main window before its first paint (the `window` fixture waits for that)."""
-    from zerodesk.gui.main_window import MainWindow
+    from zerodesk.gui.window.main_window import MainWindow
 
     w = MainWindow(settings)
     w.quiet = True
@@ -59,7 +59,7 @@ def test_a_glossary_hidden_at_start_reads_its_card_when_f1_shows_it(gui_settings
 
 
 def test_the_offload_chart_is_built_for_the_first_plan_that_offloads(window, qtbot):
-    panel = window.chart_panel
+    panel = window.plan_tab
     assert panel.offload_chart is None  # the default plan offloads nothing
     choose(window.form.field("offload"), "optimizer")
     assert panel.offload_chart is not None and panel.offload_chart.isVisible()
@@ -72,16 +72,16 @@ def test_the_first_frame_has_the_plan_and_its_stage_bars_and_the_nd_chart_follow
     from zerodesk.core.accounting import compute, sweep_dp
 
     w = unshown_window(gui_settings, qtbot)
-    plan = w.form.plan()
+    plan = w.model.plan
     # before any paint: the form holds the plan and the stage chart the core's states for it
     assert w.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(plan).stages]
-    assert w.chart_panel.dp_chart is None and not w.startup.is_done()
-    assert "Per-rank model states versus Nd" in w.chart_panel.dp_caption.text()  # its caption is in place
+    assert w.plan_tab.dp_chart is None and not w.startup.is_done()
+    assert "Per-rank model states versus Nd" in w.plan_tab.dp_caption.text()  # its caption is in place
     w.resize(1440, 900)
     w.show()
     qtbot.waitUntil(w.startup.is_done, timeout=3000)  # the first paint brought the rest, nothing asked for it
-    dp = w.chart_panel.dp_chart
-    assert dp is not None and dp.isVisible() and dp.log_y == w.chart_panel.dp_log_toggle.isChecked()
+    dp = w.plan_tab.dp_chart
+    assert dp is not None and dp.isVisible() and dp.log_y == w.plan_tab.dp_log_toggle.isChecked()
     assert dp.sweep() == {s: list(v) for s, v in sweep_dp(plan, dp.grid).items()}
     assert not w.windowIcon().isNull() and w.shortcuts_first is not None
 
@@ -94,10 +94,10 @@ def test_the_nd_chart_follows_an_edit_made_before_it_is_built(gui_settings, qtbo
     field = w.form.field("model.params")
     field.setText("7B")
     field.textEdited.emit("7B")
-    assert w.chart_panel.dp_chart is None
+    assert w.plan_tab.dp_chart is None
     dp = w.dp_chart  # asked for before the first paint: built now, for the plan shown
-    assert dp.sweep()[0][0] == sweep_dp(w.form.plan(), dp.grid)[0][0] and w.form.plan().model.params == 7_000_000_000
-    assert w.chart_panel.dp_chart is dp
+    assert dp.sweep()[0][0] == sweep_dp(w.model.plan, dp.grid)[0][0] and w.model.plan.model.params == 7_000_000_000
+    assert w.plan_tab.dp_chart is dp
 
 
 def test_the_table_tab_is_built_when_first_shown_with_the_plan_in_view(window, qtbot):
@@ -106,6 +106,6 @@ def test_the_table_tab_is_built_when_first_shown_with_the_plan_in_view(window, q
     assert window.pages.built(window._table_slot) is None  # not needed for the first frame
     window.tabs.setCurrentIndex(1)
     table = window.tabs.currentWidget()
-    assert window.pages.built(window._table_slot) is table is window.table and window.tabs.tabText(1) == "Table"
+    assert window.pages.built(window._table_slot) is table is window.table_tab and window.tabs.tabText(1) == "Table"
     by_name = {r[0]: r[1:] for r in table.rows()[1:]}
-    assert by_name["Total model states"] == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(window.form.plan()).stages]
+    assert by_name["Total model states"] == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(window.model.plan).stages]

@@ -66,7 +66,11 @@ def test_every_preset_equals_transformers():
     for preset in presets:
         theirs = hf_named_shapes(hf_config_from_architecture(preset.architecture))
         assert theirs == tensor_shapes(preset.architecture), preset.name
-        assert sum(_numel(s) for _, s in theirs) == preset.published_params, preset.name
+        counted = sum(_numel(s) for _, s in theirs)
+        # published exactly, except a stand-in shape (paper-figure1) that meets a rounded figure within its tolerance
+        assert abs(counted - preset.published_params) <= preset.tolerance * preset.published_params, preset.name
+        if preset.family != "paper":
+            assert counted == preset.published_params, preset.name
 
 
 def _numel(shape):

@@ -11,7 +11,7 @@ import pytest
 
 from zerodesk.core.accounting import compute
 from zerodesk.core.plan import Plan, PlanError, Profile, load_plan, save_plan
-from zerodesk.measure.hf_tensors import model_from_hf_config
+from zerodesk.measure.hf_tensors import model_from_hf_config, size_problem
 from zerodesk.measure.protocol import Error, Result
 from zerodesk.measure.runner import MeasureRun, simulate_command
 
@@ -61,11 +61,11 @@ def test_unknown_type_simulates_exactly(tmp_path):
 
 
 def test_without_transformers_one_sentence(tmp_path):
-    # A Python in which `import transformers` fails, as on a machine without the package.
+    # A Python in which `import transformers` fails, as on a machine without the package, started as ours is:
+    # `-I -u -c BOOT ROOT MODULE -` (child.py)
     fake = tmp_path / "python-without-transformers"
-    fake.write_text(f"#!/bin/sh\nshift 2\nexec {sys.executable} -c \"import sys, runpy; "
-                    f"sys.modules['transformers'] = None; sys.argv = ['hf_tensors'] + sys.argv[1:]; "
-                    f"runpy.run_module('zerodesk.measure.worker.hf_model', run_name='__main__')\" \"$@\"\n")
+    fake.write_text(f"#!/bin/sh\nshift 3\nexec {sys.executable} -I -u -c \"import sys; "
+                    f"sys.modules['transformers'] = None; exec(sys.argv.pop(1))\" \"$@\"\n")
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     with pytest.raises(PlanError) as err:
         model_from_hf_config(write(tmp_path, GPT_NEO), python=str(fake))
@@ -107,3 +107,28 @@ def test_a_type_never_seen_gets_its_activations_from_its_own_module(tmp_path):
                 if isinstance(m, Result)}
         for p in predict(plan):
             assert p.complete and abs(p.total_bytes / sims[p.stage].peak_bytes - 1) < 0.001, (recompute, p.stage)
+
+
+def test_absurd_sizes_are_named_and_every_transformers_default_passes():
+    """The size check knows fields by their names' words; no config class of transformers trips it by default."""
+    transformers = pytest.importorskip("transformers")
+    absurd = {"num_hidden_layers": 1e9, "n_layer": 5000, "text_config": {"num_local_experts": 10**6},
+              "attention_window": [512, 10**9], "vocab_size": 10**12, "max_position_embeddings": 10**12,
+              "num_attention_heads": 10**5, "num_codebooks": 10**7}
+    said = {field: size_problem({"model_type": "x", field: value}, "config.json") for field, value in absurd.items()}
+    assert said["num_hidden_layers"] == ("config.json: num_hidden_layers is 1,000,000,000, above the 1,024 ZeroDesk "
+                                         "allows for a model's layers")
+    assert "text_config.num_local_experts is 1,000,000, above the 65,536" in said["text_config"]
+    assert "attention_window[1] is 1,000,000,000" in said["attention_window"]
+    assert all(said.values()) and all("\n" not in m for m in said.values())
+    refused = []
+    for model_type, config_class in transformers.CONFIG_MAPPING.items():
+        try:
+            config = config_class().to_dict()
+        except Exception:  # noqa: BLE001 - a class that needs arguments has no defaults to check
+            continue
+        if size_problem(config, model_type):
+            refused.append(size_problem(config, model_type))
+    assert refused == []
+    for path in Path(__file__).with_name("hf_configs").glob("*.json"):
+        assert size_problem(json.loads(path.read_text()), path.name) is None

@@ -124,14 +124,13 @@ def test_the_frozen_bundle_gives_children_the_users_library_path(monkeypatch):
     assert interpreter.worker_root() == os.path.join("/bundle/_internal", interpreter.WORKER_DIR)
 
 
-def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(window, qtbot, bare_python):
+def test_the_measure_tab_says_what_a_chosen_python_lacks_before_start(model, measure_tab, qtbot, bare_python):
     from zerodesk.core.plan import Plan
 
-    window.load_plan(Plan.model_validate({
+    model.set_plan(Plan.model_validate({
         "model": {"architecture": {"layers": 2, "hidden": 64, "heads": 4, "ffn": 128, "vocab": 256}},
         "seq_len": 16, "micro_batch": 1, "profile": "torch", "cluster": {"nodes": 1, "gpus_per_node": 2}}))
-    tab = window.measure_tab
-    window.tabs.setCurrentWidget(tab)
+    tab = measure_tab
     controls, bar = tab.controls, tab.bar
     controls.python.setText(sys.executable)
     controls.python.editingFinished.emit()
@@ -159,8 +158,8 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
 
     from PySide6.QtCore import QSettings
 
-    from zerodesk.gui.evidence import controls as controls_module
-    from zerodesk.gui.settings import MeasureSettings
+    from zerodesk.gui.runs import controls as controls_module
+    from zerodesk.gui.base.settings import MeasureSettings
 
     searched_in = []
 
@@ -177,3 +176,29 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
     qtbot.waitUntil(lambda: controls.interpreter() == sys.executable, timeout=10_000)
     assert searched_in == [False]
     qtbot.waitUntil(lambda: controls.python_note.text().startswith("torch "), timeout=60_000)  # and checked at once
+
+
+@pytest.mark.parametrize("command", ["measure", "simulate", "fit --verify"])
+@pytest.mark.skipif(os.name == "nt", reason="sh wrappers stand in for the interpreters")
+def test_a_relative_python_is_the_one_in_the_users_folder_for_the_check_and_the_run(command, tmp_path):
+    """`--python venv/bin/python` names the user's venv, from the folder the command was started in, for both
+    the check (which runs from the temporary folder) and the run; the same path under that folder never runs."""
+    from test_lifeline import TINY_ARCH, fit_verify_args
+
+    work, neutral = tmp_path / "work", tmp_path / "tmp"
+    for folder, mark in ((work, "USED"), (neutral, "PLANTED")):  # each a real Python behind a wrapper that leaves a mark
+        wrapper = folder / "venv" / BIN / "python"
+        wrapper.parent.mkdir(parents=True)
+        wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{tmp_path / mark}"\nexec "{sys.executable}" "$@"\n')
+        wrapper.chmod(0o755)
+    args = {"measure": ["measure", *TINY_ARCH, "--ranks", "2", "--device", "cpu", "--stage", "0"],
+            "simulate": ["simulate", *TINY_ARCH, "--dp", "2", "--stage", "0"],
+            "fit --verify": fit_verify_args()}[command]
+    done = subprocess.run([sys.executable, "-m", "zerodesk", *args, "--python", os.path.join("venv", BIN, "python"),
+                           "--json"], cwd=work, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "TMPDIR": str(neutral), "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)})
+    assert not (tmp_path / "PLANTED").exists(), (tmp_path / "PLANTED").read_text()[:300]
+    assert done.returncode == 0, done.stderr[-2000:]
+    used = (tmp_path / "USED").read_text().splitlines()
+    assert any("find_spec" in line for line in used) and any("zerodesk.measure.worker" in line for line in used)
+    assert interpreter.located(os.path.join("venv", BIN, "python")) == os.path.join(os.getcwd(), "venv", BIN, "python")

@@ -5,6 +5,7 @@ Real processes throughout: the CLI and a Qt parent start real gloo ranks, and ar
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -95,10 +96,10 @@ QT_PARENT = """
 import sys
 from PySide6.QtCore import QCoreApplication, QTimer
 from zerodesk.core.plan import plan_from_json
-from zerodesk.gui.measure_process import MeasureProcess
+from zerodesk.gui.runs.process import RunProcess
 from zerodesk.measure.runner import measure_command
 app = QCoreApplication([])
-proc = MeasureProcess()
+proc = RunProcess()
 proc.start(measure_command(plan_from_json(sys.argv[1]), [0, 1, 2, 3], 2, "cpu"), timeout_s=600)
 print(proc.pid, flush=True)
 app.exec()
@@ -106,7 +107,7 @@ app.exec()
 
 
 def test_sigterm_of_the_window_process_stops_every_rank_within_2_s():
-    """The window starts runs through MeasureProcess (QProcess); SIGTERM ends it without any cleanup of its own."""
+    """The window starts runs through RunProcess (QProcess); SIGTERM ends it without any cleanup of its own."""
     bigger = PLAN.model_copy(update={"seq_len": 4096})
     parent = subprocess.Popen([sys.executable, "-c", QT_PARENT, bigger.model_dump_json()], cwd=ROOT,
                               stdout=subprocess.PIPE, env={**os.environ, "OMP_NUM_THREADS": "1",
@@ -121,22 +122,170 @@ def test_sigterm_of_the_window_process_stops_every_rank_within_2_s():
         parent.wait()
 
 
-def test_planted_modules_in_the_current_folder_are_never_imported(tmp_path):
-    for name in ("argparse", "torch", "json", "zerodesk"):
-        (tmp_path / f"{name}.py").write_text("import sys; sys.stderr.write('PLANTED\\n'); sys.exit(99)\n")
-    # the CLI as installed (a console script: its own folder, not the current one, is on its path)
-    script = Path(sys.executable).with_name("zerodesk")
-    if not script.exists():
+PLANTED = ("json", "argparse", "runpy", "ctypes", "site", "torch", "transformers", "pydantic", "zerodesk")
+CLI = Path(sys.executable).with_name("zerodesk")  # the CLI as installed: its own folder is on its path, not the current one
+TINY_ARCH = ["--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "100"]
+WINDOW_IMPORT = """
+import sys
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[2])
+from zerodesk.gui.window.main_window import MainWindow
+window = MainWindow(persist=False)  # its settings: INI files under argv[2]
+window.show_error = lambda title, message: (print("failed:", message, flush=True), app.exit(1))
+window.hf_import.imported.connect(lambda plan: (print("imported", plan.params, flush=True), app.exit(0)))
+window.hf_import.read(sys.argv[1], ask=False)
+QTimer.singleShot(300_000, lambda: app.exit(3))
+sys.exit(app.exec())
+"""
+
+
+def plant(folder: Path) -> None:
+    """Modules a child would import from `folder` were the current folder on its path: each leaves a mark there."""
+    for name in PLANTED:
+        module = folder / name / "__init__.py" if name == "zerodesk" else folder / f"{name}.py"
+        module.parent.mkdir(exist_ok=True)
+        module.write_text(f"open({str(folder / f'PLANTED-{name}')!r}, 'w').close()\n")
+
+
+def fit_verify_args() -> list[str]:
+    from test_fit import TINY, peak, plan_of
+
+    probe = plan_of({"architecture": TINY}, seq_len=32, profile="torch", micro_batch=4,
+                    cluster={"nodes": 1, "gpus_per_node": 2})
+    mid = (peak(probe, 2) + peak(probe, 2, micro_batch=5)) // 2  # the boundary at micro-batch 4 (tests/test_fit_verify.py)
+    arch = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items() if k not in ("tied_embeddings", "kv_heads")]
+    return ["fit", *arch, "--kv-heads", "2", "--no-tied", "--seq", "32", "--dp", "2", "--profile", "torch",
+            "--gpu-memory", str(mid), "--verify", "--json"]
+
+
+PATHS = {  # every way a command or the window starts a child Python
+    "plan --config": lambda: [str(CLI), "plan", "--config", "config.json"],
+    "--screenshot": lambda: [str(CLI), "config.json", "--screenshot", "shot.png"],
+    "the window's import": lambda: [sys.executable, "-P", "-c", WINDOW_IMPORT, "config.json", "settings"],
+    "simulate": lambda: [str(CLI), "simulate", *TINY_ARCH, "--dp", "2", "--stage", "0", "--json"],
+    "measure": lambda: [str(CLI), "measure", *TINY_ARCH, "--ranks", "2", "--device", "cpu", "--stage", "0", "--json"],
+    "fit --verify": lambda: [str(CLI), *fit_verify_args()],
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_no_child_runs_code_from_the_current_folder(path, tmp_path):
+    """json.py, torch.py, a zerodesk package... in the folder a command is started from are never imported,
+    whichever child the command starts (the config import reads a model type ZeroDesk has no layout for)."""
+    from test_hf_transformers_path import GPT_NEO
+
+    if not CLI.exists():
         pytest.skip("zerodesk is not installed as a console script beside this Python")
-    cli = subprocess.run([str(script), "measure", "--params", "1M",
-                          "--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "100",
-                          "--ranks", "2", "--device", "cpu", "--stage", "0", "--json"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "OMP_NUM_THREADS": "1"})
-    assert "PLANTED" not in cli.stderr and cli.returncode == 0, cli.stderr[-2000:]
+    (tmp_path / "config.json").write_text(json.dumps(GPT_NEO))
+    plant(tmp_path)
+    done = subprocess.run(PATHS[path](), cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
+                               "XDG_CONFIG_HOME": str(tmp_path / "config-home")})
+    assert sorted(p.name for p in tmp_path.glob("PLANTED-*")) == []
+    assert done.returncode == 0, done.stdout[-1000:] + done.stderr[-2000:]
+    if path == "the window's import":
+        assert done.stdout.startswith("imported 10,136") or done.stdout.startswith("imported 10136"), done.stdout
     check = subprocess.run(torch_check_command(sys.executable, "import torch"),
                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert check.returncode == 0 and "PLANTED" not in check.stderr
+    assert check.returncode == 0 and not list(tmp_path.glob("PLANTED-*"))
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name)
+def test_the_config_import_child_dies_with_zerodesk_plan(sig, tmp_path):
+    """`plan --config` reads a model type without a layout in a child Python: signalled, the CLI takes it along."""
+    from test_hf_transformers_path import GPT_NEO
+
+    (tmp_path / "config.json").write_text(json.dumps(GPT_NEO))
+    cli = subprocess.Popen([sys.executable, "-m", "zerodesk", "plan", "--config", "config.json"], cwd=tmp_path,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while not (child := {p for p in descendants(cli.pid) if "hf_model" in cmdline(p)}):
+            assert time.monotonic() < deadline and cli.poll() is None, "the child never started"
+            time.sleep(0.02)
+        time.sleep(0.5)  # importing torch and transformers: seconds more
+        assert alive(child)
+        os.kill(cli.pid, sig)
+        cli.wait(timeout=10)
+        assert seconds_until_gone(child) < 2.0, cmdline(next(iter(child)))
+    finally:
+        cli.kill()
+        cli.wait()
+    assert b"Traceback" not in cli.stderr.read()
+
+
+@pytest.mark.parametrize("layers", [1e9, 1_000_000_000], ids=["1e9", "10**9"])
+def test_an_absurd_config_is_refused_before_anything_is_built(layers, tmp_path):
+    """A billion layers of a model type without a layout: one sentence naming the field and the limit, at once
+    (building it would have taken the 120 s timeout and gigabytes)."""
+    config = {"model_type": "olmo2", "num_hidden_layers": layers, "hidden_size": 64, "num_attention_heads": 4,
+              "intermediate_size": 128, "vocab_size": 100}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    t0 = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "zerodesk", "plan", "--config", "config.json"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert time.monotonic() - t0 < 20  # no transformers started: the CLI's own start-up
+    assert done.returncode == 2 and done.stderr == ("zerodesk: config.json: num_hidden_layers is 1,000,000,000, "
+                                                    "above the 1,024 ZeroDesk allows for a model's layers\n")
+
+
+ESCAPER = """#!/bin/sh
+# answers the interpreter check as the real Python; as the run, leaves a process outside the run's group that
+# holds stdout and stderr, then waits ignoring SIGTERM (the group needs SIGKILL)
+case "$*" in *find_spec*) exec "{python}" "$@";; esac
+trap '' TERM
+"{python}" -c "import os, time; os.setsid(); open('{pid_file}', 'w').write(str(os.getpid())); time.sleep(20)" &
+sleep 600
+"""
+
+
+@pytest.mark.parametrize("signals", [("SIGINT",), ("SIGTERM",), ("SIGHUP",), ("SIGTERM", "SIGTERM"),
+                                     ("SIGINT", "SIGTERM", "SIGINT"), ("timeout",)], ids="+".join)
+def test_signals_and_the_timeout_end_a_run_whose_escaped_process_holds_its_output(signals, tmp_path):
+    """Within about a second (the group's SIGTERM grace), without a traceback, nothing of the group left."""
+    pid_file = tmp_path / "escaped.pid"
+    python = tmp_path / "escaper"
+    python.write_text(ESCAPER.format(python=sys.executable, pid_file=pid_file))
+    python.chmod(0o755)
+    timeout = ["--timeout", "3"] if signals == ("timeout",) else []
+    cli = subprocess.Popen([sys.executable, "-m", "zerodesk", "measure", *TINY_ARCH, "--device", "cpu", "--stage", "0",
+                            "--python", str(python), *timeout], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text()):
+            assert time.monotonic() < deadline and cli.poll() is None, cli.stderr.read()
+            time.sleep(0.02)
+        run = descendants(cli.pid) - {int(pid_file.read_text())}  # the run's group: the escaper and its sleep
+        t0 = time.monotonic()
+        if signals == ("timeout",):
+            cli.wait(timeout=30)
+            took = time.monotonic() - t0 - 3  # the run's clock started just before the escaper wrote its pid
+        else:
+            for name in signals:
+                os.kill(cli.pid, getattr(signal, name))
+                time.sleep(0.3)
+            cli.wait(timeout=30)
+            took = time.monotonic() - t0
+        err = cli.stderr.read().decode()
+        assert took < 2.5, took  # a minute before: the escaped process held stdout
+        assert "Traceback" not in err and "Exception ignored" not in err, err
+        assert cli.returncode == {"SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129, "timeout": 1}[signals[0]], err
+        assert not alive(run), [cmdline(p) for p in alive(run)]
+    finally:
+        cli.kill()
+        cli.wait()
+        if pid_file.exists() and pid_file.read_text():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
 
 
 def test_the_plan_is_not_on_any_command_line_and_its_file_is_private_and_removed():

@@ -4,8 +4,8 @@ import pytest
 
 from zerodesk.core.accounting import compute
 from zerodesk.core.plan import Plan
-from zerodesk.gui.measured_series import MEASURE_X, SERIES_STEP, Measured, MeasuredSeries
-from zerodesk.gui.style import SERIES_COLORS, TIER_COLORS
+from zerodesk.gui.charts.run_markers import MEASURE_X, SERIES_STEP, Measured, MeasuredSeries
+from zerodesk.gui.base.style import SERIES_COLORS, TIER_COLORS
 
 
 def test_one_step_per_stage_and_series_in_arrival_order():

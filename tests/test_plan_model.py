@@ -1,4 +1,4 @@
-"""The Qt-free plan model: one breakdown per plan, errors kept beside it, subscribers told what changed."""
+"""The Qt-free plan model: one breakdown per plan, errors kept beside it, each kind of change its own event."""
 
 from __future__ import annotations
 
@@ -8,16 +8,37 @@ from zerodesk.core.plan_model import PlanModel
 CARD = Plan.model_validate({"model": {"params": 2_000_000_000}, "cluster": {"nodes": 1, "gpus_per_node": 4}})
 
 
-def test_subscribers_get_the_plan_its_breakdown_and_the_errors():
+def test_views_observe_the_plan_its_breakdown_and_the_errors_as_separate_events():
     model, seen = PlanModel(), []
-    unsubscribe = model.subscribe(lambda m, what: seen.append((what, m.plan, m.breakdown, dict(m.errors))))
+    on_plan = model.events.plan.connect(lambda plan, b: seen.append(("plan", plan, b)))
+    model.events.errors.connect(lambda errors: seen.append(("errors", errors, model.plan)))
     assert model.set_plan(CARD)
-    what, plan, b, _ = seen[-1]
-    assert what == "plan" and plan is CARD and [s.total_bytes for s in b.stages] == [32e9, 14e9, 11e9, 8e9]
+    what, plan, b = seen[-1]
+    assert what == "plan" and plan is CARD and model.breakdown is b
+    assert [s.total_bytes for s in b.stages] == [32e9, 14e9, 11e9, 8e9]
     model.set_errors({"seq_len": "must be at least 1"})
-    assert seen[-1][0] == "errors" and seen[-1][1] is CARD and seen[-1][3] == {"seq_len": "must be at least 1"}
-    assert not model.set_plan(None) and len(seen) == 2  # no plan from an invalid form: nothing changes
-    unsubscribe()
+    assert seen[-1] == ("errors", {"seq_len": "must be at least 1"}, CARD) and not model.is_valid  # the plan stays
+    model.events.plan.disconnect(on_plan)
     model.set_plan(CARD.model_copy(update={"seq_len": 4096}))
     assert len(seen) == 2 and model.plan.seq_len == 4096
 
+
+def test_a_plan_that_cannot_be_computed_leaves_the_last_one_and_says_why():
+    model, said = PlanModel(), []
+    model.events.compute_error.connect(said.append)
+    model.set_plan(CARD)
+    no_ranks = CARD.cluster.model_copy(update={"gpus_per_node": 0})  # model_copy does not validate: Nd = 0
+    broken = CARD.model_copy(update={"cluster": no_ranks})
+    assert not model.set_plan(broken)
+    assert model.plan is CARD and said and said[-1] == model.compute_error != ""
+
+
+def test_a_loaded_plan_goes_to_the_form_when_one_listens_else_it_is_set_as_given():
+    model = PlanModel()
+    model.load(CARD)
+    assert model.plan is CARD  # no form: set as given
+    shown = []
+    model.events.loaded.connect(shown.append)
+    other = CARD.model_copy(update={"seq_len": 512})
+    model.load(other)
+    assert shown == [other] and model.plan is CARD  # the form decides what it reads back

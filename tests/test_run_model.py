@@ -6,6 +6,8 @@ No torch: every message stream is scripted, byte for byte.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -185,6 +187,51 @@ def test_runner_reads_a_newline_less_last_line():
 def test_runner_quotes_stderr_when_the_child_dies_without_done():
     msgs = list(MeasureRun(fake({"out": lines(started()).decode()}, {"err": "RuntimeError: boom\n"}, {"exit": 3})))
     assert msgs[-1].code == "worker_crashed" and "exit status 3" in msgs[-1].message and "boom" in msgs[-1].message
+
+
+@pytest.mark.skipif(not hasattr(os, "setsid"), reason="POSIX sessions")
+@pytest.mark.parametrize("leader", ["runs on", "exits"])
+def test_a_process_that_left_the_group_holding_the_output_never_holds_the_run(leader, tmp_path):
+    """It keeps stdout and stderr open for 20 s: the run still ends at its timeout, or 2 s after its leader exits."""
+    pid_file = tmp_path / "escaped.pid"
+    last = {"sleep": 60} if leader == "runs on" else {"exit": 0}
+    run = MeasureRun(fake({"out": lines(started()).decode()}, {"escape": 20, "pid_file": str(pid_file)}, last),
+                     timeout=2 if leader == "runs on" else 10)
+    t0 = time.monotonic()
+    try:
+        msgs = list(run)
+        took = time.monotonic() - t0
+    finally:
+        for _ in range(100):
+            if pid_file.exists() and pid_file.read_text():
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+                break
+            time.sleep(0.05)
+    assert msgs[-1].code == ("timeout" if leader == "runs on" else "worker_crashed"), msgs[-1]
+    assert took < 4.5, took  # 20 s before: closing the pipes waited for the escaped process
+
+
+@pytest.mark.skipif(not hasattr(os, "setsid"), reason="POSIX sessions")
+def test_a_process_still_writing_after_the_run_meets_a_closed_pipe(tmp_path):
+    """Its output is neither read nor kept once the run has ended: its next write fails and it leaves."""
+    pid_file = tmp_path / "escaped.pid"
+    run = MeasureRun(fake({"escape": 20, "pid_file": str(pid_file), "spew": True}, {"sleep": 60}), timeout=60)
+    try:
+        for msg in run:  # the spew is no protocol: the run ends at once with an error
+            assert msg.kind == "error"
+        while not pid_file.exists() or not pid_file.read_text():
+            time.sleep(0.01)
+        pid = int(pid_file.read_text())
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{pid}/cmdline").exists() or not Path(f"/proc/{pid}/cmdline").read_bytes()
+    finally:
+        if pid_file.exists() and pid_file.read_text():
+            try:
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def test_runner_ends_on_done_and_stops_a_lingering_child():

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US" sourcelanguage="en_US">
 <context>
+    <name>ByteUnits</name>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>kB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+</context>
+<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
@@ -9,89 +32,109 @@
     </message>
 </context>
 <context>
-    <name>ChartEvidence</name>
+    <name>CommRows</name>
     <message>
-        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
-        <translation>This plan&apos;s earlier results are back on the chart: {what}.</translation>
+        <source>all {n}</source>
+        <translation>all {n}</translation>
     </message>
     <message>
-        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
-        <translation>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</translation>
+        <source>group of {n}</source>
+        <translation>group of {n}</translation>
+    </message>
+    <message>
+        <source>{n} replicas</source>
+        <translation>{n} replicas</translation>
+    </message>
+    <message>
+        <source>hpZ group of {n}</source>
+        <translation>hpZ group of {n}</translation>
+    </message>
+    <message>
+        <source>{op}, {group}: {intra} + {inter}</source>
+        <translation>{op}, {group}: {intra} + {inter}</translation>
+    </message>
+    <message>
+        <source>Inside a node per step ({bw} GB/s)</source>
+        <translation>Inside a node per step ({bw} GB/s)</translation>
+    </message>
+    <message>
+        <source>Between nodes per step ({bw} GB/s)</source>
+        <translation>Between nodes per step ({bw} GB/s)</translation>
+    </message>
+    <message>
+        <source>Communication time, at least</source>
+        <translation>Communication time, at least</translation>
+    </message>
+    <message>
+        <source>Collectives: in the node + between</source>
+        <translation>Collectives: in the node + between</translation>
+    </message>
+    <message>
+        <source>shard group of {n}, {r} replicas</source>
+        <translation>shard group of {n}, {r} replicas</translation>
+    </message>
+    <message>
+        <source>no shard group</source>
+        <translation>no shard group</translation>
+    </message>
+    <message>
+        <source>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</source>
+        <translation>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</translation>
     </message>
 </context>
 <context>
-    <name>ChartPanel</name>
+    <name>ConfigTable</name>
     <message>
-        <source>Per-stage memory chart</source>
-        <translation>Per-stage memory chart</translation>
+        <source>Largest micro-batch per stage and recompute mode</source>
+        <translation>Largest micro-batch per stage and recompute mode</translation>
     </message>
     <message>
-        <source>Memory versus Nd chart</source>
-        <translation>Memory versus Nd chart</translation>
+        <source>Stage</source>
+        <translation>Stage</translation>
     </message>
     <message>
-        <source>Log scale</source>
-        <translation>Log scale</translation>
+        <source>Recompute</source>
+        <translation>Recompute</translation>
     </message>
     <message>
-        <source>Logarithmic memory axis: small stages and models stay readable</source>
-        <translation>Logarithmic memory axis: small stages and models stay readable</translation>
+        <source>Largest
+micro-batch</source>
+        <translation>Largest
+micro-batch</translation>
     </message>
     <message>
-        <source>Logarithmic Scale</source>
-        <translation>Logarithmic Scale</translation>
+        <source>Peak there
+({unit})</source>
+        <translation>Peak there
+({unit})</translation>
     </message>
     <message>
-        <source>Export Charts as PNG…</source>
-        <translation>Export Charts as PNG…</translation>
+        <source>Peak at one more
+({unit})</source>
+        <translation>Peak at one more
+({unit})</translation>
     </message>
     <message>
-        <source>Export Charts as SVG…</source>
-        <translation>Export Charts as SVG…</translation>
+        <source>Longest sequence
+(micro-batch 1)</source>
+        <translation>Longest sequence
+(micro-batch 1)</translation>
     </message>
     <message>
-        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
-        <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
+        <source>Fewest Nd
+(micro-batch 1)</source>
+        <translation>Fewest Nd
+(micro-batch 1)</translation>
     </message>
     <message>
-        <source>custom architecture</source>
-        <translation>custom architecture</translation>
+        <source>Communication
+per step ({unit})</source>
+        <translation>Communication
+per step ({unit})</translation>
     </message>
     <message>
-        <source>raw parameter count</source>
-        <translation>raw parameter count</translation>
-    </message>
-    <message>
-        <source>Per-rank model-state memory by ZeRO stage</source>
-        <translation>Per-rank model-state memory by ZeRO stage</translation>
-    </message>
-    <message>
-        <source>Per-rank model states versus Nd</source>
-        <translation>Per-rank model states versus Nd</translation>
-    </message>
-    <message>
-        <source>log memory axis</source>
-        <translation>log memory axis</translation>
-    </message>
-    <message>
-        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
-        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</translation>
-    </message>
-    <message>
-        <source>Note: {note}.</source>
-        <translation>Note: {note}.</translation>
-    </message>
-    <message>
-        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
-        <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
-    </message>
-    <message>
-        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
-        <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>predicted peak of the step (estimate)</source>
-        <translation>predicted peak of the step (estimate)</translation>
+        <source>none</source>
+        <translation>none</translation>
     </message>
 </context>
 <context>
@@ -149,6 +192,85 @@
     </message>
 </context>
 <context>
+    <name>DiskChanges</name>
+    <message>
+        <source>“{name}” was changed on disk by another program or window since it was opened or saved here.</source>
+        <translation>“{name}” was changed on disk by another program or window since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk since it was opened or saved here.</source>
+        <translation>“{name}” was deleted from the disk since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was created on disk by another program or window since this window last looked.</source>
+        <translation>“{name}” was created on disk by another program or window since this window last looked.</translation>
+    </message>
+    <message>
+        <source>“{name}” now leads to another file, {target}, since it was opened or saved here.</source>
+        <translation>“{name}” now leads to another file, {target}, since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a folder since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a folder since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a device since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a device since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a socket since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a socket since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” is no longer a regular file since it was opened or saved here.</source>
+        <translation>“{name}” is no longer a regular file since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk and can no longer be read here.</source>
+        <translation>“{name}” was changed on disk and can no longer be read here.</translation>
+    </message>
+    <message>
+        <source>Save this plan there again, or as another file?</source>
+        <translation>Save this plan there again, or as another file?</translation>
+    </message>
+    <message>
+        <source>Overwrite those changes with this plan, or save it as another file?</source>
+        <translation>Overwrite those changes with this plan, or save it as another file?</translation>
+    </message>
+    <message>
+        <source>Nothing was written there. Save this plan as another file?</source>
+        <translation>Nothing was written there. Save this plan as another file?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>File changed on disk</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>Save As…</translation>
+    </message>
+    <message>
+        <source>Save Again</source>
+        <translation>Save Again</translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation>Overwrite</translation>
+    </message>
+    <message>
+        <source>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</source>
+        <translation>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</translation>
+    </message>
+    <message>
+        <source>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</source>
+        <translation>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</translation>
+    </message>
+</context>
+<context>
     <name>DpChart</name>
     <message>
         <source>Data-parallel degree Nd (log scale)</source>
@@ -180,6 +302,17 @@
     </message>
 </context>
 <context>
+    <name>DpHybrid</name>
+    <message>
+        <source>{kind}, N = {n}</source>
+        <translation>{kind}, N = {n}</translation>
+    </message>
+    <message>
+        <source>(shard group kept as Nd grows)</source>
+        <translation>(shard group kept as Nd grows)</translation>
+    </message>
+</context>
+<context>
     <name>Evidence</name>
     <message>
         <source>CPU</source>
@@ -196,6 +329,85 @@
     <message>
         <source>measured · {device}, {n} ranks</source>
         <translation>measured · {device}, {n} ranks</translation>
+    </message>
+</context>
+<context>
+    <name>FileCommands</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Unsaved changes</translation>
+    </message>
+    <message>
+        <source>The plan “{name}” has unsaved changes. Save them?</source>
+        <translation>The plan “{name}” has unsaved changes. Save them?</translation>
+    </message>
+    <message>
+        <source>Invalid fields</source>
+        <translation>Invalid fields</translation>
+    </message>
+    <message>
+        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
+        <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
+    </message>
+    <message>
+        <source>Opening {path}…</source>
+        <translation>Opening {path}…</translation>
+    </message>
+    <message>
+        <source>Cannot open the plan</source>
+        <translation>Cannot open the plan</translation>
+    </message>
+    <message>
+        <source>Cannot show plan file {path}: {reason}</source>
+        <translation>Cannot show plan file {path}: {reason}</translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>Opened {path}</translation>
+    </message>
+    <message>
+        <source>Cannot save the plan</source>
+        <translation>Cannot save the plan</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>Saved {path}</translation>
+    </message>
+    <message>
+        <source>Save will ask before writing there.</source>
+        <translation>Save will ask before writing there.</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>File changed on disk</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
+        <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Saved</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>“{name}” was changed on disk. Reload it?</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Exported {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Cannot export the chart</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Could not write {path}.</translation>
+    </message>
+    <message>
+        <source>Table copied as text</source>
+        <translation>Table copied as text</translation>
     </message>
 </context>
 <context>
@@ -234,7 +446,217 @@
     </message>
 </context>
 <context>
+    <name>FitTab</name>
+    <message>
+        <source>{n} field(s) need attention; the view shows the last valid plan.</source>
+        <translation>{n} field(s) need attention; the view shows the last valid plan.</translation>
+    </message>
+    <message>
+        <source>stage {stage} fits: peak {peak}, headroom {room}</source>
+        <translation>stage {stage} fits: peak {peak}, headroom {room}</translation>
+    </message>
+    <message>
+        <source>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</source>
+        <translation>nothing fits; the lowest peak, stage {stage}: {peak}, over by {room}</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}: {what}.</source>
+        <translation>Nd = {dp} · micro-batch {mb}: {what}.</translation>
+    </message>
+    <message>
+        <source>Hover a cell for its peaks; click it, or choose it with the arrow keys and Enter, to set the plan there.</source>
+        <translation>Hover a cell for its peaks; click it, or choose it with the arrow keys and Enter, to set the plan there.</translation>
+    </message>
+    <message>
+        <source>Fit map: the lowest ZeRO stage that fits, by Nd and micro-batch</source>
+        <translation>Fit map: the lowest ZeRO stage that fits, by Nd and micro-batch</translation>
+    </message>
+    <message>
+        <source>Data-parallel degree Nd</source>
+        <translation>Data-parallel degree Nd</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>Micro-batch</translation>
+    </message>
+    <message>
+        <source>Export Fit View as PNG…</source>
+        <translation>Export Fit View as PNG…</translation>
+    </message>
+    <message>
+        <source>Export Fit View as SVG…</source>
+        <translation>Export Fit View as SVG…</translation>
+    </message>
+    <message>
+        <source>What fits needs the memory of one GPU: choose a GPU or give its memory.</source>
+        <translation>What fits needs the memory of one GPU: choose a GPU or give its memory.</translation>
+    </message>
+    <message>
+        <source>The CUDA allowance leaves nothing of the GPU&apos;s memory: make it smaller than the GPU&apos;s memory.</source>
+        <translation>The CUDA allowance leaves nothing of the GPU&apos;s memory: make it smaller than the GPU&apos;s memory.</translation>
+    </message>
+    <message>
+        <source>this plan</source>
+        <translation>this plan</translation>
+    </message>
+    <message>
+        <source>Colour: the lowest stage that fits, at the plan&apos;s sequence and recompute.</source>
+        <translation>Colour: the lowest stage that fits, at the plan&apos;s sequence and recompute.</translation>
+    </message>
+</context>
+<context>
+    <name>FitTexts</name>
+    <message>
+        <source>without recompute</source>
+        <translation>without recompute</translation>
+    </message>
+    <message>
+        <source>with selective recompute</source>
+        <translation>with selective recompute</translation>
+    </message>
+    <message>
+        <source>with full recompute</source>
+        <translation>with full recompute</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>selective</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>full</translation>
+    </message>
+    <message>
+        <source>{first} and {last}</source>
+        <translation>{first} and {last}</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} fits micro-batch {mb} with the least communication per step: {comm}.</source>
+        <translation>Stage {stage} {recompute} fits micro-batch {mb} with the least communication per step: {comm}.</translation>
+    </message>
+    <message>
+        <source>Stage {stages} moves as much but peaks higher.</source>
+        <translation>Stage {stages} moves as much but peaks higher.</translation>
+    </message>
+    <message>
+        <source>Stages {stages} move as much but peak higher.</source>
+        <translation>Stages {stages} move as much but peak higher.</translation>
+    </message>
+    <message>
+        <source>Nothing fits it with less recompute at that communication.</source>
+        <translation>Nothing fits it with less recompute at that communication.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch {wanted} at Nd = {dp}; stage {stage} {recompute} fits the most, {mb}, moving {comm} per step.</source>
+        <translation>Nothing fits micro-batch {wanted} at Nd = {dp}; stage {stage} {recompute} fits the most, {mb}, moving {comm} per step.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}; stage {stage} {recompute} fits from Nd = {min_dp}.</source>
+        <translation>Nothing fits micro-batch 1 at Nd = {dp}; stage {stage} {recompute} fits from Nd = {min_dp}.</translation>
+    </message>
+    <message>
+        <source>Nothing fits micro-batch 1 at Nd = {dp}, nor at any Nd searched.</source>
+        <translation>Nothing fits micro-batch 1 at Nd = {dp}, nor at any Nd searched.</translation>
+    </message>
+    <message>
+        <source>Recommended: nothing fits.</source>
+        <translation>Recommended: nothing fits.</translation>
+    </message>
+    <message>
+        <source>Recommended: stage {stage} {recompute}, micro-batch {mb}.</source>
+        <translation>Recommended: stage {stage} {recompute}, micro-batch {mb}.</translation>
+    </message>
+    <message>
+        <source>predicted (closed-form peak), {profile}</source>
+        <translation>predicted (closed-form peak), {profile}</translation>
+    </message>
+    <message>
+        <source>What fits on one GPU</source>
+        <translation>What fits on one GPU</translation>
+    </message>
+    <message>
+        <source>Sequence {seq} · recompute {recompute} · Nd = {dp} · micro-batch {mb}</source>
+        <translation>Sequence {seq} · recompute {recompute} · Nd = {dp} · micro-batch {mb}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU ({gpu} less a CUDA allowance of {allowance}); figures in {unit} ({note})</source>
+        <translation>Usable: {usable} per GPU ({gpu} less a CUDA allowance of {allowance}); figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU (no CUDA allowance set); figures in {unit} ({note})</source>
+        <translation>Usable: {usable} per GPU (no CUDA allowance set); figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Peaks are predicted full-step peaks without the CUDA allowance, so each compares with the usable memory; fragmentation is not predicted: Simulate or Measure the boundary.</source>
+        <translation>Peaks are predicted full-step peaks without the CUDA allowance, so each compares with the usable memory; fragmentation is not predicted: Simulate or Measure the boundary.</translation>
+    </message>
+    <message>
+        <source>Without the architecture (a raw count or a tensor list) activations are unknown: these peaks hold the states and token ids only, so the micro-batch and sequence answers are upper bounds.</source>
+        <translation>Without the architecture (a raw count or a tensor list) activations are unknown: these peaks hold the states and token ids only, so the micro-batch and sequence answers are upper bounds.</translation>
+    </message>
+    <message>
+        <source>Offload is shown apart: these peaks keep every state on the GPU.</source>
+        <translation>Offload is shown apart: these peaks keep every state on the GPU.</translation>
+    </message>
+    <message>
+        <source>The peak&apos;s moments and its total disagreed on this plan, so every answer was searched with the total alone.</source>
+        <translation>The peak&apos;s moments and its total disagreed on this plan, so every answer was searched with the total alone.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the powers of two from 1 to {top} were searched.</source>
+        <translation>Fewest Nd: the powers of two from 1 to {top} were searched.</translation>
+    </message>
+    <message>
+        <source>Fewest Nd: the divisors of nodes × GPUs per node = {world} were searched (the map shows other Nd too).</source>
+        <translation>Fewest Nd: the divisors of nodes × GPUs per node = {world} were searched (the map shows other Nd too).</translation>
+    </message>
+    <message>
+        <source>Nd = {dp} · micro-batch {mb}</source>
+        <translation>Nd = {dp} · micro-batch {mb}</translation>
+    </message>
+    <message>
+        <source>no stage fits</source>
+        <translation>no stage fits</translation>
+    </message>
+    <message>
+        <source>lowest stage that fits: {stage}</source>
+        <translation>lowest stage that fits: {stage}</translation>
+    </message>
+    <message>
+        <source>Predicted peak, {profile}, sequence {seq}, recompute {recompute}:</source>
+        <translation>Predicted peak, {profile}, sequence {seq}, recompute {recompute}:</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, headroom {room} (fits up to micro-batch {most})</source>
+        <translation>{stage}: {peak}, headroom {room} (fits up to micro-batch {most})</translation>
+    </message>
+    <message>
+        <source>{stage}: {peak}, over by {over}</source>
+        <translation>{stage}: {peak}, over by {over}</translation>
+    </message>
+    <message>
+        <source>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</source>
+        <translation>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</translation>
+    </message>
+    <message>
+        <source>nothing fits</source>
+        <translation>nothing fits</translation>
+    </message>
+</context>
+<context>
     <name>FormMessages</name>
+    <message>
+        <source>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</source>
+        <translation>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</source>
+        <translation>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</translation>
+    </message>
     <message>
         <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
         <translation>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</translation>
@@ -246,6 +668,14 @@
     <message>
         <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
         <translation>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>The shard group must divide Nd ({nd}): for example {divisors}.</source>
+        <translation>The shard group must divide Nd ({nd}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</source>
+        <translation>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</translation>
     </message>
     <message>
         <source>Nodes × GPUs per node must be at most {max}.</source>
@@ -313,6 +743,10 @@
     <message>
         <source>Card</source>
         <translation>Card</translation>
+    </message>
+    <message>
+        <source>Card, adapted</source>
+        <translation>Card, adapted</translation>
     </message>
     <message>
         <source>ZeRO paper {sections}</source>
@@ -709,12 +1143,12 @@ optimizer sharded</translation>
         <translation>Walk a class from stage 0 to stage 3 (presenter mode: F11)</translation>
     </message>
     <message>
-        <source>Parameters (fp16)</source>
-        <translation>Parameters (fp16)</translation>
+        <source>Parameters (FP16)</source>
+        <translation>Parameters (FP16)</translation>
     </message>
     <message>
-        <source>Gradients (fp16)</source>
-        <translation>Gradients (fp16)</translation>
+        <source>Gradients (FP16)</source>
+        <translation>Gradients (FP16)</translation>
     </message>
     <message>
         <source>Optimizer states (K = 12)</source>
@@ -739,6 +1173,10 @@ optimizer sharded</translation>
     <message>
         <source>Stage 3 communication over stages 0–2</source>
         <translation>Stage 3 communication over stages 0–2</translation>
+    </message>
+    <message>
+        <source>Communication time per step at least, stage {n}</source>
+        <translation>Communication time per step at least, stage {n}</translation>
     </message>
     <message>
         <source>Stage 0 states over stage 3 states</source>
@@ -775,6 +1213,38 @@ optimizer sharded</translation>
     <message>
         <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
         <translation>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</translation>
+    </message>
+    <message>
+        <source>{elements} × {size} B</source>
+        <translation>{elements} × {size} B</translation>
+    </message>
+    <message>
+        <source>L × tokens × (what one block saves) + the final norm</source>
+        <translation>L × tokens × (what one block saves) + the final norm</translation>
+    </message>
+    <message>
+        <source>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</source>
+        <translation>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</translation>
+    </message>
+    <message>
+        <source>{states} + activations + buffers</source>
+        <translation>{states} + activations + buffers</translation>
+    </message>
+    <message>
+        <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
+        <translation>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</translation>
+    </message>
+    <message>
+        <source>a lower bound: compute is not modelled, overlap hides part</source>
+        <translation>a lower bound: compute is not modelled, overlap hides part</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>tokens</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>vocab</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -885,12 +1355,28 @@ optimizer sharded</translation>
         <translation>Measure</translation>
     </message>
     <message>
+        <source>Fit</source>
+        <translation>Fit</translation>
+    </message>
+    <message>
         <source>Views</source>
         <translation>Views</translation>
     </message>
     <message>
         <source>Cannot compute this plan: {error}</source>
         <translation>Cannot compute this plan: {error}</translation>
+    </message>
+    <message>
+        <source>Exported {path}</source>
+        <translation>Exported {path}</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>Cannot export the chart</translation>
+    </message>
+    <message>
+        <source>Could not write {path}.</source>
+        <translation>Could not write {path}.</translation>
     </message>
     <message>
         <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
@@ -1040,43 +1526,8 @@ optimizer sharded</translation>
         <translation>Checking {path}…</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</translation>
-    </message>
-</context>
-<context>
-    <name>MeasureProcess</name>
-    <message>
-        <source>the measurement was cancelled</source>
-        <translation>the measurement was cancelled</translation>
-    </message>
-    <message>
-        <source>could not start {program}: {reason}</source>
-        <translation>could not start {program}: {reason}</translation>
-    </message>
-    <message>
-        <source>the measurement stopped before finishing</source>
-        <translation>the measurement stopped before finishing</translation>
-    </message>
-    <message>
-        <source>the measurement could not start</source>
-        <translation>the measurement could not start</translation>
-    </message>
-    <message>
-        <source>no output</source>
-        <translation>no output</translation>
-    </message>
-    <message>
-        <source>{what} (exit status {code}): {why}</source>
-        <translation>{what} (exit status {code}): {why}</translation>
-    </message>
-    <message>
-        <source>the measurement did not finish within {s} s and was stopped</source>
-        <translation>the measurement did not finish within {s} s and was stopped</translation>
-    </message>
-    <message>
-        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
-        <translation>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</translation>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</source>
+        <translation>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</translation>
     </message>
 </context>
 <context>
@@ -1137,9 +1588,12 @@ optimizer sharded</translation>
         <source>Choose at least one stage to measure.</source>
         <translation>Choose at least one stage to measure.</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
-        <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</translation>
+        <translation>
+            <numerusform>The model states of {n} CPU rank need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), or Simulate.</numerusform>
+            <numerusform>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
@@ -1199,6 +1653,10 @@ optimizer sharded</translation>
     <message>
         <source>GPU working set</source>
         <translation>GPU working set</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>GPU working set: unknown (needs the architecture)</translation>
     </message>
     <message>
         <source>{where}, per node</source>
@@ -1340,6 +1798,14 @@ optimizer sharded</translation>
         <translation>NVMe</translation>
     </message>
     <message>
+        <source>HSDP: shard in the group, replicate across groups</source>
+        <translation>HSDP: shard in the group, replicate across groups</translation>
+    </message>
+    <message>
+        <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
+        <translation>ZeRO++ hpZ: a second 16-bit parameter shard in the group</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>GB</translation>
     </message>
@@ -1359,28 +1825,35 @@ optimizer sharded</translation>
         <translation>predicted peak</translation>
     </message>
     <message>
+        <source>states</source>
+        <translation>states</translation>
+    </message>
+    <message>
         <source>On top at the peak (predicted)</source>
         <translation>On top at the peak (predicted)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
-        <translation>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</translation>
+        <translation>
+            <numerusform>{seq} token × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+            <numerusform>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</source>
+        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</translation>
     </message>
     <message>
         <source>Fragmentation</source>
         <translation>Fragmentation</translation>
     </message>
     <message>
-        <source>Not predicted: measure the peak of a full step.</source>
-        <translation>Not predicted: measure the peak of a full step.</translation>
+        <source>Not predicted, so drawn the same on every bar: measure the peak of a full step.</source>
+        <translation>Not predicted, so drawn the same on every bar: measure the peak of a full step.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>Per rank, {model}, Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
-        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</translation>
     </message>
 </context>
 <context>
@@ -1690,8 +2163,8 @@ optimizer sharded</translation>
         <translation>Tied input/output embeddings</translation>
     </message>
     <message>
-        <source>Card example: P = 2·10⁹, Nd = 4</source>
-        <translation>Card example: P = 2·10⁹, Nd = 4</translation>
+        <source>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</source>
+        <translation>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</translation>
     </message>
     <message>
         <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
@@ -1702,8 +2175,68 @@ optimizer sharded</translation>
         <translation>Load the card example</translation>
     </message>
     <message>
+        <source>Shard group N</source>
+        <translation>Shard group N</translation>
+    </message>
+    <message>
+        <source>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</source>
+        <translation>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</translation>
+    </message>
+    <message>
+        <source>Group means</source>
+        <translation>Group means</translation>
+    </message>
+    <message>
+        <source>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</source>
+        <translation>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</translation>
+    </message>
+    <message>
+        <source>Network preset</source>
+        <translation>Network preset</translation>
+    </message>
+    <message>
+        <source>Sets the inter-node bandwidth per GPU</source>
+        <translation>Sets the inter-node bandwidth per GPU</translation>
+    </message>
+    <message>
+        <source>In a node, GB/s</source>
+        <translation>In a node, GB/s</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</source>
+        <translation>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Between nodes, GB/s</source>
+        <translation>Between nodes, GB/s</translation>
+    </message>
+    <message>
+        <source>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</source>
+        <translation>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Hybrid sharding and links</source>
+        <translation>Hybrid sharding and links</translation>
+    </message>
+    <message>
+        <source>Nd</source>
+        <translation>Nd</translation>
+    </message>
+    <message>
         <source>Custom</source>
         <translation>Custom</translation>
+    </message>
+    <message>
+        <source>N = Nd = {nd}: flat, no replicas</source>
+        <translation>N = Nd = {nd}: flat, no replicas</translation>
+    </message>
+    <message>
+        <source>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</source>
+        <translation>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</translation>
+    </message>
+    <message>
+        <source>{r} groups of {n}: sharded in the group, replicated across</source>
+        <translation>{r} groups of {n}: sharded in the group, replicated across</translation>
     </message>
     <message>
         <source>ZeroDesk&apos;s own</source>
@@ -1807,6 +2340,85 @@ optimizer sharded</translation>
     </message>
 </context>
 <context>
+    <name>PlanTab</name>
+    <message>
+        <source>Per-stage memory chart</source>
+        <translation>Per-stage memory chart</translation>
+    </message>
+    <message>
+        <source>Memory versus Nd chart</source>
+        <translation>Memory versus Nd chart</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Log scale</translation>
+    </message>
+    <message>
+        <source>Logarithmic memory axis: small stages and models stay readable</source>
+        <translation>Logarithmic memory axis: small stages and models stay readable</translation>
+    </message>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>Logarithmic Scale</translation>
+    </message>
+    <message>
+        <source>Export Charts as PNG…</source>
+        <translation>Export Charts as PNG…</translation>
+    </message>
+    <message>
+        <source>Export Charts as SVG…</source>
+        <translation>Export Charts as SVG…</translation>
+    </message>
+    <message>
+        <source>{n} field(s) need attention; the chart shows the last valid plan.</source>
+        <translation>{n} field(s) need attention; the chart shows the last valid plan.</translation>
+    </message>
+    <message>
+        <source>custom architecture</source>
+        <translation>custom architecture</translation>
+    </message>
+    <message>
+        <source>raw parameter count</source>
+        <translation>raw parameter count</translation>
+    </message>
+    <message>
+        <source>Per-rank model-state memory by ZeRO stage</source>
+        <translation>Per-rank model-state memory by ZeRO stage</translation>
+    </message>
+    <message>
+        <source>Per-rank model states versus Nd</source>
+        <translation>Per-rank model states versus Nd</translation>
+    </message>
+    <message>
+        <source>log memory axis</source>
+        <translation>log memory axis</translation>
+    </message>
+    <message>
+        <source>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</source>
+        <translation>{name}: P = {p} ({short}) · Nd = {nd} ({nodes} × {gpn} GPUs) · figures in {unit} ({note})</translation>
+    </message>
+    <message>
+        <source>Note: {note}.</source>
+        <translation>Note: {note}.</translation>
+    </message>
+    <message>
+        <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
+        <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
+    </message>
+    <message>
+        <source>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</source>
+        <translation>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</translation>
+    </message>
+    <message>
+        <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
+        <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
+    </message>
+    <message>
+        <source>predicted peak of the step (estimate)</source>
+        <translation>predicted peak of the step (estimate)</translation>
+    </message>
+</context>
+<context>
     <name>Provenance</name>
     <message>
         <source>Computed (closed form), {profile}: {source}; AdamW with fp32 states and bf16 compute</source>
@@ -1834,9 +2446,12 @@ optimizer sharded</translation>
 </context>
 <context>
     <name>RankFigure</name>
-    <message>
+    <message numerus="yes">
         <source>Nd = {nd} ranks, one box each</source>
-        <translation>Nd = {nd} ranks, one box each</translation>
+        <translation>
+            <numerusform>Nd = {nd} rank, one box</numerusform>
+            <numerusform>Nd = {nd} ranks, one box each</numerusform>
+        </translation>
     </message>
     <message>
         <source>+{n} more</source>
@@ -1858,9 +2473,12 @@ optimizer sharded</translation>
         <source> (split)</source>
         <translation> (split)</translation>
     </message>
-    <message>
-        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
-        <translation>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</translation>
+    <message numerus="yes">
+        <source>Nd = {nd} ranks; the last box stands for the rest</source>
+        <translation>
+            <numerusform>Nd = {nd} rank; the last box stands for the rest</numerusform>
+            <numerusform>Nd = {nd} ranks; the last box stands for the rest</numerusform>
+        </translation>
     </message>
     <message>
         <source>rank {i}</source>
@@ -2069,6 +2687,52 @@ states (Δ)</translation>
     <message>
         <source>Every process of the run has exited.</source>
         <translation>Every process of the run has exited.</translation>
+    </message>
+</context>
+<context>
+    <name>RunProcess</name>
+    <message>
+        <source>the measurement was cancelled</source>
+        <translation>the measurement was cancelled</translation>
+    </message>
+    <message>
+        <source>could not start {program}: {reason}</source>
+        <translation>could not start {program}: {reason}</translation>
+    </message>
+    <message>
+        <source>the measurement stopped before finishing</source>
+        <translation>the measurement stopped before finishing</translation>
+    </message>
+    <message>
+        <source>the measurement could not start</source>
+        <translation>the measurement could not start</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>no output</translation>
+    </message>
+    <message>
+        <source>{what} (exit status {code}): {why}</source>
+        <translation>{what} (exit status {code}): {why}</translation>
+    </message>
+    <message>
+        <source>the measurement did not finish within {s} s and was stopped</source>
+        <translation>the measurement did not finish within {s} s and was stopped</translation>
+    </message>
+    <message>
+        <source>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</source>
+        <translation>gave up after SIGKILL: some processes of the run did not stop (group {pgid})</translation>
+    </message>
+</context>
+<context>
+    <name>RunRecords</name>
+    <message>
+        <source>This plan&apos;s earlier results are back on the chart: {what}.</source>
+        <translation>This plan&apos;s earlier results are back on the chart: {what}.</translation>
+    </message>
+    <message>
+        <source>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</source>
+        <translation>The plan changed: {what} no longer match it and were taken off the chart (they come back if the plan changes back).</translation>
     </message>
 </context>
 <context>
@@ -2297,8 +2961,16 @@ states (Δ)</translation>
         <translation>AdamW kernels: {impl}; attention kernel: {attention}.</translation>
     </message>
     <message>
-        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
-        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
+        <source>AdamW kernels: {impl}.</source>
+        <translation>AdamW kernels: {impl}.</translation>
+    </message>
+    <message>
+        <source>Attention kernel: {attention}.</source>
+        <translation>Attention kernel: {attention}.</translation>
+    </message>
+    <message>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
@@ -2420,8 +3092,16 @@ states (Δ)</translation>
         <translation>Stage total: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Computed, {profile}. Click for the claim it rests on.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</translation>
+    </message>
+    <message>
+        <source>States vs the torch profile {c}: {d}</source>
+        <translation>States vs the torch profile {c}: {d}</translation>
+    </message>
+    <message>
+        <source>States vs computed {c}: {d}</source>
+        <translation>States vs computed {c}: {d}</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>
@@ -2430,14 +3110,6 @@ states (Δ)</translation>
     <message>
         <source>Model states: {v}</source>
         <translation>Model states: {v}</translation>
-    </message>
-    <message>
-        <source>States vs the torch profile {c}: {d:+.1f}%</source>
-        <translation>States vs the torch profile {c}: {d:+.1f}%</translation>
-    </message>
-    <message>
-        <source>States vs computed {c}: {d:+.1f}%</source>
-        <translation>States vs computed {c}: {d:+.1f}%</translation>
     </message>
     <message>
         <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
@@ -2464,7 +3136,7 @@ states (Δ)</translation>
     </message>
 </context>
 <context>
-    <name>TablePanel</name>
+    <name>TableTab</name>
     <message>
         <source>Copy table as text</source>
         <translation>Copy table as text</translation>
@@ -2530,6 +3202,10 @@ states (Δ)</translation>
         <translation>Predicted peak of the step (estimate)</translation>
     </message>
     <message>
+        <source>needs the architecture (no activations in a raw count)</source>
+        <translation>needs the architecture (no activations in a raw count)</translation>
+    </message>
+    <message>
         <source>Predicted peak vs GPU memory</source>
         <translation>Predicted peak vs GPU memory</translation>
     </message>
@@ -2554,8 +3230,8 @@ states (Δ)</translation>
         <translation>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</translation>
     </message>
     <message>
-        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
-        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</translation>
+        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</source>
+        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</translation>
     </message>
     <message>
         <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
@@ -2575,6 +3251,10 @@ states (Δ)</translation>
     <message>
         <source>Rank memory, {unit}</source>
         <translation>Rank memory, {unit}</translation>
+    </message>
+    <message>
+        <source>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</source>
+        <translation>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</translation>
     </message>
     <message>
         <source>No memory samples arrived before the run stopped.</source>
@@ -2598,6 +3278,26 @@ states (Δ)</translation>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 GiB = 2³⁰ B</translation>
+    </message>
+    <message>
+        <source>1 MB = 10⁶ B</source>
+        <translation>1 MB = 10⁶ B</translation>
+    </message>
+    <message>
+        <source>1 MiB = 2²⁰ B</source>
+        <translation>1 MiB = 2²⁰ B</translation>
+    </message>
+    <message>
+        <source>1 kB = 10³ B</source>
+        <translation>1 kB = 10³ B</translation>
+    </message>
+    <message>
+        <source>1 KiB = 2¹⁰ B</source>
+        <translation>1 KiB = 2¹⁰ B</translation>
+    </message>
+    <message>
+        <source>whole bytes</source>
+        <translation>whole bytes</translation>
     </message>
     <message>
         <source>T</source>
@@ -2628,22 +3328,6 @@ states (Δ)</translation>
         <translation>{v} s</translation>
     </message>
     <message>
-        <source>MB</source>
-        <translation>MB</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>kB</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>MiB</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>KiB</translation>
-    </message>
-    <message>
         <source>B</source>
         <translation>B</translation>
     </message>
@@ -2658,85 +3342,6 @@ states (Δ)</translation>
     <message>
         <source>{n} h</source>
         <translation>{n} h</translation>
-    </message>
-</context>
-<context>
-    <name>WindowFiles</name>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Unsaved changes</translation>
-    </message>
-    <message>
-        <source>The plan “{name}” has unsaved changes. Save them?</source>
-        <translation>The plan “{name}” has unsaved changes. Save them?</translation>
-    </message>
-    <message>
-        <source>Invalid fields</source>
-        <translation>Invalid fields</translation>
-    </message>
-    <message>
-        <source>Some fields are invalid. Save the last valid plan (what the chart shows)?</source>
-        <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
-    </message>
-    <message>
-        <source>Cannot open the plan</source>
-        <translation>Cannot open the plan</translation>
-    </message>
-    <message>
-        <source>Cannot show plan file {path}: {reason}</source>
-        <translation>Cannot show plan file {path}: {reason}</translation>
-    </message>
-    <message>
-        <source>Opened {path}</source>
-        <translation>Opened {path}</translation>
-    </message>
-    <message>
-        <source>Cannot save the plan</source>
-        <translation>Cannot save the plan</translation>
-    </message>
-    <message>
-        <source>Saved {path}</source>
-        <translation>Saved {path}</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
-    </message>
-    <message>
-        <source>File changed on disk</source>
-        <translation>File changed on disk</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it and lose the changes made here?</source>
-        <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>“{name}” was changed on disk. Reload it?</translation>
-    </message>
-    <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
-    </message>
-    <message>
-        <source>Exported {path}</source>
-        <translation>Exported {path}</translation>
-    </message>
-    <message>
-        <source>Cannot export the chart</source>
-        <translation>Cannot export the chart</translation>
-    </message>
-    <message>
-        <source>Could not write {path}.</source>
-        <translation>Could not write {path}.</translation>
-    </message>
-    <message>
-        <source>Table copied as text</source>
-        <translation>Table copied as text</translation>
     </message>
 </context>
 <context>
@@ -2836,6 +3441,14 @@ states (Δ)</translation>
     <message>
         <source>Show the measure tab: simulate or measure a training step</source>
         <translation>Show the measure tab: simulate or measure a training step</translation>
+    </message>
+    <message>
+        <source>Fit Ta&amp;b</source>
+        <translation>Fit Ta&amp;b</translation>
+    </message>
+    <message>
+        <source>Show the fit tab: the largest micro-batch and the lowest stage that fit, by Nd (predicted)</source>
+        <translation>Show the fit tab: the largest micro-batch and the lowest stage that fit, by Nd (predicted)</translation>
     </message>
     <message>
         <source>S&amp;imulate</source>

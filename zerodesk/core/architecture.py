@@ -11,6 +11,7 @@ Pure Python: no torch.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import prod
 from typing import Any, Literal
 
@@ -474,9 +475,7 @@ _LAYOUTS = {
 
 def tensor_shapes(arch: Architecture) -> list[tuple[str, Shape]]:
     """(name, shape) for every trainable tensor, in module registration order; tied weights once."""
-    t = _Tensors()
-    _LAYOUTS.get(arch.family, _llama_style)(arch, t)
-    return t.items
+    return list(_tensor_shapes(_Fields(arch)))
 
 
 def numel(shape: Shape) -> int:
@@ -485,6 +484,36 @@ def numel(shape: Shape) -> int:
 
 def param_count(arch: Architecture) -> int:
     """Exact trainable parameter count (a tied head shares the embedding and adds nothing)."""
+    return _param_count(_Fields(arch))
+
+
+class _Fields:
+    """An architecture as a cache key: equal when every field is, whichever object holds them. The solver and
+    the peak ask for one architecture's tensor list hundreds of times per answer (once per Nd and stage)."""
+
+    __slots__ = ("arch", "key")
+
+    def __init__(self, arch: Architecture) -> None:
+        self.arch, self.key = arch, (type(arch), tuple(arch.__dict__.items()))  # taken now: a later edit is a new key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Fields) and self.key == other.key
+
+
+@lru_cache(maxsize=64)
+def _tensor_shapes(fields: _Fields) -> tuple[tuple[str, Shape], ...]:
+    t = _Tensors()
+    arch = fields.arch
+    _LAYOUTS.get(arch.family, _llama_style)(arch, t)
+    return tuple(t.items)
+
+
+@lru_cache(maxsize=64)
+def _param_count(fields: _Fields) -> int:
+    arch = fields.arch
     # Blocks are alike: count one block and the rest (root) once, then the block `layers` times.
     one = tensor_shapes(arch.model_copy(update={"layers": 1}))
     block = sum(numel(s) for n, s in one if block_group(n) != "root")

@@ -14,7 +14,7 @@ Pure Python: no torch, no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from annotated_types import Le
 
@@ -125,11 +125,28 @@ def max_seq_cap(plan: Plan) -> int:
     return MAX_SEQ
 
 
+# What a stage's predicted peak (allowance left out) never reads, or reads only as one of a variant's own axes
+# (recompute, micro-batch, sequence, Nd): plans that differ only here share their peaks. tests/test_fit.py changes
+# each and checks that no peak moves.
+PEAK_FREE: dict[str, Any] = {"units": True, "bandwidth_gbps": True, "evidence": True, "cuda_allowance_bytes": True,
+                             "micro_batch": True, "seq_len": True, "recompute": True, "cluster": True,
+                             "model": {"name"}}
+MEMO_LIMIT = 50_000  # stage peaks a memo keeps before a fresh one starts (an editing session grows it)
+
+
+def peak_key(plan: Plan) -> str:
+    """The part of a plan its stage peaks depend on (see PEAK_FREE)."""
+    return plan.model_dump_json(exclude=PEAK_FREE)
+
+
 class _Peaks:
-    """Stage peaks of the plan's variants (recompute, micro-batch, sequence, Nd), allowance left out, memoised."""
+    """Stage peaks of the plan's variants (recompute, micro-batch, sequence, Nd), allowance left out, memoised.
+
+    One memo serves every plan with the same peak_key: the window keeps it across edits (peak_memo)."""
 
     def __init__(self, plan: Plan) -> None:
         self.plan, self.allowance = plan, plan.cuda_allowance_bytes
+        self.key = peak_key(plan)
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
@@ -157,7 +174,7 @@ class _Peaks:
         key = (stage, recompute, batch, seq, dp)
         if key not in self._totals:
             trial, b = self.variant(recompute, batch, seq, dp), self.breakdown(dp)
-            if self.via_predict:
+            if self.via_predict:  # predict() adds the memo's plan's allowance: take that one off
                 self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
             else:
                 out: dict[str, int] = {}
@@ -184,10 +201,20 @@ class _Peaks:
                    + self.allowance for p in peaks)
 
 
-def solve(plan: Plan) -> FitAnswer:
-    """Every answer for this plan (see the module docstring); FitError when the plan has no GPU size."""
+def peak_memo(plan: Plan, previous: _Peaks | None = None) -> _Peaks:
+    """A memo of stage peaks for this plan: `previous` when it serves it (the same peak_key, not yet full), else a
+    new one. Pass it to solve, batch_limits and stage_peaks so an edit recomputes only what it changed."""
+    if previous is not None and previous.evaluations < MEMO_LIMIT and previous.key == peak_key(plan):
+        return previous
+    return _Peaks(plan)
+
+
+def solve(plan: Plan, memo: _Peaks | None = None) -> FitAnswer:
+    """Every answer for this plan (see the module docstring); FitError when the plan has no GPU size.
+    memo: from peak_memo(plan), to reuse the peaks an earlier answer found."""
     usable = usable_memory(plan)
-    peaks = _Peaks(plan)
+    peaks = peak_memo(plan, memo)
+    known = peaks.evaluations
     seq, dp, cap_seq, search = plan.seq_len, plan.dp, max_seq_cap(plan), dp_search(plan)
     comm = {s.stage: s.comm_bytes for s in peaks.breakdown(dp).stages}
     configs, modelled = [], 0
@@ -204,15 +231,15 @@ def solve(plan: Plan) -> FitAnswer:
             longest = largest_fitting(by_seq, usable, cap_seq, degree=2, start=min(seq, cap_seq)).largest
             fewest = smallest_fitting(search.sizes, lambda nd, stage=stage, r=r: peaks.totals(stage, r, 1, seq, nd),
                                       usable, known=dp)
-            configs.append(ConfigFit(stage, r, best, *_around(peaks, stage, r, best), longest, fewest, comm[stage]))
+            configs.append(ConfigFit(stage, r, best, *_around(peaks, plan, stage, r, best), longest, fewest,
+                                     comm[stage]))
     return FitAnswer(plan.cluster.gpu_memory_bytes, plan.cuda_allowance_bytes, usable, configs,
                      recommend(plan, configs, peaks), search, cap_seq, plan.model.architecture is not None,
-                     not peaks.via_predict, peaks.evaluations, modelled)
+                     not peaks.via_predict, peaks.evaluations - known, modelled)
 
 
-def _around(peaks: _Peaks, stage: int, recompute: str, best: int) -> tuple[int | None, int | None]:
+def _around(peaks: _Peaks, plan: Plan, stage: int, recompute: str, best: int) -> tuple[int | None, int | None]:
     """The peak at the largest batch that fits and at one more (None where there is no such batch)."""
-    plan = peaks.plan
     return (peaks.peak(stage, recompute, best, plan.seq_len, plan.dp) if best else None,
             peaks.peak(stage, recompute, best + 1, plan.seq_len, plan.dp) if best < MAX_MICRO_BATCH else None)
 
@@ -222,7 +249,32 @@ def batch_boundary(plan: Plan, stage: int, recompute: str) -> tuple[int, int | N
     usable, peaks = usable_memory(plan), _Peaks(plan)
     best = largest_fitting(lambda b: peaks.totals(stage, recompute, b, plan.seq_len, plan.dp), usable,
                            MAX_MICRO_BATCH, degree=1, start=1).largest
-    return (best, *_around(peaks, stage, recompute, best))
+    return (best, *_around(peaks, plan, stage, recompute, best))
+
+
+def batch_limits(plan: Plan, dps: Sequence[int], memo: _Peaks | None = None,
+                 recompute: str | None = None) -> dict[tuple[int, int], int]:
+    """{(stage, Nd): the largest micro-batch that fits} at each of the Nd values, at the plan's sequence length and
+    recompute mode (or `recompute`); 0 where not even 1 fits. Each is confirmed at its boundary, as in solve; the
+    search starts where the previous Nd's answer was (the boundary moves little from one Nd to the next)."""
+    usable, peaks = usable_memory(plan), peak_memo(plan, memo)
+    mode, seq = recompute or plan.recompute, plan.seq_len
+    out: dict[tuple[int, int], int] = {}
+    for stage in STAGES:
+        near = 1
+        for nd in dps:
+            best = largest_fitting(lambda b, nd=nd: peaks.totals(stage, mode, b, seq, nd), usable, MAX_MICRO_BATCH,
+                                   degree=1, start=near).largest
+            out[stage, nd] = best
+            near = max(best, 1)
+    return out
+
+
+def stage_peaks(plan: Plan, micro_batch: int, dp: int, memo: _Peaks | None = None) -> list[int]:
+    """Every stage's predicted peak (allowance left out) at a micro-batch and Nd, at the plan's sequence length and
+    recompute mode."""
+    peaks = peak_memo(plan, memo)
+    return [peaks.peak(stage, plan.recompute, micro_batch, plan.seq_len, dp) for stage in STAGES]
 
 
 def recommend(plan: Plan, configs: list[ConfigFit], peaks: _Peaks | None = None) -> Recommendation:

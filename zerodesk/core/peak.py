@@ -24,7 +24,6 @@ Fragmentation (reserved - allocated) is not predicted: it is measured, and label
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 from math import ceil, prod
 
@@ -77,47 +76,49 @@ class _Shapes:
     largest_local: int  # elements of the largest dim-0 shard (FSDP2)
     head_grad: int  # elements of the output head's gradient held to the root's reduce-scatter
     fsdp_local: int  # elements rank 0 steps under FSDP2: a full ceil(dim0/Nd)-row chunk of every tensor
-    numels: tuple[int, ...]  # every tensor's elements in registration order (ZeroRedundancyOptimizer's partition)
+    sizes: tuple[tuple[int, int], ...]  # (elements, tensors) per distinct size, largest first (ZeroRedundancyOptimizer)
+    tensors: int  # how many tensors the model has (0: a raw count)
 
 
 def _shapes(plan: Plan) -> _Shapes:
-    """Group sizes as the plan's profile gathers them: FSDP2 pads each tensor's sharded dimension to Nd (torch);
-    the paper partitions evenly, so its groups are their own size."""
-    from .architecture import block_group, numel, tensor_shapes
-    from .torch_profile import split_shape
+    """Group sizes as the plan's profile gathers them: FSDP2 pads each tensor's sharded dimension to the shard group
+    (torch; hybrid sharding shards among the group, plan.shard_size); the paper partitions evenly, so its groups are
+    their own size."""
+    from .tensor_census import census_of_architecture
 
     arch = plan.model.architecture
-    dp = plan.dp if plan.profile == Profile.TORCH else 1
-    # blocks are alike: list one and count it `layers` times (a tensor list is listed whole)
-    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.named_shapes
-    if listed is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
-        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), ())
+    dp = plan.shard_size if plan.profile == Profile.TORCH else 1
+    placement = plan.shard_placement
+    # blocks are alike: count one and `layers` times (a tensor list is counted whole, once: core.tensor_census)
+    census = census_of_architecture(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.census
+    if census is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
+        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), (), 0)
     layers = arch.layers if arch is not None else 1
     groups: dict[str, int] = {}
-    largest = largest_local = head = fsdp_local = 0
-    numels: list[int] = []
-    placement = plan.shard_placement
-    for name, shape in listed:
-        dim0, rest = split_shape(shape, dp, placement)  # the sharded dimension (dim 0 but under auto placement)
-        key = block_group(name)  # the FSDP2 group: a block ('model.layers.0', 'blocks.0') or the root
-        chunk = -(-dim0 // dp)
-        groups[key] = groups.get(key, 0) + chunk * dp * rest
+    fsdp_local = 0
+    for key, rows in census.placed_group_rows(dp, placement).items():  # key: the FSDP2 group, a block or the root
         copies = layers if key != "root" else 1
-        fsdp_local += chunk * rest * copies
-        numels += [dim0 * rest] * copies
-        if dim0 * rest > largest:
-            largest = dim0 * rest
-        if chunk * rest > largest_local:
-            largest_local = chunk * rest
-        if arch is None and name.endswith("head.weight"):
-            head = dim0 * rest
+        for dim0, width in rows:  # every tensor of the group with this dim 0 is chunked alike
+            chunk = -(-dim0 // dp)
+            groups[key] = groups.get(key, 0) + chunk * dp * width
+            fsdp_local += chunk * width * copies
+    largest_local = max((-(-dim0 // dp) * rest for dim0, rest in census.placed_widest(dp, placement)), default=0)
+    if layers == 1:
+        ordered, tensors = census.sizes, census.tensors
+    else:  # the listed block stands for `layers` blocks
+        sizes: dict[int, int] = {}
+        for key, shape, count in census.entries:
+            sizes[prod(shape)] = sizes.get(prod(shape), 0) + count * (layers if key != "root" else 1)
+        ordered, tensors = tuple(sorted(sizes.items(), reverse=True)), sum(sizes.values())
+    largest = census.largest
     blocks = [n for k, n in groups.items() if k != "root"]
     block = max(blocks, default=0)
     root = groups.get("root", 0)
     if arch is not None:
         head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
-        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, tuple(numels))
-    return _Shapes(root, block, root + sum(blocks), largest, largest_local, head, fsdp_local, tuple(numels))
+        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, ordered,
+                       tensors)
+    return _Shapes(root, block, root + sum(blocks), largest, largest_local, census.head, fsdp_local, ordered, tensors)
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
                traced_moments(plan, stage, step, eng, sh, resting, inputs, top_only=_top, cache=_act)]
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
-                resting, inputs=inputs, grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.dp,
+                resting, inputs=inputs, grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.shard_size,
                 unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded).items() if v}))
         comps = dict(states, inputs=inputs)
         comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
@@ -248,7 +249,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         block_gathered = eng.gathered * sh.block_padded
         ag = block_gathered  # the all-gather buffer held to the next all-gather (nothing without gathering)
         root_gathered = eng.gathered * sh.root_padded
-        block_shard = eng.shard_grad * -(-sh.block_padded // plan.dp)
+        block_shard = eng.shard_grad * -(-sh.block_padded // plan.shard_size)
         if stage == 2:
             gathered_end = eng.gathered * sh.all_padded  # torch: every group stays gathered to its backward
             m("forward", "last block", gathered_params=gathered_end, all_gather=ag,
@@ -292,7 +293,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
                   activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # gradients (embedding and head) and their reduce-scatter input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.dp,
+        m("backward", "root reduce-scatter", grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.shard_size,
           unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
@@ -321,27 +322,20 @@ def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
 
 
 def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
-    """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3);
-    under the paper profile its even partition from stage 1 on."""
+    """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
+    from .torch_profile import zero_owned
 
-    if stage == 0 or plan.dp == 1:
+    if stage == 0 or plan.shard_size == 1:
         return plan.params
     if plan.profile != Profile.TORCH:
-        return ceil(plan.params / plan.dp)
+        return ceil(plan.params / plan.shard_size)
     sh = sh or _shapes(plan)
-    if stage >= 2 or not sh.numels:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
+    if stage >= 2 or not sh.tensors:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
         return sh.fsdp_local
-    if plan.dp >= len(sh.numels):  # every tensor lands on a rank of its own
-        return max(sh.numels)
+    if plan.shard_size >= sh.tensors:  # every tensor lands on a rank of its own
+        return sh.largest_tensor
     # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
-    return _largest_owner(sh.numels, plan.dp)
-
-
-@lru_cache(maxsize=32)
-def _largest_owner(numels: tuple[int, ...], dp: int) -> int:
-    from .torch_profile import zero_partition
-
-    return max(sum(numels[i] for i in owned) for owned in zero_partition(list(numels), dp))
+    return max(elements for elements, _ in zero_owned(sh.sizes, plan.shard_size))
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .accounting import SCHEMES, Breakdown, comm_seconds
+from .accounting import SCHEMES, Breakdown, comm_by_link, comm_seconds
+from .comm_report import comm_json, comm_layout_json, comm_table
 from .peak import StagePeak, predict
 from .offload_report import offload_json, offload_table
 from .options import PROFILE, UNITS
@@ -55,10 +56,10 @@ def plan_warnings(plan: Plan) -> list[str]:
     out = []
     named = plan.model.named_shapes
     if plan.profile == Profile.TORCH and plan.shard_placement == "dim0" and named:
-        names, padding = dim0_padding(named, plan.dp)
-        if names and padding > 0.01 * 16 * plan.params / plan.dp:
+        names, padding = dim0_padding(named, plan.shard_size)  # FSDP2 shards among the shard group
+        if names and padding > 0.01 * 16 * plan.params / plan.shard_size:
             out.append(f"FSDP2's default dim-0 sharding pads {len(names)} tensors whose dim 0 is smaller than "
-                       f"Nd = {plan.dp} (e.g. {names[0]}): each rank stores {fmt_bytes(padding, plan.units)} of padded "
+                       f"Nd = {plan.shard_size} (e.g. {names[0]}): each rank stores {fmt_bytes(padding, plan.units)} of padded "
                        f"fp32 parameters and gradients at stages 2-3; --shard-placement auto shards them on their "
                        f"largest dimension")
     return out
@@ -85,6 +86,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
     """Stable keys for scripts: schema, params, dp, profile, stages[stage, total_bytes, components, comm_bytes]."""
     act = activation_estimate(plan)
     peaks = predict(plan, b)
+    comms = comm_by_link(plan)
     return {
         "schema": 1,
         "kind": "computed",
@@ -96,6 +98,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         "exact_shapes": b.exact_shapes,
         "gpu_memory_bytes": plan.cluster.gpu_memory_bytes,
         "bandwidth_gbps": plan.bandwidth_gbps,
+        **comm_layout_json(plan),
         "stages": [
             {
                 "stage": s.stage,
@@ -103,6 +106,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
                 "components": dict(s.components),
                 "comm_bytes": s.comm_bytes,
                 "comm_seconds": comm_seconds(s.comm_bytes, plan.bandwidth_gbps),
+                "comm": comm_json(plan, comms[s.stage]),
                 "formula": s.formula,
                 "rank_total_bytes": s.rank_totals,
                 **peak_json(peaks[s.stage]),
@@ -111,6 +115,8 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         ],
         "peak_source": peak_source(plan),
         "warnings": plan_warnings(plan),
+        "seq_len": plan.seq_len,  # the shape every activation figure and predicted peak is for
+        "micro_batch": plan.micro_batch,
         "recompute": plan.recompute,
         "shard_placement": plan.shard_placement,
         "kernels": plan.kernel_device,
@@ -163,9 +169,12 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         rows.append(row)
 
     name = shorten(plan.model.name, 120) if plan.model.name else ("architecture" if plan.model.architecture else "raw count")
+    n = plan.cluster.shard_size
+    kind = f"{plan.replicas} replicas" if plan.hybrid.value == "hsdp" else "hpZ's secondary parameter shard"
+    group = f"; shard group N = {n} ({kind})" if n < plan.dp else ""
     lines = [
         f"ZeroDesk plan — {provenance(plan)}",
-        f"Model: {name}, P = {b.params:,} ({fmt_count(b.params)}); Nd = {b.dp}; "
+        f"Model: {name}, P = {b.params:,} ({fmt_count(b.params)}); Nd = {b.dp}{group}; "
         f"{plan.cluster.nodes} node(s) x {plan.cluster.gpus_per_node} GPU(s)",
     ]
     if gpu:
@@ -198,13 +207,14 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         lines.append(f"Note: {note.text}.")
     for warning in plan_warnings(plan):
         lines.append(f"Warning: {warning}.")
+    lines += ["", comm_table(plan, comm_by_link(plan)), ""]
     if plan.offload.value != "none":
-        lines += ["", offload_table(plan), ""]
+        lines += [offload_table(plan), ""]
     lines.append(PEAK_WARNING)
     return "\n".join(lines)
 
 
-def preset_listing(models: bool, gpus: bool) -> str:
+def preset_listing(models: bool, gpus: bool, networks: bool = False) -> str:
     from . import catalog
 
     out = []
@@ -215,11 +225,16 @@ def preset_listing(models: bool, gpus: bool) -> str:
     if gpus:
         out.append("GPU presets (name, memory):")
         for g in catalog.gpu_presets():
-            out.append(f"  {g.name:24} {fmt_bytes(g.memory_bytes, 'GiB', 0):>9}  {g.label}")
+            link = f"{g.intra_node_gbps:g} GB/s ({g.intra_node_link})" if g.intra_node_gbps else "no link figure"
+            out.append(f"  {g.name:24} {fmt_bytes(g.memory_bytes, 'GiB', 0):>9}  {g.label}; in a node {link}")
+    if networks:
+        out.append("Network presets (name, per GPU per direction):")
+        for n in catalog.network_presets():
+            out.append(f"  {n.name:24} {n.gbps:>7g} GB/s  {n.label}")
     return "\n".join(out)
 
 
-def preset_json(models: bool, gpus: bool) -> dict:
+def preset_json(models: bool, gpus: bool, networks: bool = False) -> dict:
     """--list-presets/--list-gpus --json: every preset with its name, label and figures (P, memory in bytes)."""
     from . import catalog
 
@@ -228,6 +243,9 @@ def preset_json(models: bool, gpus: bool) -> dict:
         out["models"] = [{"name": m.name, "label": m.label, "params": m.to_model_spec().param_count,
                           "seq_len": m.seq_len, "dp": m.dp} for m in catalog.model_presets()]
     if gpus:
-        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes}
-                       for g in catalog.gpu_presets()]
+        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes,
+                        "intra_node_gbps": g.intra_node_gbps} for g in catalog.gpu_presets()]
+    if networks:
+        out["networks"] = [{"name": n.name, "label": n.label, "gbits_per_gpu": n.gbits_per_gpu, "inter_node_gbps": n.gbps}
+                           for n in catalog.network_presets()]
     return out

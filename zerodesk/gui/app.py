@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import APP_ID, APP_NAME, __version__
 from ..core.options import LANGUAGE
-from ..core.plan import Plan, PlanError, load_plan
+from ..core.plan import Plan, PlanError, load_plan_observed
 from ..core.text import shorten
 
 # The core the window draws from, loaded before Qt is: PySide6 reads the source of every module
@@ -21,10 +21,9 @@ from ..core import accounting, catalog, peak, plan_model, residuals  # noqa: E40
 from ..measure import rules  # noqa: E402,F401  isort: skip
 import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modules PySide would read too)
 
-MIN_SCREENSHOT = (1280, 800)
-SCREENSHOT_SIZE = (1440, 900)
 LANG_CHOICES = LANGUAGE.values
 THEME_CHOICES = ("system", "light", "dark")
+TAB_CHOICES = ("plan", "table", "measure", "fit")  # the window's tabs, in order
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -44,6 +43,19 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"{LANGUAGE.help} for this run (default: the saved one)")
     parser.add_argument("--size", metavar="WxH", help="window size in pixels, such as 1024x700")
     parser.add_argument("--theme", choices=THEME_CHOICES, help="light, dark, or follow the system (default: the saved choice)")
+    parser.add_argument("--tab", choices=TAB_CHOICES, help="the tab in view when the window opens (default: plan)")
+
+
+def no_display(env: dict[str, str] | None = None, platform: str = sys.platform) -> str | None:
+    """Why a window cannot open here, in one sentence, before Qt finds out (it aborts the process with a message
+    about its xcb plugin): an X11 or Wayland system with neither display set and no Qt platform chosen."""
+    env = os.environ if env is None else env
+    if platform in ("darwin", "win32", "cygwin") or env.get("QT_QPA_PLATFORM"):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return ("there is no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): render it to "
+            "a file with --screenshot out.png, or run it offscreen with QT_QPA_PLATFORM=offscreen")
 
 
 def _application(offscreen: bool):
@@ -60,41 +72,14 @@ def _application(offscreen: bool):
     if app is None:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    from .base.wheel_guard import install_wheel_guard
+
+    install_wheel_guard(app)  # every window: the wheel scrolls a form, a box changes only once it has focus
     app.setOrganizationName("ZeroDesk")
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)
     return app
-
-
-def _render_screenshot(window, path: Path, size: tuple[int, int] | None = None) -> int:
-    from PySide6.QtWidgets import QApplication
-
-    window.resize(*(size or SCREENSHOT_SIZE))
-    window.show()
-    QApplication.processEvents()
-    window.startup.flush()  # what follows the first paint is in the picture too
-    QApplication.processEvents()  # and laid out, as the event loop would
-    window.fit_docks()  # once shown: docks take their widths from the laid-out window
-    window.glossary.flush()
-    for _ in range(3):
-        QApplication.processEvents()
-    pixmap = window.grab()
-    if size is None and (pixmap.width() < MIN_SCREENSHOT[0] or pixmap.height() < MIN_SCREENSHOT[1]):
-        pixmap = pixmap.scaled(max(pixmap.width(), MIN_SCREENSHOT[0]), max(pixmap.height(), MIN_SCREENSHOT[1]))
-    return save_screenshot(pixmap, Path(path))
-
-
-def save_screenshot(pixmap, path: Path, what: str = "") -> int:
-    """Write a PNG; 0, or 1 with one sentence on stderr when it cannot be written."""
-    if path.parent and not path.parent.exists():
-        print(f"zerodesk: cannot write screenshot {path}: folder {path.parent} does not exist", file=sys.stderr)
-        return 1
-    if not pixmap.save(str(path), "PNG"):
-        print(f"zerodesk: cannot write screenshot {path}", file=sys.stderr)
-        return 1
-    print(f"zerodesk: wrote {path} ({pixmap.width()}x{pixmap.height()}{what})")
-    return 0
 
 
 def create_window(plan: Plan | None = None, plan_path: Path | None = None, headless: bool = False,
@@ -106,23 +91,24 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     headless: no settings are written (screenshots leave the user's layout alone).
     """
     file_plan: Plan | None = None
+    file_disk = None  # what the file was when read: a later save asks before overwriting any change since
     open_error = ""
     if plan_path is not None:
         try:
-            file_plan = load_plan(plan_path)
+            file_plan, file_disk = load_plan_observed(plan_path)
         except PlanError as exc:
             if headless or plan is not None:
                 raise
             open_error = str(exc)
     _application(offscreen=headless)
-    from . import i18n, theme
-    from .files import safe_resolve
-    from .main_window import MainWindow
-    from .settings import Settings
+    from .base import i18n, theme
+    from .window.document import safe_resolve
+    from .window.main_window import MainWindow
+    from .base.settings import Settings
 
     settings = Settings()
     i18n.set_language(lang or settings.language or i18n.system_language())  # --lang: this run only
-    chosen = theme_choice or theme.saved_theme(settings.store)
+    chosen = theme_choice or settings.theme
     theme.apply_theme(chosen)
     window = MainWindow(settings, persist=not headless)
     window.theme_actions[chosen].setChecked(True)
@@ -131,25 +117,31 @@ def create_window(plan: Plan | None = None, plan_path: Path | None = None, headl
     window.quiet = headless
     window.open_error = open_error
     if plan is not None:  # the flags win; against the file they are an unsaved change
-        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan)
+        window.load_plan(plan, safe_resolve(plan_path) if plan_path else None, saved=file_plan, disk=file_disk)
     elif file_plan is not None:
-        window.load_plan(file_plan, safe_resolve(plan_path))
+        window.load_plan(file_plan, safe_resolve(plan_path), disk=file_disk)
     if file_plan is not None and not headless:
         window.document.add_recent(Path(plan_path))
     return window
 
 
 def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot: Path | None = None,
-            lang: str | None = None, size: str | tuple[int, int] | None = None, theme_choice: str | None = None) -> int:
+            lang: str | None = None, size: str | tuple[int, int] | None = None, theme_choice: str | None = None,
+            tab: str | None = None) -> int:
     """Open the main window; returns the exit code.
 
     plan: built from command-line flags (shown as given); plan_path: a plan file (opened; when
     `plan` is also given, the flags win and the window shows it as an unsaved change of that file);
     screenshot: render the window offscreen to this PNG (at least 1280x800) and return 0.
-    lang ('en'/'ru'), size ('1024x700' or (w, h)) and theme_choice ('system'/'light'/'dark') apply to this run.
-    Exit codes: 0 fine, 1 the screenshot could not be written, 2 the plan file or an option could not be read.
+    lang ('en'/'ru'), size ('1024x700' or (w, h)), theme_choice ('system'/'light'/'dark') and tab (TAB_CHOICES)
+    apply to this run.
+    Exit codes: 0 fine, 1 the screenshot could not be written or there is no display, 2 the plan file or an option
+    could not be read.
     """
     headless = screenshot is not None
+    if not headless and (problem := no_display()):
+        print(f"zerodesk: {problem}", file=sys.stderr)
+        return 1
     try:
         wh = parse_size(size) if isinstance(size, str) else size
         if lang is not None and lang not in LANG_CHOICES:
@@ -158,22 +150,45 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     except (PlanError, ValueError) as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
-    if lang:
-        window.set_language(lang)
+    if tab:
+        window.show_tab(tab)
     if headless:
-        return _render_screenshot(window, Path(screenshot), wh)
+        from .screenshot import render_window
+
+        return render_window(window, Path(screenshot), wh)
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
     if wh is not None:
         window.resize(*wh)
+        window.keep_layout = False  # --size is for this run: the saved size and docks stay as they were
     window.show()
     if wh is not None:
         QApplication.processEvents()
         window.fit_docks()
     if window.open_error:
         window.show_error(QCoreApplication.translate("MainWindow", "Cannot open the plan"), window.open_error)
-    return QApplication.instance().exec()
+    return leave(QApplication.instance().exec())
+
+
+def leave(code: int) -> int:
+    """The event loop is over: every window has saved what it keeps and stopped its runs. End the process now.
+
+    Python's own teardown after that (a garbage collection over every object of Qt, pydantic and numpy,
+    then Qt's widgets one by one) kept the process alive 0.7-1.4 s after the window had gone, 2-3 s on a
+    busy machine, and has nothing of ours to do: the settings are synced and the exit handlers run here."""
+    import atexit
+
+    import pyqtgraph
+
+    from .base.settings import Settings
+
+    Settings().sync()  # what is still pending in the settings' shared file
+    pyqtgraph.setConfigOptions(exitCleanup=False)  # its scan of every object guards a teardown that never comes
+    atexit._run_exitfuncs()  # ours (a run's plan file not yet taken) and the libraries'
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = None, lang: str | None = None,
@@ -185,10 +200,13 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
     except ValueError as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
+    if screenshot is None and (problem := no_display()):
+        print(f"zerodesk: {problem}", file=sys.stderr)
+        return 1
     _application(offscreen=screenshot is not None)
-    from . import i18n
+    from .base import i18n
     from .lesson import render
-    from .settings import Settings
+    from .base.settings import Settings
 
     i18n.set_language(lang or Settings().language or i18n.system_language())
     if screenshot is not None:
@@ -209,14 +227,10 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`zerodesk-gui [PLAN.zerodesk.json]`."""
-    parser = argparse.ArgumentParser(prog="zerodesk-gui", description="Open the ZeroDesk window.")
-    parser.add_argument("plan", nargs="?", type=Path, help="a plan file (*.zerodesk.json) to open")
-    parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
-    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
-    add_window_arguments(parser)
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return run_gui(None, args.plan, args.screenshot, args.lang, args.size, args.theme)
+    """`zerodesk-gui`: the window only (no commands), with every flag `zerodesk` takes for it (cli.window_main)."""
+    from ..cli import window_main  # the command line's parser and its one-sentence errors; imports no Qt itself
+
+    return window_main(argv)
 
 
 if __name__ == "__main__":

@@ -10,17 +10,36 @@ the CLI and the GUI use for model types ZeroDesk has no layout for; the list goe
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..core.hf_config import SUPPORTED, architecture_from_config_dict, model_name, read_hf_config
 from ..core.plan import PlanError
+from .child import python_command
 from .runner import measure_env
 
-NEEDS_TRANSFORMERS = "needs the transformers package (pip install transformers)"
+NEEDS_TRANSFORMERS = "needs the transformers package"
 TENSOR_LIST_MODULE = "zerodesk.measure.worker.hf_model"  # what the subprocess runs
+
+# The largest number a config may give a field before transformers builds its model: the plan's own bounds
+# (core.architecture) with room for every transformers config class's defaults. Building costs a Python object
+# per module (about 2 ms a block) and, in some models, a table per position: an absurd count would hold the caller
+# for minutes and gigabytes, so it is refused before anything starts. A field is known by the words of its name
+# (`num_hidden_layers`: its last word, `layers`); the first rule that matches applies, other fields are free.
+SIZE_RULES: tuple[tuple[str, frozenset[str], int, str], ...] = (  # (which word, the words, limit, what it sizes)
+    ("any", frozenset({"position", "positions"}), 10**8, "positions"),
+    ("last", frozenset({"layer", "layers", "block", "blocks"}), 1024, "layers"),
+    ("last", frozenset({"expert", "experts"}), 65_536, "experts"),
+    ("last", frozenset({"head", "heads"}), 4096, "heads"),
+    ("last", frozenset({"size", "dim", "dims", "rank", "width", "inner", "embd", "hidden", "intermediate", "ffn",
+                        "ff", "vocab", "model", "embed", "embedding", "embeddings"}), 10**7, "sizes"),
+    ("last", frozenset({"ctx", "seq", "length", "len", "window"}), 10**8, "positions"),
+    ("first", frozenset({"num", "n"}), 65_536, "counts"),
+)
 
 
 def model_from_hf_config(path: str | Path, python: str | None = None,
@@ -42,7 +61,8 @@ def model_from_hf_config(path: str | Path, python: str | None = None,
     except PlanError as exc:
         if NEEDS_TRANSFORMERS in str(exc):
             raise PlanError(f"{path} has model_type '{model_type}': ZeroDesk reads {', '.join(SUPPORTED)} by itself, "
-                            f"and any other type {NEEDS_TRANSFORMERS}") from None
+                            f"and any other type {NEEDS_TRANSFORMERS} (`{python or sys.executable} -m pip install "
+                            "transformers`)") from None
         raise
     template = read_step_template(cfg, python) if fit_template else None  # its activations, from its module
     hints: dict[str, Any] = {"model_type": model_type}
@@ -75,11 +95,53 @@ def read_step_template(config: dict[str, Any], python: str | None = None, timeou
     return answer if "steps" in answer else None
 
 
+def _numbers(config: dict[str, Any]) -> Iterator[tuple[str, str, float]]:
+    """(where, field name, value) of every number in a config, nested objects and lists included."""
+    todo = deque((str(key), str(key), value) for key, value in config.items())
+    while todo:  # breadth first, in the file's order: no recursion, whatever the nesting
+        where, name, value = todo.popleft()
+        if isinstance(value, dict):
+            todo.extend((f"{where}.{key}", str(key), item) for key, item in value.items())
+        elif isinstance(value, list):
+            todo.extend((f"{where}[{i}]", name, item) for i, item in enumerate(value))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            yield where, name, value
+
+
+def _shown(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() and abs(value) < 1e21 else f"{value:g}"
+
+
+def size_rule(name: str) -> tuple[int, str] | None:
+    """(limit, what it sizes) for a config field's name, or None when no rule knows it."""
+    words = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w] or [""]
+    for which, names, limit, what in SIZE_RULES:
+        if (which == "any" and names.intersection(words)) or (which == "last" and words[-1] in names) or (
+                which == "first" and words[0] in names):
+            return limit, what
+    return None
+
+
+def size_problem(config: dict[str, Any], source: str) -> str | None:
+    """One sentence naming the first number of `config` beyond its SIZE_RULES limit, or None."""
+    for where, name, value in _numbers(config):
+        rule = size_rule(name)
+        if rule is not None and abs(value) > rule[0]:
+            return f"{source}: {where} is {_shown(value)}, above the {rule[0]:,} ZeroDesk allows for a model's {rule[1]}"
+    return None
+
+
 def read_tensor_list(config: dict[str, Any], source: str, python: str | None = None,
                      timeout: float = 120.0) -> list[tuple[str, tuple[int, ...]]]:
-    """The tensor list of `config` (a config.json dict read from `source`); failures are one PlanError."""
+    """The tensor list of `config` (a config.json dict read from `source`); failures are one PlanError.
+
+    Absurd sizes are refused first, from the config's numbers. The child starts as every child of a run
+    does (child.py): isolated from the current folder, and gone when its parent goes."""
+    problem = size_problem(config, source)
+    if problem:
+        raise PlanError(problem)
     try:
-        out = subprocess.run([python or sys.executable, "-m", TENSOR_LIST_MODULE, "-"],
+        out = subprocess.run(python_command(python or sys.executable, TENSOR_LIST_MODULE, ["-"]),
                              input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
                              env=measure_env())
     except subprocess.TimeoutExpired:

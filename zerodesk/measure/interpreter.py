@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..core.text import shorten
 
+CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"  # PyTorch's own index of CPU-only builds
 MIN_PYTHON = (3, 11)  # as pyproject's requires-python: the worker shares the core's code
 WORKER_DIR = "zerodesk-worker"  # in a frozen bundle: the folder holding the worker's .py sources
 # module -> (what pip installs, why the worker needs it)
@@ -244,12 +245,26 @@ def default_python() -> str | None:
     return found[0].python if found else None
 
 
+def located(python: str) -> str:
+    """The absolute path that `python`, as the user typed it, names from the current folder.
+
+    Taken once, so the check (run from a neutral folder) and the run start the same file: a relative
+    `venv/bin/python` is the user's, never a same-named file under the temporary folder; a bare name
+    (python3) is looked up on PATH. One not found is returned as typed, for the check to name."""
+    if os.sep in python or (os.altsep and os.altsep in python):
+        return os.path.abspath(python)
+    found = shutil.which(python)
+    return os.path.abspath(found) if found else python
+
+
 def resolve_python(chosen: str | None) -> tuple[str | None, str | None]:
     """(interpreter for the ranks, None) or (None, what is wrong in sentences) for `zerodesk measure/simulate`.
 
-    A chosen one is probed; without one, the running Python serves when it has torch (not in a frozen
-    bundle, whose executable is not a Python), else the first interpreter found with torch."""
+    A chosen one is probed (as an absolute path: located()); without one, the running Python serves when
+    it has torch (not in a frozen bundle, whose executable is not a Python), else the first interpreter
+    found with torch."""
     if chosen:
+        chosen = located(chosen)
         found = probe(chosen)
         return (chosen, None) if found.ok else (None, " ".join(found.problems))
     if not getattr(sys, "frozen", False):
@@ -263,7 +278,9 @@ def resolve_python(chosen: str | None) -> tuple[str | None, str | None]:
         return found[0].python, None
     if found:
         return None, " ".join(found[0].problems)
-    how = ("make one with `python3 -m venv ~/.venv && ~/.venv/bin/pip install torch 'pydantic>=2.5,<3'`"
-           if getattr(sys, "frozen", False) else "install torch with `pip install 'zerodesk[measure]'`")
+    how = ("make one with `python3 -m venv ~/.venv && ~/.venv/bin/python -m pip install torch 'pydantic>=2.5,<3'`"
+           if getattr(sys, "frozen", False) else f"install torch into this Python with `{sys.executable} -m pip "
+           f"install torch` (on Linux add `--index-url {CPU_TORCH_INDEX}` for the CPU build, not the multi-GB CUDA "
+           "one)")
     return None, (f"no Python with torch was found (asked {len(candidates)}: the active and common venv and conda "
                   f"folders, python3 and python on PATH); {how}, or pass --python PATH")

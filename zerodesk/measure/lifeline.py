@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 PARENT_ENV = "ZERODESK_PARENT_PID"  # set by the runner: the process a run's launcher must not outlive
 _PR_SET_PDEATHSIG = 1
 _parent_at_start: int | None = None
+REPEAT_EXIT_S = 5.0  # a repeated signal this long after the first ends the process without waiting
 
 
 def die_with_parent() -> None:
@@ -48,17 +50,31 @@ def parent_gone() -> bool:
 
 
 def exit_on_hangup() -> None:
-    """SIGTERM and SIGHUP (the terminal closed) raise SystemExit like Ctrl+C raises KeyboardInterrupt.
+    """SIGTERM and SIGHUP (the terminal closed) raise SystemExit(128 + n) as Ctrl+C raises KeyboardInterrupt.
 
-    The run's cleanup (kill the process group, wait for it) then runs in `finally` as it does for
-    Ctrl+C, instead of the CLI vanishing and leaving its launcher behind."""
+    The run's cleanup (kill the process group, wait for it) then runs in `finally`, instead of the CLI
+    vanishing and leaving its launcher behind. Only the first of these three signals raises: the exit
+    is then under way, and a repeat would cut its cleanup short or land in the interpreter's shutdown
+    ("Exception ignored ... SystemExit"). A repeat more than REPEAT_EXIT_S later ends the process at
+    once, so it can always be stopped. A signal the CLI was started ignoring (nohup, `&`) stays ignored."""
+    first: list[float] = []
+
     def leave(signum, _frame):
+        if first:
+            if time.monotonic() - first[0] > REPEAT_EXIT_S:
+                os._exit(128 + signum)
+            return
+        first.append(time.monotonic())
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise SystemExit(128 + signum)
 
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         sig = getattr(signal, name, None)
-        if sig is not None:
-            try:
+        if sig is None:
+            continue
+        try:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
                 signal.signal(sig, leave)
-            except (ValueError, OSError):  # not the main thread
-                pass
+        except (ValueError, OSError):  # not the main thread
+            pass

@@ -1,6 +1,6 @@
 """Bytes from a worker's stdout in, protocol messages out. Torch-free and Qt-free.
 
-The CLI (runner.py, over a pipe) and the GUI (measure_process.py, over QProcess) both feed the
+The CLI (runner.py, over a pipe) and the GUI (gui/runs/process.py, over QProcess) both feed the
 bytes they read to one ProtocolReader. It splits lines, keeps a partial line until its newline
 (or until finish() at end of output), and ends the run at the first Done or Error: whatever
 comes after is noise from ranks being stopped. Each byte is scanned for a newline once, so a

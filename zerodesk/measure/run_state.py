@@ -1,7 +1,7 @@
 """What a run has said so far, reduced from its protocol messages. Torch-free and Qt-free.
 
 `RunState.apply(message)` is the only way in: the CLI (command.py, sim_command.py) and the
-window (gui/measure/controller.py) feed it the messages a ProtocolReader gives, and read back
+window (gui/runs/controller.py) feed it the messages a ProtocolReader gives, and read back
 phases per stage, results, overall progress and the outcome. Errors made by the front end
 itself (cancel, watchdog, a crash) come in as Error messages too, so every ending is one path.
 """

@@ -83,22 +83,53 @@ def group_alive(pgid: int) -> bool:
 
 
 def kill_group(proc: subprocess.Popen, grace_s: float = 1.0, settle_s: float = 10.0) -> None:
-    """SIGTERM the process group, then SIGKILL whatever is left; reap the leader and wait for the ranks to go."""
-    for sig in (proctree.SIGTERM, proctree.SIGKILL):
-        signal_group(proc.pid, sig)
-        if sig == proctree.SIGTERM:
-            try:
-                proc.wait(timeout=grace_s)
-            except subprocess.TimeoutExpired:
-                pass
+    """SIGTERM the process group, then SIGKILL whatever is left; reap the leader and wait for the ranks to go.
+
+    A signal or Ctrl+C arriving meanwhile cuts the waiting short, never the stop: the group gets SIGKILL first."""
     try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
+        for sig in (proctree.SIGTERM, proctree.SIGKILL):
+            signal_group(proc.pid, sig)
+            if sig == proctree.SIGTERM:
+                try:
+                    proc.wait(timeout=grace_s)
+                except subprocess.TimeoutExpired:
+                    pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        # a SIGKILLed rank takes a moment to leave; one holding GPU memory waits for the driver to free it
+        deadline = time.monotonic() + settle_s
+        while group_alive(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+    except BaseException:
+        signal_group(proc.pid, proctree.SIGKILL)
+        raise
+
+
+MAX_STDERR_LINE = 1 << 16  # a longer line without a newline is kept by its tail
+
+
+def _chunks(pipe, stopped: threading.Event) -> Iterator[bytes]:
+    """What a raw pipe gives, as it comes (up to 64 KiB a read), until its end or the run has stopped.
+
+    Only the thread reading a pipe closes it: closing it from another thread while a read waits would
+    block (a buffered reader's lock) or hand the descriptor's number to the next file opened. A process
+    still writing after the run stopped meets a closed pipe at its next write, not a growing queue."""
+    try:
+        while not stopped.is_set() and (chunk := pipe.read(1 << 16)):
+            yield chunk
+    except (OSError, ValueError):
         pass
-    # a SIGKILLed rank takes a moment to leave; one holding GPU memory waits for the driver to free it
-    deadline = time.monotonic() + settle_s
-    while group_alive(proc.pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    finally:
+        pipe.close()
+
+
+def _pump(pipe, chunks: "queue.Queue[bytes]", stopped: threading.Event) -> None:
+    """Move a child's stdout into `chunks`, b"" at its end. A thread, not select(): portable."""
+    for chunk in _chunks(pipe, stopped):
+        chunks.put(chunk)
+    chunks.put(b"")
 
 
 class MeasureRun:
@@ -110,6 +141,7 @@ class MeasureRun:
         self.env = measure_env(env)
         self.stderr_tail: deque[str] = deque(maxlen=40)
         self.proc: subprocess.Popen | None = None
+        self._stopped = threading.Event()  # the run has ended: its pipes' threads read no more
 
     @property
     def pid(self) -> int | None:
@@ -118,58 +150,55 @@ class MeasureRun:
     def cancel(self) -> None:
         self.cancel_event.set()
 
-    def _drain_stderr(self) -> None:
-        assert self.proc and self.proc.stderr
-        for raw in self.proc.stderr:
-            line = raw.decode("utf-8", errors="replace").rstrip()
-            if line:
-                self.stderr_tail.append(line)
+    def _drain_stderr(self, err) -> None:
+        """Keep the child's last stderr lines (a partial line at most MAX_STDERR_LINE bytes) for an error message."""
+        partial = b""
+        for chunk in _chunks(err, self._stopped):
+            *lines, partial = (partial + chunk).split(b"\n")
+            partial = partial[-MAX_STDERR_LINE:]
+            for raw in lines:
+                line = raw.decode("utf-8", errors="replace").rstrip()
+                if line:
+                    self.stderr_tail.append(line)
+        if partial.strip():
+            self.stderr_tail.append(partial.decode("utf-8", errors="replace").rstrip())
 
     def _last_stderr(self) -> str:
         """The most telling stderr line: the last exception line, else the last line."""
-        lines = list(self.stderr_tail)
+        lines = list(self.stderr_tail.copy())  # copy(): atomic while the drain thread may still append
         for line in reversed(lines):
             if "Error" in line.split(":")[0] or "Exception" in line.split(":")[0]:
                 return line.strip()
         return lines[-1].strip() if lines else "no output"
 
     def __iter__(self) -> Iterator[Message]:
-        try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        try:  # bufsize=0: the pipes are raw files, read without the lock a buffered reader holds while it waits
+            self.proc = subprocess.Popen(self.argv, bufsize=0, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, env=self.env, **proctree.popen_kwargs())
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             forget_plan_file(self.argv)
             yield Error(code="launcher_failed",
                         message=f"could not start {shorten(self.argv[0], 200)}: {shorten(getattr(exc, 'strerror', None) or exc, 200)}")
             return
-        self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
+        # Each pipe belongs to its reading thread, which closes it at its end: a process that left the run's
+        # group may hold it open for minutes, and stopping the run must never wait for that.
+        out, err = self.proc.stdout, self.proc.stderr
+        self.proc.stdout = self.proc.stderr = None
+        self._chunks: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=_pump, args=(out, self._chunks, self._stopped), daemon=True).start()
+        self._drain = threading.Thread(target=self._drain_stderr, args=(err,), daemon=True)
         self._drain.start()
         try:
             yield from self._read()
         finally:
-            kill_group(self.proc)
-            forget_plan_file(self.argv)
-            self._drain.join(timeout=2)
-            for stream in (self.proc.stdout, self.proc.stderr):
-                if stream:
-                    stream.close()
-
-    def _pump_stdout(self, chunks: "queue.Queue[bytes]") -> None:
-        """Move the child's stdout into `chunks` as it comes; b"" at the end. A thread, not select(): portable."""
-        assert self.proc and self.proc.stdout
-        out = self.proc.stdout
-        try:
-            while True:
-                chunk = out.read1(1 << 16)  # what is there, up to 64 KiB, without waiting for more
-                chunks.put(chunk)
-                if not chunk:
-                    return
-        except (OSError, ValueError):  # closed under us while the run is being stopped
-            chunks.put(b"")
+            self._stopped.set()
+            try:
+                kill_group(self.proc)
+            finally:
+                forget_plan_file(self.argv)
 
     def _read(self) -> Iterator[Message]:
-        chunks: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._pump_stdout, args=(chunks,), daemon=True).start()
+        chunks = self._chunks
         deadline = time.monotonic() + self.timeout
         reader, started, exited_at = ProtocolReader(), False, None
         while reader.outcome is None:

@@ -7,7 +7,7 @@ from PySide6.QtGui import QPen
 
 from ...core.accounting import SCHEMES
 from ...core.lesson import LESSON_SCHEME
-from .. import i18n
+from ..base import i18n
 from . import numbers as fmt
 from .figure import GrowingFigure
 

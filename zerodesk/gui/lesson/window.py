@@ -13,11 +13,12 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from ...core.catalog import find_model
 from ...core.glossary import load_glossary
 from ...core.lesson import LessonFigures, lesson_figures, lesson_plan
 from ...core.lesson_text import LessonText, load_lesson
 from ...core.plan import MAX_RANKS, Cluster, Plan
-from .. import i18n
+from ..base import i18n
 from .controls import LessonControls, LessonNav
 from .checklist_figure import card_checklist
 from .step_view import StepView
@@ -30,8 +31,6 @@ CLICKER_KEYS = {Qt.Key.Key_PageDown, Qt.Key.Key_PageUp}  # a clicker always step
 
 
 def preset_plan(name: str) -> Plan:
-    from ...core.catalog import find_model
-
     preset = find_model(name)
     return Plan(model=preset.to_model_spec(), cluster=Cluster(nodes=1, gpus_per_node=preset.dp or 8),
                 seq_len=preset.seq_len or 2048)
@@ -152,13 +151,12 @@ class LessonWindow(QWidget):
         """Offer a plan that is not a preset (the main window's) as the first model choice."""
         self.model_combo.insertItem(0, label, lesson_plan(plan))
         self.model_combo.insertSeparator(1)
+        self.controls._fit_model_combo()
 
     def set_model(self, name: str | None) -> None:
         """A preset by name: its own Nd when it suggests one, else the Nd on screen."""
         if not name:
             return
-        from ...core.catalog import find_model
-
         preset = find_model(name)
         nd = preset.dp or self.plan.dp
         self.set_plan(self.plan.model_copy(update={
@@ -177,7 +175,8 @@ class LessonWindow(QWidget):
     def toggle_presenter(self) -> None:
         self.set_presenter(not self.presenting)
 
-    def set_presenter(self, on: bool) -> None:
+    def set_presenter(self, on: bool, full_screen: bool = True) -> None:
+        """Presenter mode on or off; `full_screen=False` keeps the window's size (offscreen slides)."""
         if on == self.presenting:
             return
         self.presenting = on
@@ -185,10 +184,10 @@ class LessonWindow(QWidget):
         self.presenter_button.setChecked(on)
         self.presenter_button.blockSignals(False)
         self.nav.setVisible(not on)
-        if on:
+        if on and full_screen:
             self._normal_geometry = self.saveGeometry()
             self.showFullScreen()
-        else:
+        elif not on and self.isFullScreen():
             self.showNormal()
             if getattr(self, "_normal_geometry", None) is not None:
                 self.restoreGeometry(self._normal_geometry)
@@ -196,11 +195,12 @@ class LessonWindow(QWidget):
         self.view.setFocus()
 
     def _apply_style(self) -> None:
-        style = presenter(self.width(), self.height()) if self.presenting else DESK
+        style = presenter(self.width(), self.height(), self.logicalDpiY()) if self.presenting else DESK
         if style != self.view.style_:
             self.setPalette(style.palette(self.palette()) if self.presenting else self.style().standardPalette())
             self.setAutoFillBackground(self.presenting)
             self.view.apply_style(style)
+            self.controls.apply_style(style)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -1,0 +1,447 @@
+"""Per-stage stacked bars of per-rank state memory, by component (Orange3-style PlotWidget).
+
+The items are created once and updated in place (BarGraphItem.setOpts, TextItem.setText,
+InfiniteLine.setValue), so an edit costs a few hundred microseconds of Python, not a rebuild.
+Figures are stored in bytes and drawn in one unit that scales to them (core.units.scaled_unit: a
+164K-parameter model in MiB, not 0.00245 GiB). Above the states, a hatched, outlined layer shows the
+predicted full-step peak (zerodesk.core.peak): an estimate, drawn so it cannot be mistaken for the
+computed states, and drawn only when it is a peak (a raw parameter count has no activations, so no
+peak is drawn for it). Beside them live the chart's other parts: the words on the plot (stage_labels),
+what is under the mouse or the keyboard's cursor (stage_hits, stage_keys) and the simulated and measured
+runs' markers (run_overlay).
+"""
+
+from __future__ import annotations
+
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette
+
+from ...core.accounting import STAGES, Breakdown, ComponentSpec
+from ...core.peak import StagePeak, predict
+from ...core.plan import Plan
+from ...core.units import UNIT_BYTES, scaled_unit
+from ..base import i18n
+from ..base.provenance import component_specs
+from ..base.style import GPU_LINE_COLOR, PEAK_COLOR, component_color
+from .grid import GridLines, apply_axis_palette
+from .run_markers import BAR_WIDTH, Measured
+from .run_overlay import RunOverlay
+from .stage_hits import PEAK_KEY, SegmentHits
+from .stage_keys import StageKeys
+from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
+from .stage_texts import stage_tick_labels
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
+
+__all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
+
+GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
+
+
+def hatch_brush() -> QBrush:
+    """The predicted peak's diagonal hatch (pg.mkBrush drops a brush style: it came out solid grey)."""
+    return QBrush(QColor(PEAK_COLOR), Qt.BrushStyle.FDiagPattern)
+
+
+class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
+    segmentHovered = Signal(int, str)  # stage, component key
+    segmentClicked = Signal(int, str)
+    segmentFocused = Signal(int, str)  # the keyboard's cursor moved to a segment (its formula is the chart's description)
+    measuredChanged = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, axisItems={"left": ValueAxis("left")}, enableMenu=False)  # our own ChartMenu
+        self.setObjectName("stageChart")
+        self._log = False
+        self._floor = 1.0  # bottom of the log axis, in the shown unit
+        self._plan: Plan | None = None
+        self._breakdown: Breakdown | None = None
+        self._unit = "GB"  # the unit figures are drawn in (the plan's family, scaled to the figures)
+        self.specs: dict[str, ComponentSpec] = {}  # the plan's components by key
+        self._bars: dict[str, pg.BarGraphItem] = {}
+        self.runs = RunOverlay(self)  # simulated and measured steps beside the bars
+        self._axes_key: tuple | None = None
+        self._yrange: tuple | None = None
+        self._peaks: list[StagePeak] = []
+
+        pi = self.getPlotItem()
+        pi.setMenuEnabled(False)
+        pi.hideButtons()
+        self.setMouseEnabled(x=False, y=False)
+        pi.vb.setDefaultPadding(0.0)
+        settle_axes(pi)
+        self.setAntialiasing(True)
+
+        self.labels = StageLabels(self)
+        # The predicted peak: hatched and dashed-outlined, above the states (an estimate, not a state).
+        self._peak_bar = pg.BarGraphItem(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH, brush=hatch_brush(),
+                                         pen=pg.mkPen(PEAK_COLOR, width=1.5, style=Qt.PenStyle.DashLine))
+        self._peak_bar.setZValue(1)
+        self.addItem(self._peak_bar)
+        self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),
+                                         label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
+        self._gpu_line.setZValue(5)
+        self.addItem(self._gpu_line)
+        self._gpu_line.hide()
+        # the GPU far above the bars: the axis fits the bars and this note names the GPU at the top
+        self._gpu_above = pg.TextItem("", color=GPU_LINE_COLOR, anchor=(1, 0))
+        self._gpu_above.setZValue(11)
+        self.addItem(self._gpu_above, ignoreBounds=True)
+        self._gpu_above.hide()
+        self.tip = StickyTip(self)
+        self.menu = ChartMenu(self)
+        self.menu.logToggled.connect(self.set_log_y)
+        self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels are in pixels
+
+        self.hits = SegmentHits(self)  # hover and click
+        self.keys = StageKeys(self)  # arrows, Enter
+        self.grid_lines = GridLines(self)
+        self._apply_palette()
+        self._set_x_range()
+        self._ready = True
+
+    # -- data ---------------------------------------------------------------------------------
+    @property
+    def breakdown(self) -> Breakdown | None:
+        return self._breakdown
+
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @property
+    def unit(self) -> str:
+        """The unit the figures are drawn, labelled and hovered in: the plan's, stepped down for small figures."""
+        return self._unit
+
+    # -- value axis (linear or log) -------------------------------------------------------------
+    def _log_changed(self) -> None:
+        self._yrange = None
+        self._axes_key = None
+        self._redraw()
+
+    def component_keys(self) -> list[str]:
+        return list(self._breakdown.stages[0].components) if self._breakdown else []
+
+    def bar_data(self) -> dict[str, dict[str, list[float]]]:
+        """What is drawn, in the chart's unit: {key: {'y0': [...], 'height': [...]}} (tests read this)."""
+        out = {}
+        for key in self.component_keys():
+            item = self._bars[key]
+            out[key] = {"y0": list(map(float, item.opts["y0"])), "height": list(map(float, item.opts["height"]))}
+        return out
+
+    def total_label_texts(self) -> list[str]:
+        return [t.textItem.toPlainText().replace("\n", " ") for t in self.labels.totals]
+
+    def set_breakdown(self, plan: Plan, breakdown: Breakdown) -> None:
+        self._plan, self._breakdown = plan, breakdown
+        self.specs = component_specs(plan)
+        peaks = predict(plan, breakdown)
+        # a peak without the activations (a raw count, a tensor list) is no peak: none is drawn, the caption says why
+        self._peaks = peaks if all(p.complete for p in peaks) else []
+        self._redraw()
+
+    @property
+    def peaks(self) -> list[StagePeak]:
+        """The predicted full-step peak per stage, as drawn ([] when the plan cannot predict one)."""
+        return list(self._peaks)
+
+    def peak_label_texts(self) -> list[str]:
+        return [t.textItem.toPlainText() if t.isVisible() else "" for t in self.labels.peaks]
+
+    def gpu_line_shown(self) -> bool:
+        """True when the GPU's memory is drawn as a line on the axis (False: named above the chart)."""
+        return self._gpu_line.isVisible()
+
+    def gpu_above_text(self) -> str:
+        return self._gpu_above.textItem.toPlainText() if self._gpu_above.isVisible() else ""
+
+    # -- drawing --------------------------------------------------------------------------------
+    def _redraw(self) -> None:
+        b = self._breakdown
+        if b is None or not getattr(self, "_ready", False):
+            return
+        self._set_x_range()  # the runs' spacing follows the chart's width
+        states = [s.total_bytes for s in b.stages]
+        peaks = [p.total_bytes for p in self._peaks]
+        gpu = self._plan.cluster.gpu_memory_bytes
+        top_bytes = max(states + peaks + [self.runs.top_bytes()])
+        # a GPU far above the bars would squash them into the bottom: fit the bars and name the GPU at the top
+        gpu_on_axis = bool(gpu) and (self._log or gpu <= top_bytes * GPU_REACH)
+        self._unit = scaled_unit(max(top_bytes, gpu if gpu_on_axis else 0), self._plan.units)
+        scale = UNIT_BYTES[self._unit]
+        if self._log:
+            self._floor = log_floor([v / scale for s in b.stages for v in (s.total_bytes, *s.components.values())])
+        ty = self._ty
+        self._draw_bars(scale)
+        self._draw_peak_layer(states, scale)
+        self._draw_runs()
+        vb = self.getPlotItem().vb
+        (x0, x1), _ = vb.viewRange()
+        room = vb.width() / max(x1 - x0, 1e-9)  # pixels between two stages
+        self._set_texts(room)
+        gpu_text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self._unit)) if gpu else ""
+        self._gpu_line.setVisible(gpu_on_axis)
+        if gpu_on_axis:
+            self._gpu_line.setValue(ty(gpu / scale))
+            self._gpu_line.label.setVisible(True)  # before the text: a hidden label ignores setFormat
+            self._gpu_line.label.setFormat(gpu_text.replace("{", "{{").replace("}", "}}"))
+        above = bool(gpu) and not gpu_on_axis
+        if above:
+            self._gpu_above.setText("↑ " + self.tr("{gpu}, above the chart").format(
+                gpu=self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, scaled_unit(gpu, self._plan.units)))))
+        # the value axis: from the bottom (0, or the log floor) to where every label has its pixels
+        y0 = ty(self._floor) if self._log else -top_bytes / scale * 0.005
+        tops = [ty(max(v, p) / scale) for v, p in zip(states, peaks or states)]
+        obstacles = [Obstacle(s - BAR_WIDTH / 2, s + BAR_WIDTH / 2, t) for s, t in zip(STAGES, tops)]
+        obstacles += self.runs.obstacles((x1 - x0) / max(vb.width(), 1.0))
+        blocks = self._lay_out(x0, x1, y0, obstacles, gpu_on_axis, above)
+        if gpu_on_axis:  # the line's label where it meets nothing; else at the top, in head room of its own
+            view = View(x0, x1, *self._yrange, vb.width(), vb.height())
+            avoid = blocks + [QRectF(o.x0, y0, o.x1 - o.x0, (o.top - y0) + o.above_px * view.px_y) for o in obstacles]
+            if not self.labels.place_line_label(self._gpu_line, view, avoid):
+                self._gpu_line.label.setVisible(False)
+                self._gpu_above.setText("╌ " + gpu_text)
+                above = True
+                self._lay_out(x0, x1, y0, obstacles, gpu_on_axis, above)
+        self._gpu_above.setVisible(above)
+        if above:
+            self._gpu_above.setPos(x1, self._yrange[1])
+        self._set_axes_text()
+        self.keys.refresh()
+
+    def _lay_out(self, x0: float, x1: float, y0: float, obstacles: list[Obstacle], gpu_on_axis: bool,
+                 note: bool) -> list[QRectF]:
+        """Set the value axis's top where every label block (and the GPU line's label, and the note at the top
+        when `note`) has its pixels above what it stands on; stand the blocks there. Returns their rectangles."""
+        vb = self.getPlotItem().vb
+        width, height = vb.width(), vb.height()
+        room = None
+        if note:  # the note at the top right: what stands under it keeps below it
+            size = self._gpu_above.textItem.boundingRect()
+            room = (x1 - size.width() * (x1 - x0) / max(width, 1.0), x1, size.height())
+        while True:
+            wants = self.labels.wants(View(x0, x1, y0, y0 + 1, width, height), obstacles, list(STAGES), room)
+            plain_top = max(o.top for o in obstacles)
+            if gpu_on_axis:
+                gpu_top = self._gpu_line.value()
+                wants.append((gpu_top, self._gpu_line.label.textItem.boundingRect().height() + TOP_PX + (room[2] if room else 0)))
+                plain_top = max(plain_top, gpu_top)
+            y1, fits = head_room(y0, height, wants)
+            if fits or not self.labels.drop_peaks():  # too short for every word: the peaks' go (hover keeps them)
+                break
+        y1 = max(y1, plain_top + (plain_top - y0) * 0.02, y0 + 1e-9)
+        if (y0, y1) != self._yrange:
+            self._yrange = (y0, y1)
+            self.setYRange(y0, y1, padding=0)
+        return self.labels.place(View(x0, x1, y0, y1, width, height), obstacles, list(STAGES))
+
+    def _draw_bars(self, scale: float) -> None:
+        b = self._breakdown
+        keys = self.component_keys()
+        bottoms = [0.0] * len(b.stages)
+        xs = [float(s.stage) for s in b.stages]
+        ty = self._ty
+        for i, key in enumerate(keys):
+            values = [s.components.get(key, 0) / scale for s in b.stages]
+            heights = [ty(b0 + v) - ty(b0) if self._log else v for b0, v in zip(bottoms, values)]
+            drawn_bottoms = [ty(b0) for b0 in bottoms]
+            item = self._bars.get(key)
+            if item is None:
+                item = pg.BarGraphItem(x=xs, y0=drawn_bottoms, height=heights, width=BAR_WIDTH,
+                                       brush=pg.mkBrush(QColor(component_color(key, i))), pen=self._segment_pen())
+                item.setZValue(1)
+                self.addItem(item)
+                self._bars[key] = item
+            else:
+                item.setOpts(x=xs, y0=drawn_bottoms, height=heights)
+                item.show()
+            bottoms = [b0 + v for b0, v in zip(bottoms, values)]
+        for key, item in self._bars.items():
+            if key not in keys:
+                item.hide()
+
+    def _draw_peak_layer(self, states: list[int], scale: float) -> None:
+        """The hatched layer from the states' top to the predicted peak (none when no peak is predicted)."""
+        ty = self._ty
+        peaks = [p.total_bytes for p in self._peaks]
+        self._peak_bar.setVisible(bool(peaks))
+        if peaks:
+            self._peak_bar.setOpts(x=[float(s) for s in STAGES], y0=[ty(v / scale) for v in states],
+                                   height=[max(0.0, ty(max(p, v) / scale) - ty(v / scale)) for p, v in zip(peaks, states)])
+
+    def hatch_as_lines(self, on: bool, spacing_px: float = 6.0) -> None:
+        """Draw the peak layer's hatch as line segments (an export: SVG viewers know no Qt pattern brush and drew
+        the layer solid grey), or as the pattern brush again."""
+        if getattr(self, "_hatch", None) is not None:
+            self.removeItem(self._hatch)
+            self._hatch = None
+        self._peak_bar.setOpts(brush=QBrush(Qt.BrushStyle.NoBrush) if on else hatch_brush())
+        if not on or not self._peaks or not self._peak_bar.isVisible():
+            return
+        px_x, px_y = self.getPlotItem().vb.viewPixelSize()
+        o = self._peak_bar.opts
+        xs, ys = [], []
+        for x, y0, h in zip(o["x"], o["y0"], o["height"]):
+            width, height = BAR_WIDTH / px_x, h / px_y  # the layer in pixels, y down from its top
+            left, top = x - BAR_WIDTH / 2, y0 + h
+            c = -height
+            while c < width:  # the line x − y = c across the rectangle
+                a, b = max(0.0, c), min(width, height + c)
+                if b > a:
+                    xs += [left + a * px_x, left + b * px_x]
+                    ys += [top - (a - c) * px_y, top - (b - c) * px_y]
+                c += spacing_px * 1.414
+        self._hatch = pg.PlotCurveItem(xs, ys, connect="pairs", pen=pg.mkPen(PEAK_COLOR, width=1))
+        self._hatch.setZValue(1.5)
+        self.addItem(self._hatch, ignoreBounds=True)
+
+    def _set_texts(self, room: float) -> None:
+        """The totals and the peaks' words, in the room one stage has (hover still says all of it)."""
+        b, unit = self._breakdown, self._unit
+        gpu = self._plan.cluster.gpu_memory_bytes
+        totals = [i18n.fmt_bytes(s.total_bytes, unit) for s in b.stages]
+        variants = []
+        for p in self._peaks or [None] * len(totals):
+            if p is None:
+                variants.append([])
+                continue
+            value = i18n.fmt_bytes(p.total_bytes, unit)
+            full = self.tr("peak ≈ {v}").format(v=value)
+            fit = [full + " " + (self.tr("(fits)") if p.total_bytes <= gpu else self.tr("(over)"))] if gpu else []
+            variants.append([*fit, full, "≈ " + value])
+        self.labels.fit_texts(totals, variants, room)
+
+    def _set_x_range(self) -> None:
+        self.runs.fit_step(self.getPlotItem().vb.width())
+        x_range = (-0.5, self.runs.series.right_edge())
+        if x_range != tuple(self.getPlotItem().vb.viewRange()[0]):
+            self.setXRange(*x_range, padding=0)
+
+    def _set_axes_text(self, force: bool = False) -> None:
+        pi = self.getPlotItem()
+        bottom = pi.getAxis("bottom")
+        (x0, x1), _ = pi.vb.viewRange()
+        room = max(40.0, pi.vb.width() / max(x1 - x0, 1e-9) * 0.95)  # pixels per stage
+        key = (self.unit, i18n.current_language(), self._log, round(room / 8))
+        if key == self._axes_key and not force:
+            return
+        self._axes_key = key
+        # short: the caption above says what is drawn; a tall chart has room, a short one does not
+        pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(self.unit)))
+        font, labels = stage_tick_labels(self.font(), room)
+        bottom.setTickFont(font)
+        bottom.setTicks([list(labels.items())])
+        lines = max(text.count("\n") + 1 for text in labels.values())
+        height = QFontMetrics(font).lineSpacing() * lines + 14
+        if bottom.height() != height:
+            bottom.setHeight(height)
+
+    # -- keys -----------------------------------------------------------------------------------
+    def keyPressEvent(self, event) -> None:
+        if not self.keys.press(event):
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self._focus_changed()
+        self.keys.focus_in(event.reason())
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self._focus_changed()
+        self.keys.focus_out()
+
+    # -- palette ------------------------------------------------------------------------------
+    def _segment_pen(self):
+        return pg.mkPen(self.palette().color(QPalette.ColorRole.Base), width=1)
+
+    def _apply_palette(self) -> None:
+        base, text = apply_axis_palette(self)
+        fill = QColor(base)
+        fill.setAlpha(200)
+        for t in self.labels.totals + self.labels.peaks:  # a translucent backing keeps a label legible across a line
+            t.fill = pg.mkBrush(fill)
+            t.update()
+        for t in self.labels.totals:
+            t.setColor(text)
+        fill = QColor(base)
+        fill.setAlpha(210)
+        self._gpu_line.label.fill = pg.mkBrush(fill)
+        self._gpu_above.fill = pg.mkBrush(fill)
+        for item in self._bars.values():
+            item.setOpts(pen=self._segment_pen())
+        if hasattr(self, "grid_lines"):
+            self.grid_lines.apply_palette()
+        if hasattr(self, "keys"):
+            self.keys.apply_palette()
+
+    def changeEvent(self, event) -> None:
+        if not getattr(self, "_ready", False):
+            pass
+        elif event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+        elif event.type() == QEvent.Type.LanguageChange:
+            self._axes_key = None
+            self._redraw()
+        super().changeEvent(event)
+
+    # -- what is under the mouse (stage_hits) -------------------------------------------------------
+    @property
+    def hover_text(self) -> str:
+        return self.hits.text
+
+    @property
+    def hovered(self) -> tuple[int, str] | None:
+        return self.hits.hovered
+
+    def segment_at(self, x: float, y: float) -> tuple[int, str] | None:
+        return self.hits.segment_at(x, y)
+
+    def segment_center(self, stage: int, key: str):
+        return self.hits.center(stage, key)
+
+    def segment_widget_pos(self, stage: int, key: str):
+        return self.hits.widget_pos(stage, key)
+
+    def segment_text(self, stage: int, key: str) -> str:
+        return self.hits.segment_text(stage, key)
+
+    # -- simulated and measured runs beside the bars (run_overlay; fed by the runs' records) ---------------
+    def overlay_measured(self, stage: int, peak_bytes: int, states_bytes: int | None, label: str,
+                         kind: str = "measured", reference_bytes: int | None = None) -> None:
+        """Mark a measured or simulated step beside a stage's bar: states, peak, and % of the states.
+
+        kind picks the marker (measured ▲◆, simulated ■●). reference_bytes is what the states are compared
+        with: the torch profile's prediction for the run, whichever profile the bars show (the bars when None).
+        One call per stage and series; a second call with the same stage and label replaces it.
+        """
+        self.runs.series.put(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes),
+                                      kind, None if reference_bytes is None else int(reference_bytes)))
+        self._runs_changed()
+
+    def clear_measured(self, label: str | None = None) -> None:
+        self.runs.series.clear(label)
+        self._runs_changed()
+
+    def _runs_changed(self) -> None:
+        self._set_x_range()
+        self._redraw() if self._breakdown is not None else self._draw_runs()
+
+    def _draw_runs(self) -> None:
+        self.runs.draw()
+        self.measuredChanged.emit()
+
+    def measured(self) -> list[Measured]:
+        return self.runs.markers()
+
+    def measured_text(self, m: Measured) -> str:
+        return self.runs.text(m)
+
+    def measured_difference(self, m: Measured) -> float | None:
+        return self.runs.difference(m)
+
+    def measured_legend_html(self) -> str:
+        return self.runs.legend_html()

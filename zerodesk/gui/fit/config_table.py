@@ -1,0 +1,79 @@
+"""The solver's figures per stage and recompute mode, as `zerodesk fit` prints them: the largest micro-batch and the
+peak there and at one more, the longest sequence and the fewest Nd at micro-batch 1, the communication per step.
+The recommended configuration's row is bold."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from ...core.fit import FitAnswer
+from ...core.plan import Plan
+from ..base import i18n
+from . import texts
+
+
+class ConfigTable(QTableWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fitTable")
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ContiguousSelection)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().hide()
+        # columns fitted once per answer (show_answer): a header that resizes to contents measures every column
+        # again on each cell set, ~1 ms a cell
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setAccessibleName(self.tr("Largest micro-batch per stage and recompute mode"))
+
+    def headers(self, plan: Plan) -> list[str]:
+        unit = i18n.unit_label(plan.units)
+        return [self.tr("Stage"), self.tr("Recompute"), self.tr("Largest\nmicro-batch"),
+                self.tr("Peak there\n({unit})").format(unit=unit), self.tr("Peak at one more\n({unit})").format(unit=unit),
+                self.tr("Longest sequence\n(micro-batch 1)"), self.tr("Fewest Nd\n(micro-batch 1)"),
+                self.tr("Communication\nper step ({unit})").format(unit=unit)]
+
+    def rows(self, plan: Plan, answer: FitAnswer) -> list[list[str]]:
+        """Every row as displayed (figures with their unit)."""
+        unit = plan.units
+
+        def nbytes(value: int | None) -> str:
+            return "—" if value is None else i18n.fmt_bytes(value, unit)
+
+        return [[str(c.stage), texts.recompute_name(c.recompute), i18n.fmt_int(c.max_micro_batch),
+                 nbytes(c.peak_at_max_bytes), nbytes(c.peak_above_bytes), i18n.fmt_int(c.max_seq),
+                 self.tr("none") if c.min_dp is None else i18n.fmt_int(c.min_dp), nbytes(c.comm_bytes)]
+                for c in answer.configs]
+
+    def show_answer(self, plan: Plan | None, answer: FitAnswer | None) -> None:
+        """Show an answer: the cells' texts set in place (the items are made once), the columns fitted once."""
+        if plan is None or answer is None:
+            self.setRowCount(0)
+            return
+        header, rows = self.headers(plan), self.rows(plan, answer)
+        rec = answer.recommendation
+        if (self.rowCount(), self.columnCount()) != (len(rows), len(header)):
+            self.setColumnCount(len(header))
+            self.setRowCount(len(rows))
+            for r in range(len(rows)):
+                for c in range(len(header)):
+                    item = QTableWidgetItem()
+                    item.setTextAlignment((Qt.AlignmentFlag.AlignLeft if c < 2 else Qt.AlignmentFlag.AlignRight)
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                    self.setItem(r, c, item)
+        self.setHorizontalHeaderLabels(header)
+        bold, plain = QFont(self.font()), QFont(self.font())
+        bold.setBold(True)
+        for r, (row, config) in enumerate(zip(rows, answer.configs)):
+            font = bold if (config.stage, config.recompute) == (rec.stage, rec.recompute) else plain
+            for c, text in enumerate(row):
+                item = self.item(r, c)
+                if item.text() != text:
+                    item.setText(text)
+                if item.font() != font:
+                    item.setFont(font)
+        if (header, rows) != getattr(self, "_fitted", None):
+            self._fitted = (header, rows)
+            self.resizeColumnsToContents()

@@ -1,0 +1,1 @@
+"""The glossary dock: the source card with its claims, boundaries and checklist."""

@@ -1,0 +1,1 @@
+"""The Table tab: the plan as a table of per-stage figures."""

@@ -1,0 +1,40 @@
+"""A scroll area that fits its widget to the viewport and scrolls only below the widget's minimum.
+
+QScrollArea's resizable mode sizes a widget with word-wrapped labels by its preferred height for the
+width, which for a panel of charts is far taller than the window; this one gives it the viewport's
+height, or the panel's minimum where the window is smaller, so texts never squeeze over the charts.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QScrollArea, QWidget
+
+
+class FitScrollArea(QScrollArea):
+    def __init__(self, widget: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(False)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(widget)
+
+    def fit(self) -> None:
+        widget = self.widget()
+        if widget is None:
+            return
+        width = self.width() - 2 * self.frameWidth()  # the viewport's width without a scroll bar, shown or not
+        layout = widget.layout()
+        least = layout.minimumHeightForWidth(width) if layout is not None and layout.hasHeightForWidth() else -1
+        least = max(least, widget.minimumSizeHint().height())
+        height = max(self.viewport().height(), least)
+        if height > self.viewport().height():  # the scroll bar takes room (once): fit the narrower width
+            width = max(1, width - self.verticalScrollBar().sizeHint().width())
+        widget.resize(width, height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit()
+        # the panel's wrapped texts answer for the new width once its layout has run: fit again then
+        QTimer.singleShot(0, self, self.fit)
+
