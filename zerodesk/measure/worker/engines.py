@@ -73,13 +73,15 @@ def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList
 
     from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
 
+    from .mesh import shard_group_size
     from .shard_placement import fully_shard_kwargs
 
     mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
     # offload (core.offload, torch profile): FSDP2 moves parameters, gradients and AdamW's step to the host
     # together; pinned memory only where a device copies from it (CUDA). Not yet run on a GPU by ZeroDesk.
     policy = {"offload_policy": CPUOffloadPolicy(pin_memory=device.type == "cuda")} if fsdp2_offloads(plan) else {}
-    policy.update(fully_shard_kwargs(plan, mesh.size()))  # the plan's shard placement (dim 0, or auto for experts)
+    # the plan's shard placement (dim 0, or auto for experts) among the ranks a tensor is sharded over (HSDP: N)
+    policy.update(fully_shard_kwargs(plan, shard_group_size(mesh, mesh.size())))
     for block in blocks:
         fully_shard(block, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
     fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
