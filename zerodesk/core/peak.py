@@ -200,7 +200,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
                traced_moments(plan, stage, step, eng, sh, resting, inputs, top_only=_top, cache=_act)]
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
-                resting, inputs=inputs, grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.shard_size,
+                resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
                 unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded).items() if v}))
         comps = dict(states, inputs=inputs)
         comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
@@ -293,12 +293,21 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
                   activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # gradients (embedding and head) and their reduce-scatter input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads - eng.shard_grad * sh.root_padded // plan.shard_size,
+        m("backward", "root reduce-scatter", grads=block_grads(at_rest_grads, sh),
           unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
     out.append(Moment("optimizer", "optimizer step", comps))
     return out
+
+
+def block_grads(at_rest_grads: int, sh: _Shapes) -> int:
+    """The blocks' gradient shards while the root reduce-scatters last (stages 2-3): their share of the resting
+    gradients, by elements. A share, not the resting gradients less the root's shard, so it holds whatever dtype and
+    partition the profile's states use (the paper's fp16 gradients against an fp32 root once read negative)."""
+    if sh.all_padded <= 0:
+        return at_rest_grads
+    return at_rest_grads * max(sh.all_padded - sh.root_padded, 0) // sh.all_padded
 
 
 def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:

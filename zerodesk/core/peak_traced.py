@@ -173,9 +173,15 @@ def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, 
     every = np.matmul(values.transpose(2, 0, 3, 1).reshape(c, n * p, g), w.transpose(2, 1, 0))
     every = every.reshape(c, n, p, len(places)).transpose(3, 1, 0, 2)  # [place, moment, class, part]
     if less_block or less_final:
+        # the blocks before the current one keep their whole forward: each keeps less_block less; the current
+        # block's own saves are whole only from its forward's end to its backward's start, so it keeps less by
+        # at most what it holds at that moment
+        own = np.minimum(less_block, np.maximum(values[:, GROUPS.index("self"), 0, 2], 0))  # [moment]
         for k, (_, _, place, i) in enumerate(places):
             blocks, final = blocks_keeping(place, i, len(kinds))
-            every[k, :, 0, 2] -= blocks * less_block + (less_final if final else 0)
+            current = place in ("fwd", "bwd", "last")
+            less = (blocks - current) * less_block + (less_final if final else 0)
+            every[k, :, 0, 2] -= less + own if current else less
     totals = np.where(np.array(picks), every.sum(axis=(2, 3)), -np.inf)  # moments of other places never win
     return [(*where, every[k], totals[k]) for k, where in enumerate(places)]
 
@@ -193,7 +199,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         rows = template_rows(plan, step, fsdp, grad_scale, eng.compute)
         if cache is not None:
             cache[key] = rows
-    layers, dp = depth(plan), plan.dp
+    layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
     placed = []  # (total, phase, name, engine terms, template bytes)
     best: dict[str, tuple] = {}
     for phase, name, place, i, r, totals in rows:
