@@ -70,8 +70,10 @@ def _pools(arch: Architecture) -> dict[str, list[int]]:
     wide = arch.dim_per_head > 256
     head = [131, 137, 139] if wide else [109, 113, 127]
     rotary = [101, 103, 107]
-    # head counts stay small: a model may build a module per head (StableLM's q/k LayerNorms)
-    counts = {"kv": [11, 13, 17], "g": [19, 23, 29]}
+    # head counts stay small: a model may build a module per head (StableLM's q/k LayerNorms); the key/value heads
+    # within one octave, [16, 32): ALiBi splits the heads at the power of two below their count (BLOOM's slopes),
+    # which is affine in the count only between two powers of two
+    counts = {"kv": [17, 19, 23], "g": [29, 31, 37]}
     rest = iter(p for p in _PRIMES if p not in head + rotary and p > 127)
     return {s: head if s == "hd" else rotary if s == "r" else counts.get(s) or [next(rest) for _ in range(3)]
             for s in SYMBOLS}
