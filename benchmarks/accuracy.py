@@ -10,7 +10,10 @@ fp32 shards plus its gathered bf16 copy sum to the paper's fp16 parameters plus 
 2P + 14P/Nd either way). They differ, by bookkeeping, in: FSDP2's dim-0 padding (the paper partitions evenly);
 its fp32 reduce-scatter (the paper reduces fp16 gradients); its fp32 gradient shards (the paper's are fp16); and at
 stage 3 the paper's fp16 parameter partition, 2P/Nd that FSDP2 does not keep (it casts its fp32 shards when it
-gathers) - so stage-3 paper rows are at Nd >= 32, where that is under a percent. Stages 0-1 are not compared:
+gathers) - so stage-3 paper rows are at Nd >= 32, where that is under a percent. The reduce-scatter is the one
+left at the peak (a block's backward): its input is 2 B per element of a block more under FSDP2, under a percent for
+dense blocks but 2.7 GiB (4.9%) for Mixtral's 1.45B-element block, so the paper's MoE row reads that much below the
+simulated FSDP2 step by bookkeeping, not by activations (the torch row of the same shape is its check). Stages 0-1 are not compared:
 DDP + autocast keeps fp32 parameters, gradients and buckets and caches bf16 weight copies (20P + casts), where the
 paper's step holds 16P and uses its fp16 parameters as they are.
 
