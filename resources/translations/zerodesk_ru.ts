@@ -1780,7 +1780,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>HSDP: shard in the group, replicate across groups</source>
-        <translation>HSDP: разделение в группе, реплики между группами</translation>
+        <translation>HSDP: разделение в группе, группы — реплики</translation>
     </message>
     <message>
         <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
