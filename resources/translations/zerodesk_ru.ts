@@ -2130,7 +2130,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>When accumulated gradients are reduced: every micro-batch keeps the stage&apos;s own gradients (sharded from stage 2); only the last (DDP no_sync, FSDP2 set_requires_gradient_sync(False)) keeps the whole model&apos;s</source>
-        <translation>Когда сводятся накопленные градиенты: после каждого микробатча хранятся собственные градиенты стадии (доли со стадии 2); только в последнем (no_sync в DDP, set_requires_gradient_sync(False) в FSDP2) хранятся градиенты всей модели</translation>
+        <translation>Когда сводятся накопленные градиенты: после каждого микробатча хранятся собственные градиенты стадии (доли со стадии 2); только в последнем (no_sync в DDP, синхронизация градиентов выключена в FSDP2) хранятся градиенты всей модели</translation>
     </message>
     <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
