@@ -63,8 +63,8 @@ def method(stage: int, backend: str, offload: bool = False) -> str:
 def fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
     """Rank 0 of a fake process group of `world` ranks, a CPU device mesh, and FakeTensorMode; yields the mesh.
 
-    Inside it the trackers and FSDP2 run with the simulation's speed-ups (torch_compat: chunks made on demand,
-    the global peak only, a direct walk over each op's outputs), which leave every figure as it is."""
+    Inside it FSDP2 makes its chunks on demand (torch_compat.chunks_on_demand), which leaves every figure as it is;
+    the trackers' own speed-ups are step.measure_stage's, as on real ranks."""
     import torch.distributed as dist
     from torch.distributed.device_mesh import init_device_mesh
 
@@ -77,8 +77,7 @@ def fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
         setattr(dist, name, _gloo_reduce_scatter(original))
     try:
         mesh = init_device_mesh("cpu", (world,))
-        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand(), \
-                torch_compat.global_peak_only(), torch_compat.direct_output_walk():
+        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand():
             yield mesh
     finally:
         setattr(dist, name, original)
