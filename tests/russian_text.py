@@ -237,12 +237,21 @@ def disagreements(text: str) -> list[str]:
     return out
 
 
+def numerus_sample(text: str, form: int) -> str:
+    """A numerus form with a number of its class in place of its count: Qt's %n, or a {placeholder} that a
+    counted noun follows (the code formats the count itself, as the window groups digits)."""
+    sample = NUMERUS_SAMPLE.get(form, "5")
+    text = text.replace("%n", sample)
+    return PLACEHOLDER_NOUN.sub(lambda m: sample + m.group(0)[len(m.group(1)):] if m.group(2).lower() in FORMS
+                                else m.group(0), text)
+
+
 def plural_findings(texts: list[Text]) -> list[tuple[str, str, str]]:
     found = []
     for t in texts:
         text = t.text
         if t.numerus:  # check each numerus form with a number of its own class
-            text = text.replace("%n", NUMERUS_SAMPLE.get(t.form, "5"))
+            text = numerus_sample(text, t.form)
         else:
             found += [(t.where, f"{m.group(0)}: a count needs the noun's forms ({'%n numerus' if '.ts' in t.where else '{key|…}'})", t.text)
                       for m in PLACEHOLDER_NOUN.finditer(text) if m.group(2).lower() in FORMS]

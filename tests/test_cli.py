@@ -289,3 +289,55 @@ def test_the_window_size_follows_the_number_rule_and_echoes_at_most_40_character
         proc = run("--size", value, "--params", "7B", "--screenshot", str(tmp_path / "s.png"), check=False)
         assert proc.returncode == 2 and len(proc.stderr) < 200 and "--size must be" in proc.stderr, proc.stderr
         assert not (tmp_path / "s.png").exists()
+
+
+# -- hybrid sharding and communication by link (issue 24) --------------------------------------------------------
+def test_shard_group_json_carries_comm_per_link():
+    out = json.loads(run("plan", "--params", "8e9", "--nodes", "4", "--gpus-per-node", "8", "--shard-group", "8",
+                         "--json").stdout)
+    assert (out["shard_group"], out["replicas"], out["hybrid"]) == (8, 4, "hsdp")
+    assert (out["intra_node_gbps"], out["inter_node_gbps"]) == (450.0, 50.0)
+    assert out["stages"][3]["total_bytes"] == 16 * GB
+    comm = out["stages"][3]["comm"]
+    assert comm["intra_node"] == {"bytes": 42 * GB, "seconds": pytest.approx(42 / 450)}
+    assert comm["inter_node"] == {"bytes": 3 * GB, "seconds": pytest.approx(3 / 50)}
+    assert comm["lower_bound_seconds"] == pytest.approx(42 / 450)
+    assert [c["op"] for c in comm["collectives"]] == ["all-gather", "all-gather", "reduce-scatter", "all-reduce"]
+    assert sum(c["inter_node_bytes"] for c in comm["collectives"]) == 3 * GB
+    assert "Lower bounds: compute is not modelled" in out["comm_source"]
+
+
+def test_shard_group_table_shows_links_and_section_7_in_seconds():
+    text = run("plan", "--params", "8e9", "--nodes", "4", "--gpus-per-node", "8", "--shard-group", "8").stdout
+    assert "shard group N = 8 (4 replicas)" in text and "16P/N" in text
+    assert "Communication per rank per step, by link" in text and "compute is not modelled" in text
+    assert "Stage 3 vs stage 2 (§7: 1.5x the traffic): 45.00 vs 31.00 GB" in text and "93.3 vs 62.2 ms" in text
+
+
+def test_bandwidths_from_presets_and_flags():
+    out = json.loads(run("plan", "--params", "1e9", "--gpu", "a100-80gb", "--network", "ib-hdr-200", "--json").stdout)
+    assert (out["intra_node_gbps"], out["inter_node_gbps"]) == (300.0, 25.0)
+    out = json.loads(run("plan", "--params", "1e9", "--gpu", "a100-80gb", "--intra-node-bandwidth", "32",
+                         "--inter-node-bandwidth", "12.5", "--json").stdout)
+    assert (out["intra_node_gbps"], out["inter_node_gbps"]) == (32.0, 12.5)  # a flag beats the preset
+    listing = run("plan", "--list-networks").stdout
+    assert "ib-ndr-400" in listing and "50 GB/s" in listing
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dp", "32", "--shard-group", "7"], "--shard-group: shard_group (7) must divide the data-parallel degree Nd (32)"),
+    (["--shard-group", "8", "--hybrid", "hpz", "--profile", "torch"], "--hybrid: hpz (DeepSpeed ZeRO++) is a "
+     "paper-profile choice"),
+    (["--network", "carrier-pigeon"], "unknown network preset 'carrier-pigeon'"),
+    (["--inter-node-bandwidth", "0"], "'0' is not a finite number above 0"),
+])
+def test_hybrid_bad_input_is_one_sentence(args, message):
+    proc = run("plan", "--params", "8e9", *args, check=False)
+    assert proc.returncode == 2 and message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_hpz_json():
+    out = json.loads(run("plan", "--params", "8e9", "--nodes", "4", "--gpus-per-node", "8", "--shard-group", "8",
+                         "--hybrid", "hpz", "--json").stdout)
+    assert out["stages"][3]["total_bytes"] == 6 * GB and out["stages"][3]["formula"] == "16P/Nd + 2P/N"
+    assert [c["group"] for c in out["stages"][3]["comm"]["collectives"]] == ["all", "secondary", "all"]

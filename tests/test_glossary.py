@@ -287,8 +287,6 @@ def test_paper_formulas_are_general_in_k(glossary):
 
 # -- the Russian terms ----------------------------------------------------------------------------------------
 CLASSES = ("avoided", "latin units", "untranslated", "plural")
-TS_PENDING = pytest.mark.xfail(strict=True, reason="zerodesk_ru.ts is corrected in issue 26's phase B, once the "
-                                                  "house-gui branch (which rewrites its contexts) has landed")
 
 
 def test_the_terminology_list_is_read():
@@ -368,7 +366,7 @@ def test_the_russian_resources_are_clean(check):
     assert not found, report(found)
 
 
-@pytest.mark.parametrize("check", [pytest.param(c, marks=TS_PENDING) if c != "latin units" else c for c in CLASSES])
+@pytest.mark.parametrize("check", CLASSES)
 def test_the_russian_ui_strings_are_clean(check):
     texts = [t for t in russian_texts() if ".ts:" in t.where]
     found = findings(texts, check)
@@ -445,6 +443,29 @@ def test_numerus_forms_are_read_and_checked_with_a_number_of_their_class(tmp_pat
     assert [what for _, what, _ in findings(forms, "plural")] == ["5 участника (→ участников)"]
 
 
+@pytest.mark.parametrize("forms,wrong", [
+    (("Nd = {nd} участник", "Nd = {nd} участников", "Nd = {nd} участников"), ["2 участников (→ участника)"]),
+    (("{seq} токенов", "{seq} токена", "{seq} токенов"), ["1 токенов (→ токен)"]),
+    (("{n} участник, {m} прямоугольников", "{n} участника, {m} прямоугольников", "{n} участников, {m} прямоугольников"),
+     ["1 прямоугольников (→ прямоугольник)", "2 прямоугольников (→ прямоугольника)"]),  # one count per entry
+])
+def test_numerus_forms_whose_count_is_a_placeholder_are_checked(forms, wrong):
+    """The window formats its counts itself ({nd}, grouped digits) and lets Qt pick the form: the placeholder a
+    counted noun follows takes each form's sample number, so a form that disagrees, or a second count, fails."""
+    texts = [Text("zerodesk_ru.ts: planted", form, "{n} things", True, i) for i, form in enumerate(forms)]
+    assert [what for _, what, _ in findings(texts, "plural")] == wrong
+
+
+def test_every_numerus_entry_of_the_ui_agrees_with_its_count():
+    """The .ts entries that show a count through Qt's numerus forms: three Russian forms, each agreeing."""
+    forms = [t for t in russian_texts() if t.numerus and ".ts:" in t.where]
+    by_entry: dict[str, list[int]] = {}
+    for t in forms:
+        by_entry.setdefault(t.where, []).append(t.form)
+    assert len(by_entry) >= 4 and all(v == [0, 1, 2] for v in by_entry.values()), by_entry
+    assert findings(forms, "plural") == []
+
+
 def test_no_internal_id_is_shown_in_glossary_text(glossary):
     ids = {s.value for s in Scheme} | {c.id for c in glossary.claims if "-" in c.id}
     shown = [glossary.definition, glossary.why, *(i.text for i in glossary.checklist),
@@ -470,3 +491,32 @@ def test_sources_are_named_one_way(glossary):
         for sid in ("pytorch", "megatron-lm", "deepspeed"):
             assert CYRILLIC.search(glossary.source(sid).title), sid
         assert "NVMe" not in ds.note and "накопител" in ds.note
+
+
+# -- hybrid sharding (issue 24): the figures the claims state are what the core computes ---------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_hybrid_claims_state_the_cores_figures(lang):
+    from zerodesk.core.accounting import comm_by_link, compute
+    from zerodesk.core.plan import Plan
+
+    g = load_glossary(lang)
+    dec = "." if lang == "en" else ","
+
+    def plan(group=None, hybrid="hsdp"):
+        return Plan(model={"params": 8 * 10**9}, hybrid=hybrid,
+                    cluster={"nodes": 4, "gpus_per_node": 8, "shard_group": group})
+
+    def written(value: float, digits: int, text: str) -> bool:
+        return f"{value:.{digits}f}".replace(".", dec) in text
+
+    unit = "GB" if lang == "en" else "ГБ"
+    assert f"{compute(plan(8)).stage(3).total_bytes // 10**9} {unit}" in g.claim("hybrid-sharding").text  # 16 GB
+    assert f"{compute(plan()).stage(3).total_bytes // 10**9} {unit}" in g.claim("hybrid-sharding").text  # 4 GB flat
+    assert f"{compute(plan(8, 'hpz')).stage(3).total_bytes // 10**9} {unit}" in g.claim("hpz").text  # 6 GB
+    trade = g.claim("hybrid-trade").text
+    assert written(comm_by_link(plan())[3].inter_node_bytes / 1e9, 2, trade)  # 5.81 GB between nodes, flat
+    assert f"{comm_by_link(plan(8))[3].inter_node_bytes // 10**9} {unit}" in trade  # 3 GB with N = 8
+    seconds = g.claim("comm-seconds").text
+    for group in (None, 8):
+        for stage in (3, 2):
+            assert written(comm_by_link(plan(group))[stage].lower_bound_seconds * 1e3, 1, seconds), (group, stage)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QLabel
 
 from zerodesk.core.accounting import compute
@@ -292,3 +293,200 @@ def test_russian_nouns_agree_with_the_figures_on_screen(lesson):
     lesson.dp_spin.setValue(21)
     render_step(lesson, 2)
     assert re.search(r"<b>21</b></a>&nbsp;участника", lesson.view.text.text())
+
+
+# -- presenter mode: legible from the back of a room ------------------------------------------------------------
+def _widget_texts(window) -> list[tuple[str, QLabel]]:
+    return [(w.text(), w) for w in window.findChildren(QLabel) if w.isVisible() and w.text()]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_presenter_mode_keeps_every_text_above_its_floor(lesson, lang):
+    """No text in presenter mode, boundary box and figure labels included, is smaller than 1/40 of the screen
+    height (27 px at 1080 lines): the figures drop detail to fit, never type size."""
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.lesson.render import render_step
+    from zerodesk.gui.lesson.style import FLOOR_SHARE
+
+    i18n.set_language(lang)
+    lesson.set_presenter(True)
+    dpi = lesson.logicalDpiY()
+    for model in ("paper-figure1", "llama-2-7b", "card-example"):
+        lesson.set_model(model)
+        for size in ((1280, 800), (1920, 1080)):
+            floor_px = size[1] * FLOOR_SHARE - 0.5
+            for n in range(1, lesson.count + 1):
+                render_step(lesson, n, size)
+                lesson._apply_style()
+                render_step(lesson, n, size)
+                fig = lesson.view.current_figure()
+                assert fig.drawn_points and min(fig.drawn_points) * dpi / 72 >= floor_px, (model, size, n)
+                assert fig.clipped == [], (model, size, n, fig.clipped)
+                small = [t[:40] for t, w in _widget_texts(lesson) if QFontInfo(w.font()).pixelSize() < floor_px]
+                assert small == [], (model, size, n)
+                assert lesson.view.boundary.isVisible() and _labels_fit(lesson) == [], (model, size, n)
+    lesson.set_presenter(False)
+    assert lesson.view.style_.min_points == 0 and lesson.controls.pdf_button.isVisible()
+
+
+def test_presenter_mode_hides_the_desk_hint_but_shows_a_clicked_formula(lesson, qtbot):
+    from zerodesk.gui.lesson.render import render_step
+
+    lesson.set_presenter(True)
+    render_step(lesson, 3, (1920, 1080))
+    assert not lesson.view.formula.isVisible()  # "click a number" is for the desk
+    fig = lesson.view.rank_figure
+    qtbot.mouseClick(fig, Qt.MouseButton.LeftButton, pos=fig.hit_rect("stage1").center().toPoint())
+    assert lesson.view.formula.isVisible() and "4P + 12P/Nd" in lesson.view.formula.text()
+
+
+# -- the handouts lay out as the screen does ----------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_handout_pages_and_slides_show_every_boundary_whole(lesson, lang):
+    """Issue 25 item 5: a step view that is never shown kept its boundary label at a stale size, cutting the first
+    line and the end. Every page and slide: the label lies inside its box, as tall as its text needs."""
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.lesson import handouts
+    from zerodesk.gui.lesson.style import DESK, presenter
+
+    i18n.set_language(lang)
+    for model in ("paper-figure1", "llama-2-7b"):
+        lesson.set_model(model)
+        for size, style in ((handouts.PAGE_VIEW, DESK), (handouts.SLIDE, DESK), (handouts.SLIDE, presenter(1920, 1080))):
+            view = handouts._view(lesson, style, size)
+            try:
+                for i in handouts._steps(lesson, view):
+                    box, label = view.boundary_box, view.boundary
+                    assert box.contentsRect().contains(label.geometry()), (model, size, i)
+                    assert label.height() >= label.heightForWidth(label.width()) - 1, (model, size, i)
+                    assert view.text.height() >= view.text.heightForWidth(view.text.width()) - 1, (model, size, i)
+                    assert view.current_figure().clipped == [], (model, size, i)
+            finally:
+                view.close()
+                view.deleteLater()
+
+
+def test_the_rank_grid_is_one_rule_on_screen_and_on_paper(lesson):
+    """Issue 25 item 12: 64 ranks are 8 x 8 in the window, on every handout page and slide and in presenter mode,
+    never 7 columns and one box alone; the grid follows Nd alone, and no grid leaves its last row half empty."""
+    from zerodesk.gui.lesson import handouts
+    from zerodesk.gui.lesson.rank_figure import grid_shape
+    from zerodesk.gui.lesson.render import render_step
+    from zerodesk.gui.lesson.style import DESK, presenter
+
+    for n in range(2, 6):
+        render_step(lesson, n)
+        assert lesson.view.rank_figure.grid == (8, 8)
+    for size, style in ((handouts.PAGE_VIEW, DESK), (handouts.SLIDE, presenter(1920, 1080))):
+        view = handouts._view(lesson, style, size)
+        try:
+            grids = [view.rank_figure.grid for i in handouts._steps(lesson, view) if 1 <= i <= 4]
+            assert grids == [(8, 8)] * 4, size
+        finally:
+            view.close()
+            view.deleteLater()
+    for n in range(1, 129):
+        cols, rows = grid_shape(n)
+        assert cols >= rows and cols * rows >= n and 2 * (cols * rows - n) < cols, (n, cols, rows)
+        assert cols <= 2 * rows + 1, (n, cols, rows)  # about square
+
+
+# -- step 6: the unknown is not an amount ---------------------------------------------------------------------
+def test_fragmentation_is_drawn_as_an_unknown_not_an_amount(lesson):
+    """The '?' on each bar has one size in pixels whatever the bars hold (it was 18% of the tallest bar, larger
+    than the stage-3 bar), and the bars' scale leaves no room for an amount."""
+    from zerodesk.gui.lesson.render import render_step
+
+    heights = {}
+    for model in ("paper-figure1", "card-example"):
+        lesson.set_model(model)
+        render_step(lesson, 6)
+        fig = lesson.view.peak_figure
+        marks = fig.unknown_marks
+        assert len(marks) == 4 and len({round(m.height(), 3) for m in marks}) == 1
+        assert len({round(m.width(), 3) for m in marks}) == 1
+        heights[model] = marks[0].height()
+        assert "?" in fig.drawn_texts
+    assert heights["paper-figure1"] == pytest.approx(heights["card-example"])
+
+
+# -- the lesson in the UI language -------------------------------------------------------------------------------
+def test_presets_and_step_six_name_models_by_their_labels(lesson):
+    from zerodesk.core.catalog import model_presets
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.lesson.render import render_step
+
+    i18n.set_language("ru")
+    presets = {p.name: p for p in model_presets()}
+    items = {lesson.model_combo.itemData(i): lesson.model_combo.itemText(i) for i in range(lesson.model_combo.count())}
+    for name, text in items.items():
+        if name in presets:
+            assert text == (presets[name].labels.get("ru") or presets[name].label) and text != name
+    assert items["paper-figure1"].startswith("Рисунок 1 статьи ZeRO")
+    render_step(lesson, 6)
+    title = lesson.view.peak_figure.drawn_texts[0]
+    assert "Рисунок 1 статьи ZeRO" in title and "paper-figure1" not in title
+    lesson.set_model("card-example")
+    render_step(lesson, 6)
+    drawn = " ".join(lesson.view.peak_figure.drawn_texts)
+    assert "Llama 2 7B" in drawn and "llama-2-7b" not in drawn  # the example model, by its label
+    i18n.set_language("en")
+    assert lesson.model_combo.itemText(lesson.model_combo.findData("paper-figure1")).startswith("ZeRO paper Figure 1")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_formulas_are_written_in_the_ui_language(lesson, lang):
+    """Every formula the lesson shows: in English the core's own words, in Russian Cyrillic units and words."""
+    from test_gui_russian import english_words
+
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.lesson import numbers as fmt
+    from zerodesk.gui.lesson.render import render_step
+
+    i18n.set_language(lang)
+    lesson.set_model("llama-2-7b")
+    figures = lesson.figures
+    for number in figures.numbers.values():
+        shown = fmt.formula(number)
+        first, second = fmt.formula_lines(number, figures, "GB")
+        if lang == "en":
+            assert shown == number.formula, number.key  # the English here is the core's, word for word
+        else:
+            text = f"{first} {second}"
+            assert not re.search(r"(?<![\w.])(B|GB|GiB)(?!\w)", text), (number.key, text)
+            assert english_words(re.sub(r"log-softmax", "", text)) == [], (number.key, text)
+    render_step(lesson, 5)
+    drawn = " ".join(lesson.view.rank_figure.drawn_texts)
+    assert ("2P × 2 Б" if lang == "ru" else "2P × 2 B") in drawn
+
+
+def test_counts_pick_qt_numerus_forms_in_russian(lesson):
+    from zerodesk.gui.base import i18n
+    from zerodesk.gui.lesson.render import render_step
+
+    i18n.set_language("ru")
+    for nd, noun in ((1, "участник,"), (2, "участника,"), (5, "участников,"), (21, "участник,"), (64, "участника,"),
+                     (111, "участников,"), (1000, "участников;")):
+        lesson.set_dp(nd)
+        render_step(lesson, 2)
+        head = lesson.view.rank_figure.drawn_texts[0]
+        assert head.startswith(f"Nd = {i18n.fmt_int(nd)} {noun}"), head
+    i18n.set_language("en")
+    lesson.set_dp(1)
+    render_step(lesson, 2)
+    assert lesson.view.rank_figure.drawn_texts[0] == "Nd = 1 rank, one box"
+
+
+def test_a_step_renders_in_presenter_mode_offscreen(qapp, gui_settings, tmp_path):
+    """lesson.render.screenshot(presenter=True): the way to look at a projector slide without a projector."""
+    from PySide6.QtGui import QImage
+
+    from zerodesk.gui.lesson import render
+
+    out = tmp_path / "step5.png"
+    assert render.screenshot(out, 5, size=(1280, 800), presenter=True) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1280, 800)
+    assert image.pixelColor(640, 790).lightness() < 40  # white on black
+    assert render.screenshot(tmp_path / "desk.png", 5, size=(1280, 800)) == 0
+    assert QImage(str(tmp_path / "desk.png")).pixelColor(640, 790).lightness() > 200

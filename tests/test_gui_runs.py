@@ -299,5 +299,5 @@ def test_a_cuda_run_says_its_kernels_and_what_the_tracker_does_not_see(lone_tab,
     text = lone_tab.status.text()
     assert "Measured on CUDA (NVIDIA H200)" in text
     assert "AdamW kernels: fused; attention kernel: CUDNN_ATTENTION." in text
-    assert "67.11 MB above the tracked peak" in text and "fragmentation (reserved − allocated, measured) 4.19 MB" in text
+    assert "67.11 MB above the tracked peak" in text and "reserved but not allocated 4.19 MB (measured; an upper bound on fragmentation" in text
     assert "outside torch's allocator 1.39 GB" in text or "outside torch&#x27;s allocator 1.39 GB" in text

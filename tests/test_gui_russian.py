@@ -38,6 +38,9 @@ KEEP = {
     "gemma", "phi", "olmo", "falcon", "mixtral", "stablelm", "bloom", "opt", "gptj", "hugging", "face", "mini",
     "alibi", "top", "transformers", "config", "nvme",
     "foreach", "fused",  # AdamW's kernel flags (torch.optim.AdamW(foreach=..., fused=...))
+    # the collectives keep their names (the term list), and the links and sharding schemes are products and papers
+    "all", "reduce", "scatter", "gather", "broadcast", "nvlink", "infiniband", "ethernet", "roce", "connectx", "mics",
+    "hpz",
 }
 CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
@@ -246,3 +249,27 @@ def test_the_check_itself_catches_english(qapp):
     assert english_words("Export Charts as PNG…") == ["Export", "Charts"]
     assert english_words("Экспорт в PNG (Ctrl+E), GPT-2 small, 2e9, 7B, FP32, ZeRO, AdamW") == []
     assert english_words("<b>Стадия 1</b> · hidden ×") == ["hidden"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_glossary_tags_adapted_card_text_as_adapted(glossary, lang):
+    """The definition and why-it-matters are the card's words changed by ZeroDesk (a translation, the term list's
+    verb): the panel tags them 'Card, adapted' and says what changed, in the UI language; untouched card claims
+    keep the plain 'Card' tag."""
+    from zerodesk.gui.base import i18n
+
+    i18n.set_language(lang)
+    glossary.set_language(lang)
+    glossary.flush()
+    g = glossary.glossary
+    assert g.definition_origin.adapted and g.why_origin.adapted
+    page = glossary.browser.toHtml()
+    plain = glossary.browser.toPlainText()
+    adapted, card = ("Card, adapted", "Card") if lang == "en" else ("Карточка, адаптировано", "Карточка")
+    definition = plain.index(g.definition)
+    assert adapted in plain[:definition] and g.definition_origin.adapted in plain[:definition]
+    why = plain.index(g.why)
+    assert plain[definition:why].count(adapted) == 1 and g.why_origin.adapted in plain[definition:why]
+    assert plain.count(adapted) == 2 and f"{card}\n" in plain.replace("\u2029", "\n")  # the card's own claims
+    assert "▍" in page
+    i18n.set_language("en")

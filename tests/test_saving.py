@@ -125,73 +125,11 @@ def test_a_failed_save_leaves_the_old_file_and_no_temp(tmp_path):
 # --- a file changed on disk, whatever it changed into, is never overwritten (issue 27, item 3) ---
 
 from zerodesk.core import atomic_save  # noqa: E402
-from zerodesk.core.disk_state import (  # noqa: E402
-    CREATED, DELETED, EDITED, RELINKED, REPLACED, FileChangedOnDisk, change_since, observe,
-)
+from zerodesk.core.disk_state import CREATED, FileChangedOnDisk, change_since, observe  # noqa: E402
 from zerodesk.core.plan import PlanError, plan_to_json  # noqa: E402
 
-OTHER = Plan(model=ModelSpec(params=7 * 10**9))
-
-
-def _make_sparse(path: Path, size: int) -> None:
-    with open(path, "wb") as fh:
-        fh.truncate(size)
-
-
-def _changes(tmp_path: Path) -> dict:
-    """Ways another program can change the file at `path` after we read it, by name: (change, expected kind)."""
-    other = tmp_path / "other.zerodesk.json"
-    other.write_text(plan_to_json(OTHER))
-
-    def bigger(p):  # 17.8 MB: past the 16 MiB a plan may be, the check still answers
-        p.write_bytes(b" " * 17_800_000)
-
-    def huge_sparse(p):  # 100 GB: answered from its size, never read
-        p.unlink()
-        _make_sparse(p, 100 * 10**9)
-
-    def same_size(p):
-        data = bytearray(p.read_bytes())
-        data[-2:-1] = b" "
-        p.write_bytes(bytes(data))
-
-    def smaller(p):
-        p.write_text("{}")
-
-    def link_elsewhere(p):
-        p.unlink()
-        p.symlink_to(other)
-
-    def fifo(p):
-        p.unlink()
-        os.mkfifo(p)
-
-    def link_to_fifo(p):
-        fifo_path = tmp_path / "a.fifo"
-        os.mkfifo(fifo_path)
-        p.unlink()
-        p.symlink_to(fifo_path)
-
-    def folder(p):
-        p.unlink()
-        p.mkdir()
-
-    def deleted(p):
-        p.unlink()
-
-    cases = {"bigger": (bigger, EDITED), "huge_sparse": (huge_sparse, EDITED), "same_size": (same_size, EDITED),
-             "smaller": (smaller, EDITED), "link_elsewhere": (link_elsewhere, RELINKED), "fifo": (fifo, REPLACED),
-             "link_to_fifo": (link_to_fifo, RELINKED), "folder": (folder, REPLACED), "deleted": (deleted, DELETED)}
-    if os.geteuid() == 0:  # a device node of our own, never a system one
-        def device(p):
-            p.unlink()
-            os.mknod(p, stat.S_IFCHR | 0o600, os.makedev(1, 3))
-        cases["device"] = (device, REPLACED)
-    return cases
-
-
-CHANGE_NAMES = ["bigger", "huge_sparse", "same_size", "smaller", "link_elsewhere", "fifo", "link_to_fifo", "folder",
-                "deleted", "device"]
+from changes_on_disk import CHANGE_NAMES, OTHER  # noqa: E402
+from changes_on_disk import changes_on_disk as _changes  # noqa: E402
 
 
 @posix
@@ -348,3 +286,64 @@ def test_a_saved_file_carries_no_temp_mark(tmp_path):
     save_plan(PLAN, path)
     with pytest.raises(OSError):
         os.getxattr(path, atomic_save.MARK_XATTR)
+
+
+# --- big tensor lists in plan files (issue 27, item 6) -----------------------------------------------------------
+from hostile_inputs import hostile_files  # noqa: E402
+from zerodesk.core import plan as plan_module  # noqa: E402
+from zerodesk.core.plan import parse_json, plan_from_json  # noqa: E402
+
+
+def test_a_tensor_list_is_written_compactly_and_read_back_the_same(tmp_path):
+    tensors = [(f"model.layers.{i // 10}.w{i % 10}", (256, 64 + i % 3)) for i in range(20_000)]
+    plan = Plan(model=ModelSpec(name="many", tensors=tensors, hf_config={"model_type": "x", "tensors": []}))
+    path = tmp_path / "many.zerodesk.json"
+    save_plan(plan, path)
+    assert path.stat().st_size < 40 * len(tensors)  # indented, one dimension a line, it took about 80 bytes a tensor
+    assert load_plan(path) == plan
+    assert path.read_text().startswith('{\n  "schema_version"')  # the rest stays indented
+
+
+def test_a_plan_too_big_to_open_again_is_not_saved(tmp_path, monkeypatch):
+    path = tmp_path / "big.zerodesk.json"
+    path.write_text("{}")
+    plan = Plan(model=ModelSpec(tensors=[(f"e{i}", (8, 8)) for i in range(2000)]))
+    monkeypatch.setattr(plan_module, "MAX_FILE_BYTES", 10_000)  # the limit the reader holds a file to
+    with pytest.raises(PlanError, match=r"cannot save plan file .*: the plan would take 0\.0 MiB, more than the 0 MiB"):
+        save_plan(plan, path)
+    assert path.read_text() == "{}"
+
+
+def _careful(text: str):
+    """A plan file's text read the careful way only (parse_json, then validation): what it was before the fast path."""
+    try:
+        return plan_module._plan_from_data(parse_json(text, "f"), "f", text)
+    except PlanError as exc:
+        return str(exc)
+
+
+def _either(text: str):
+    try:
+        return plan_from_json(text, "f")
+    except PlanError as exc:
+        return str(exc)
+
+
+def test_validating_straight_from_the_text_never_changes_what_a_file_gives(tmp_path):
+    """Every hostile file, and free-form config values JSON has no number for, read as before: the same plan or
+    the same sentence."""
+    texts = []
+    for path in hostile_files(tmp_path / "h").values():
+        try:
+            if path.is_file() and path.stat().st_size < 2**20:
+                texts.append(path.read_bytes().decode("utf-8-sig"))
+        except (OSError, UnicodeDecodeError):
+            continue
+    base = '{"schema_version": 1, "model": {"tensors": [["a", [2, 3]]], "hf_config": {"x": VALUE}}}'
+    texts += [base.replace("VALUE", v) for v in ("NaN", "Infinity", "-Infinity", "1e400", "1" * 41, "[" * 300 + "]" * 300,
+                                                  '"\\ud800"', "1.5", '[1, {"a": null}]')]
+    texts += ['{"model": {"params": 5}, "model": {"params": 7}}', '{"model_type": "llama", "hidden_size": 8}',
+              '{"model": {"tensors": [["a", [2, -3]]]}}', '{"model": {"tensors": [["a", [2, 3.0]]]}}']
+    assert len(texts) > 30
+    for text in texts:
+        assert _either(text) == _careful(text), text[:80]

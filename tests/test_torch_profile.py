@@ -3,9 +3,11 @@
 Byte-exact agreement with the real engines is checked in test_measure.py.
 """
 
+from math import prod
+
 import pytest
 
-from zerodesk.core.torch_profile import fsdp2_rows, rank_states, torch_transient, zero_partition
+from zerodesk.core.torch_profile import fsdp2_rows, rank_runs, rank_states, torch_transient, zero_partition
 
 
 def test_fsdp2_rows_follow_torch_chunk():
@@ -117,3 +119,140 @@ def test_fsdp2_gathered_params_by_hand():
     assert torch_transient(named, 2, 4) == {"gathered_params": 2 * (48 + 32 + 16 + 48)}
     assert torch_transient(named, 3, 4) == {"gathered_params": 2 * (48 + 48 + 32)}  # root + largest block
     assert torch_transient(named, 1, 4) == {"gathered_params": 0}
+
+
+# --- a tensor list counted once (issue 27, item 6): the same figures as tensor by tensor --------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from zerodesk.core.tensor_census import census_of, count_shapes, count_tensors  # noqa: E402
+from zerodesk.core.torch_profile import zero_owned  # noqa: E402
+
+
+def unaggregated_ranks(shapes: list[tuple[int, ...]], stage: int, dp: int, step: int = 4) -> list[dict[str, int]]:
+    """Every rank's bytes at rest computed tensor by tensor, as the engines hold them: no counting, no run-length."""
+    numels = [prod(s) for s in shapes]
+    total = sum(numels)
+    ranks = [{"params": 0, "grads": 0, "optimizer": 0, "comm_buffers": 0} for _ in range(dp)]
+    if stage <= 1:
+        for r in ranks:
+            r.update(params=4 * total, grads=4 * total, comm_buffers=4 * total)
+        owners = [list(range(len(numels)))] * dp if stage == 0 else zero_partition(numels, dp)
+        for r, owned in zip(ranks, owners):
+            r["optimizer"] = sum(8 * numels[i] + step for i in owned)
+        return ranks
+    for shape in shapes:
+        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+        chunk, rows = fsdp2_rows(dim0, dp)
+        for r, real in zip(ranks, rows):
+            r["params"] += 4 * chunk * rest
+            r["grads"] += 4 * chunk * rest
+            r["optimizer"] += 8 * real * rest + step
+    return ranks
+
+
+SHAPES = st.lists(st.tuples(st.integers(1, 40), st.integers(1, 6)).map(lambda t: t[:1] if t[1] == 1 else t),
+                  min_size=1, max_size=6)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(kinds=SHAPES, copies=st.lists(st.integers(1, 300), min_size=6, max_size=6), dp=st.integers(1, 130),
+       seed=st.randoms(use_true_random=False))
+def test_counted_figures_equal_the_tensor_by_tensor_ones(kinds, copies, dp, seed):
+    """Many copies of few shapes, in any order: ZeroRedundancyOptimizer's partition dealt size by size (one by one or
+    all copies at once) and FSDP2's shards from the counts give every rank the bytes it gets tensor by tensor."""
+    shapes = [shape for shape, n in zip(kinds, copies) for _ in range(n)]
+    seed.shuffle(shapes)
+    named = [(f"model.layers.{i % 3}.w{i}", s) for i, s in enumerate(shapes)]
+    params = sum(prod(s) for s in shapes)
+    for stage in (0, 1, 2, 3):
+        expected = unaggregated_ranks(shapes, stage, dp)
+        assert rank_states(shapes, params, stage, dp) == expected
+        assert [dict(r) for n, r in rank_runs(count_tensors(named), params, stage, dp) for _ in range(n)] == expected
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(sizes=st.lists(st.tuples(st.integers(1, 10**9), st.integers(1, 3000)), min_size=1, max_size=8),
+       dp=st.integers(1, 700))
+def test_zero_owned_deals_as_the_greedy_partition_does(sizes, dp):
+    numels = [n for n, c in sizes for _ in range(c)]
+    expected = tuple((sum(numels[i] for i in owned), len(owned)) for owned in zero_partition(numels, dp))
+    merged: dict[int, int] = {}
+    for n, c in sizes:
+        merged[n] = merged.get(n, 0) + c
+    assert zero_owned(tuple(sorted(merged.items(), reverse=True)), dp) == expected
+
+
+def test_the_transient_from_a_census_equals_the_one_from_the_list():
+    named = [(f"model.layers.{i // 4}.w{i % 4}", (64 + i % 4, 32)) for i in range(40)] + [("lm_head.weight", (50, 32))]
+    for stage in (2, 3):
+        for dp in (1, 3, 8, 64):
+            assert torch_transient(count_tensors(named), stage, dp) == torch_transient(named, stage, dp)
+
+
+def test_a_tensor_list_is_counted_once_for_every_copy_of_the_plan():
+    from zerodesk.core.accounting import STAGES, compute, sweep_dp
+    from zerodesk.core.plan import ModelSpec, Plan
+
+    plan = Plan(model=ModelSpec(tensors=[(f"e{i}", (64, 8 + i % 5)) for i in range(5000)]), profile="torch")
+    counted = plan.model.census
+    assert counted.tensors == 5000 and len(counted.shapes) == 5 and census_of(plan.model.tensors) is counted
+    wider = plan.model_copy(update={"cluster": plan.cluster.model_copy(update={"nodes": 4})})
+    assert wider.model.census is counted  # a copy with another Nd shares the list, and its count
+    swept = sweep_dp(plan, [1, 2, 4, 8, 3])
+    shapes = [s for _, s in plan.model.tensors]
+    for i, nd in enumerate([1, 2, 4, 8, 3]):
+        for s in STAGES:
+            assert swept[s][i] == max(sum(r.values()) for r in unaggregated_ranks(shapes, s, nd))
+    assert plan.dp == 8 and compute(plan).stage(1).total_bytes == swept[1][3]
+    assert count_shapes(shapes).shapes == counted.shapes
+
+
+def test_the_peaks_largest_zero1_owner_equals_the_tensor_by_tensor_partition():
+    from zerodesk.core.peak import local_elements
+    from zerodesk.core.plan import ModelSpec, Plan
+
+    tensors = [(f"model.layers.{i % 7}.w{i}", (1 + (i * 37) % 23, 3 + i % 4)) for i in range(2000)]
+    numels = [prod(s) for _, s in tensors]
+    for nd in (3, 16, 100, 1999, 4096):
+        plan = Plan(model=ModelSpec(tensors=tensors), cluster={"nodes": nd, "gpus_per_node": 1}, profile="torch")
+        largest = max(sum(numels[i] for i in owned) for owned in zero_partition(numels, nd))
+        assert local_elements(plan, 1) == largest
+
+
+def test_the_peaks_shapes_from_the_count_equal_the_tensor_by_tensor_walk():
+    """What the peak's transients read (FSDP2 groups, rank 0's chunks, the largest shard, the head), from a list of
+    many different shapes in a few groups, against a walk over every tensor."""
+    from zerodesk.core.architecture import block_group
+    from zerodesk.core.peak import _shapes
+    from zerodesk.core.plan import ModelSpec, Plan
+
+    named = [(f"model.layers.{i % 5}.w{i}" if i % 9 else f"embed{i}", (1 + (i * 131) % 97, 1 + (i * 7) % 13))
+             for i in range(3000)] + [("lm_head.weight", (400, 16)), ("norm", ())]
+    for nd in (1, 6, 64, 333):
+        plan = Plan(model=ModelSpec(tensors=named), cluster={"nodes": nd, "gpus_per_node": 1}, profile="torch")
+        groups: dict[str, int] = {}
+        local = largest_local = 0
+        for name, shape in named:
+            dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+            chunk = -(-dim0 // nd)
+            groups[block_group(name)] = groups.get(block_group(name), 0) + chunk * nd * rest
+            local += chunk * rest
+            largest_local = max(largest_local, chunk * rest)
+        sh = _shapes(plan)
+        blocks = [v for k, v in groups.items() if k != "root"]
+        assert (sh.root_padded, sh.block_padded, sh.all_padded) == (groups["root"], max(blocks), sum(groups.values()))
+        assert (sh.fsdp_local, sh.largest_local, sh.head_grad, sh.tensors) == (local, largest_local, 400 * 16, 3002)
+        assert sh.largest_tensor == max(prod(s) for _, s in named)
+
+
+def test_hybrid_runs_repeat_the_group_and_refuse_a_group_that_does_not_divide():
+    from zerodesk.core.torch_profile import hybrid_runs
+
+    shapes = [(10, 7), (3,)]
+    runs = hybrid_runs(shapes, 73, 3, 6, 3)
+    assert [dict(s) for n, s in runs for _ in range(n)] == rank_states(shapes, 73, 3, 3) * 2
+    assert sum(n for n, _ in runs) == 6
+    assert hybrid_runs(shapes, 73, 2, 4, 4) == rank_runs(shapes, 73, 2, 4)  # N = Nd: one group, no replicas
+    with pytest.raises(ValueError, match="shard group"):
+        hybrid_runs(shapes, 73, 3, 6, 4)

@@ -2,10 +2,84 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US" sourcelanguage="en_US">
 <context>
+    <name>ByteUnits</name>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>kB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+</context>
+<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
         <translation>Optimizer states K = 12: {v}</translation>
+    </message>
+</context>
+<context>
+    <name>CommRows</name>
+    <message>
+        <source>all {n}</source>
+        <translation>all {n}</translation>
+    </message>
+    <message>
+        <source>group of {n}</source>
+        <translation>group of {n}</translation>
+    </message>
+    <message>
+        <source>{n} replicas</source>
+        <translation>{n} replicas</translation>
+    </message>
+    <message>
+        <source>hpZ group of {n}</source>
+        <translation>hpZ group of {n}</translation>
+    </message>
+    <message>
+        <source>{op}, {group}: {intra} + {inter}</source>
+        <translation>{op}, {group}: {intra} + {inter}</translation>
+    </message>
+    <message>
+        <source>Inside a node per step ({bw} GB/s)</source>
+        <translation>Inside a node per step ({bw} GB/s)</translation>
+    </message>
+    <message>
+        <source>Between nodes per step ({bw} GB/s)</source>
+        <translation>Between nodes per step ({bw} GB/s)</translation>
+    </message>
+    <message>
+        <source>Communication time, at least</source>
+        <translation>Communication time, at least</translation>
+    </message>
+    <message>
+        <source>Collectives: in the node + between</source>
+        <translation>Collectives: in the node + between</translation>
+    </message>
+    <message>
+        <source>shard group of {n}, {r} replicas</source>
+        <translation>shard group of {n}, {r} replicas</translation>
+    </message>
+    <message>
+        <source>no shard group</source>
+        <translation>no shard group</translation>
+    </message>
+    <message>
+        <source>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</source>
+        <translation>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</translation>
     </message>
 </context>
 <context>
@@ -118,6 +192,85 @@ per step ({unit})</translation>
     </message>
 </context>
 <context>
+    <name>DiskChanges</name>
+    <message>
+        <source>“{name}” was changed on disk by another program or window since it was opened or saved here.</source>
+        <translation>“{name}” was changed on disk by another program or window since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk since it was opened or saved here.</source>
+        <translation>“{name}” was deleted from the disk since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was created on disk by another program or window since this window last looked.</source>
+        <translation>“{name}” was created on disk by another program or window since this window last looked.</translation>
+    </message>
+    <message>
+        <source>“{name}” now leads to another file, {target}, since it was opened or saved here.</source>
+        <translation>“{name}” now leads to another file, {target}, since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a folder since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a folder since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a device since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a device since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a socket since it was opened or saved here.</source>
+        <translation>“{name}” was replaced by a socket since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” is no longer a regular file since it was opened or saved here.</source>
+        <translation>“{name}” is no longer a regular file since it was opened or saved here.</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk and can no longer be read here.</source>
+        <translation>“{name}” was changed on disk and can no longer be read here.</translation>
+    </message>
+    <message>
+        <source>Save this plan there again, or as another file?</source>
+        <translation>Save this plan there again, or as another file?</translation>
+    </message>
+    <message>
+        <source>Overwrite those changes with this plan, or save it as another file?</source>
+        <translation>Overwrite those changes with this plan, or save it as another file?</translation>
+    </message>
+    <message>
+        <source>Nothing was written there. Save this plan as another file?</source>
+        <translation>Nothing was written there. Save this plan as another file?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>File changed on disk</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>Save As…</translation>
+    </message>
+    <message>
+        <source>Save Again</source>
+        <translation>Save Again</translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation>Overwrite</translation>
+    </message>
+    <message>
+        <source>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</source>
+        <translation>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</translation>
+    </message>
+    <message>
+        <source>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</source>
+        <translation>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</translation>
+    </message>
+</context>
+<context>
     <name>DpChart</name>
     <message>
         <source>Data-parallel degree Nd (log scale)</source>
@@ -146,6 +299,17 @@ per step ({unit})</translation>
     <message>
         <source>Computed, {profile}.</source>
         <translation>Computed, {profile}.</translation>
+    </message>
+</context>
+<context>
+    <name>DpHybrid</name>
+    <message>
+        <source>{kind}, N = {n}</source>
+        <translation>{kind}, N = {n}</translation>
+    </message>
+    <message>
+        <source>(shard group kept as Nd grows)</source>
+        <translation>(shard group kept as Nd grows)</translation>
     </message>
 </context>
 <context>
@@ -186,6 +350,10 @@ per step ({unit})</translation>
         <translation>Some fields are invalid. Save the last valid plan (what the chart shows)?</translation>
     </message>
     <message>
+        <source>Opening {path}…</source>
+        <translation>Opening {path}…</translation>
+    </message>
+    <message>
         <source>Cannot open the plan</source>
         <translation>Cannot open the plan</translation>
     </message>
@@ -206,12 +374,8 @@ per step ({unit})</translation>
         <translation>Saved {path}</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>“{name}” was deleted from the disk after it was opened here. Save it again?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</translation>
+        <source>Save will ask before writing there.</source>
+        <translation>Save will ask before writing there.</translation>
     </message>
     <message>
         <source>File changed on disk</source>
@@ -222,12 +386,12 @@ per step ({unit})</translation>
         <translation>“{name}” was changed on disk. Reload it and lose the changes made here?</translation>
     </message>
     <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>“{name}” was changed on disk. Reload it?</translation>
+        <source>Saved</source>
+        <translation>Saved</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>“{name}” was deleted from the disk; Save will ask before writing it again.</translation>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>“{name}” was changed on disk. Reload it?</translation>
     </message>
     <message>
         <source>Exported {path}</source>
@@ -486,6 +650,14 @@ per step ({unit})</translation>
 <context>
     <name>FormMessages</name>
     <message>
+        <source>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</source>
+        <translation>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</source>
+        <translation>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</translation>
+    </message>
+    <message>
         <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
         <translation>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</translation>
     </message>
@@ -496,6 +668,14 @@ per step ({unit})</translation>
     <message>
         <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
         <translation>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>The shard group must divide Nd ({nd}): for example {divisors}.</source>
+        <translation>The shard group must divide Nd ({nd}): for example {divisors}.</translation>
+    </message>
+    <message>
+        <source>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</source>
+        <translation>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</translation>
     </message>
     <message>
         <source>Nodes × GPUs per node must be at most {max}.</source>
@@ -563,6 +743,10 @@ per step ({unit})</translation>
     <message>
         <source>Card</source>
         <translation>Card</translation>
+    </message>
+    <message>
+        <source>Card, adapted</source>
+        <translation>Card, adapted</translation>
     </message>
     <message>
         <source>ZeRO paper {sections}</source>
@@ -959,12 +1143,12 @@ optimizer sharded</translation>
         <translation>Walk a class from stage 0 to stage 3 (presenter mode: F11)</translation>
     </message>
     <message>
-        <source>Parameters (fp16)</source>
-        <translation>Parameters (fp16)</translation>
+        <source>Parameters (FP16)</source>
+        <translation>Parameters (FP16)</translation>
     </message>
     <message>
-        <source>Gradients (fp16)</source>
-        <translation>Gradients (fp16)</translation>
+        <source>Gradients (FP16)</source>
+        <translation>Gradients (FP16)</translation>
     </message>
     <message>
         <source>Optimizer states (K = 12)</source>
@@ -989,6 +1173,10 @@ optimizer sharded</translation>
     <message>
         <source>Stage 3 communication over stages 0–2</source>
         <translation>Stage 3 communication over stages 0–2</translation>
+    </message>
+    <message>
+        <source>Communication time per step at least, stage {n}</source>
+        <translation>Communication time per step at least, stage {n}</translation>
     </message>
     <message>
         <source>Stage 0 states over stage 3 states</source>
@@ -1025,6 +1213,38 @@ optimizer sharded</translation>
     <message>
         <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
         <translation>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</translation>
+    </message>
+    <message>
+        <source>{elements} × {size} B</source>
+        <translation>{elements} × {size} B</translation>
+    </message>
+    <message>
+        <source>L × tokens × (what one block saves) + the final norm</source>
+        <translation>L × tokens × (what one block saves) + the final norm</translation>
+    </message>
+    <message>
+        <source>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</source>
+        <translation>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</translation>
+    </message>
+    <message>
+        <source>{states} + activations + buffers</source>
+        <translation>{states} + activations + buffers</translation>
+    </message>
+    <message>
+        <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
+        <translation>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</translation>
+    </message>
+    <message>
+        <source>a lower bound: compute is not modelled, overlap hides part</source>
+        <translation>a lower bound: compute is not modelled, overlap hides part</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>tokens</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>vocab</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1306,8 +1526,8 @@ optimizer sharded</translation>
         <translation>Checking {path}…</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</translation>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</source>
+        <translation>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</translation>
     </message>
 </context>
 <context>
@@ -1368,9 +1588,12 @@ optimizer sharded</translation>
         <source>Choose at least one stage to measure.</source>
         <translation>Choose at least one stage to measure.</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
-        <translation>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</translation>
+        <translation>
+            <numerusform>The model states of {n} CPU rank need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), or Simulate.</numerusform>
+            <numerusform>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
@@ -1430,6 +1653,10 @@ optimizer sharded</translation>
     <message>
         <source>GPU working set</source>
         <translation>GPU working set</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>GPU working set: unknown (needs the architecture)</translation>
     </message>
     <message>
         <source>{where}, per node</source>
@@ -1551,6 +1778,14 @@ optimizer sharded</translation>
         <translation>NVMe</translation>
     </message>
     <message>
+        <source>HSDP: shard in the group, replicate across groups</source>
+        <translation>HSDP: shard in the group, replicate across groups</translation>
+    </message>
+    <message>
+        <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
+        <translation>ZeRO++ hpZ: a second 16-bit parameter shard in the group</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>GB</translation>
     </message>
@@ -1570,28 +1805,35 @@ optimizer sharded</translation>
         <translation>predicted peak</translation>
     </message>
     <message>
+        <source>states</source>
+        <translation>states</translation>
+    </message>
+    <message>
         <source>On top at the peak (predicted)</source>
         <translation>On top at the peak (predicted)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
-        <translation>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</translation>
+        <translation>
+            <numerusform>{seq} token × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+            <numerusform>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</source>
+        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</translation>
     </message>
     <message>
         <source>Fragmentation</source>
         <translation>Fragmentation</translation>
     </message>
     <message>
-        <source>Not predicted: measure the peak of a full step.</source>
-        <translation>Not predicted: measure the peak of a full step.</translation>
+        <source>Not predicted, so drawn the same on every bar: measure the peak of a full step.</source>
+        <translation>Not predicted, so drawn the same on every bar: measure the peak of a full step.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>Per rank, {model}, Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
-        <translation>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</translation>
     </message>
 </context>
 <context>
@@ -1901,8 +2143,8 @@ optimizer sharded</translation>
         <translation>Tied input/output embeddings</translation>
     </message>
     <message>
-        <source>Card example: P = 2·10⁹, Nd = 4</source>
-        <translation>Card example: P = 2·10⁹, Nd = 4</translation>
+        <source>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</source>
+        <translation>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</translation>
     </message>
     <message>
         <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
@@ -1913,8 +2155,68 @@ optimizer sharded</translation>
         <translation>Load the card example</translation>
     </message>
     <message>
+        <source>Shard group N</source>
+        <translation>Shard group N</translation>
+    </message>
+    <message>
+        <source>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</source>
+        <translation>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</translation>
+    </message>
+    <message>
+        <source>Group means</source>
+        <translation>Group means</translation>
+    </message>
+    <message>
+        <source>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</source>
+        <translation>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</translation>
+    </message>
+    <message>
+        <source>Network preset</source>
+        <translation>Network preset</translation>
+    </message>
+    <message>
+        <source>Sets the inter-node bandwidth per GPU</source>
+        <translation>Sets the inter-node bandwidth per GPU</translation>
+    </message>
+    <message>
+        <source>In a node, GB/s</source>
+        <translation>In a node, GB/s</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</source>
+        <translation>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Between nodes, GB/s</source>
+        <translation>Between nodes, GB/s</translation>
+    </message>
+    <message>
+        <source>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</source>
+        <translation>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</translation>
+    </message>
+    <message>
+        <source>Hybrid sharding and links</source>
+        <translation>Hybrid sharding and links</translation>
+    </message>
+    <message>
+        <source>Nd</source>
+        <translation>Nd</translation>
+    </message>
+    <message>
         <source>Custom</source>
         <translation>Custom</translation>
+    </message>
+    <message>
+        <source>N = Nd = {nd}: flat, no replicas</source>
+        <translation>N = Nd = {nd}: flat, no replicas</translation>
+    </message>
+    <message>
+        <source>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</source>
+        <translation>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</translation>
+    </message>
+    <message>
+        <source>{r} groups of {n}: sharded in the group, replicated across</source>
+        <translation>{r} groups of {n}: sharded in the group, replicated across</translation>
     </message>
     <message>
         <source>ZeroDesk&apos;s own</source>
@@ -2084,6 +2386,10 @@ optimizer sharded</translation>
         <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
     </message>
     <message>
+        <source>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</source>
+        <translation>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</translation>
+    </message>
+    <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
         <translation>computed, {profile}; {unit}; dotted line: current Nd = {nd}</translation>
     </message>
@@ -2120,9 +2426,12 @@ optimizer sharded</translation>
 </context>
 <context>
     <name>RankFigure</name>
-    <message>
+    <message numerus="yes">
         <source>Nd = {nd} ranks, one box each</source>
-        <translation>Nd = {nd} ranks, one box each</translation>
+        <translation>
+            <numerusform>Nd = {nd} rank, one box</numerusform>
+            <numerusform>Nd = {nd} ranks, one box each</numerusform>
+        </translation>
     </message>
     <message>
         <source>+{n} more</source>
@@ -2144,9 +2453,12 @@ optimizer sharded</translation>
         <source> (split)</source>
         <translation> (split)</translation>
     </message>
-    <message>
-        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
-        <translation>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</translation>
+    <message numerus="yes">
+        <source>Nd = {nd} ranks; the last box stands for the rest</source>
+        <translation>
+            <numerusform>Nd = {nd} rank; the last box stands for the rest</numerusform>
+            <numerusform>Nd = {nd} ranks; the last box stands for the rest</numerusform>
+        </translation>
     </message>
     <message>
         <source>rank {i}</source>
@@ -2629,8 +2941,16 @@ states (Δ)</translation>
         <translation>AdamW kernels: {impl}; attention kernel: {attention}.</translation>
     </message>
     <message>
-        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
-        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
+        <source>AdamW kernels: {impl}.</source>
+        <translation>AdamW kernels: {impl}.</translation>
+    </message>
+    <message>
+        <source>Attention kernel: {attention}.</source>
+        <translation>Attention kernel: {attention}.</translation>
+    </message>
+    <message>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
@@ -2752,8 +3072,16 @@ states (Δ)</translation>
         <translation>Stage total: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Computed, {profile}. Click for the claim it rests on.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</translation>
+    </message>
+    <message>
+        <source>States vs the torch profile {c}: {d}</source>
+        <translation>States vs the torch profile {c}: {d}</translation>
+    </message>
+    <message>
+        <source>States vs computed {c}: {d}</source>
+        <translation>States vs computed {c}: {d}</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>
@@ -2762,14 +3090,6 @@ states (Δ)</translation>
     <message>
         <source>Model states: {v}</source>
         <translation>Model states: {v}</translation>
-    </message>
-    <message>
-        <source>States vs the torch profile {c}: {d:+.1f}%</source>
-        <translation>States vs the torch profile {c}: {d:+.1f}%</translation>
-    </message>
-    <message>
-        <source>States vs computed {c}: {d:+.1f}%</source>
-        <translation>States vs computed {c}: {d:+.1f}%</translation>
     </message>
     <message>
         <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
@@ -2862,6 +3182,10 @@ states (Δ)</translation>
         <translation>Predicted peak of the step (estimate)</translation>
     </message>
     <message>
+        <source>needs the architecture (no activations in a raw count)</source>
+        <translation>needs the architecture (no activations in a raw count)</translation>
+    </message>
+    <message>
         <source>Predicted peak vs GPU memory</source>
         <translation>Predicted peak vs GPU memory</translation>
     </message>
@@ -2886,8 +3210,8 @@ states (Δ)</translation>
         <translation>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</translation>
     </message>
     <message>
-        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
-        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</translation>
+        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</source>
+        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</translation>
     </message>
     <message>
         <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
@@ -2907,6 +3231,10 @@ states (Δ)</translation>
     <message>
         <source>Rank memory, {unit}</source>
         <translation>Rank memory, {unit}</translation>
+    </message>
+    <message>
+        <source>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</source>
+        <translation>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</translation>
     </message>
     <message>
         <source>No memory samples arrived before the run stopped.</source>
@@ -2930,6 +3258,26 @@ states (Δ)</translation>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 GiB = 2³⁰ B</translation>
+    </message>
+    <message>
+        <source>1 MB = 10⁶ B</source>
+        <translation>1 MB = 10⁶ B</translation>
+    </message>
+    <message>
+        <source>1 MiB = 2²⁰ B</source>
+        <translation>1 MiB = 2²⁰ B</translation>
+    </message>
+    <message>
+        <source>1 kB = 10³ B</source>
+        <translation>1 kB = 10³ B</translation>
+    </message>
+    <message>
+        <source>1 KiB = 2¹⁰ B</source>
+        <translation>1 KiB = 2¹⁰ B</translation>
+    </message>
+    <message>
+        <source>whole bytes</source>
+        <translation>whole bytes</translation>
     </message>
     <message>
         <source>T</source>
@@ -2958,22 +3306,6 @@ states (Δ)</translation>
     <message>
         <source>{v} s</source>
         <translation>{v} s</translation>
-    </message>
-    <message>
-        <source>MB</source>
-        <translation>MB</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>kB</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>MiB</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>KiB</translation>
     </message>
     <message>
         <source>B</source>

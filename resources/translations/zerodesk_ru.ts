@@ -2,10 +2,84 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru_RU" sourcelanguage="en_US">
 <context>
+    <name>ByteUnits</name>
+    <message>
+        <source>MB</source>
+        <translation>МБ</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>кБ</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>МиБ</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>КиБ</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>Б</translation>
+    </message>
+</context>
+<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
         <translation>Состояния оптимизатора K = 12: {v}</translation>
+    </message>
+</context>
+<context>
+    <name>CommRows</name>
+    <message>
+        <source>all {n}</source>
+        <translation>все участники ({n})</translation>
+    </message>
+    <message>
+        <source>group of {n}</source>
+        <translation>группа, N = {n}</translation>
+    </message>
+    <message>
+        <source>{n} replicas</source>
+        <translation>реплики: {n}</translation>
+    </message>
+    <message>
+        <source>hpZ group of {n}</source>
+        <translation>группа hpZ, N = {n}</translation>
+    </message>
+    <message>
+        <source>{op}, {group}: {intra} + {inter}</source>
+        <translation>{op}, {group}: {intra} + {inter}</translation>
+    </message>
+    <message>
+        <source>Inside a node per step ({bw} GB/s)</source>
+        <translation>Внутри узла за шаг ({bw} ГБ/с)</translation>
+    </message>
+    <message>
+        <source>Between nodes per step ({bw} GB/s)</source>
+        <translation>Между узлами за шаг ({bw} ГБ/с)</translation>
+    </message>
+    <message>
+        <source>Communication time, at least</source>
+        <translation>Время обменов, не меньше</translation>
+    </message>
+    <message>
+        <source>Collectives: in the node + between</source>
+        <translation>Коллективные операции: внутри узла + между узлами</translation>
+    </message>
+    <message>
+        <source>shard group of {n}, {r} replicas</source>
+        <translation>группа разделения N = {n}, реплики: {r}</translation>
+    </message>
+    <message>
+        <source>no shard group</source>
+        <translation>без группы разделения</translation>
+    </message>
+    <message>
+        <source>Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 moves {ratio}× stage 2&apos;s traffic here, at least {t3} against {t2} a step.</source>
+        <translation>Обмены по каналам ({layout}; {nodes} × {gpus} GPU): кольцевые коллективные операции при номинальной пропускной способности; вычисления не учитываются, а перекрытие скрывает часть времени, поэтому это нижние оценки. §7: здесь стадия 3 передаёт {ratio}× от объёма стадии 2 — не меньше {t3} против {t2} за шаг.</translation>
     </message>
 </context>
 <context>
@@ -86,7 +160,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
-        <translation>профиль torch моделирует AdamW с вычислениями в BF16 и состояниями в FP32; схема «{scheme}» здесь не применяется</translation>
+        <translation>профиль «torch» учитывает AdamW с вычислениями в BF16 и состояниями в FP32; схема «{scheme}» здесь не применяется</translation>
     </message>
     <message>
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
@@ -94,7 +168,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
-        <translation>FSDP2 CPUOffloadPolicy: шаг AdamW выполняется на CPU; его время не моделируется</translation>
+        <translation>FSDP2 CPUOffloadPolicy: шаг AdamW выполняется на CPU; его время не учитывается</translation>
     </message>
     <message>
         <source>ZeRO-Offload partitions gradients as ZeRO-2 does: shown at stages 2 and 3</source>
@@ -106,7 +180,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>FSDP2 has no optimizer-only offload: choose optimizer+params</source>
-        <translation>в FSDP2 нельзя перенести только оптимизатор: выберите «+ параметры»</translation>
+        <translation>в FSDP2 нельзя перенести только состояния оптимизатора: выберите «+ параметры»</translation>
     </message>
     <message>
         <source>FSDP2&apos;s CPUOffloadPolicy offloads to host memory only, not NVMe</source>
@@ -115,6 +189,85 @@ per step ({unit})</source>
     <message>
         <source>DDP and ZeroRedundancyOptimizer have no CPU offload; FSDP2 (stages 2-3) has</source>
         <translation>у DDP и ZeroRedundancyOptimizer нет переноса на CPU; у FSDP2 (стадии 2–3) есть</translation>
+    </message>
+</context>
+<context>
+    <name>DiskChanges</name>
+    <message>
+        <source>“{name}” was changed on disk by another program or window since it was opened or saved here.</source>
+        <translation>«{name}» изменён на диске другой программой или другим окном после открытия или сохранения здесь.</translation>
+    </message>
+    <message>
+        <source>“{name}” was deleted from the disk since it was opened or saved here.</source>
+        <translation>«{name}» удалён с диска после открытия или сохранения здесь.</translation>
+    </message>
+    <message>
+        <source>“{name}” was created on disk by another program or window since this window last looked.</source>
+        <translation>«{name}» создан на диске другой программой или другим окном после того, как это окно проверяло его в последний раз.</translation>
+    </message>
+    <message>
+        <source>“{name}” now leads to another file, {target}, since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь стал указывать на другой файл: {target}.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a folder since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён папкой.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a named pipe (FIFO) since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён именованным каналом (FIFO).</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a device since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён файлом устройства.</translation>
+    </message>
+    <message>
+        <source>“{name}” was replaced by a socket since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь заменён сокетом.</translation>
+    </message>
+    <message>
+        <source>“{name}” is no longer a regular file since it was opened or saved here.</source>
+        <translation>«{name}» после открытия или сохранения здесь перестал быть обычным файлом.</translation>
+    </message>
+    <message>
+        <source>“{name}” was changed on disk and can no longer be read here.</source>
+        <translation>«{name}» изменён на диске, и прочитать его здесь больше нельзя.</translation>
+    </message>
+    <message>
+        <source>Save this plan there again, or as another file?</source>
+        <translation>Сохранить план туда снова или в другой файл?</translation>
+    </message>
+    <message>
+        <source>Overwrite those changes with this plan, or save it as another file?</source>
+        <translation>Записать этот план поверх тех изменений или сохранить его в другой файл?</translation>
+    </message>
+    <message>
+        <source>Nothing was written there. Save this plan as another file?</source>
+        <translation>Туда ничего не записано. Сохранить план в другой файл?</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>Файл изменён на диске</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>Сохранить как…</translation>
+    </message>
+    <message>
+        <source>Save Again</source>
+        <translation>Сохранить снова</translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation>Перезаписать</translation>
+    </message>
+    <message>
+        <source>Other hard links to “{name}” still hold the previous version: the save replaced the file under this name only.</source>
+        <translation>Другие жёсткие ссылки на «{name}» по-прежнему ведут к прежней версии: сохранение заменило файл только под этим именем.</translation>
+    </message>
+    <message>
+        <source>“{name}” could not keep its owner or group: the saved file now belongs to the account that saved it.</source>
+        <translation>У «{name}» не удалось сохранить владельца или группу: сохранённый файл теперь принадлежит учётной записи, которая его сохранила.</translation>
     </message>
 </context>
 <context>
@@ -149,6 +302,17 @@ per step ({unit})</source>
     </message>
 </context>
 <context>
+    <name>DpHybrid</name>
+    <message>
+        <source>{kind}, N = {n}</source>
+        <translation>{kind}, N = {n}</translation>
+    </message>
+    <message>
+        <source>(shard group kept as Nd grows)</source>
+        <translation>(группа разделения сохраняется при росте Nd)</translation>
+    </message>
+</context>
+<context>
     <name>Evidence</name>
     <message>
         <source>CPU</source>
@@ -160,7 +324,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>simulated · rank 0 of {n}, fake tensors</source>
-        <translation>смоделировано · участник 0 из {n}, фиктивные тензоры</translation>
+        <translation>симуляция · участник 0 из {n}, тензоры без данных</translation>
     </message>
     <message>
         <source>measured · {device}, {n} ranks</source>
@@ -186,6 +350,10 @@ per step ({unit})</source>
         <translation>В некоторых полях ошибки. Сохранить последний корректный план (тот, что на диаграмме)?</translation>
     </message>
     <message>
+        <source>Opening {path}…</source>
+        <translation>Открытие {path}…</translation>
+    </message>
+    <message>
         <source>Cannot open the plan</source>
         <translation>Не удаётся открыть план</translation>
     </message>
@@ -206,12 +374,8 @@ per step ({unit})</source>
         <translation>Сохранён {path}</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk after it was opened here. Save it again?</source>
-        <translation>«{name}» был удалён с диска после того, как его открыли здесь. Сохранить его снова?</translation>
-    </message>
-    <message>
-        <source>“{name}” was changed on disk by another program or window after it was opened here. Overwrite those changes with this plan?</source>
-        <translation>«{name}» был изменён на диске другой программой или другим окном после того, как его открыли здесь. Заменить эти изменения этим планом?</translation>
+        <source>Save will ask before writing there.</source>
+        <translation>При сохранении программа сначала спросит, записывать ли туда.</translation>
     </message>
     <message>
         <source>File changed on disk</source>
@@ -222,12 +386,12 @@ per step ({unit})</source>
         <translation>«{name}» изменён на диске. Загрузить его заново и потерять изменения, сделанные здесь?</translation>
     </message>
     <message>
-        <source>“{name}” was changed on disk. Reload it?</source>
-        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
+        <source>Saved</source>
+        <translation>Сохранено</translation>
     </message>
     <message>
-        <source>“{name}” was deleted from the disk; Save will ask before writing it again.</source>
-        <translation>«{name}» удалён с диска; при сохранении будет задан вопрос, записывать ли его снова.</translation>
+        <source>“{name}” was changed on disk. Reload it?</source>
+        <translation>«{name}» изменён на диске. Загрузить его заново?</translation>
     </message>
     <message>
         <source>Exported {path}</source>
@@ -486,6 +650,14 @@ per step ({unit})</source>
 <context>
     <name>FormMessages</name>
     <message>
+        <source>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</source>
+        <translation>{name} — число в {unit} больше 0, не больше {hi}, например 2 или 1,5; оставьте поле пустым, если её нет.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</source>
+        <translation>{name} — число в {unit} от 0 до {hi}, например 2 или 1,5; пустое поле означает 0.</translation>
+    </message>
+    <message>
         <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
         <translation>Память GPU — число в {unit} больше 0, например 80 или 79,5; оставьте поле пустым, чтобы не рисовать линию GPU.</translation>
     </message>
@@ -495,11 +667,19 @@ per step ({unit})</source>
     </message>
     <message>
         <source>Nd must divide nodes × GPUs per node ({world}): for example {divisors}.</source>
-        <translation>узлы × GPU на узел ({world}) должно быть кратно Nd: например {divisors}.</translation>
+        <translation>Произведение «узлы × GPU на узел» ({world}) должно быть кратно Nd; подходящие Nd: {divisors}.</translation>
+    </message>
+    <message>
+        <source>The shard group must divide Nd ({nd}): for example {divisors}.</source>
+        <translation>Nd ({nd}) должно быть кратно группе разделения; подходят, например: {divisors}.</translation>
+    </message>
+    <message>
+        <source>hpZ is a paper-profile choice: PyTorch&apos;s engines keep no second shard. Choose HSDP, or the paper profile.</source>
+        <translation>hpZ — вариант профиля «статья»: движки PyTorch не держат второй доли. Выберите HSDP или профиль «статья».</translation>
     </message>
     <message>
         <source>Nodes × GPUs per node must be at most {max}.</source>
-        <translation>Узлы × GPU на узел — не больше {max}.</translation>
+        <translation>Произведение «узлы × GPU на узел» — не больше {max}.</translation>
     </message>
     <message>
         <source>Hidden ({hidden}) must be a multiple of heads ({heads}), unless the head dim is given.</source>
@@ -563,6 +743,10 @@ per step ({unit})</source>
     <message>
         <source>Card</source>
         <translation>Карточка</translation>
+    </message>
+    <message>
+        <source>Card, adapted</source>
+        <translation>Карточка, адаптировано</translation>
     </message>
     <message>
         <source>ZeRO paper {sections}</source>
@@ -711,7 +895,7 @@ per step ({unit})</source>
     </message>
     <message>
         <source>Imported {name}: {n} parameters, context {seq} tokens</source>
-        <translation>Импортирована {name}: параметров {n}, контекст {seq} токенов</translation>
+        <translation>Импортирована {name}: параметров — {n}, длина контекста в токенах — {seq}</translation>
     </message>
     <message>
         <source>Cannot import the config</source>
@@ -893,7 +1077,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>gated (SwiGLU)</source>
-        <translation>с затвором (SwiGLU)</translation>
+        <translation>с гейтом (SwiGLU)</translation>
     </message>
     <message>
         <source>plain (GELU)</source>
@@ -909,7 +1093,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>rotary (RoPE)</source>
-        <translation>вращательное (RoPE)</translation>
+        <translation>RoPE</translation>
     </message>
     <message>
         <source>learned table</source>
@@ -959,11 +1143,11 @@ optimizer sharded</source>
         <translation>Провести группу от стадии 0 до стадии 3 (режим докладчика: F11)</translation>
     </message>
     <message>
-        <source>Parameters (fp16)</source>
+        <source>Parameters (FP16)</source>
         <translation>Параметры (FP16)</translation>
     </message>
     <message>
-        <source>Gradients (fp16)</source>
+        <source>Gradients (FP16)</source>
         <translation>Градиенты (FP16)</translation>
     </message>
     <message>
@@ -991,6 +1175,10 @@ optimizer sharded</source>
         <translation>Обмены стадии 3 к обменам стадий 0–2</translation>
     </message>
     <message>
+        <source>Communication time per step at least, stage {n}</source>
+        <translation>Время обменов за шаг, не меньше, стадия {n}</translation>
+    </message>
+    <message>
         <source>Stage 0 states over stage 3 states</source>
         <translation>Состояния стадии 0 к состояниям стадии 3</translation>
     </message>
@@ -1012,7 +1200,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Data-parallel ranks Nd</source>
-        <translation>Участники параллельного обучения по данным Nd</translation>
+        <translation>Число участников параллельного обучения по данным Nd</translation>
     </message>
     <message>
         <source>computed, ZeRO paper profile (§3.1, §5)</source>
@@ -1024,7 +1212,39 @@ optimizer sharded</source>
     </message>
     <message>
         <source>predicted from the model&apos;s shapes, as on the Plan chart (not a measurement)</source>
-        <translation>прогноз по форме модели, как на графике плана (не замер)</translation>
+        <translation>прогноз по форме модели, как на диаграмме вкладки «План» (не замер)</translation>
+    </message>
+    <message>
+        <source>{elements} × {size} B</source>
+        <translation>{elements} × {size} Б</translation>
+    </message>
+    <message>
+        <source>L × tokens × (what one block saves) + the final norm</source>
+        <translation>L × токены × (что сохраняет один блок) + финальная нормализация</translation>
+    </message>
+    <message>
+        <source>tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)</source>
+        <translation>токены × словарь × 10 Б (логиты BF16, их копия FP32, log-softmax)</translation>
+    </message>
+    <message>
+        <source>{states} + activations + buffers</source>
+        <translation>{states} + активации + буферы</translation>
+    </message>
+    <message>
+        <source>max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)</source>
+        <translation>наибольшее из: байты внутри узла / {intra} ГБ/с и байты между узлами / {inter} ГБ/с</translation>
+    </message>
+    <message>
+        <source>a lower bound: compute is not modelled, overlap hides part</source>
+        <translation>нижняя оценка: вычисления не учитываются, перекрытие скрывает часть времени</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>токены</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>словарь</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1063,7 +1283,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Presenter (F11)</source>
-        <translation>Докладчик (F11)</translation>
+        <translation>Режим докладчика (F11)</translation>
     </message>
     <message>
         <source>Full screen, large type, high contrast; Esc leaves</source>
@@ -1071,7 +1291,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Handout PDF…</source>
-        <translation>Раздатка PDF…</translation>
+        <translation>Раздаточный материал (PDF)…</translation>
     </message>
     <message>
         <source>Export the lesson as a PDF, one step a page</source>
@@ -1183,7 +1403,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>hidden ×</source>
-        <translation>hidden ×</translation>
+        <translation>ширина ×</translation>
     </message>
     <message>
         <source>sequence ×</source>
@@ -1199,7 +1419,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Fraction of the head width, hence hidden and FFN (heads keep their count)</source>
-        <translation>Доля ширины головы, а значит hidden и FFN (число голов сохраняется)</translation>
+        <translation>Доля ширины головы, а с ней ширины модели и FFN (число голов сохраняется)</translation>
     </message>
     <message>
         <source>Fraction of the sequence length</source>
@@ -1306,8 +1526,8 @@ optimizer sharded</source>
         <translation>Проверка {path}…</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>В собственном Python ZeroDesk нет torch: установите его командой pip install &apos;zerodesk[measure]&apos; или выберите другой Python, в котором есть torch.</translation>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</source>
+        <translation>В собственном Python ZeroDesk нет torch: установите его командой {python} -m pip install torch transformers (в Linux добавьте --index-url {cpu_index}, чтобы получить сборку для CPU) или выберите другой Python, в котором есть torch.</translation>
     </message>
 </context>
 <context>
@@ -1326,7 +1546,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Tiers side by side</source>
-        <translation>Уровни рядом</translation>
+        <translation>Расчёт, симуляция и замер рядом</translation>
     </message>
     <message>
         <source>Ranks of the last run</source>
@@ -1334,7 +1554,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Computed, simulated and measured figures per stage</source>
-        <translation>Расчётные, смоделированные и измеренные значения по стадиям</translation>
+        <translation>Расчётные, симулированные и измеренные значения по стадиям</translation>
     </message>
     <message>
         <source>Results of the last run per rank</source>
@@ -1350,7 +1570,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Simulating needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
-        <translation>Для моделирования нужна архитектура модели (слои, hidden, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
+        <translation>Для симуляции нужна архитектура модели (слои, ширина, головы, FFN, словарь), а не только число параметров: выберите готовую модель или введите архитектуру в форме.</translation>
     </message>
     <message>
         <source>Measuring needs the model&apos;s architecture (layers, hidden, heads, FFN, vocabulary), not only a parameter count: pick a model preset or enter the architecture in the form.</source>
@@ -1368,9 +1588,13 @@ optimizer sharded</source>
         <source>Choose at least one stage to measure.</source>
         <translation>Выберите хотя бы одну стадию для измерения.</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>The model states of {n} CPU ranks need about {need}, more than this machine can spare ({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.</source>
-        <translation>Состояниям модели {n} участников на CPU нужно около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, hidden ×), возьмите меньше участников или смоделируйте шаг.</translation>
+        <translation>
+            <numerusform>{n} участник на CPU потребует для состояний модели около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, ширина ×), возьмите меньше участников или запустите симуляцию.</numerusform>
+            <numerusform>{n} участника на CPU потребуют для состояний модели около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, ширина ×), возьмите меньше участников или запустите симуляцию.</numerusform>
+            <numerusform>{n} участников на CPU потребуют для состояний модели около {need} — больше, чем может выделить эта машина (свободно {free}): уменьшите модель (слои ×, ширина ×), возьмите меньше участников или запустите симуляцию.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Choose the Python interpreter that has torch (this bundle cannot run the ranks itself).</source>
@@ -1430,6 +1654,10 @@ optimizer sharded</source>
     <message>
         <source>GPU working set</source>
         <translation>рабочий объём GPU</translation>
+    </message>
+    <message>
+        <source>GPU working set: unknown (needs the architecture)</source>
+        <translation>рабочий объём GPU: неизвестен (нужна архитектура)</translation>
     </message>
     <message>
         <source>{where}, per node</source>
@@ -1528,7 +1756,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>fused</source>
-        <translation>fused</translation>
+        <translation>слитое (fused)</translation>
     </message>
     <message>
         <source>for-loop</source>
@@ -1551,6 +1779,14 @@ optimizer sharded</source>
         <translation>NVMe</translation>
     </message>
     <message>
+        <source>HSDP: shard in the group, replicate across groups</source>
+        <translation>HSDP: разделение в группе, реплики между группами</translation>
+    </message>
+    <message>
+        <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
+        <translation>ZeRO++ hpZ: вторая доля 16-битных параметров в группе</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>ГБ</translation>
     </message>
@@ -1570,28 +1806,36 @@ optimizer sharded</source>
         <translation>прогноз пика</translation>
     </message>
     <message>
+        <source>states</source>
+        <translation>состояния</translation>
+    </message>
+    <message>
         <source>On top at the peak (predicted)</source>
         <translation>Сверху в момент пика (прогноз)</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <source>{seq} tokens × micro-batch {batch}; 16-bit, no recomputation. With them, per stage: the gathered 16-bit parameters and the communication buffers.</source>
-        <translation>{seq} токенов × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</translation>
+        <translation>
+            <numerusform>{seq} токен × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</numerusform>
+            <numerusform>{seq} токена × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</numerusform>
+            <numerusform>{seq} токенов × микробатч {batch}; 16 бит, без пересчёта активаций. Вместе с ними по стадиям: собранные 16-битные параметры и буферы обменов.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (such as {example}) to see the activations.</source>
+        <translation>Нет оценки: у одного числа параметров нет формы модели. Выберите модель с архитектурой (например, {example}), чтобы увидеть активации.</translation>
     </message>
     <message>
         <source>Fragmentation</source>
         <translation>Фрагментация</translation>
     </message>
     <message>
-        <source>Not predicted: measure the peak of a full step.</source>
-        <translation>Не прогнозируется: измерьте пик полного шага.</translation>
+        <source>Not predicted, so drawn the same on every bar: measure the peak of a full step.</source>
+        <translation>Не прогнозируется, поэтому одинакова у всех столбцов: измерьте пик полного шага.</translation>
     </message>
     <message>
         <source>Per rank, {model}, Nd = {nd}</source>
         <translation>На участника, {model}, Nd = {nd}</translation>
-    </message>
-    <message>
-        <source>Not estimated: a raw parameter count has no shapes. Choose a model with an architecture (e.g. llama-2-7b) to see the activations.</source>
-        <translation>Нет оценки: у одного числа параметров нет формы модели. Выберите модель с архитектурой (например, llama-2-7b), чтобы увидеть активации.</translation>
     </message>
 </context>
 <context>
@@ -1702,7 +1946,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Bandwidth, GB/s per rank</source>
-        <translation>Пропускная способность, ГБ/с</translation>
+        <translation>Пропускная способность на участника, ГБ/с</translation>
     </message>
     <message>
         <source>Units</source>
@@ -1842,7 +2086,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Host↔device bandwidth per GPU for the offload traffic time (1 GB = 10⁹ B)</source>
-        <translation>Пропускная способность хост↔устройство на GPU для времени обмена при переносе (1 ГБ = 10⁹ Б)</translation>
+        <translation>Пропускная способность хост↔устройство на GPU для времени обмена при переносе (1 ГБ = 10⁹ байт)</translation>
     </message>
     <message>
         <source>Host memory per node, {unit}</source>
@@ -1862,7 +2106,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
-        <translation>Как шагает AdamW: foreach (по умолчанию в torch на CUDA) держит на время шага копию FP32 параметров участника; шаг по одному тензору — две копии его крупнейшего тензора; fused — ни одной (прогноз пика учитывает выбор)</translation>
+        <translation>Как AdamW выполняет шаг: foreach (по умолчанию в torch на CUDA) держит на время шага копию параметров участника в FP32; по одному тензору — две копии крупнейшего тензора; слитое (fused) — ни одной (прогноз пика учитывает выбор)</translation>
     </message>
     <message>
         <source>Model</source>
@@ -1901,8 +2145,8 @@ optimizer sharded</source>
         <translation>Общие эмбеддинги входа/выхода</translation>
     </message>
     <message>
-        <source>Card example: P = 2·10⁹, Nd = 4</source>
-        <translation>Пример из карточки: P = 2·10⁹, Nd = 4</translation>
+        <source>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</source>
+        <translation>Загрузить пример из карточки (P = 2·10⁹, Nd = 4)</translation>
     </message>
     <message>
         <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
@@ -1913,8 +2157,68 @@ optimizer sharded</source>
         <translation>Загрузить пример из карточки</translation>
     </message>
     <message>
+        <source>Shard group N</source>
+        <translation>Группа разделения N</translation>
+    </message>
+    <message>
+        <source>Shard the states among N consecutive ranks (usually a node&apos;s GPUs) and replicate them across the Nd/N groups; N divides Nd. Empty: N = Nd, no replicas</source>
+        <translation>Распределять состояния между N соседними участниками (обычно GPU одного узла) и повторять их в каждой из Nd/N групп; Nd кратно N. Пусто: N = Nd, без реплик</translation>
+    </message>
+    <message>
+        <source>Group means</source>
+        <translation>Смысл группы</translation>
+    </message>
+    <message>
+        <source>HSDP (FSDP2 on a 2-D mesh, MiCS): every sharded state among N. ZeRO++ hpZ (paper profile): stage 3 among all Nd, plus a second 16-bit parameter shard among N</source>
+        <translation>HSDP (FSDP2 на двумерной сетке, MiCS): все разделённые состояния — между N участниками. ZeRO++ hpZ (профиль «статья»): стадия 3 — между всеми Nd, плюс вторая доля 16-битных параметров между N</translation>
+    </message>
+    <message>
+        <source>Network preset</source>
+        <translation>Готовая сеть</translation>
+    </message>
+    <message>
+        <source>Sets the inter-node bandwidth per GPU</source>
+        <translation>Задаёт пропускную способность между узлами на GPU</translation>
+    </message>
+    <message>
+        <source>In a node, GB/s</source>
+        <translation>Внутри узла, ГБ/с</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth inside a node (NVLink, PCIe), per GPU and per direction; a GPU preset sets it (1 GB = 10⁹ B)</source>
+        <translation>Пропускная способность между GPU внутри узла (NVLink, PCIe) на GPU в одном направлении; её задаёт готовый GPU (1 ГБ = 10⁹ байт)</translation>
+    </message>
+    <message>
+        <source>Between nodes, GB/s</source>
+        <translation>Между узлами, ГБ/с</translation>
+    </message>
+    <message>
+        <source>Bandwidth between nodes (InfiniBand, Ethernet) per GPU and per direction: its NIC or its share of the node&apos;s (1 GB = 10⁹ B)</source>
+        <translation>Пропускная способность между узлами (InfiniBand, Ethernet) на GPU в одном направлении: его сетевой адаптер или его доля адаптеров узла (1 ГБ = 10⁹ байт)</translation>
+    </message>
+    <message>
+        <source>Hybrid sharding and links</source>
+        <translation>Гибридное разделение и каналы</translation>
+    </message>
+    <message>
+        <source>Nd</source>
+        <translation>Nd</translation>
+    </message>
+    <message>
         <source>Custom</source>
         <translation>Своя</translation>
+    </message>
+    <message>
+        <source>N = Nd = {nd}: flat, no replicas</source>
+        <translation>N = Nd = {nd}: без групп и реплик</translation>
+    </message>
+    <message>
+        <source>stage 3 among all {nd}, hpZ&apos;s second shard among {n}</source>
+        <translation>стадия 3 — между всеми (Nd = {nd}), вторая доля hpZ — между N = {n}</translation>
+    </message>
+    <message>
+        <source>{r} groups of {n}: sharded in the group, replicated across</source>
+        <translation>групп: {r}, N = {n}: разделение внутри группы, реплики между группами</translation>
     </message>
     <message>
         <source>ZeroDesk&apos;s own</source>
@@ -1938,7 +2242,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Empty: 4 × hidden for a plain MLP; 8/3 × hidden rounded up to a multiple of 256 for a gated one (Llama&apos;s rule)</source>
-        <translation>Пусто: 4 × ширина для обычного MLP; 8/3 × ширина с округлением вверх до кратного 256 для MLP с затвором (правило Llama)</translation>
+        <translation>Пусто: 4 × ширина для обычного MLP; 8/3 × ширина с округлением вверх до кратного 256 для MLP с гейтом (правило Llama)</translation>
     </message>
     <message>
         <source>Size of the learned position table (learned positions only)</source>
@@ -1946,7 +2250,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>Rotary positions have no table: this size changes nothing</source>
-        <translation>У вращательного кодирования позиций нет таблицы: этот размер ни на что не влияет</translation>
+        <translation>У RoPE нет таблицы позиций: этот размер ни на что не влияет</translation>
     </message>
     <message>
         <source>The torch profile counts what PyTorch&apos;s engines keep: fp32 parameters, gradients and AdamW states, bf16 compute.</source>
@@ -1954,7 +2258,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>q/k norms</source>
-        <translation>нормы q/k</translation>
+        <translation>нормализация q/k</translation>
     </message>
     <message>
         <source>parallel attention + MLP</source>
@@ -1970,11 +2274,11 @@ optimizer sharded</source>
     </message>
     <message>
         <source>no final norm</source>
-        <translation>без финальной нормы</translation>
+        <translation>без финальной нормализации</translation>
     </message>
     <message>
         <source>rotary on {n} lanes per head</source>
-        <translation>вращение на {n} компонентах головы</translation>
+        <translation>RoPE только на части компонент головы ({n})</translation>
     </message>
     <message>
         <source>{n} extra position rows</source>
@@ -1986,7 +2290,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>two norms per block</source>
-        <translation>две нормы в блоке</translation>
+        <translation>две нормализации в блоке</translation>
     </message>
     <message>
         <source>activation {name}</source>
@@ -1994,7 +2298,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>= {n} parameters, exact from the architecture</source>
-        <translation>= {n} параметров, точно по архитектуре</translation>
+        <translation>= {n}: точное число параметров по архитектуре</translation>
     </message>
     <message>
         <source>P = {n} ({short})</source>
@@ -2006,11 +2310,11 @@ optimizer sharded</source>
     </message>
     <message>
         <source>= {n} parameters in {t} tensors, exact from transformers</source>
-        <translation>= {n} параметров в {t} тензорах, точно по transformers</translation>
+        <translation>= {n}: точное число параметров по transformers (тензоров: {t})</translation>
     </message>
     <message>
         <source>= {n} parameters</source>
-        <translation>= {n} параметров</translation>
+        <translation>= {n}: число параметров</translation>
     </message>
     <message>
         <source>Nd = {nd} ({nodes} × {gpn} GPUs)</source>
@@ -2084,6 +2388,10 @@ optimizer sharded</source>
         <translation>Столбцы — состояния модели; заштрихованная верхушка — прогноз пика полного шага (активации, собранные параметры, буферы; последовательность {seq} × микробатч {mb}). Фрагментация не прогнозируется: симулируйте или измерьте шаг.</translation>
     </message>
     <message>
+        <source>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</source>
+        <translation>Прогноз пика не показан: без архитектуры активации неизвестны (задано только число параметров); выберите готовую модель или задайте архитектуру.</translation>
+    </message>
+    <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
         <translation>расчёт, {profile}; {unit}; пунктир — текущее Nd = {nd}</translation>
     </message>
@@ -2120,9 +2428,13 @@ optimizer sharded</source>
 </context>
 <context>
     <name>RankFigure</name>
-    <message>
+    <message numerus="yes">
         <source>Nd = {nd} ranks, one box each</source>
-        <translation>Nd = {nd} участников, по прямоугольнику на каждого</translation>
+        <translation>
+            <numerusform>Nd = {nd} участник, один прямоугольник</numerusform>
+            <numerusform>Nd = {nd} участника, по прямоугольнику на каждого</numerusform>
+            <numerusform>Nd = {nd} участников, по прямоугольнику на каждого</numerusform>
+        </translation>
     </message>
     <message>
         <source>+{n} more</source>
@@ -2144,9 +2456,13 @@ optimizer sharded</source>
         <source> (split)</source>
         <translation> (разделены)</translation>
     </message>
-    <message>
-        <source>Nd = {nd} ranks: {shown} boxes, the last stands for the rest</source>
-        <translation>Nd = {nd} участников: {shown} прямоугольников, последний — за всех остальных</translation>
+    <message numerus="yes">
+        <source>Nd = {nd} ranks; the last box stands for the rest</source>
+        <translation>
+            <numerusform>Nd = {nd} участник; последний прямоугольник — за всех остальных</numerusform>
+            <numerusform>Nd = {nd} участника; последний прямоугольник — за всех остальных</numerusform>
+            <numerusform>Nd = {nd} участников; последний прямоугольник — за всех остальных</numerusform>
+        </translation>
     </message>
     <message>
         <source>rank {i}</source>
@@ -2205,13 +2521,13 @@ of the step</source>
         <source>States
 simulated</source>
         <translation>Состояния
-модель</translation>
+(симуляция)</translation>
     </message>
     <message>
         <source>States
 measured</source>
         <translation>Состояния
-запуск</translation>
+(замер)</translation>
     </message>
     <message>
         <source>Parameters, gradients and optimizer state at rest after the optimizer step, from live tensors</source>
@@ -2221,7 +2537,7 @@ measured</source>
         <source>States
 predicted</source>
         <translation>Состояния
-прогноз</translation>
+(прогноз)</translation>
     </message>
     <message>
         <source>The same, predicted by the torch profile for the run&apos;s shapes and ranks</source>
@@ -2274,8 +2590,8 @@ run / pred.</source>
     <message>
         <source>Computed
 states</source>
-        <translation>Расчётные
-состояния</translation>
+        <translation>Состояния
+(расчёт)</translation>
     </message>
     <message>
         <source>Model states of the largest rank, computed with the {profile} profile (the bars)</source>
@@ -2294,8 +2610,8 @@ states</source>
     <message>
         <source>Predicted
 peak</source>
-        <translation>Прогноз
-пика</translation>
+        <translation>Пик
+(прогноз)</translation>
     </message>
     <message>
         <source>The computed peak of the step: states, activations and buffers</source>
@@ -2305,13 +2621,13 @@ peak</source>
         <source>Simulated
 peak</source>
         <translation>Пик
-модели</translation>
+(симуляция)</translation>
     </message>
     <message>
         <source>Simulated
 states (Δ)</source>
         <translation>Состояния
-модели (Δ)</translation>
+(симуляция, Δ)</translation>
     </message>
     <message>
         <source>Δ vs the torch profile</source>
@@ -2320,18 +2636,18 @@ states (Δ)</source>
     <message>
         <source>Measured
 peak (Δ)</source>
-        <translation>Измеренный
-пик (Δ)</translation>
+        <translation>Пик
+(замер, Δ)</translation>
     </message>
     <message>
         <source>Δ vs the simulated peak</source>
-        <translation>Δ относительно смоделированного пика</translation>
+        <translation>Δ относительно пика симуляции</translation>
     </message>
     <message>
         <source>Measured
 states (Δ)</source>
-        <translation>Измеренные
-состояния (Δ)</translation>
+        <translation>Состояния
+(замер, Δ)</translation>
     </message>
 </context>
 <context>
@@ -2427,11 +2743,11 @@ states (Δ)</source>
     </message>
     <message>
         <source>S&amp;imulate</source>
-        <translation>Сму&amp;лировать</translation>
+        <translation>Симу&amp;лировать</translation>
     </message>
     <message>
         <source>One full-size step of rank 0 under fake tensors: no GPU, little memory — for models this machine cannot hold</source>
-        <translation>Один полноразмерный шаг участника 0 на фиктивных тензорах: без GPU и почти без памяти — для моделей, которые не помещаются в эту машину</translation>
+        <translation>Один полноразмерный шаг участника 0 в симуляции, на тензорах без данных: без GPU и почти без памяти — для моделей, которые не помещаются в эту машину</translation>
     </message>
     <message>
         <source>&amp;Measure</source>
@@ -2483,7 +2799,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>{stage}: not simulated</source>
-        <translation>{stage}: не моделируется</translation>
+        <translation>{stage}: не симулируется</translation>
     </message>
     <message>
         <source>{stage}: not measured</source>
@@ -2494,7 +2810,7 @@ states (Δ)</source>
     <name>RunTexts</name>
     <message>
         <source>&lt;b&gt;Simulate&lt;/b&gt; runs rank 0 of {nd} ranks for stage(s) {stages} as a full-size step under fake tensors: no GPU, little memory — for models this machine cannot hold. Expect about {time}.</source>
-        <translation>&lt;b&gt;Смоделировать&lt;/b&gt;: полноразмерный шаг участника 0 из {nd} для стадий {stages} на фиктивных тензорах — без GPU и почти без памяти, для моделей, которые не помещаются в эту машину. Займёт около {time}.</translation>
+        <translation>&lt;b&gt;Симулировать&lt;/b&gt;: полноразмерный шаг участника 0 из {nd} для стадий {stages} на тензорах без данных — без GPU и почти без памяти, для моделей, которые не помещаются в эту машину. Займёт около {time}.</translation>
     </message>
     <message>
         <source>&lt;b&gt;Measure&lt;/b&gt; cannot run: {why}</source>
@@ -2502,19 +2818,19 @@ states (Δ)</source>
     </message>
     <message>
         <source>CPU ranks (gloo)</source>
-        <translation>участниках на CPU (gloo)</translation>
+        <translation>на CPU (gloo)</translation>
     </message>
     <message>
         <source>CUDA ranks (NCCL, one GPU each)</source>
-        <translation>участниках на CUDA (NCCL, по GPU на каждого)</translation>
+        <translation>на CUDA (NCCL, по GPU на каждого)</translation>
     </message>
     <message>
         <source>CUDA ranks if this machine has a GPU, else CPU ranks</source>
-        <translation>участниках на CUDA, если на машине есть GPU, иначе на CPU</translation>
+        <translation>на CUDA, если на машине есть GPU, иначе на CPU</translation>
     </message>
     <message>
         <source>&lt;b&gt;Measure&lt;/b&gt; runs a warm-up and one measured training step for stage(s) {stages} on {ranks} local {where}. Expect about {time}, much of it starting the ranks (each imports torch).</source>
-        <translation>&lt;b&gt;Измерить&lt;/b&gt;: разогревочный и один измеряемый шаг обучения для стадий {stages} на {ranks} локальных {where}. Займёт около {time}, в основном на запуск участников (каждый импортирует torch).</translation>
+        <translation>&lt;b&gt;Измерить&lt;/b&gt;: разогревочный и один измеряемый шаг обучения для стадий {stages}; локальных участников — {ranks}, {where}. Займёт около {time}, в основном на запуск участников (каждый импортирует torch).</translation>
     </message>
     <message>
         <source>A scaled run is compared here only; the Plan tab&apos;s bars stay those of the full model.</source>
@@ -2522,7 +2838,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>The Plan tab&apos;s bars are for Nd = {nd}; with {ranks} ranks the comparison stays in this tab (set Ranks to {nd} to put markers on that chart).</source>
-        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}; с {ranks} участниками сравнение остаётся на этой вкладке (укажите участников: {nd}, чтобы отметки появились на той диаграмме).</translation>
+        <translation>Столбцы на вкладке «План» посчитаны для Nd = {nd}, а участников в запуске — {ranks}, поэтому сравнение остаётся на этой вкладке (укажите участников: {nd}, чтобы отметки появились на той диаграмме).</translation>
     </message>
     <message>
         <source>Results also land on the Plan tab&apos;s chart beside each bar.</source>
@@ -2534,7 +2850,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Starting the simulation (it imports torch)…</source>
-        <translation>Запуск моделирования (импортируется torch)…</translation>
+        <translation>Запуск симуляции (импортируется torch)…</translation>
     </message>
     <message>
         <source>Starting {ranks} ranks (each imports torch)…</source>
@@ -2542,7 +2858,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Simulating…</source>
-        <translation>Моделирование…</translation>
+        <translation>Симуляция…</translation>
     </message>
     <message>
         <source>Measuring…</source>
@@ -2550,7 +2866,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Simulating stage {n}: {phase}…</source>
-        <translation>Моделирование стадии {n}: {phase}…</translation>
+        <translation>Симуляция стадии {n}: {phase}…</translation>
     </message>
     <message>
         <source>Measuring stage {n}: {phase}…</source>
@@ -2586,7 +2902,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Simulated rank 0 of {ranks} under fake tensors, torch {torch}, in {wall}.</source>
-        <translation>Смоделирован участник 0 из {ranks} на фиктивных тензорах, torch {torch}, за {wall}.</translation>
+        <translation>Симуляция участника 0 из {ranks} на тензорах без данных: torch {torch}, за {wall}.</translation>
     </message>
     <message>
         <source>Measured on {device}, {ranks} ranks, torch {torch}, in {wall}.</source>
@@ -2629,16 +2945,24 @@ states (Δ)</source>
         <translation>Ядра AdamW: {impl}; ядро внимания: {attention}.</translation>
     </message>
     <message>
-        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); fragmentation (reserved − allocated, measured) {frag}; outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
-        <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (то, чего трекер не видит: рабочие области cuBLAS/cuDNN, блоки, удерживаемые для других потоков CUDA); фрагментация (reserved − allocated, измерено) {frag}; вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
+        <source>AdamW kernels: {impl}.</source>
+        <translation>Ядра AdamW: {impl}.</translation>
+    </message>
+    <message>
+        <source>Attention kernel: {attention}.</source>
+        <translation>Ядро внимания: {attention}.</translation>
+    </message>
+    <message>
+        <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
+        <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (то, чего трекер не видит: рабочие области cuBLAS/cuDNN, блоки, удерживаемые для других потоков CUDA); зарезервировано, но не выделено {frag} (замер; верхняя граница потерь из-за фрагментации: сюда входят и свободные блоки, которые аллокатор держит для повторного использования); вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads, FFN {ffn}, vocabulary {vocab}, sequence {seq} × micro-batch {mb}; P = {p} ({short})</source>
-        <translation>слоёв {layers}, hidden {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
+        <translation>слоёв {layers}, ширина {hidden}, голов {heads}, FFN {ffn}, словарь {vocab}, последовательность {seq} × микробатч {mb}; P = {p} ({short})</translation>
     </message>
     <message>
         <source>{l} of {L} layers, hidden {h} of {H}, FFN {f} of {F}, vocabulary {v} of {V}, sequence {s} of {S}; P = {p} ({short}) of {P} ({SHORT})</source>
-        <translation>слоёв {l} из {L}, hidden {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
+        <translation>слоёв {l} из {L}, ширина {h} из {H}, FFN {f} из {F}, словарь {v} из {V}, последовательность {s} из {S}; P = {p} ({short}) из {P} ({SHORT})</translation>
     </message>
     <message>
         <source>Model as measured: {model}.</source>
@@ -2752,8 +3076,16 @@ states (Δ)</source>
         <translation>Всего на стадии: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Расчёт, {profile}. Щёлкните, чтобы открыть утверждение, на котором он основан.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Расчёт, {profile}. Щёлкните (или нажмите Enter), чтобы открыть утверждение, на котором он основан.</translation>
+    </message>
+    <message>
+        <source>States vs the torch profile {c}: {d}</source>
+        <translation>Состояния относительно профиля «torch» {c}: {d}</translation>
+    </message>
+    <message>
+        <source>States vs computed {c}: {d}</source>
+        <translation>Состояния относительно расчёта {c}: {d}</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>
@@ -2764,16 +3096,8 @@ states (Δ)</source>
         <translation>Состояния модели: {v}</translation>
     </message>
     <message>
-        <source>States vs the torch profile {c}: {d:+.1f}%</source>
-        <translation>Состояния относительно профиля «torch» {c}: {d:+.1f}%</translation>
-    </message>
-    <message>
-        <source>States vs computed {c}: {d:+.1f}%</source>
-        <translation>Состояния относительно расчёта {c}: {d:+.1f}%</translation>
-    </message>
-    <message>
         <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
-        <translation>рядом со столбцами: пик (▲ измерено, ■ смоделировано), состояния модели (◆, ●), % — состояния относительно профиля «torch»</translation>
+        <translation>рядом со столбцами: пик (▲ замер, ■ симуляция), состояния модели (◆, ●), % — состояния относительно профиля «torch»</translation>
     </message>
 </context>
 <context>
@@ -2788,7 +3112,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Where this holds</source>
-        <translation>Где это верно</translation>
+        <translation>Граница применимости</translation>
     </message>
     <message>
         <source>Click any highlighted number to see its formula.</source>
@@ -2862,16 +3186,20 @@ states (Δ)</source>
         <translation>Прогнозируемый пик шага (оценка)</translation>
     </message>
     <message>
+        <source>needs the architecture (no activations in a raw count)</source>
+        <translation>нужна архитектура (число параметров не даёт активаций)</translation>
+    </message>
+    <message>
         <source>Predicted peak vs GPU memory</source>
         <translation>Прогноз пика и память GPU</translation>
     </message>
     <message>
         <source>Communication per step</source>
-        <translation>Обмен за шаг</translation>
+        <translation>Обмены за шаг</translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>
-        <translation>Время обмена при {bw} ГБ/с</translation>
+        <translation>Время обменов при {bw} ГБ/с</translation>
     </message>
     <message>
         <source>over by {over}: needs {pct}% of {gpu}</source>
@@ -2883,11 +3211,11 @@ states (Δ)</source>
     </message>
     <message>
         <source>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</source>
-        <translation>P = {p} параметров · Nd = {nd} · значения в {unit} ({note})</translation>
+        <translation>P = {p} (число параметров) · Nd = {nd} · значения в {unit} ({note})</translation>
     </message>
     <message>
-        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
-        <translation>Сверху — оценка активаций для последовательности {seq} × микробатч {mb}: {act} на участника (16 бит, слитное внимание, без пересчёта; оценка, а не замер).</translation>
+        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</source>
+        <translation>Сверху — оценка активаций для последовательности {seq} × микробатч {mb}: {act} на участника (16 бит, слитое (fused) внимание, пересчёт: {recompute}; оценка, а не замер).</translation>
     </message>
     <message>
         <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
@@ -2907,6 +3235,10 @@ states (Δ)</source>
     <message>
         <source>Rank memory, {unit}</source>
         <translation>Память участника, {unit}</translation>
+    </message>
+    <message>
+        <source>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</source>
+        <translation>Симуляция не строит график во времени: она фиксирует пик каждой фазы шага, считая без настоящих данных, а не память по ходу шага. График строит замер.</translation>
     </message>
     <message>
         <source>No memory samples arrived before the run stopped.</source>
@@ -2932,6 +3264,26 @@ states (Δ)</source>
         <translation>1 ГиБ = 2³⁰ байт</translation>
     </message>
     <message>
+        <source>1 MB = 10⁶ B</source>
+        <translation>1 МБ = 10⁶ байт</translation>
+    </message>
+    <message>
+        <source>1 MiB = 2²⁰ B</source>
+        <translation>1 МиБ = 2²⁰ байт</translation>
+    </message>
+    <message>
+        <source>1 kB = 10³ B</source>
+        <translation>1 кБ = 10³ байт</translation>
+    </message>
+    <message>
+        <source>1 KiB = 2¹⁰ B</source>
+        <translation>1 КиБ = 2¹⁰ байт</translation>
+    </message>
+    <message>
+        <source>whole bytes</source>
+        <translation>целые байты</translation>
+    </message>
+    <message>
         <source>T</source>
         <translation>трлн</translation>
     </message>
@@ -2949,7 +3301,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>{n} B</source>
-        <translation>{n} байт</translation>
+        <translation>{n} Б</translation>
     </message>
     <message>
         <source>{v} ms</source>
@@ -2958,22 +3310,6 @@ states (Δ)</source>
     <message>
         <source>{v} s</source>
         <translation>{v} с</translation>
-    </message>
-    <message>
-        <source>MB</source>
-        <translation>МБ</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>кБ</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>МиБ</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>КиБ</translation>
     </message>
     <message>
         <source>B</source>
@@ -3088,7 +3424,7 @@ states (Δ)</source>
     </message>
     <message>
         <source>Show the measure tab: simulate or measure a training step</source>
-        <translation>Показать вкладку измерений: смоделировать или измерить шаг обучения</translation>
+        <translation>Показать вкладку измерений: симулировать или измерить шаг обучения</translation>
     </message>
     <message>
         <source>Fit Ta&amp;b</source>
@@ -3100,11 +3436,11 @@ states (Δ)</source>
     </message>
     <message>
         <source>S&amp;imulate</source>
-        <translation>Сму&amp;лировать</translation>
+        <translation>Симу&amp;лировать</translation>
     </message>
     <message>
         <source>Simulate one full-size step of rank 0 under fake tensors (for models this machine cannot hold)</source>
-        <translation>Смоделировать один полноразмерный шаг участника 0 на фиктивных тензорах (для моделей, которые не помещаются в эту машину)</translation>
+        <translation>Симулировать один полноразмерный шаг участника 0 на тензорах без данных (для моделей, которые не помещаются в эту машину)</translation>
     </message>
     <message>
         <source>Measu&amp;re</source>

@@ -5,6 +5,12 @@ The `paper` profile follows ZeRO §3.1/§5 generalised to any scheme of bytes pe
 class, stage 2 also gradients, stage 3 also parameters). The `torch` profile follows what
 PyTorch's own engines keep (zerodesk.core.torch_profile), exactly per rank when the shapes are known.
 These are model states only: activations, temporary buffers and fragmentation come on top (§3.2).
+
+With a shard group N smaller than Nd (cluster.shard_group) the sharded states are spread over N ranks and
+replicated across the Nd/N groups (HSDP, MiCS): the formulas hold with N in place of Nd for what is sharded,
+and the torch profile is FSDP2 on a 2-D mesh (replicate, shard), each rank as rank r mod N of N. With
+hybrid = hpz (ZeRO++, paper profile) stage 3 stays sharded among all Nd and adds a second shard of the 16-bit
+parameters among N. Communication per stage comes from core.comm_links (bytes and seconds per link).
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Literal
 
+from .comm_links import TORCH_BYTES, ElementBytes, StageComm, stage_comm
 from .figures import check_figures
 from .notes import Note, note
-from .plan import Plan, Profile, Scheme
+from .plan import Hybrid, Plan, Profile, Scheme
 
 STAGES = (0, 1, 2, 3)
 StateClass = Literal["param", "grad", "optimizer"]
@@ -154,16 +161,41 @@ def paper_stage(spec: SchemeSpec, params: int, dp: int, stage: int) -> dict[str,
     return out
 
 
-def paper_formula(spec: SchemeSpec, stage: int) -> str:
-    """The stage's formula in bytes, e.g. '4P + 12P/Nd' — the paper's §5 form, general in K."""
+def paper_formula(spec: SchemeSpec, stage: int, over: str = "Nd") -> str:
+    """The stage's formula in bytes, e.g. '4P + 12P/Nd' — the paper's §5 form, general in K.
+
+    over: what the sharded states are spread over: 'Nd', or 'N' for a shard group (HSDP)."""
     whole = sum(c.bytes_per_param for c in spec.components if not sharded(c.state_class, stage))
     split = sum(c.bytes_per_param for c in spec.components if sharded(c.state_class, stage))
     terms = []
     if whole:
         terms.append(f"{whole:g}P")
     if split:
-        terms.append(f"{split:g}P/Nd")
+        terms.append(f"{split:g}P/{over}")
     return " + ".join(terms)
+
+
+def hpz_secondary_bytes(spec: SchemeSpec, params: int, group: int) -> int:
+    """ZeRO++ hpZ's secondary partition: the 16-bit (parameter-class) states sharded among the group's ranks."""
+    per_param = sum(c.bytes_per_param for c in spec.components if c.state_class == "param")
+    return ceil(per_param * ceil(params / group))
+
+
+def paper_hybrid(plan: Plan, spec: SchemeSpec, stage: int) -> tuple[dict[str, int], str]:
+    """(bytes per rank by component, formula) of the paper profile with the plan's shard group.
+
+    hsdp: the stage formulas with N in place of Nd. hpz: stage 3 across Nd, plus the secondary parameter shard
+    (counted with the parameters), stages 0-2 as without a group."""
+    params, dp, n = plan.params, plan.dp, plan.shard_size
+    if plan.hybrid == Hybrid.HPZ:
+        comps = paper_stage(spec, params, dp, stage)
+        if stage < 3:
+            return comps, paper_formula(spec, stage)
+        param_key = next(c.key for c in spec.components if c.state_class == "param")
+        comps[param_key] += hpz_secondary_bytes(spec, params, plan.cluster.shard_size)
+        secondary = sum(c.bytes_per_param for c in spec.components if c.state_class == "param")
+        return comps, f"{paper_formula(spec, stage)} + {secondary:g}P/N"
+    return paper_stage(spec, params, n, stage), paper_formula(spec, stage, "N" if n < dp else "Nd")
 
 
 def ring_factor(dp: int) -> float:
@@ -214,9 +246,10 @@ def compute(plan: Plan) -> Breakdown:
         return _compute_torch(plan, params, dp)
     spec = SCHEMES[plan.scheme]
     stages = []
+    comms = comm_by_link(plan)
     for s in STAGES:
-        comps = paper_stage(spec, params, dp, s)
-        stages.append(StageResult(s, comps, [(dp, comps)], paper_comm_bytes(spec, params, s, dp), paper_formula(spec, s)))
+        comps, formula = paper_hybrid(plan, spec, s)
+        stages.append(StageResult(s, comps, [(dp, comps)], comms[s].total_bytes, formula))
     notes = [] if spec.in_paper else [note("scheme_outside_paper", scheme=plan.scheme.value)]
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
 
@@ -224,18 +257,34 @@ def compute(plan: Plan) -> Breakdown:
 def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     from . import torch_profile
 
-    named = plan.model.named_shapes
-    shapes = [s for _, s in named] if named is not None else None
+    shapes = plan.model.census  # the tensors counted by shape, once per tensor list (core.tensor_census)
     stages = []
+    comms = comm_by_link(plan)
     for s in STAGES:
         runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
-                for n, r in torch_profile.rank_runs(shapes, params, s, dp)]
+                for n, r in torch_profile.hybrid_runs(shapes, params, s, dp, plan.shard_size)]
         largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
-        stages.append(StageResult(s, dict(largest), runs, torch_comm_bytes(params, s, dp), TORCH_FORMULA[s]))
+        formula = TORCH_FORMULA[s] if plan.shard_size == dp else TORCH_FORMULA[s].replace("/Nd", "/N")
+        stages.append(StageResult(s, dict(largest), runs, comms[s].total_bytes, formula))
     notes = [] if plan.scheme == Scheme.MIXED_ADAM else [note("torch_profile_fixes_scheme", scheme=plan.scheme.value)]
     if shapes is None:
         notes.append(note("raw_count_even_shards"))
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=shapes is not None, notes=notes)
+
+
+def element_bytes(plan: Plan) -> ElementBytes:
+    """What one element of the gradients reduced and the parameters gathered takes, for the plan's profile."""
+    if plan.profile == Profile.TORCH:
+        return TORCH_BYTES
+    spec = SCHEMES[plan.scheme]
+    return ElementBytes(grad=spec.comm_bytes_per_element,
+                        gather=spec.gather_bytes_per_element or spec.comm_bytes_per_element)
+
+
+def comm_by_link(plan: Plan) -> list[StageComm]:
+    """Every stage's collectives and the bytes and seconds per rank per step on each link (core.comm_links)."""
+    size = element_bytes(plan)
+    return [stage_comm(plan, s, size) for s in STAGES]
 
 
 def comm_seconds(comm_bytes: int, bandwidth_gbps: float) -> float:
@@ -244,10 +293,31 @@ def comm_seconds(comm_bytes: int, bandwidth_gbps: float) -> float:
 
 
 def sweep_dp(plan: Plan, dps: list[int]) -> dict[int, list[int]]:
-    """Largest-rank total per stage at each Nd (for the memory-versus-Nd view)."""
+    """Largest-rank total per stage at each Nd (for the memory-versus-Nd view), flat: every state sharded among
+    all Nd ranks (the plan's shard group is left out; sweep_hybrid keeps it). Every point shares the plan's model,
+    so a tensor list is counted once for the whole sweep (ModelSpec.census)."""
     out: dict[int, list[int]] = {s: [] for s in STAGES}
     for nd in dps:
-        trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(update={"dp": None, "nodes": nd, "gpus_per_node": 1})})
+        trial = plan.model_copy(update={"hybrid": Hybrid.HSDP, "cluster": plan.cluster.model_copy(
+            update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": None})})
+        b = compute(trial)
+        for s in STAGES:
+            out[s].append(b.stage(s).total_bytes)
+    return out
+
+
+def sweep_hybrid(plan: Plan, dps: list[int]) -> dict[int, list[int | None]]:
+    """The plan's hybrid sharding along Nd, beside sweep_dp's flat curves: the largest rank per stage at each Nd
+    its shard group N divides (None elsewhere, and below N). Past N only the replicas grow (HSDP: flat in Nd)."""
+    n = plan.shard_size
+    out: dict[int, list[int | None]] = {s: [] for s in STAGES}
+    for nd in dps:
+        if nd < n or nd % n:
+            for s in STAGES:
+                out[s].append(None)
+            continue
+        trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(
+            update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": n})})
         b = compute(trial)
         for s in STAGES:
             out[s].append(b.stage(s).total_bytes)

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .disk_state import DiskState, FileChangedOnDisk, _kind, change_since
+from .disk_state import FILE, DiskState, FileChangedOnDisk, _kind, change_since
 
 TEMP_PREFIX = ".zerodesk-save-"  # short and fixed: the temp name fits beside a 255-byte file name
 STALE_TEMP_S = 600.0  # a temp this old is left by a crash wherever it came from
@@ -45,11 +45,14 @@ class NotARegularFile(OSError):
 @dataclass(frozen=True)
 class SaveReport:
     """What a save could not keep. split_links: the file had this many other hard links, which still hold the
-    old bytes; owner_kept: False when the old file's owner or group could not be given to the new one."""
+    old bytes; owner_kept: False when the old file's owner or group could not be given to the new one.
+    written: the DiskState of the file just written, taken from the written file itself (not looked up again by
+    name, which another program may already have changed): what the next save's `expect` should be."""
 
     path: Path
     split_links: int = 0
     owner_kept: bool = True
+    written: DiskState | None = None
 
 
 def temp_name(data: bytes, token: str | None = None) -> str:
@@ -82,10 +85,14 @@ def atomic_write_text(path: str | os.PathLike, text: str, expect: DiskState | No
             tmp.unlink(missing_ok=True)
             raise
         _unmark(fd)
+        info = os.fstat(fd)
     finally:
         os.close(fd)
     _fsync_folder(folder)
-    return SaveReport(target, split_links=max(0, old.st_nlink - 1) if old is not None else 0, owner_kept=owner_kept)
+    written = DiskState(FILE, str(target), len(data), (info.st_dev, info.st_ino, info.st_mtime_ns),
+                        hashlib.sha256(data).hexdigest())
+    return SaveReport(target, split_links=max(0, old.st_nlink - 1) if old is not None else 0, owner_kept=owner_kept,
+                      written=written)
 
 
 def _write_temp(folder: Path, tmp: Path, data: bytes, token: str, old: os.stat_result | None) -> tuple[int, bool]:

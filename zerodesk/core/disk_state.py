@@ -14,6 +14,7 @@ import stat
 from dataclasses import dataclass
 
 from .errors import PlanError
+from .json_files import read_file
 from .text import shorten
 
 # kinds of what a path leads to
@@ -140,6 +141,19 @@ def change_since(path: str | os.PathLike, before: DiskState) -> Change | None:
             return None
         return Change(UNREADABLE if digest is None else EDITED, now)
     return None if digest == before.digest else Change(EDITED, now)
+
+
+def read_observed(path: str | os.PathLike, what: str) -> tuple[bytes, DiskState]:
+    """A file's bytes (json_files.read_file) and the DiskState they came from, the digest of those very bytes.
+
+    A file replaced between the read and the look is read again: a state that does not describe the bytes
+    read would let a later save overwrite that replacement without asking."""
+    for _ in range(3):
+        data = read_file(path, what)
+        state = observe(path, data)
+        if state.digest is not None:
+            return data, state
+    raise PlanError(f"{what} {shorten(os.fspath(path), 200)} keeps changing while it is read; try again once it settles")
 
 
 class FileChangedOnDisk(PlanError):

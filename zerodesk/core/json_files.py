@@ -5,12 +5,14 @@ Every failure is one PlanError naming what the file is and where ('catalog /x.js
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import re
 import stat
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from pydantic import BaseModel, ValidationError
 
@@ -58,9 +60,48 @@ def parse_json(text: str, source: str) -> Any:
     return data
 
 
+_DIGITS_AS_ZERO = {ord(d): "0" for d in "123456789"}
+_LONG_RUN = "0" * (MAX_NUMBER_DIGITS + 1)
+
+
+def _has_long_digit_run(text: str) -> bool:
+    """Whether MAX_NUMBER_DIGITS + 1 ASCII digits follow one another anywhere (in a string, too: then only the
+    slower check below runs). A translate and a substring search, fast in C, unlike a regex trying every digit."""
+    if len(text) <= MAX_NUMBER_DIGITS:
+        return False
+    if text.isascii():
+        return _LONG_RUN.encode() in text.encode("ascii").translate(_ASCII_DIGITS_AS_ZERO)
+    return _LONG_RUN in text.translate(_DIGITS_AS_ZERO)
+
+
+_ASCII_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+
+
+def plain_json(text: str) -> bool:
+    """Whether nothing in text needs parse_json's careful reading: no digit run too long for a number we accept, no
+    surrogate escape. Such text may be validated straight from JSON (see all_finite for what that still misses)."""
+    return not _has_long_digit_run(text) and not _SURROGATE_ESCAPE.search(text)
+
+
+def all_finite(data: Any) -> bool:
+    """Whether no float in data is infinite or NaN (JSON has neither; a validator reading JSON itself lets them into
+    free-form data such as a config dict)."""
+    if isinstance(data, float):
+        return math.isfinite(data)
+    if isinstance(data, dict):
+        return all(all_finite(v) for v in data.values())
+    if isinstance(data, (list, tuple)):
+        return all(all_finite(v) for v in data)
+    return True
+
+
 def _parse_json(text: str, source: str) -> Any:
+    # Whole numbers are checked one by one (_json_int) only where a run of digits is too long somewhere: a call
+    # per number would cost seconds on a plan with a million tensor dimensions.
+    ints = {"parse_int": _json_int} if _has_long_digit_run(text) else {}
     try:
-        return json.loads(text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant)
+        with no_collector_pauses():
+            return json.loads(text, parse_float=_json_float, parse_constant=_json_constant, **ints)
     except json.JSONDecodeError as exc:
         raise PlanError(f"{source} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except _NumberTooLarge as exc:
@@ -105,13 +146,31 @@ def read_file(path: str | os.PathLike, what: str) -> bytes:
         os.close(fd)
 
 
-def decode_json(data: bytes, source: str) -> Any:
-    """File bytes (UTF-8, an optional BOM) to JSON data; PlanError otherwise."""
+def decode_text(data: bytes, source: str) -> str:
+    """File bytes (UTF-8, an optional BOM) to text; PlanError otherwise."""
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise PlanError(f"{source} is not UTF-8 text") from None
-    return parse_json(text, source)
+
+
+def decode_json(data: bytes, source: str) -> Any:
+    """File bytes (UTF-8, an optional BOM) to JSON data; PlanError otherwise."""
+    return parse_json(decode_text(data, source), source)
+
+
+@contextmanager
+def no_collector_pauses() -> Iterator[None]:
+    """Hold Python's cycle collector off while a file's JSON becomes objects: a plan with a million tensors makes
+    millions of lists and tuples, none in a cycle, and the collector would walk them again and again (twice the
+    parse's own time). It runs as usual afterwards."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def read_json(path: str | os.PathLike, what: str) -> Any:

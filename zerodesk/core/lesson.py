@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .accounting import SCHEMES, STAGES, compute, section7_bytes, sharded
-from .plan import Plan, Profile, Scheme
+from .accounting import SCHEMES, STAGES, comm_by_link, compute, section7_bytes, sharded
+from .plan import Hybrid, Plan, Profile, Scheme
 from .peak import predict
 from .residuals import activation_estimate
 
@@ -23,7 +23,8 @@ STATE_CLASSES = ("param", "grad", "optimizer")  # drawn bottom-up in this order
 class Number:
     """One figure on screen: its value, what it is, and the formula that gives it.
 
-    bytes: the value in bytes (None for a pure ratio such as the 1.5x of §7);
+    bytes: the value in bytes (None for a pure ratio such as the 1.5x of §7, or a time);
+    seconds: the value in seconds (a communication time), else None;
     formula: symbolic, in P and Nd ('4P + 12P/Nd'); terms: the symbols the formula uses.
     """
 
@@ -31,6 +32,7 @@ class Number:
     formula: str
     bytes: int | None = None
     ratio: float | None = None
+    seconds: float | None = None
     terms: tuple[str, ...] = ("P",)
     source: str = "computed"  # computed | estimated | predicted (later: simulated | measured)
 
@@ -71,8 +73,11 @@ class LessonFigures:
 
 
 def lesson_plan(plan: Plan) -> Plan:
-    """The plan as the lesson sees it: paper profile, mixed-precision Adam."""
-    return plan.model_copy(update={"profile": Profile.PAPER, "scheme": LESSON_SCHEME})
+    """The plan as the lesson sees it: paper profile, mixed-precision Adam, every state among all Nd (the card's
+    stages; a shard group is the main window's)."""
+    flat = plan.cluster.model_copy(update={"shard_group": None})
+    return plan.model_copy(update={"profile": Profile.PAPER, "scheme": LESSON_SCHEME, "hybrid": Hybrid.HSDP,
+                                   "cluster": flat})
 
 
 def _stage_formula(stage: int) -> str:
@@ -135,6 +140,12 @@ def lesson_figures(plan: Plan) -> LessonFigures:
         comm[s] = numbers[f"comm{s}"] = Number(f"comm{s}", f"{elements} × {spec.comm_bytes_per_element} B",
                                                bytes=section7_bytes(spec, p, s))  # the paper's large-Nd count
     numbers["comm_ratio"] = Number("comm_ratio", "3P / 2P", ratio=comm[3].bytes / comm[0].bytes, terms=())
+    links = comm_by_link(plan)  # §7 in seconds: at least this long a step over the plan's two links
+    for s in (2, 3):
+        numbers[f"time{s}"] = Number(
+            f"time{s}", f"max(in-node bytes / {plan.cluster.intra_node_gbps:g} GB/s, "
+                        f"between-node bytes / {plan.cluster.inter_node_gbps:g} GB/s)",
+            seconds=links[s].lower_bound_seconds, terms=("Nd",))
     numbers["saving3"] = Number("saving3", "16P / (16P/Nd) = Nd", ratio=stage_totals[0].bytes / stage_totals[3].bytes,
                                 terms=("Nd",))
     on_top = on_top_figures(plan)
@@ -143,7 +154,7 @@ def lesson_figures(plan: Plan) -> LessonFigures:
     if on_top.numbers:  # the shapes are known: the full step's predicted peak, as the Plan chart shows it
         for s, peak in zip(STAGES, predict(plan, breakdown)):
             numbers[f"peak{s}"] = Number(
-                f"peak{s}", f"{_stage_formula(s)} + activations + buffers (core.peak)",
+                f"peak{s}", f"{_stage_formula(s)} + activations + buffers",
                 bytes=peak.total_bytes - peak.components.get("cuda_allowance", 0),
                 terms=("P", "Nd", "tokens"), source="predicted")
     numbers["P"] = Number("P", "P", ratio=float(p), terms=("P",))

@@ -113,7 +113,7 @@ def compute_offload(plan: Plan) -> OffloadBreakdown | None:
 # -- paper profile: ZeRO-Offload / ZeRO-Infinity bookkeeping -----------------------------------------------
 def _paper(plan: Plan) -> list[OffloadStage]:
     spec = SCHEMES[plan.scheme]
-    p, dp = plan.params, plan.dp
+    p, dp = plan.params, plan.shard_size  # sharded among the shard group (Nd without one)
     shard = ceil(p / dp)
     param_b = sum(c.bytes_per_param for c in spec.components if c.state_class == "param")
     grad_b = sum(c.bytes_per_param for c in spec.components if c.state_class == "grad")
@@ -160,8 +160,7 @@ def _paper(plan: Plan) -> list[OffloadStage]:
 def _torch(plan: Plan) -> list[OffloadStage]:
     from . import torch_profile
 
-    named = plan.model.named_shapes  # an architecture's tensors, or a tensor list read by transformers
-    shapes = [s for _, s in named] if named is not None else None
+    shapes = plan.model.census  # an architecture's tensors, or a tensor list read by transformers, counted by shape
     dp, out = plan.dp, []
     for s in STAGES:
         if plan.offload == Offload.OPTIMIZER:
@@ -174,12 +173,13 @@ def _torch(plan: Plan) -> list[OffloadStage]:
             out.append(_not_applicable(s, "offload_fsdp2_stages_only"))
             continue
         per_node = ranks_per_node(plan)
-        node_total, largest = _heaviest_node(torch_profile.rank_runs(shapes, plan.params, s, dp), per_node)
+        node_total, largest = _heaviest_node(
+            torch_profile.hybrid_runs(shapes, plan.params, s, dp, plan.shard_size), per_node)
         host = {k: largest[k] for k in ("params", "grads", "optimizer")}
         padded_shard = largest["params"]  # fp32 bytes of this rank's padded parameter shard
         gathers = 1 if s == 2 else 2  # reshard_after_forward=True gathers again for backward
         traffic = gathers * padded_shard + largest["grads"]
-        working = torch_profile.torch_transient(named, s, dp)["gathered_params"] if named else None
+        working = torch_profile.torch_transient(shapes, s, plan.shard_size)["gathered_params"] if shapes else None
         out.append(OffloadStage(
             s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working, host_per_rank=host,
             offloaded_node_bytes=node_total, ranks_per_node=per_node, on_nvme=False, traffic_bytes=traffic,

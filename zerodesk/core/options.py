@@ -91,6 +91,13 @@ class Offload(str, Enum):
     OPTIMIZER_PARAMS = "optimizer+params"  # ZeRO-Infinity / FSDP2 CPUOffloadPolicy: parameters too
 
 
+class Hybrid(str, Enum):
+    """What the shard group (cluster.shard_group, N) means when it is smaller than Nd."""
+
+    HSDP = "hsdp"  # FSDP2's HSDP, DeepSpeed's MiCS: states sharded among N, replicated across Nd/N groups
+    HPZ = "hpz"  # ZeRO++ hpZ: stage 3 across all Nd, plus a second shard of the 16-bit parameters among N
+
+
 SCHEME = Option("scheme", "--scheme", "precision and optimizer, which fix the model states per parameter", (
     Choice(Scheme.MIXED_ADAM.value, QT_TRANSLATE_NOOP("Options", "Mixed-precision Adam (paper §3.1, 16 B/param)"),
            "16 B/param, the ZeRO paper's §3.1"),
@@ -129,6 +136,13 @@ OFFLOAD_TARGET = Option("offload_target", "--offload-target", "where offloaded s
     Choice("cpu", QT_TRANSLATE_NOOP("Options", "host memory (CPU)"), "host memory"),
     Choice("nvme", QT_TRANSLATE_NOOP("Options", "NVMe"), "NVMe storage"),
 ))
+HYBRID = Option("hybrid", "--hybrid", "what the shard group N means (--shard-group)", (
+    Choice(Hybrid.HSDP.value, QT_TRANSLATE_NOOP("Options", "HSDP: shard in the group, replicate across groups"),
+           "FSDP2's HSDP, MiCS: states sharded among N ranks, replicated across Nd/N groups"),
+    Choice(Hybrid.HPZ.value, QT_TRANSLATE_NOOP("Options", "ZeRO++ hpZ: a second 16-bit parameter shard in the group"),
+           "DeepSpeed ZeRO++: stage 3 sharded among all Nd, plus the 16-bit parameters sharded among N "
+           "for backward's all-gather; paper profile only"),
+))
 UNITS = Option("units", "--units", "the unit of every memory figure", (
     Choice("GB", QT_TRANSLATE_NOOP("Options", "GB"), "1 GB = 10^9 B"),
     Choice("GiB", QT_TRANSLATE_NOOP("Options", "GiB"), "1 GiB = 2^30 B"),
@@ -139,7 +153,7 @@ LANGUAGE = Option("language", "--lang", "interface language", (
     Choice("ru", "Русский"),
 ))
 
-OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, UNITS, LANGUAGE)
+OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID, UNITS, LANGUAGE)
 
 # The plan's field types, from the choices above (pydantic checks them).
 Recompute = Literal[RECOMPUTE.values]  # type: ignore[valid-type]

@@ -72,43 +72,44 @@ class _Shapes:
     largest_local: int  # elements of the largest dim-0 shard (FSDP2)
     head_grad: int  # elements of the output head's gradient held to the root's reduce-scatter
     fsdp_local: int  # elements rank 0 steps under FSDP2: a full ceil(dim0/Nd)-row chunk of every tensor
-    numels: tuple[int, ...]  # every tensor's elements in registration order (ZeroRedundancyOptimizer's partition)
+    sizes: tuple[tuple[int, int], ...]  # (elements, tensors) per distinct size, largest first (ZeroRedundancyOptimizer)
+    tensors: int  # how many tensors the model has (0: a raw count)
 
 
 def _shapes(plan: Plan) -> _Shapes:
-    from .architecture import block_group, numel, tensor_shapes
+    from .tensor_census import census_of_architecture
 
-    arch, dp = plan.model.architecture, plan.dp
-    # blocks are alike: list one and count it `layers` times (a tensor list is listed whole)
-    listed = tensor_shapes(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.named_shapes
-    if listed is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
-        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), ())
+    arch, dp = plan.model.architecture, plan.shard_size  # FSDP2 shards among the shard group (HSDP)
+    # blocks are alike: count one and `layers` times (a tensor list is counted whole, once: core.tensor_census)
+    census = census_of_architecture(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.census
+    if census is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
+        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), (), 0)
     layers = arch.layers if arch is not None else 1
     groups: dict[str, int] = {}
-    largest = largest_local = head = fsdp_local = 0
-    numels: list[int] = []
-    for name, shape in listed:
-        dim0 = shape[0] if shape else 1
-        rest = numel(shape) // dim0 if dim0 else 0
-        key = block_group(name)  # the FSDP2 group: a block ('model.layers.0', 'blocks.0') or the root
-        chunk = -(-dim0 // dp)
-        groups[key] = groups.get(key, 0) + chunk * dp * rest
+    fsdp_local = 0
+    for key, rows in census.group_rows.items():  # key: the FSDP2 group, a block ('model.layers.0') or the root
         copies = layers if key != "root" else 1
-        fsdp_local += chunk * rest * copies
-        numels += [dim0 * rest] * copies
-        if dim0 * rest > largest:
-            largest = dim0 * rest
-        if chunk * rest > largest_local:
-            largest_local = chunk * rest
-        if arch is None and name.endswith("head.weight"):
-            head = dim0 * rest
+        for dim0, width in rows:  # every tensor of the group with this dim 0 is chunked alike
+            chunk = -(-dim0 // dp)
+            groups[key] = groups.get(key, 0) + chunk * dp * width
+            fsdp_local += chunk * width * copies
+    largest_local = max(-(-dim0 // dp) * rest for dim0, rest in census.widest)
+    if layers == 1:
+        ordered, tensors = census.sizes, census.tensors
+    else:  # the listed block stands for `layers` blocks
+        sizes: dict[int, int] = {}
+        for key, shape, count in census.entries:
+            sizes[prod(shape)] = sizes.get(prod(shape), 0) + count * (layers if key != "root" else 1)
+        ordered, tensors = tuple(sorted(sizes.items(), reverse=True)), sum(sizes.values())
+    largest = census.largest
     blocks = [n for k, n in groups.items() if k != "root"]
     block = max(blocks, default=0)
     root = groups.get("root", 0)
     if arch is not None:
         head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
-        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, tuple(numels))
-    return _Shapes(root, block, root + sum(blocks), largest, largest_local, head, fsdp_local, tuple(numels))
+        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, ordered,
+                       tensors)
+    return _Shapes(root, block, root + sum(blocks), largest, largest_local, census.head, fsdp_local, ordered, tensors)
 
 
 def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
@@ -185,7 +186,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         gathered = BF16 * (sh.all_padded - sh.block_padded) if stage == 2 else BF16 * sh.root_padded + per_block_gathered
         ag = 0 if stage == 2 else per_block_gathered
         m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
-          reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+          reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.shard_size,
           unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
         if act is not None:
             # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
@@ -201,12 +202,12 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
               activations=act.per_layer_bytes * act.layers + own + act.shared_bytes)
             if act.layers > 1:
                 m("backward", "block backward", gathered_params=gathered, all_gather=ag,
-                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.dp,
+                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.shard_size,
                   unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
                   activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.dp,
+        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.shard_size,
           unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
@@ -233,17 +234,17 @@ def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
 
 def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
-    from .torch_profile import zero_partition
+    from .torch_profile import zero_owned
 
-    if stage == 0 or plan.dp == 1:
+    if stage == 0 or plan.shard_size == 1:
         return plan.params
     sh = sh or _shapes(plan)
-    if stage >= 2 or not sh.numels:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
+    if stage >= 2 or not sh.tensors:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
         return sh.fsdp_local
-    if plan.dp >= len(sh.numels):  # every tensor lands on a rank of its own
-        return max(sh.numels)
+    if plan.shard_size >= sh.tensors:  # every tensor lands on a rank of its own
+        return sh.largest_tensor
     # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
-    return max(sum(sh.numels[i] for i in owned) for owned in zero_partition(list(sh.numels), plan.dp))
+    return max(elements for elements, _ in zero_owned(sh.sizes, plan.shard_size))
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:

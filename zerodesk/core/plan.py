@@ -7,31 +7,40 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import secrets
+from fractions import Fraction
 from math import prod
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, ValidationInfo, field_validator, model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
 from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
-from .disk_state import DiskState, FileChangedOnDisk, change_since, observe
+from .disk_state import DiskState, FileChangedOnDisk, change_since, observe, read_observed
 from .errors import PlanError, explain, field_errors, os_reason
 from .evidence_records import EvidenceRecord
-from .json_files import decode_json, parse_json, read_file, read_json, read_model, require_bool
+from .json_files import (
+    MAX_FILE_BYTES, all_finite, decode_json, decode_text, no_collector_pauses, parse_json, plain_json, read_file,
+    read_json, read_model, require_bool,
+)
+from .tensor_census import TensorCensus, census_of, census_of_architecture
 from .options import (
-    OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE, UNITS, Offload, OffloadTarget, OptimizerImpl, Profile, Recompute, Scheme,
-    Unit,
+    HYBRID, OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE, UNITS, Hybrid, Offload, OffloadTarget, OptimizerImpl, Profile,
+    Recompute, Scheme, Unit,
 )
 from .text import shorten
 from .units import parse_count
 
 # Re-exported: callers import the plan's vocabulary, its errors and its file helpers from here.
 __all__ = [
-    "Architecture", "default_ffn", "Scheme", "Profile", "Offload", "PlanError", "explain", "field_errors",
+    "Architecture", "default_ffn", "Scheme", "Profile", "Offload", "Hybrid", "PlanError", "explain", "field_errors",
     "parse_json", "decode_json", "read_file", "read_json", "read_model", "require_bool",
     "TEMP_PREFIX", "SaveReport", "atomic_write_text", "sweep_stale_temps",
-    "DiskState", "FileChangedOnDisk", "change_since", "observe",
+    "DiskState", "FileChangedOnDisk", "change_since", "observe", "load_plan_observed",
     "SCHEMA_VERSION", "PLAN_SUFFIX", "MAX_GPU_MEMORY", "MAX_RANKS", "ModelSpec", "Cluster", "Plan",
     "plan_from_json", "plan_from_bytes", "load_plan", "plan_to_json", "save_plan", "is_hf_config", "MAX_GPUS_PER_NODE",
     "MAX_PARAMS",
@@ -78,24 +87,33 @@ class ModelSpec(_Strict):
     @field_validator("tensors")
     @classmethod
     def _sane_tensors(cls, tensors: list[tuple[str, tuple[int, ...]]] | None):
-        """Every shape within bounds, so no figure made from them is negative or astronomical."""
+        """Every shape within bounds, so no figure made from them is negative or astronomical. Judged per distinct
+        shape (the list's census, which the figures then reuse); the first offending tensor is named."""
         if tensors is None:
             return None
         if len(tensors) > MAX_TENSORS:
             raise ValueError(f"the list holds {len(tensors):,} tensors; at most {MAX_TENSORS:,}")
+        counted = census_of(tensors)
+        bad = {shape for shape, _ in counted.shapes
+               if len(shape) > MAX_TENSOR_DIMS or (shape and not 1 <= min(shape) <= max(shape) <= MAX_PARAMS)}
+        if bad or counted.params > MAX_PARAMS:
+            cls._name_the_first(tensors, bad)
+        return tensors
+
+    @staticmethod
+    def _name_the_first(tensors: list[tuple[str, tuple[int, ...]]], bad: set[tuple[int, ...]]) -> None:
         total = 0
         for i, (name, shape) in enumerate(tensors):
-            if len(shape) > MAX_TENSOR_DIMS:
+            if shape in bad and len(shape) > MAX_TENSOR_DIMS:
                 raise ValueError(f"{_tensor(i, name)} has {len(shape)} dimensions; at most {MAX_TENSOR_DIMS}")
-            if shape and (min(shape) < 1 or max(shape) > MAX_PARAMS):
-                bad = next(d for d in shape if not 1 <= d <= MAX_PARAMS)
-                raise ValueError(f"{_tensor(i, name)} has the dimension {bad:,}; each dimension must be a whole number "
+            if shape in bad:
+                dim = next(d for d in shape if not 1 <= d <= MAX_PARAMS)
+                raise ValueError(f"{_tensor(i, name)} has the dimension {dim:,}; each dimension must be a whole number "
                                  f"from 1 to {MAX_PARAMS:,}")
             total += prod(shape)
             if total > MAX_PARAMS:
                 raise ValueError(f"{_tensor(i, name)} brings the parameter count past {MAX_PARAMS:,}, "
                                  "the most a plan may hold")
-        return tensors
 
     @model_validator(mode="after")
     def _one_source(self) -> "ModelSpec":
@@ -107,6 +125,14 @@ class ModelSpec(_Strict):
             raise ValueError(f"the architecture has {param_count(self.architecture):,} parameters; "
                              f"a plan may hold at most {MAX_PARAMS:,}")
         return self
+
+    @property
+    def census(self) -> TensorCensus | None:
+        """The tensors counted by shape and FSDP2 group (core.tensor_census), when known: what every torch-profile
+        figure reads. Counted once per tensor list, and once per architecture."""
+        if self.architecture is not None:
+            return census_of_architecture(self.architecture)
+        return census_of(self.tensors) if self.tensors else None
 
     @property
     def named_shapes(self) -> list[tuple[str, tuple[int, ...]]] | None:
@@ -125,7 +151,7 @@ class ModelSpec(_Strict):
         if self.architecture is not None:
             return param_count(self.architecture)
         if self.tensors:
-            return sum(prod(s) for _, s in self.tensors)
+            return census_of(self.tensors).params
         assert self.params is not None
         return self.params
 
@@ -141,9 +167,19 @@ class Cluster(_Strict):
     gpus_per_node: int = Field(default=8, ge=1, le=MAX_GPUS_PER_NODE, validate_default=True,
                                description="GPUs per machine")
     dp: int | None = Field(default=None, ge=1, le=MAX_RANKS, description="data-parallel degree Nd; default nodes x GPUs")
+    # Hybrid sharding: states sharded among N consecutive data-parallel ranks, replicated across the Nd/N groups
+    # (FSDP2's 2-D mesh (replicate, shard)); or, with the plan's hybrid = hpz, ZeRO++'s secondary partition size.
+    shard_group: int | None = Field(default=None, ge=1, le=MAX_RANKS,
+                                    description="ranks each state is sharded among, N; default Nd (no replication)")
     gpu: str | None = Field(default=None, description="GPU preset name")
     gpu_memory_bytes: int | None = Field(default=None, ge=1, le=MAX_GPU_MEMORY, description="memory of one GPU in bytes")
     host_memory_bytes: int | None = Field(default=None, ge=1, le=10**18, description="host (CPU) memory of one node in bytes")
+    # The links communication crosses, per GPU and per direction (GB/s, 1 GB = 1e9 B); core.comm_links splits by them.
+    intra_node_gbps: float = Field(default=450.0, ge=1e-3, le=1e6,
+                                   description="GPU-to-GPU bandwidth inside a node (NVLink, PCIe), GB/s per GPU per direction")
+    inter_node_gbps: float = Field(default=50.0, ge=1e-3, le=1e6,
+                                   description="bandwidth between nodes (InfiniBand, Ethernet), GB/s per GPU per direction")
+    network: str | None = Field(default=None, description="network preset name (the inter-node bandwidth's source)")
 
     @field_validator("gpus_per_node")
     @classmethod
@@ -161,6 +197,17 @@ class Cluster(_Strict):
             raise ValueError(f"dp ({dp}) must divide nodes x GPUs per node ({nodes * gpus})")
         return dp
 
+    @field_validator("shard_group")
+    @classmethod
+    def _group_divides_dp(cls, group: int | None, info: ValidationInfo) -> int | None:
+        if group is None or "dp" not in info.data:  # a dp that failed its own check is reported by itself
+            return group
+        nodes, gpus = info.data.get("nodes"), info.data.get("gpus_per_node")
+        dp = info.data["dp"] or (nodes * gpus if nodes and gpus else None)
+        if dp and dp % group:
+            raise ValueError(f"shard_group ({group}) must divide the data-parallel degree Nd ({dp})")
+        return group
+
     @property
     def world_size(self) -> int:
         return self.nodes * self.gpus_per_node
@@ -168,6 +215,20 @@ class Cluster(_Strict):
     @property
     def data_parallel(self) -> int:
         return self.dp or self.world_size
+
+    @property
+    def shard_size(self) -> int:
+        """N: the ranks each sharded state is spread over (Nd without a shard group).
+
+        A group that does not divide Nd can only come from an unvalidated copy (model_copy); it counts as Nd."""
+        dp = self.data_parallel
+        return self.shard_group if self.shard_group and dp % self.shard_group == 0 else dp
+
+    @property
+    def dp_per_node(self) -> Fraction:
+        """Data-parallel ranks per node: Nd x GPUs per node / world, other parallelism taken as inside the node
+        (tensor parallelism is); at least 1, as a rank that spans nodes still sits on its own node."""
+        return max(Fraction(1), Fraction(self.data_parallel * self.gpus_per_node, self.world_size))
 
 
 class Plan(_Strict):
@@ -189,6 +250,7 @@ class Plan(_Strict):
     optimizer_impl: OptimizerImpl = Field(default=OPTIMIZER_IMPL.default, description=OPTIMIZER_IMPL.describe())
     offload: Offload = Offload.NONE
     offload_target: OffloadTarget = OFFLOAD_TARGET.default
+    hybrid: Hybrid = Field(default=Hybrid(HYBRID.default), description=HYBRID.describe())
     pcie_gbps: float = Field(default=25.0, ge=1e-3, le=1e4, description="host<->device bandwidth per GPU in GB/s")
 
     @field_validator("schema_version")
@@ -200,9 +262,28 @@ class Plan(_Strict):
             )
         return value
 
+    @field_validator("hybrid")
+    @classmethod
+    def _hpz_is_paper(cls, hybrid: Hybrid, info: ValidationInfo) -> Hybrid:
+        if hybrid == Hybrid.HPZ and info.data.get("profile") == Profile.TORCH:
+            raise ValueError("hpz (DeepSpeed ZeRO++) is a paper-profile choice: PyTorch's engines keep no secondary "
+                             "partition; use hsdp with the torch profile")
+        return hybrid
+
     @property
     def params(self) -> int:
         return self.model.param_count
+
+    @property
+    def shard_size(self) -> int:
+        """The ranks each sharded state is spread over: the shard group N with HSDP, all Nd without a group and
+        with hpZ (whose group, cluster.shard_size, holds only its secondary parameter shard)."""
+        return self.cluster.shard_size if self.hybrid == Hybrid.HSDP else self.dp
+
+    @property
+    def replicas(self) -> int:
+        """Nd / N: the groups that each hold a whole copy of the sharded states (1 without a shard group)."""
+        return self.dp // self.shard_size
 
     @property
     def dp(self) -> int:
@@ -210,7 +291,23 @@ class Plan(_Strict):
 
 
 def plan_from_json(text: str, source: str = "plan") -> Plan:
-    return _plan_from_data(parse_json(text, source), source)
+    """The plan in a file's text, strictly (PlanError in one sentence naming source otherwise)."""
+    plan = _plan_straight_from(text)
+    return plan if plan is not None else _plan_from_data(parse_json(text, source), source, text)
+
+
+def _plan_straight_from(text: str) -> Plan | None:
+    """The plan validated straight from its text when nothing in it needs parse_json's careful reading, else None;
+    None too when it is refused, so that parse_json and _plan_from_data say why in their words. A big file is
+    then parsed once, not twice (a 600,000-tensor list: half the time the window waits for)."""
+    if not plain_json(text):
+        return None
+    try:
+        with no_collector_pauses():
+            plan = Plan.model_validate_json(text, strict=True, context={"file": True})
+    except (ValidationError, ValueError, RecursionError):
+        return None
+    return plan if plan.model.hf_config is None or all_finite(plan.model.hf_config) else None
 
 
 def is_hf_config(path: str | os.PathLike) -> bool:
@@ -227,15 +324,22 @@ def _is_hf_config_data(data: Any) -> bool:
     return isinstance(data, dict) and "model_type" in data and "model" not in data
 
 
-def _plan_from_data(data: Any, source: str) -> Plan:
+def _plan_from_data(data: Any, source: str, text: str | None = None) -> Plan:
+    """The plan in JSON data (parse_json's); `text`: the JSON text it was parsed from, validated as it is rather
+    than dumped again (the same values: parse_json accepted it, and both keep the last of duplicate keys)."""
     if not isinstance(data, dict):
         raise PlanError(f"{source} must hold a JSON object, not {type(data).__name__}")
     if _is_hf_config_data(data):
         raise PlanError(f"{source} is a Hugging Face config (it has a model_type), not a ZeroDesk plan; "
                         "read it as a config (--config)")
+    if "model" not in data:  # any JSON object at all: say what a plan is, not which field pydantic missed first
+        raise PlanError(f"{source} is not a ZeroDesk plan: it names no model (a plan gives \"model\" as a preset "
+                        "name, a parameter count or an architecture)")
     try:
         # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False, "7B" is not a number
-        return Plan.model_validate_json(json.dumps(data), strict=True, context={"file": True})
+        with no_collector_pauses():
+            return Plan.model_validate_json(text if text is not None else json.dumps(data), strict=True,
+                                            context={"file": True})
     except RecursionError:
         raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
     except ValidationError as exc:
@@ -248,19 +352,43 @@ def load_plan(path: str | os.PathLike) -> Plan:
     return plan_from_bytes(read_file(path, "plan file"), f"plan file {shorten(os.fspath(path), 200)}")
 
 
+def load_plan_observed(path: str | os.PathLike) -> tuple[Plan, DiskState]:
+    """The plan and what the file was when read (a save's `expect`, so it never overwrites a later change)."""
+    data, state = read_observed(path, "plan file")
+    return plan_from_bytes(data, f"plan file {shorten(os.fspath(path), 200)}"), state
+
+
 def plan_from_bytes(data: bytes, source: str) -> Plan:
-    return _plan_from_data(decode_json(data, source), source)
+    return plan_from_json(decode_text(data, source), source)
+
+
+_TENSOR_LIST = TypeAdapter(list[tuple[str, tuple[int, ...]]])
 
 
 def plan_to_json(plan: Plan) -> str:
-    return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
+    """The plan file's text: indented JSON, except a tensor list, which is written on one line (indented, each
+    dimension on a line of its own, 600,000 tensors would take 49 MB, past the 16 MiB a plan file may be)."""
+    tensors = plan.model.tensors
+    if not tensors:
+        return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
+    marker = secrets.token_hex(16)  # stands in for the list in the indented text, then gives way to it
+    stand_in = plan.model_copy(update={"model": plan.model.model_copy(update={"tensors": [(marker, ())]})})
+    text = stand_in.model_dump_json(indent=2, exclude_none=True) + "\n"
+    at = re.search(r'\[\s*\[\s*"' + marker + r'",\s*\[\]\s*\]\s*\]', text)
+    assert at is not None, "the tensor list's stand-in is in the text"
+    return text[:at.start()] + _TENSOR_LIST.dump_json(tensors).decode() + text[at.end():]
 
 
 def save_plan(plan: Plan, path: str | os.PathLike, expect: DiskState | None = None) -> SaveReport:
     """Write the plan file atomically (core.atomic_save); `expect`: what the caller last saw there, so a file
     changed since is not overwritten (FileChangedOnDisk). PlanError in one sentence when it cannot be saved."""
+    text = plan_to_json(plan)
+    size = len(text.encode("utf-8", "surrogatepass")) if 4 * len(text) > MAX_FILE_BYTES else len(text)
+    if size > MAX_FILE_BYTES:  # a file no reader would open again: refused before anything is written
+        raise PlanError(f"cannot save plan file {shorten(os.fspath(path), 200)}: the plan would take "
+                        f"{size / 2**20:,.1f} MiB, more than the {MAX_FILE_BYTES // 2**20} MiB a plan file may be")
     try:
-        return atomic_write_text(path, plan_to_json(plan), expect)
+        return atomic_write_text(path, text, expect)
     except FileChangedOnDisk:
         raise
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .accounting import SCHEMES, Breakdown, comm_seconds
+from .accounting import SCHEMES, Breakdown, comm_by_link, comm_seconds
+from .comm_report import comm_json, comm_layout_json, comm_table
 from .peak import StagePeak, predict
 from .offload_report import offload_json, offload_table
 from .options import PROFILE, UNITS
@@ -49,6 +50,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
     """Stable keys for scripts: schema, params, dp, profile, stages[stage, total_bytes, components, comm_bytes]."""
     act = activation_estimate(plan)
     peaks = predict(plan, b)
+    comms = comm_by_link(plan)
     return {
         "schema": 1,
         "kind": "computed",
@@ -60,6 +62,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         "exact_shapes": b.exact_shapes,
         "gpu_memory_bytes": plan.cluster.gpu_memory_bytes,
         "bandwidth_gbps": plan.bandwidth_gbps,
+        **comm_layout_json(plan),
         "stages": [
             {
                 "stage": s.stage,
@@ -67,6 +70,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
                 "components": dict(s.components),
                 "comm_bytes": s.comm_bytes,
                 "comm_seconds": comm_seconds(s.comm_bytes, plan.bandwidth_gbps),
+                "comm": comm_json(plan, comms[s.stage]),
                 "formula": s.formula,
                 "rank_total_bytes": s.rank_totals,
                 **peak_json(peaks[s.stage]),
@@ -74,6 +78,8 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
             for s in b.stages
         ],
         "peak_source": PEAK_SOURCE,
+        "seq_len": plan.seq_len,  # the shape every activation figure and predicted peak is for
+        "micro_batch": plan.micro_batch,
         "recompute": plan.recompute,
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
@@ -123,9 +129,12 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         rows.append(row)
 
     name = shorten(plan.model.name, 120) if plan.model.name else ("architecture" if plan.model.architecture else "raw count")
+    n = plan.cluster.shard_size
+    kind = f"{plan.replicas} replicas" if plan.hybrid.value == "hsdp" else "hpZ's secondary parameter shard"
+    group = f"; shard group N = {n} ({kind})" if n < plan.dp else ""
     lines = [
         f"ZeroDesk plan — {provenance(plan)}",
-        f"Model: {name}, P = {b.params:,} ({fmt_count(b.params)}); Nd = {b.dp}; "
+        f"Model: {name}, P = {b.params:,} ({fmt_count(b.params)}); Nd = {b.dp}{group}; "
         f"{plan.cluster.nodes} node(s) x {plan.cluster.gpus_per_node} GPU(s)",
     ]
     if gpu:
@@ -155,13 +164,14 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                      "and allocator (your allowance).")
     for note in b.notes:
         lines.append(f"Note: {note.text}.")
+    lines += ["", comm_table(plan, comm_by_link(plan)), ""]
     if plan.offload.value != "none":
-        lines += ["", offload_table(plan), ""]
+        lines += [offload_table(plan), ""]
     lines.append(PEAK_WARNING)
     return "\n".join(lines)
 
 
-def preset_listing(models: bool, gpus: bool) -> str:
+def preset_listing(models: bool, gpus: bool, networks: bool = False) -> str:
     from . import catalog
 
     out = []
@@ -172,11 +182,16 @@ def preset_listing(models: bool, gpus: bool) -> str:
     if gpus:
         out.append("GPU presets (name, memory):")
         for g in catalog.gpu_presets():
-            out.append(f"  {g.name:24} {fmt_bytes(g.memory_bytes, 'GiB', 0):>9}  {g.label}")
+            link = f"{g.intra_node_gbps:g} GB/s ({g.intra_node_link})" if g.intra_node_gbps else "no link figure"
+            out.append(f"  {g.name:24} {fmt_bytes(g.memory_bytes, 'GiB', 0):>9}  {g.label}; in a node {link}")
+    if networks:
+        out.append("Network presets (name, per GPU per direction):")
+        for n in catalog.network_presets():
+            out.append(f"  {n.name:24} {n.gbps:>7g} GB/s  {n.label}")
     return "\n".join(out)
 
 
-def preset_json(models: bool, gpus: bool) -> dict:
+def preset_json(models: bool, gpus: bool, networks: bool = False) -> dict:
     """--list-presets/--list-gpus --json: every preset with its name, label and figures (P, memory in bytes)."""
     from . import catalog
 
@@ -185,6 +200,9 @@ def preset_json(models: bool, gpus: bool) -> dict:
         out["models"] = [{"name": m.name, "label": m.label, "params": m.to_model_spec().param_count,
                           "seq_len": m.seq_len, "dp": m.dp} for m in catalog.model_presets()]
     if gpus:
-        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes}
-                       for g in catalog.gpu_presets()]
+        out["gpus"] = [{"name": g.name, "label": g.label, "memory_bytes": g.memory_bytes,
+                        "intra_node_gbps": g.intra_node_gbps} for g in catalog.gpu_presets()]
+    if networks:
+        out["networks"] = [{"name": n.name, "label": n.label, "gbits_per_gpu": n.gbits_per_gpu, "inter_node_gbps": n.gbps}
+                           for n in catalog.network_presets()]
     return out

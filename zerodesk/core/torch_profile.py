@@ -16,11 +16,10 @@ Pure Python: no torch, no Qt.
 from __future__ import annotations
 
 import heapq
-from collections import Counter
 from functools import lru_cache
-from math import ceil, prod
+from math import ceil
 
-from .architecture import block_group
+from .tensor_census import TensorCensus, count_shapes, count_tensors
 
 FP32 = 4
 STEP_BYTES = 4  # AdamW's `step`: torch.tensor(0.0) -> one fp32 scalar per parameter tensor
@@ -48,6 +47,75 @@ def _zero_partition(numels: tuple[int, ...], dp: int) -> tuple[tuple[int, ...], 
         owned[rank].append(i)
         heapq.heapreplace(heap, (size + numels[i], rank))
     return tuple(tuple(o) for o in owned)
+
+
+def zero_owned(sizes: tuple[tuple[int, int], ...], dp: int) -> tuple[tuple[int, int], ...]:
+    """(elements, tensors) each rank owns under ZeroRedundancyOptimizer, in rank order; the same figures as
+    zero_partition, from the distinct sizes (TensorCensus.sizes: (elements, tensors), largest first).
+
+    Tensors of equal size are interchangeable, so only how many of each size a rank gets matters. A size with few
+    copies is dealt one by one, as zero_partition does; many copies at once (_deal_equal). Memoised: the peak and
+    the breakdown ask for the same partition."""
+    return _zero_owned(tuple(sizes), dp)
+
+
+@lru_cache(maxsize=32)
+def _zero_owned(sizes: tuple[tuple[int, int], ...], dp: int) -> tuple[tuple[int, int], ...]:
+    heap = [(0, r) for r in range(dp)]  # (elements so far, rank): the minimum is the first rank with the least
+    counts = [0] * dp
+    for numel, copies in sizes:
+        if numel <= 0:  # no elements: every copy goes to the rank that has the least, which stays the least
+            counts[heap[0][1]] += copies
+        elif copies <= 2 * dp + 32:  # dealing them at once costs a sort of Nd ranks and a few passes over them
+            for _ in range(copies):
+                size, rank = heap[0]
+                counts[rank] += 1
+                heapq.heapreplace(heap, (size + numel, rank))
+        else:
+            heap = _deal_equal(heap, counts, numel, copies)
+    loads = [0] * dp
+    for size, rank in heap:
+        loads[rank] = size
+    return tuple(zip(loads, counts))
+
+
+def _deal_equal(heap: list[tuple[int, int]], counts: list[int], n: int, copies: int) -> list[tuple[int, int]]:
+    """Deal `copies` tensors of n elements as the greedy would, one by one, but in O(Nd log Nd).
+
+    Rank r, holding L_r, takes its k-th tensor (k = 0, 1, ...) at the key (L_r + k*n, r); the greedy always takes the
+    smallest key left, and each rank's keys rise, so the tensors go to the `copies` smallest keys. Water-filling
+    finds the level lam with sum(max(0, lam - L_r)) = copies*n: fewer than `copies` keys lie below lam - n and at
+    least `copies` below ceil(lam), so all keys below a = floor(lam) - n are taken, and the rest are the smallest
+    of the few (at most two per rank) in [a, ceil(lam))."""
+    dp = len(heap)
+    loads = [0] * dp
+    for size, rank in heap:
+        loads[rank] = size
+    order = sorted(loads)
+    total = copies * n
+    below = 0
+    for i in range(1, dp + 1):  # the first i ranks (least loaded) lie under the level
+        below += order[i - 1]
+        if i == dp or total + below <= order[i] * i:
+            break
+    top = -(-(total + below) // i)  # ceil(lam)
+    a = (total + below) // i - n  # floor(lam) - n
+    taken = [max(0, -(-(a - load) // n)) for load in loads]  # keys below a
+    left = copies - sum(taken)
+    candidates = []
+    for rank, load in enumerate(loads):
+        key = load + taken[rank] * n
+        while key < top:
+            candidates.append((key, rank))
+            key += n
+    candidates.sort()
+    for _, rank in candidates[:left]:
+        taken[rank] += 1
+    for rank in range(dp):
+        counts[rank] += taken[rank]
+    heap = [(loads[rank] + taken[rank] * n, rank) for rank in range(dp)]
+    heapq.heapify(heap)
+    return heap
 
 
 def fsdp2_rows(dim0: int, dp: int) -> tuple[int, list[int]]:
@@ -89,37 +157,30 @@ def _append(runs: RankRuns, count: int, states: dict[str, int]) -> None:
         runs.append((count, states))
 
 
-@lru_cache(maxsize=16)
-def _shape_sums(shapes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], int], ...]]:
-    """Every tensor's elements, and each distinct shape with its count: the same at every Nd, so counted once per
-    tensor list (the solver asks for a model at a dozen Nd values per answer)."""
-    return tuple(prod(s) for s in shapes), tuple(Counter(shapes).items())
-
-
-def _fsdp2(shapes: list[tuple[int, ...]], dp: int, step_bytes: int) -> RankRuns:
+def _fsdp2(rows: tuple[tuple[int, int], ...], tensors: int, dp: int, step_bytes: int) -> RankRuns:
+    """rows: TensorCensus.rows, (dim 0, elements per row summed over the tensors with that dim 0)."""
     padded = 0  # fp32 elements every rank stores per state: parameter shard and reduce-scatter output
-    changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(tensors), whatever Nd)
+    changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(distinct dim 0), whatever Nd)
 
     def add(rank: int, delta: int) -> None:
         changes[rank] = changes.get(rank, 0) + delta
 
-    for shape, copies in _shape_sums(tuple(shapes))[1]:  # sums only: every block's alike tensors at once
-        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
+    for dim0, width in rows:  # sums only: every tensor with this dim 0 is chunked alike
         chunk = ceil(dim0 / dp) if dim0 else 0
-        padded += copies * chunk * rest
+        padded += chunk * width
         full = min(dp, dim0 // chunk) if chunk else 0  # ranks holding a whole chunk
-        add(0, copies * chunk * rest)
-        add(full, -copies * chunk * rest)
+        add(0, chunk * width)
+        add(full, -chunk * width)
         if full < dp and dim0 - full * chunk > 0:  # the one short chunk
-            add(full, copies * (dim0 - full * chunk) * rest)
-            add(full + 1, -copies * (dim0 - full * chunk) * rest)
-    steps = step_bytes * len(shapes)
+            add(full, (dim0 - full * chunk) * width)
+            add(full + 1, -(dim0 - full * chunk) * width)
+    steps = step_bytes * tensors
     return _runs(changes, dp, lambda real: {"params": FP32 * padded, "grads": FP32 * padded,
                                            "optimizer": ADAM_STATES * FP32 * real + steps, "comm_buffers": 0})
 
 
 def rank_states(
-    shapes: list[tuple[int, ...]] | None,
+    shapes: list[tuple[int, ...]] | TensorCensus | None,
     params: int,
     stage: int,
     dp: int,
@@ -137,7 +198,7 @@ def rank_states(
 
 
 def rank_runs(
-    shapes: list[tuple[int, ...]] | None,
+    shapes: list[tuple[int, ...]] | TensorCensus | None,
     params: int,
     stage: int,
     dp: int,
@@ -150,7 +211,8 @@ def rank_runs(
     The counts sum to dp and follow rank order (the first run starts at rank 0).
 
     shapes: every trainable tensor's shape in module registration order (the order the engines
-    see), e.g. [s for _, s in tensor_shapes(arch)]. With shapes=None only the count `params` is
+    see), e.g. [s for _, s in tensor_shapes(arch)], or their TensorCensus (plan.model.census: counted once, the
+    same figures; a list is counted on every call). With shapes=None only the count `params` is
     known: sharding is then taken as even (ceil(params/dp) per rank) and the AdamW `step`
     tensors, whose number is unknown, are left out.
 
@@ -165,7 +227,10 @@ def rank_runs(
     if dp < 1:
         raise ValueError(f"dp must be at least 1, not {dp}")
     step_bytes = STEP_BYTES if device == "cpu" or optimizer_impl == "fused" else 0
-    runs = _raw(params, stage, dp) if shapes is None else _shaped(shapes, stage, dp, step_bytes)
+    if shapes is None:
+        runs = _raw(params, stage, dp)
+    else:
+        runs = _shaped(shapes if isinstance(shapes, TensorCensus) else count_shapes(shapes), stage, dp, step_bytes)
     return [(count, {key: states[key] for key in STATE_KEYS}) for count, states in runs]  # one key order
 
 
@@ -178,30 +243,34 @@ def _raw(params: int, stage: int, dp: int) -> RankRuns:
                   "comm_buffers": 0})]
 
 
-def _shaped(shapes: list[tuple[int, ...]], stage: int, dp: int, step_bytes: int) -> RankRuns:
+def _shaped(census: TensorCensus, stage: int, dp: int, step_bytes: int) -> RankRuns:
     if stage >= 2:
-        return _fsdp2(shapes, dp, step_bytes)
-    numels = _shape_sums(tuple(shapes))[0]
-    total = sum(numels)
+        return _fsdp2(census.rows, census.tensors, dp, step_bytes)
+    total = census.params
     # DDP: every rank holds all params and all grads, plus buckets the size of all grads.
     base = {"params": FP32 * total, "grads": FP32 * total, "comm_buffers": FP32 * total}
     if stage == 0:
-        return [(dp, {**base, "optimizer": ADAM_STATES * FP32 * total + step_bytes * len(numels)})]
+        return [(dp, {**base, "optimizer": ADAM_STATES * FP32 * total + step_bytes * census.tensors})]
+    return _zero1(census, dp, base, step_bytes)
+
+
+def _zero1(census: TensorCensus, dp: int, base: dict[str, int], step_bytes: int) -> RankRuns:
+    """ZeroRedundancyOptimizer's ranks: each holds the Adam state of the whole tensors it owns (zero_owned)."""
     runs: RankRuns = []
-    if len(numels) < dp:  # each tensor, largest first, goes to the next empty rank; the rest own nothing
-        for i in sorted(range(len(numels)), key=lambda j: numels[j], reverse=True):
-            _append(runs, 1, {**base, "optimizer": ADAM_STATES * FP32 * numels[i] + step_bytes})
-        _append(runs, dp - len(numels), {**base, "optimizer": 0})
+    if census.tensors < dp:  # each tensor, largest first, goes to the next empty rank; the rest own nothing
+        for numel, copies in census.sizes:
+            _append(runs, copies, {**base, "optimizer": ADAM_STATES * FP32 * numel + step_bytes})
+        _append(runs, dp - census.tensors, {**base, "optimizer": 0})
         return runs
-    for owned in zero_partition(numels, dp):
-        _append(runs, 1, {**base, "optimizer": sum(ADAM_STATES * FP32 * numels[i] + step_bytes for i in owned)})
+    for elements, tensors in zero_owned(census.sizes, dp):
+        _append(runs, 1, {**base, "optimizer": ADAM_STATES * FP32 * elements + step_bytes * tensors})
     return runs
 
 
-def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int, dp: int) -> dict[str, int]:
+def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCensus, stage: int, dp: int) -> dict[str, int]:
     """Gathered bf16 parameters FSDP2 holds at the end of forward (bytes per rank; 0 for DDP stages).
 
-    named_shapes as from core.architecture.tensor_shapes: each block (`blocks.{i}`, `model.layers.{i}`,
+    named_shapes as from core.architecture.tensor_shapes (or their TensorCensus): each block (`blocks.{i}`, `model.layers.{i}`,
     `transformer.h.{i}`, ...) is one FSDP2 group, the rest (embeddings, final norm, head) the root group. All-gather outputs are padded like the
     shards. Stage 2 (reshard_after_forward=False) keeps every group gathered from forward to its
     backward: 2 bytes x all padded elements. Stage 3 frees each block after its forward; the root
@@ -210,12 +279,36 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]], stage: int,
     """
     if stage < 2:
         return {"gathered_params": 0}
-    groups: dict[str, int] = {}
-    for name, shape in named_shapes:
-        dim0, rest = (shape[0], prod(shape[1:])) if shape else (1, 1)
-        key = block_group(name)
-        groups[key] = groups.get(key, 0) + ceil(dim0 / dp) * dp * rest
+    census = named_shapes if isinstance(named_shapes, TensorCensus) else count_tensors(named_shapes)
+    groups = {key: sum(ceil(dim0 / dp) * dp * width for dim0, width in rows)
+              for key, rows in census.group_rows.items()}
     if stage == 2:
         return {"gathered_params": 2 * sum(groups.values())}
     blocks = [n for k, n in groups.items() if k != "root"]
     return {"gathered_params": 2 * (groups.get("root", 0) + max(blocks, default=0))}
+
+
+def hybrid_runs(
+    shapes: list[tuple[int, ...]] | None,
+    params: int,
+    stage: int,
+    dp: int,
+    shard_group: int,
+    **engine: str,
+) -> RankRuns:
+    """rank_runs with a shard group: Nd/N replicas of a group of N ranks, rank r holding what rank r mod N holds.
+
+    FSDP2 on a 2-D mesh (replicate, shard) = init_device_mesh(device, (Nd/N, N)) shards each tensor's dim 0 among
+    the N ranks of its row (padded to a multiple of N) and replicates across rows: rank r's shard is r mod N's.
+    Stage 1 runs ZeroRedundancyOptimizer in the shard group (process_group = the mesh's "shard" group), so its
+    whole-tensor partition is among N too; stage 0 (DDP) has nothing sharded and is the same at any N.
+    engine: rank_runs' keyword arguments (device, optimizer_impl, ...).
+    """
+    if shard_group < 1 or dp % shard_group:
+        raise ValueError(f"the shard group ({shard_group}) must divide dp ({dp})")
+    group = rank_runs(shapes, params, stage, shard_group, **engine)
+    runs: RankRuns = []
+    for _ in range(dp // shard_group):  # a few runs per group, so a handful per replica: cheap at any Nd
+        for count, states in group:
+            _append(runs, count, dict(states))
+    return runs

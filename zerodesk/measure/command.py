@@ -23,12 +23,15 @@ from .cli_text import (
     parse_ranks,
     parse_stages,
     parse_timeout,
+    run_line,
+    show_progress,
     started_json,
     units_line,
 )
 from .interpreter import resolve_python
 from .protocol import Result, Scale, Started, scale_plan
-from .rules import default_ranks, host_fit, unit_family
+from .progress import fmt_seconds
+from .rules import default_ranks, host_fit, measure_seconds, unit_family
 from .run_state import RunState
 from .runner import run_measure
 
@@ -49,6 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
+def hybrid_words(started: Started) -> str:
+    """' as 2 groups of 2 (HSDP; ZeRO-1 in the group)' for a run on a hybrid mesh, else ''."""
+    n = started.shard_group
+    if n is None or n >= started.ranks:
+        return ""
+    return f" as {started.ranks // n} groups of {n} (HSDP; ZeRO-1 in the group)"
+
+
 def table(started: Started | None, results: list[Result], family: str) -> str:
     unit, units = units_line(results, family, "measured")
     lines = []
@@ -57,7 +68,7 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
             f", scaled down (layers x{started.scale.layers:g}, hidden x{started.scale.hidden:g}, "
             f"seq x{started.scale.seq:g}, vocab x{started.scale.vocab:g})")
         lines.append(f"Measured on {started.device}{f' ({started.device_name})' if started.device_name else ''}, "
-                     f"{started.ranks} ranks, torch {started.torch}; model {started.params:,} parameters, "
+                     f"{started.ranks} ranks{hybrid_words(started)}, torch {started.torch}; model {started.params:,} parameters, "
                      f"seq {started.seq_len} x batch {started.micro_batch}{scaled}.")
         how = [f"AdamW {started.optimizer_impl}" if started.optimizer_impl else "",
                f"attention kernel {started.attention}" if started.attention else ""]
@@ -126,9 +137,17 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     python, problem = resolve_python(args.python)
     if problem:
         return fail(problem)
+    estimate = None
+    if show_progress(args.json):
+        def estimate(device: str | None) -> float:
+            return measure_seconds(scaled, len(args.stages), ranks, device or args.device)
+
+        print(f"zerodesk measure: {run_line(args.stages, ranks, args.device, scaled, plan)}; "
+              f"expect about {fmt_seconds(estimate(None))}, much of it starting the ranks (each imports torch).",
+              file=sys.stderr)
     messages = run_measure(plan, args.stages, args.ranks, args.device, scale, timeout=args.timeout, python=python,
                            samples=False)
-    state = collect(messages, progress=sys.stderr.isatty() and not args.json, state=RunState(args.stages, ranks))
+    state = collect(messages, RunState(args.stages, ranks), estimate)
     if state.error is not None:
         return fail(state.error.message)
     if not state.results:

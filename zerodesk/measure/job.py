@@ -41,7 +41,14 @@ def rank_arguments() -> argparse.ArgumentParser:
     p.add_argument("--t0", type=float, default=None, help=argparse.SUPPRESS)
     p.add_argument("--collective-timeout", type=float, default=None, metavar="S",
                    help="fail a collective that waits longer than S seconds (NCCL/gloo), so a hung peer is named")
+    _shard_group_argument(p)
     return p
+
+
+def _shard_group_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--shard-group", type=int, default=None, metavar="N",
+                   help="shard among N consecutive ranks and replicate across the groups (HSDP on a 2-D mesh; "
+                        "ZeRO-1 in the group); N divides the ranks; default the plan's shard group")
 
 
 def simulation_arguments() -> argparse.ArgumentParser:
@@ -54,6 +61,7 @@ def simulation_arguments() -> argparse.ArgumentParser:
     p.add_argument("--tracked-warmup", action="store_true",
                    help="stages 2-3: track the warm-up too, as real ranks do (the same figures, slower)")
     p.add_argument("--fast-warmup", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
+    _shard_group_argument(p)
     return p
 
 
@@ -109,6 +117,23 @@ def simulation_job(args: argparse.Namespace) -> tuple[Plan, list[int], int]:
                                       "not only a parameter count")
     check_positions(plan)
     return plan, stages, dp
+
+
+def run_shard_group(plan: Plan, world: int, asked: int | None = None) -> int:
+    """N for a run of `world` ranks: --shard-group, else the plan's shard group, else the world (flat).
+
+    A plan's group at least as large as the run is the whole run (a scaled-down run of a larger cluster);
+    otherwise it must divide the ranks, or the run is refused in one sentence (bad_plan)."""
+    if asked is not None:
+        if not 1 <= asked <= world or world % asked:
+            raise WorkerError("bad_plan", f"--shard-group ({asked}) must divide the {world} ranks of this run")
+        return asked
+    group = plan.cluster.shard_group if plan.hybrid.value == "hsdp" else None
+    if group is None or group >= world:
+        return world
+    if world % group:
+        raise WorkerError("bad_plan", f"the plan's shard group ({group}) must divide the {world} ranks of this run")
+    return group
 
 
 def check_positions(plan: Plan) -> None:

@@ -136,6 +136,8 @@ class Started(_Msg):
     attention: str | None = Field(default=None, description="the SDPA kernel torch picks here (SDPBackend: FLASH_ATTENTION, "
                                                             "EFFICIENT_ATTENTION, CUDNN_ATTENTION, MATH); CUDA and CPU "
                                                             "differ, so do activations")
+    shard_group: int | None = Field(default=None, ge=1, description="the ranks' shard group N (HSDP on a 2-D mesh "
+                                                                     "(replicate, shard)); None or the ranks: flat")
 
 
 class PhaseMsg(_Msg):

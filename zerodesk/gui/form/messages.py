@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import QCoreApplication
 
 from ...core.plan import MAX_RANKS, Plan
+from ...core.units import UNIT_BYTES
 from ..base import i18n
 
 _INT_TYPES = {"int_parsing", "int_type", "int_from_float", "missing", "greater_than_equal", "less_than_equal",
@@ -49,8 +50,40 @@ def field_bounds(loc: tuple) -> tuple[float | None, float | None]:
     return lo, hi
 
 
+def _float_field(loc: tuple) -> bool:
+    """Whether the Plan field at `loc` holds a float (a bandwidth): its bounds are then no whole-number range."""
+    model: type[BaseModel] | None = Plan
+    info = None
+    for part in loc:
+        if model is None or part not in model.model_fields:
+            return False
+        info = model.model_fields[part]
+        model = _model_of(info.annotation)
+    return info is not None and float in (info.annotation, *typing.get_args(info.annotation))
+
+
 def _num(value) -> str:
     return i18n.fmt_int(int(value)) if float(value).is_integer() else i18n.fmt_number(float(value), 2)
+
+
+def _in_unit(nbytes: float, unit: str) -> str:
+    """A bound in the form's unit, without trailing zeros: 10,000 (GB) or 9,313.23 (GiB)."""
+    value = nbytes / UNIT_BYTES[unit]
+    return i18n.fmt_int(round(value)) if float(value).is_integer() else i18n.fmt_number(value, 2)
+
+
+def memory_message(loc: tuple, name: str, unit: str) -> str:
+    """An amount of memory typed in the form's unit (GB or GiB): decimals are fine, the bounds are in that unit."""
+    lo, hi = field_bounds(loc)
+    name = name.rsplit(",", 1)[0]  # the label names the unit; the sentence names it once, after the bounds
+    unit_text = i18n.unit_label(unit)
+    if lo:  # at least one byte: "greater than 0"
+        text = QCoreApplication.translate("FormMessages", "{name} must be a number of {unit} greater than 0, at most {hi}, "
+                                                          "such as 2 or 1.5; leave it empty for none.")
+    else:
+        text = QCoreApplication.translate("FormMessages", "{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; "
+                                                          "leave it empty for 0.")
+    return text.format(name=name, unit=unit_text, hi=_in_unit(hi or 0, unit))
 
 
 def _divisors(n: int, limit: int = 6) -> str:
@@ -74,6 +107,8 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
     if key == "cluster.gpu_memory_bytes":
         return QCoreApplication.translate("FormMessages", "GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; "
                   "leave it empty for no GPU line.").format(unit=i18n.unit_label(unit))
+    if key.endswith("_bytes"):  # a memory field is typed in the form's unit: its bounds are said in that unit too
+        return memory_message(loc, name, unit)
     if key == "model.params":
         return QCoreApplication.translate("FormMessages", "Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.").format(
             hi=i18n.fmt_int(10**15))
@@ -85,6 +120,14 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
                 world = nodes * gpn
                 return QCoreApplication.translate("FormMessages", "Nd must divide nodes × GPUs per node ({world}): for example {divisors}.").format(
                     world=i18n.fmt_int(world), divisors=_divisors(world))
+        if key == "cluster.shard_group":
+            nd = _int(cluster.get("dp")) or (_int(cluster.get("nodes")) or 0) * (_int(cluster.get("gpus_per_node")) or 0)
+            if nd:
+                return QCoreApplication.translate("FormMessages", "The shard group must divide Nd ({nd}): for example "
+                                                                  "{divisors}.").format(nd=i18n.fmt_int(nd), divisors=_divisors(nd))
+        if key == "hybrid":
+            return QCoreApplication.translate("FormMessages", "hpZ is a paper-profile choice: PyTorch's engines keep no "
+                                                              "second shard. Choose HSDP, or the paper profile.")
         if key == "cluster.gpus_per_node":
             return QCoreApplication.translate("FormMessages", "Nodes × GPUs per node must be at most {max}.").format(max=i18n.fmt_int(MAX_RANKS))
         if key == "model.architecture.heads":
@@ -95,7 +138,7 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
                 heads=arch.get("heads"), kv=arch.get("kv_heads"))
     if kind in _INT_TYPES or kind in _FLOAT_TYPES:
         lo, hi = field_bounds(loc)
-        whole = kind not in _FLOAT_TYPES and key != "bandwidth_gbps"
+        whole = kind not in _FLOAT_TYPES and not _float_field(loc)
         if key == "model.architecture.ffn" and kind == "missing":
             return QCoreApplication.translate(
                 "FormMessages", "FFN is empty and cannot default yet: give Hidden first, or a whole number.")

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QButtonGroup, QCheckBox, QGroupBox, QHBoxLayout, QLabel, QRadioButton, QWidget
 
 from ...core.architecture import FAMILY_KNOBS
-from ...core.plan import Plan, default_ffn
+from ...core.plan import ModelSpec, Plan, default_ffn
 from . import texts
 from ..base import i18n
 from .field_grid import FieldGrid
@@ -38,6 +38,7 @@ class ModelSection(QGroupBox):
         self.model_name: str | None = None
         self._arch_extra: dict = {}  # layout knobs of the loaded architecture the form does not show
         self._tensor_model: dict = {}  # tensors + hf_config of a model read by transformers
+        self._tensor_spec: ModelSpec | None = None  # that model, validated once (a list may hold a million tensors)
         self._tensor_count = 0
         self._build(on_preset)
 
@@ -46,7 +47,7 @@ class ModelSection(QGroupBox):
         form = form_layout(self)
         self.preset = f.combo("model.preset", [("", CUSTOM)] + [(p.label, p.name) for p in self._presets],
                               min_chars=12, on_choice=on_preset)
-        f.form_row(form, "model.preset", self.preset)
+        f.form_row(form, "model.preset", self.preset, wide=True)
 
         src = QWidget()
         h = QHBoxLayout(src)
@@ -60,7 +61,7 @@ class ModelSection(QGroupBox):
         self._source_group.addButton(self.by_arch)
         self.by_params.setChecked(True)
         self.by_params.toggled.connect(lambda _on: self._sync_source())  # shown plans switch it too
-        self.by_params.toggled.connect(f.reacting(self.leave_preset, commit=True))
+        self.by_params.toggled.connect(f.reacting(self.leave_preset))
         h.addWidget(self.by_params)
         h.addWidget(self.by_arch)
         h.addStretch(1)
@@ -172,7 +173,7 @@ class ModelSection(QGroupBox):
         if self.by_arch.isChecked():
             arch: dict = {}
             for name in ARCH_INT_FIELDS:
-                text = self._arch(name).text().strip()
+                text = self._arch(name).typed()
                 arch[name] = None if (text == "" and name in ARCH_OPTIONAL) else text
             for name in ARCH_CHOICES:
                 arch[name] = self._arch(name).currentData()
@@ -182,8 +183,15 @@ class ModelSection(QGroupBox):
         elif self._tensor_model and self.params.text().strip() == count_text(self._tensor_count):
             model.update(self._tensor_model)  # a tensor list read by transformers, kept until the count is edited
         else:
-            model["params"] = self.params.text().strip()
+            model["params"] = self.params.typed()  # 7,5B in Russian
         return model
+
+    def kept_model(self, raw: dict) -> ModelSpec | None:
+        """The validated model itself when `raw` (from raw()) keeps its tensor list: no edit revalidates the list."""
+        spec = self._tensor_spec
+        if spec is None or raw.get("tensors") is not spec.tensors:
+            return None
+        return spec if spec.name == raw.get("name") else spec.model_copy(update={"name": raw.get("name")})
 
     def show(self, plan: Plan, is_preset: bool) -> None:
         """Show the plan's model (the form holds its reactions off meanwhile)."""
@@ -195,6 +203,7 @@ class ModelSection(QGroupBox):
                             if arch is not None else {})
         self._tensor_model = ({"tensors": plan.model.tensors, "hf_config": plan.model.hf_config}
                               if plan.model.tensors else {})
+        self._tensor_spec = plan.model if plan.model.tensors else None
         self._tensor_count = plan.params
         if arch is not None:
             self.by_arch.setChecked(True)

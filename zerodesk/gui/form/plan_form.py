@@ -3,7 +3,7 @@
 Every field is free text (or a choice), so nothing the user types is ever rejected or lost.
 Each edit reads the fields into a plain dict and validates it with the core's Plan; a valid plan is
 set on the model, an invalid one marks each field with the core's own message (set on the model as its
-errors) while the model keeps the last valid plan. A plan from outside (a file, New, a preset, the card
+errors) while the model keeps the last valid plan: the one the chart shows, as its banner says. A plan from outside (a file, New, a preset, the card
 example) arrives as the model's `loaded` event: the form shows it and sets what its fields read back.
 The groups are their own widgets (model_section, sections); the fields live by key in one FieldSet.
 """
@@ -11,7 +11,7 @@ The groups are their own widgets (model_section, sections); the fields live by k
 from __future__ import annotations
 
 from pydantic import ValidationError
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import catalog
@@ -24,6 +24,7 @@ from .field_set import FieldSet, paint_as_error, select_data
 from .fields import ERROR_ALIASES, card_example, default_plan, with_model_preset
 from .memory_edit import MemoryEdit
 from .messages import friendly_errors
+from .hybrid_section import HybridSection, hybrid_texts
 from .model_section import ModelSection
 from .sections import ClusterSection, OffloadSection, TrainingSection
 
@@ -45,15 +46,15 @@ class PlanForm(QWidget):
         super().__init__(parent)
         self.setObjectName("planForm")
         self.model = model if model is not None else PlanModel()
-        self._committed: Plan | None = None  # the last valid plan the user committed (Enter, focus out, a choice)
         self._shown_unit = "GB"  # the unit the memory fields show their bytes in
-        self._set = FieldSet(self._validate, self._commit)
+        self._set = FieldSet(self._validate)
         try:
             self._model_presets = catalog.model_presets()
             self._gpu_presets = catalog.gpu_presets()
+            self._networks = catalog.network_presets()
             self._catalog_error = ""
         except PlanError as exc:  # a broken catalog must not take the window down
-            self._model_presets, self._gpu_presets, self._catalog_error = [], [], str(exc)
+            self._model_presets, self._gpu_presets, self._networks, self._catalog_error = [], [], [], str(exc)
         self._build()
         self.retranslate()
         self.model.events.loaded.connect(self._show)
@@ -72,24 +73,30 @@ class PlanForm(QWidget):
         self._general_error.hide()
         outer.addWidget(self._general_error)
 
+        self.model_section = ModelSection(f, self._model_presets, self._on_model_preset)
+        self.training = TrainingSection(f)
+        self.cluster = ClusterSection(f, self._gpu_presets, on_units=self._units_changed)
+        self.hybrid = HybridSection(f, self._networks)  # shard group and links (issue 24)
+        self.cluster.gpu_preset.activated.connect(lambda _i: self.hybrid.follow_gpu(self.cluster.gpu_preset.currentData()))
+        self.offload = OffloadSection(f)  # apart from the stages
+        for section in self._sections():
+            outer.addWidget(section)
+        # an action, so it comes after the fields it fills, where it cannot be read as the form's title
         self.card_button = QPushButton()
         self.card_button.setObjectName("cardExampleButton")
         self.card_button.clicked.connect(self.apply_card_example)
         outer.addWidget(self.card_button)
-
-        self.model_section = ModelSection(f, self._model_presets, self._on_model_preset)
-        self.training = TrainingSection(f)
-        self.cluster = ClusterSection(f, self._gpu_presets, on_units=self._units_changed)
-        self.offload = OffloadSection(f)  # apart from the stages
-        for section in (self.model_section, self.training, self.cluster, self.offload):
-            outer.addWidget(section)
         outer.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+    def _sections(self) -> tuple:
+        return self.model_section, self.training, self.cluster, self.hybrid, self.offload
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
         self._label_fields()
-        tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in texts.offload_texts("").items()}}
+        tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in texts.offload_texts("").items()},
+                **{k: tip for k, (_, tip) in hybrid_texts().items()}}
         for key, text in tips.items():
             self._set.fields[key].setToolTip(text)
             self._set.fields[key].setAccessibleDescription(text)
@@ -97,9 +104,9 @@ class PlanForm(QWidget):
             combo = self._set.fields[key]
             for i in range(combo.count()):
                 combo.setItemText(i, names[combo.itemData(i)])
-        for section in (self.model_section, self.training, self.cluster, self.offload):
+        for section in self._sections():
             section.retranslate()
-        self.card_button.setText(self.tr("Card example: P = 2·10⁹, Nd = 4"))
+        self.card_button.setText(self.tr("Load the card's example (P = 2·10⁹, Nd = 4)"))
         self.card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
         self.card_button.setAccessibleName(self.tr("Load the card example"))
         with self._set.quiet():
@@ -114,7 +121,8 @@ class PlanForm(QWidget):
     def _label_fields(self) -> None:
         """Every field's label and accessible name; memory fields name the unit they are typed in."""
         unit = i18n.unit_label(self.cluster.unit())
-        labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in texts.offload_texts(unit).items()}}
+        labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in texts.offload_texts(unit).items()},
+                  **{k: label for k, (label, _) in hybrid_texts().items()}}
         accessible = texts.accessible_names()
         for key, text in labels.items():
             self._set.labels[key].setText(text)
@@ -126,6 +134,15 @@ class PlanForm(QWidget):
         super().changeEvent(event)
 
     # -- the fields -----------------------------------------------------------------------------
+    def last_in_tab_order(self) -> QWidget | None:
+        """The form's last widget that Tab stops at (the window continues its tab order after it)."""
+        last, widget = None, self.nextInFocusChain()
+        while widget is not self and self.isAncestorOf(widget):
+            if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                last = widget
+            widget = widget.nextInFocusChain()
+        return last
+
     def field(self, key: str) -> QWidget:
         return self._set.fields[key]
 
@@ -148,7 +165,8 @@ class PlanForm(QWidget):
     def raw(self) -> dict:
         """The fields as a plain dict in the Plan's shape; strings are left for the core to judge."""
         unit = self.cluster.unit()
-        raw = nest({**self.training.values(), **self.cluster.values(unit), **self.offload.values(unit), "units": unit})
+        raw = nest({**self.training.values(), **self.cluster.values(unit), **self.hybrid.values(),
+                    **self.offload.values(unit), "units": unit})
         raw["model"] = self.model_section.raw()
         return raw
 
@@ -158,10 +176,11 @@ class PlanForm(QWidget):
             self.model_section.show(plan, self._has_model(plan.model.name))
             self.training.show(plan)
             self.cluster.show(plan)
+            self.hybrid.show(plan)
             self.offload.show(plan)
             self._shown_unit = plan.units
             self._label_fields()
-        self._validate(commit=True)
+        self._validate()
 
     def _has_model(self, name: str | None) -> bool:
         return bool(name) and any(p.name == name for p in self._model_presets)
@@ -180,7 +199,7 @@ class PlanForm(QWidget):
         units = self.cluster.units
         select_data(units, "GiB" if units.currentData() == "GB" else "GB")
         self._units_changed()
-        self._validate(commit=True)
+        self._validate()
 
     # -- reactions ------------------------------------------------------------------------------
     def _on_model_preset(self) -> None:
@@ -189,7 +208,7 @@ class PlanForm(QWidget):
             self.apply_model_preset(name)
         else:
             self.model_section.model_name = None
-            self._validate(commit=True)
+            self._validate()
 
     def _units_changed(self) -> None:
         """The memory fields keep their bytes and show them in the new unit; their labels say which."""
@@ -199,37 +218,24 @@ class PlanForm(QWidget):
                 field.change_unit(old, self._shown_unit)
         self._label_fields()
 
-    def _commit(self) -> None:
-        """Enter or focus out: the text typed so far is what the user means, if it is valid."""
-        if self.model.is_valid and self.model.plan is not None:
-            self._committed = self.model.plan
-
     # -- validation -----------------------------------------------------------------------------
-    def _validate(self, commit: bool = False) -> None:
-        """Valid: set the plan on the model (and keep it as committed when `commit`). Invalid: mark the fields and
-        go back to the last committed plan, so a half-typed value (1e3 on the way to 1e30) never stays on screen."""
+    def _validate(self) -> None:
+        """Valid: set the plan on the model. Invalid: mark the fields; the model keeps the last valid plan, which
+        every view goes on showing (a typo never swaps the chart for an older plan behind the banner's back)."""
         raw = self.raw()
+        kept = self.model_section.kept_model(raw["model"])  # a tensor list is validated once, not per edit
         try:
-            plan = Plan.model_validate(raw)
+            plan = Plan.model_validate({**raw, "model": kept} if kept is not None else raw)
         except ValidationError as exc:
             names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
             self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))
-            self._back_to_committed()
             return
         except (ValueError, ArithmeticError, TypeError) as exc:  # the core raised instead of reporting a field
             self._show_errors({"plan": str(exc) or type(exc).__name__})
-            self._back_to_committed()
             return
         self._show_errors({})
-        if commit or self._committed is None:
-            self._committed = plan
         self._show_hints(plan)
         self.model.set_plan(plan)
-
-    def _back_to_committed(self) -> None:
-        if self._committed is not None and self.model.plan is not self._committed:
-            self._show_hints(self._committed)
-            self.model.set_plan(self._committed)
 
     def _show_errors(self, errors: dict[str, str]) -> None:
         if errors == self.model.errors:
@@ -261,3 +267,4 @@ class PlanForm(QWidget):
         """What the core made of the fields: the exact count, the layout's knobs, Nd."""
         self.model_section.show_hints(plan)
         self.cluster.show_hint(plan)
+        self.hybrid.show_hint(plan)

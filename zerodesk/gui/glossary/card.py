@@ -259,10 +259,11 @@ class GlossaryCard(QWidget):
                                        pal.color(QPalette.ColorRole.Link).name(), dark=base.lightness() < 128)
 
     def origin_label(self, origin: Origin, advice: bool = False) -> str:
-        """'Card', 'ZeRO paper §3.1', 'PyTorch: DDP', "ZeroDesk's modelling" (or "ZeroDesk's advice"), translated."""
+        """'Card' (or 'Card, adapted' where ZeroDesk changed its words), 'ZeRO paper §3.1', 'PyTorch: DDP',
+        "ZeroDesk's modelling" (or "ZeroDesk's advice"), translated."""
         refs = ", ".join(origin.refs)
         if origin.kind == "card":
-            return self.tr("Card")
+            return self.tr("Card, adapted") if origin.adapted else self.tr("Card")
         if origin.kind == "paper":
             return self.tr("ZeRO paper {sections}").format(sections=refs)
         if origin.kind == "pytorch":

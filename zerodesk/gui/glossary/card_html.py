@@ -69,9 +69,12 @@ class CardHtml:
         self.w = {k: html.escape(v) for k, v in words.items()}
 
     def origin_tag(self, origin: Origin) -> str:
+        """The origin's bar and name; the card's text that ZeroDesk adapted says what changed."""
         color = ORIGIN_COLORS[origin.kind]
+        adapted = (f' <small style="color:{self.c.muted}">— {html.escape(origin.adapted)}</small>'
+                   if origin.adapted else "")
         return (f'<span style="color:{color}; font-weight:bold">▍</span>'
-                f'<small><b>{html.escape(self.origin_label(origin))}</b></small>')
+                f'<small><b>{html.escape(self.origin_label(origin))}</b></small>{adapted}')
 
     def source_label(self, ref: str) -> str:
         source_id, _, section = ref.partition(" ")
@@ -117,17 +120,15 @@ class CardHtml:
                  in_use: list[tuple[str, Claim]], filtered_note: str) -> str:
         """The whole card: `claims` are those the filter `query` keeps; `in_use` the (title, claim) of the
         profile and scheme in use; `filtered_note` says how many claims the filter keeps."""
-        from ...core.glossary import Origin  # read with the card's text, not at start-up
-
         g, c, t = self.g, self.c, self.w
         h = [f'<html><body style="color:{c.text}">']
         h.append(f"<h2 style='margin-bottom:2px'>{html.escape(g.title)}</h2>")
         if g.also_known_as:
             h.append(f"<p style='margin-top:0; color:{c.muted}'><small>{t['aka']}: "
                      f"{html.escape(' · '.join(g.also_known_as))}</small></p>")
-        card_tag = self.origin_tag(Origin(kind="card"))
-        h.append(f"<h3>{t['definition']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.definition)}</p>")
-        h.append(f"<h3>{t['why']}</h3><p style='margin:0'>{card_tag}</p><p>{html.escape(g.why)}</p>")
+        h.append(f"<h3>{t['definition']}</h3><p style='margin:0'>{self.origin_tag(g.definition_origin)}</p>"
+                 f"<p>{html.escape(g.definition)}</p>")
+        h.append(f"<h3>{t['why']}</h3><p style='margin:0'>{self.origin_tag(g.why_origin)}</p><p>{html.escape(g.why)}</p>")
         if in_use:
             h.append(f"<h3>{t['in_use']}</h3>")
             for title, claim in in_use:

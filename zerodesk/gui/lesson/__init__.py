@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QAction, QKeySequence
 
+from ..base import i18n
+
 if TYPE_CHECKING:
     from .window import LessonWindow
 
@@ -34,7 +36,7 @@ def open_lesson(main_window=None, step: int = 1) -> LessonWindow:
             main_window.lesson_window = window
             plan = main_window.model.plan
             if plan is not None:
-                name = plan.model.name or f"P = {plan.params:,}"
+                name = i18n.model_label(plan.model.name) or f"P = {i18n.fmt_int(plan.params)}"
                 window.add_plan_choice(plan, QCoreApplication.translate("Lesson", "The plan in the window: {name}, Nd = {nd}").format(
                     name=name, nd=plan.dp))
     window.go(step - 1, animate=False)

@@ -4,7 +4,8 @@ step navigation at the bottom. They only hold and label widgets; the window wire
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QToolButton, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QToolButton, QWidget
 
 from ...core.catalog import model_presets
 from ...core.plan import MAX_RANKS, Plan
@@ -20,6 +21,10 @@ class LessonControls(QWidget):
         self.model_label = QLabel()
         self.model_combo = QComboBox()
         self.model_combo.setObjectName("lessonModel")
+        # a long label gives way (elided) before the language and the buttons are cut
+        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_combo.setMinimumContentsLength(10)
+        self.model_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.dp_label = QLabel()
         self.dp_spin = QSpinBox()
         self.dp_spin.setObjectName("lessonDp")
@@ -27,6 +32,7 @@ class LessonControls(QWidget):
         self.dp_spin.setKeyboardTracking(False)  # a typed 64 is one change, not 6 then 64
         self.lang_combo = QComboBox()
         self.lang_combo.setObjectName("lessonLanguage")
+        self.lang_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # follows presenter type
         for code, name in i18n.LANGUAGES.items():
             self.lang_combo.addItem(name, code)
         self.presenter_button = QPushButton()
@@ -36,12 +42,23 @@ class LessonControls(QWidget):
         self.pdf_button.setObjectName("lessonExportPdf")
         self.png_button = QPushButton()
         self.png_button.setObjectName("lessonExportPng")
-        for w in (self.model_label, self.model_combo, self.dp_label, self.dp_spin):
-            row.addWidget(w)
+        row.addWidget(self.model_label)
+        row.addWidget(self.model_combo, 10)  # the room goes to the model's label first, up to its whole length
+        row.addWidget(self.dp_label)
+        row.addWidget(self.dp_spin)
         row.addStretch(1)
         for w in (self.lang_combo, self.presenter_button, self.pdf_button, self.png_button):
             row.addWidget(w)
         self.retranslate()
+
+    def apply_style(self, style) -> None:
+        """Presenter mode: the model and Nd the room sees at the floor size; handouts wait for the desk."""
+        font = style.font(self.font(), 9) if style.name == "presenter" else QFont()
+        for w in (self.model_label, self.model_combo, self.dp_label, self.dp_spin, self.lang_combo, self.presenter_button):
+            w.setFont(font)
+        self._fit_model_combo()
+        for w in (self.pdf_button, self.png_button):
+            w.setVisible(style.name != "presenter")
 
     def inputs(self):
         return (self.model_combo, self.dp_spin, self.lang_combo, self.presenter_button, self.pdf_button, self.png_button)
@@ -50,12 +67,27 @@ class LessonControls(QWidget):
         """Every model preset; a plan that is no preset comes first, carrying itself as the choice."""
         self.model_combo.clear()
         for preset in model_presets():
-            self.model_combo.addItem(preset.label, preset.name)
+            self.model_combo.addItem(i18n.preset_label(preset), preset.name)
         at = self.model_combo.findData(plan.model.name)
         if at < 0:
-            self.model_combo.insertItem(0, plan.model.name or f"P = {i18n.fmt_int(plan.params)}", plan)
+            self.model_combo.insertItem(0, i18n.model_label(plan.model.name) or f"P = {i18n.fmt_int(plan.params)}", plan)
             at = 0
         self.model_combo.setCurrentIndex(at)
+        self._fit_model_combo()
+
+    def _relabel_presets(self) -> None:
+        """The presets' labels in the UI language (the catalog's `labels`), never their ids."""
+        for i in range(self.model_combo.count()):
+            name = self.model_combo.itemData(i)
+            if isinstance(name, str):
+                self.model_combo.setItemText(i, i18n.model_label(name) or name)
+        self._fit_model_combo()
+
+    def _fit_model_combo(self) -> None:
+        """As wide as the longest label needs, no wider; narrower (elided) when the row is short."""
+        c = self.model_combo
+        longest = max((c.fontMetrics().horizontalAdvance(c.itemText(i)) for i in range(c.count())), default=0)
+        c.setMaximumWidth(longest + 4 * c.fontMetrics().averageCharWidth() + 24)
 
     def retranslate(self) -> None:
         self.model_label.setText(self.tr("Model:"))
@@ -72,6 +104,7 @@ class LessonControls(QWidget):
         at = self.lang_combo.findData(i18n.current_language())
         if at >= 0:
             self.lang_combo.setCurrentIndex(at)
+        self._relabel_presets()
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -31,6 +31,7 @@ class LessonFigure(QWidget):
         self.clipped: list[str] = []
         self.selected: str | None = None  # the number whose formula is on screen: framed
         self.drawn_texts: list[str] = []
+        self.drawn_points: list[float] = []  # the size each drawn text got (presenter mode's floor included)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._anim = QVariantAnimation(self)
@@ -84,6 +85,7 @@ class LessonFigure(QWidget):
         self._hits.clear()
         self.clipped.clear()
         self.drawn_texts.clear()
+        self.drawn_points.clear()
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), self.style_.qcolor("background"))
@@ -101,6 +103,7 @@ class LessonFigure(QWidget):
             self.clipped.append(text)
         p.drawText(rect, flags, text)
         self.drawn_texts.append(text)
+        self.drawn_points.append(font.pointSizeF())
         return need
 
     def number(self, p: QPainter, rect: QRectF, text: str, number: Number, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,

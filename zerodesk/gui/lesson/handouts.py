@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QMarginsF, QPoint, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QMarginsF, QPoint, QSize, Qt
 from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QPixmap
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from ...core.glossary import load_glossary
 from ..base import i18n
@@ -19,16 +19,34 @@ from .checklist_figure import card_checklist
 from .step_view import StepView
 from .style import DESK, LessonStyle, presenter
 
-PAGE_VIEW = QSize(1600, 1000)  # the step view's logical size on a PDF page
+# the step view's logical size on a PDF page: A4 landscape's proportions, as wide as the lesson window, so the
+# page is filled and printed type stays readable (the boundary's 10 pt prints at about 8 pt)
+PAGE_VIEW = QSize(1280, 905)
 SLIDE = QSize(1920, 1080)
 
 
 def _view(window, style: LessonStyle, size: QSize) -> StepView:
+    """A step view laid out as on screen but never shown there: a widget that was never shown does not lay out
+    its nested layouts (the boundary box kept a stale height and cut its first and last lines)."""
     view = StepView()
-    view.formula.hide()  # "click a number" means nothing on paper
+    view.formula_hint = False  # "click a number" means nothing on paper
     view.apply_style(style)
     view.resize(size)
+    view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    view.show()
     return view
+
+
+def settle(view: StepView, rounds: int = 8) -> None:
+    """Let every layout of `view` follow its new texts: a label's new height reaches the top layout one
+    level per round of posted layout requests."""
+    for _ in range(rounds):
+        before = [w.geometry() for w in view.findChildren(QWidget)]
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        view.layout().activate()
+        QApplication.processEvents()
+        if before == [w.geometry() for w in view.findChildren(QWidget)]:
+            return
 
 
 def _steps(window, view: StepView):
@@ -36,9 +54,7 @@ def _steps(window, view: StepView):
     glossary = load_glossary(i18n.current_language())
     for i, step in enumerate(window.lesson.steps):
         view.show_step(step, i, window.count, window.figures, glossary, card_checklist(glossary), window.plan.units, animate=False)
-        view.ensurePolished()
-        view.layout().activate()
-        QApplication.processEvents()
+        settle(view)
         yield i
 
 
@@ -66,6 +82,7 @@ def export_pdf(window, path: str | Path) -> Path:
             painter.restore()
     finally:
         painter.end()
+        view.close()
         view.deleteLater()
     if not path.is_file():
         raise OSError(f"cannot write {path}")
@@ -76,7 +93,7 @@ def export_slides(window, folder: str | Path, size: QSize = SLIDE) -> list[Path]
     """lesson-01.png … one slide per step in `folder` (created if missing)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    style = presenter(size.width(), size.height()) if window.presenting else DESK
+    style = presenter(size.width(), size.height(), window.logicalDpiY()) if window.presenting else DESK
     view = _view(window, style, size)
     out = []
     try:
@@ -88,6 +105,7 @@ def export_slides(window, folder: str | Path, size: QSize = SLIDE) -> list[Path]
                 raise OSError(f"cannot write {target}")
             out.append(target)
     finally:
+        view.close()
         view.deleteLater()
     return out
 

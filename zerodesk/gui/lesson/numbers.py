@@ -18,14 +18,15 @@ from ..base import i18n
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 NAMES = {
-    "class_param": QT_TRANSLATE_NOOP("Lesson", "Parameters (fp16)"),
-    "class_grad": QT_TRANSLATE_NOOP("Lesson", "Gradients (fp16)"),
+    "class_param": QT_TRANSLATE_NOOP("Lesson", "Parameters (FP16)"),
+    "class_grad": QT_TRANSLATE_NOOP("Lesson", "Gradients (FP16)"),
     "class_optimizer": QT_TRANSLATE_NOOP("Lesson", "Optimizer states (K = 12)"),
     "K": QT_TRANSLATE_NOOP("Lesson", "Optimizer-state bytes per parameter K"),
     "stage": QT_TRANSLATE_NOOP("Lesson", "Model states per rank, stage {n}"),
     "stage_class": QT_TRANSLATE_NOOP("Lesson", "{what} per rank, stage {n}"),
     "comm": QT_TRANSLATE_NOOP("Lesson", "Communication per rank per step, stage {n}"),
     "comm_ratio": QT_TRANSLATE_NOOP("Lesson", "Stage 3 communication over stages 0–2"),
+    "time": QT_TRANSLATE_NOOP("Lesson", "Communication time per step at least, stage {n}"),
     "saving3": QT_TRANSLATE_NOOP("Lesson", "Stage 0 states over stage 3 states"),
     "act_layers": QT_TRANSLATE_NOOP("Lesson", "Activations saved by the blocks (estimate)"),
     "act_logits": QT_TRANSLATE_NOOP("Lesson", "Logits kept for the loss (estimate)"),
@@ -38,6 +39,17 @@ SOURCES = {
     "estimated": QT_TRANSLATE_NOOP("Lesson", "estimated from the model's shapes (not a measurement)"),
     "predicted": QT_TRANSLATE_NOOP("Lesson", "predicted from the model's shapes, as on the Plan chart (not a measurement)"),
 }
+# The core's formulas that hold words or units (zerodesk.core.lesson writes them in English), as the UI
+# language writes them; tests/test_gui_lesson.py checks the English here is the core's, word for word.
+FORMULAS = {
+    "comm": QT_TRANSLATE_NOOP("Lesson", "{elements} × {size} B"),
+    "act_layers": QT_TRANSLATE_NOOP("Lesson", "L × tokens × (what one block saves) + the final norm"),
+    "act_logits": QT_TRANSLATE_NOOP("Lesson", "tokens × vocab × 10 B (BF16 logits, FP32 copy, log-softmax)"),
+    "peak": QT_TRANSLATE_NOOP("Lesson", "{states} + activations + buffers"),
+    "time": QT_TRANSLATE_NOOP("Lesson", "max(in-node bytes / {intra} GB/s, between-node bytes / {inter} GB/s)"),
+}
+LOWER_BOUND = QT_TRANSLATE_NOOP("Lesson", "a lower bound: compute is not modelled, overlap hides part")
+SYMBOLS = {"tokens": QT_TRANSLATE_NOOP("Lesson", "tokens"), "vocab": QT_TRANSLATE_NOOP("Lesson", "vocab")}
 CLASS_NAMES = {
     "param": QT_TRANSLATE_NOOP("Lesson", "Parameters"),
     "grad": QT_TRANSLATE_NOOP("Lesson", "Gradients"),
@@ -78,6 +90,8 @@ def fmt_power(n: float) -> str:
 
 
 def fmt_value(number: Number, unit: str) -> str:
+    if number.seconds is not None:
+        return i18n.fmt_seconds(number.seconds)
     if number.bytes is not None:
         return fmt_short_bytes(number.bytes, unit)
     if number.key == "P":
@@ -95,15 +109,36 @@ def name(number: Number) -> str:
         return tr(NAMES["stage_class"]).format(what=class_name(m.group(2)), n=m.group(1))
     if m := re.fullmatch(r"comm(\d)", key):
         return tr(NAMES["comm"]).format(n=m.group(1))
+    if m := re.fullmatch(r"time(\d)", key):
+        return tr(NAMES["time"]).format(n=m.group(1))
     if m := re.fullmatch(r"peak(\d)", key):
         return tr(NAMES["peak"]).format(n=m.group(1))
     return tr(NAMES[key]) if key in NAMES else key
 
 
+def formula(number: Number) -> str:
+    """The number's formula as the UI language writes it ('2P × 2 Б', 'L × токены × …'); symbols stay."""
+    key, text = number.key, number.formula
+    if re.fullmatch(r"comm\d", key) and (m := re.fullmatch(r"(\S+) × (\d+) B", text)):
+        return tr(FORMULAS["comm"]).format(elements=m.group(1), size=m.group(2))
+    if key.startswith("peak") and (m := re.fullmatch(r"(.+) \+ activations \+ buffers", text)):
+        return tr(FORMULAS["peak"]).format(states=m.group(1))
+    if re.fullmatch(r"time\d", key) and (m := re.fullmatch(r"max\(in-node bytes / (\S+) GB/s, between-node bytes / "
+                                                          r"(\S+) GB/s\)", text)):
+        return tr(FORMULAS["time"]).format(intra=m.group(1), inter=m.group(2))
+    return tr(FORMULAS[key]) if key in FORMULAS else text
+
+
+def symbol(name: str) -> str:
+    """A formula's symbol: P, Nd and L as they are, 'tokens' and 'vocab' in the UI language."""
+    return tr(SYMBOLS[name]) if name in SYMBOLS else name
+
+
 def substituted(number: Number, figures: LessonFigures) -> str:
     """'4 × 7 500 000 000 + 12 × 7 500 000 000 / 64' — the formula with the plan's values."""
-    text = number.formula.split(" = ")[0] if number.key not in ("K",) else number.formula
-    if number.key.startswith("act_") or number.key.startswith("peak"):
+    shown = formula(number)
+    text = shown.split(" = ")[0] if number.key not in ("K",) else shown
+    if number.key.startswith(("act_", "peak", "time")):
         return ""
     text = re.sub(r"(\d+(?:\.\d+)?)P", r"\1 × P", text)
     text = re.sub(r"P/Nd", "P / Nd", text)
@@ -114,12 +149,15 @@ def substituted(number: Number, figures: LessonFigures) -> str:
 
 def formula_lines(number: Number, figures: LessonFigures, unit: str) -> tuple[str, str]:
     """Two lines for the formula bar: 'name = formula (P = …, Nd = …)' and '= values = exact bytes = value (source)'."""
-    given = ", ".join(f"{t} = {i18n.fmt_int(figures.symbols[t])}" for t in number.terms if t in figures.symbols)
-    first = f"{name(number)} = {number.formula}" + (f"   ({given})" if given else "")
+    given = ", ".join(f"{symbol(t)} = {i18n.fmt_int(figures.symbols[t])}" for t in number.terms if t in figures.symbols)
+    shown = formula(number)
+    first = f"{name(number)} = {shown}" + (f"   ({given})" if given else "")
     sub = substituted(number, figures)
-    if number.bytes is not None:
+    if number.seconds is not None:  # lower bound: compute and its overlap are not modelled
+        second = f"= {i18n.fmt_seconds(number.seconds)}, " + tr(LOWER_BOUND)
+    elif number.bytes is not None:
         result = f"{i18n.fmt_exact_bytes(number.bytes)} = {i18n.fmt_bytes(number.bytes, unit, 3)}"
-        second = f"= {sub} = {result}" if sub and sub != number.formula else f"= {result}"
+        second = f"= {sub} = {result}" if sub and sub != shown else f"= {result}"
     elif number.ratio is not None and number.key not in ("P", "Nd"):
         second = f"= {fmt_ratio(number.ratio)}"
     else:

@@ -45,6 +45,7 @@ class StepView(QWidget):
         self.index = 0
         self.count = 0
         self.shown_number: Number | None = None
+        self.formula_hint = True  # the "click a number" line on the desk (not on paper, not on the projector)
 
         self.title = _label("lessonTitle")
         self.counter = _label("lessonCounter", wrap=False)
@@ -55,6 +56,8 @@ class StepView(QWidget):
         self.text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.boundary_head = _label("lessonBoundaryHead")
         self.boundary = _label("lessonBoundary")
+        # top-aligned: were the box ever short, the end would wait below, the first line never cut
+        self.boundary.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.boundary_box = QFrame()
         self.boundary_box.setObjectName("lessonBoundaryBox")
         self.boundary_box.setFrameShape(QFrame.Shape.Box)
@@ -77,7 +80,7 @@ class StepView(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(self.counter)
-        middle = QHBoxLayout()
+        middle = self.middle = QHBoxLayout()
         middle.addWidget(self.text, 3)
         middle.addWidget(self.boundary_box, 2)
         layout = QVBoxLayout(self)
@@ -157,14 +160,40 @@ class StepView(QWidget):
         except KeyError:
             boundary = self.tr("The glossary has no claim for this step.")
         self.boundary_head.setText(self.tr("Where this holds"))
-        # a long boundary gets a smaller type, so the figure keeps its room (ids stay internal)
-        self.boundary.setFont(self.style_.font(self.font(), 10 if len(boundary) < 300 else 8))
-        self.boundary.setText(boundary)
+        self.boundary.setText(boundary)  # one size whatever its length: the row grows, the figure gives way
         if self.shown_number is not None:
             first, second = fmt.formula_lines(self.shown_number, self.figures, self.unit)
             self.formula.setText(f"<b>{html.escape(first)}</b><br>{html.escape(second)}")
         else:
             self.formula.setText(html.escape(self.tr("Click any highlighted number to see its formula.")))
+        self.formula.setVisible(self.shown_number is not None or (self.formula_hint and self.style_.name == "desk"))
+        self._balance()
+
+    TEXT_SHARES = tuple(0.5 + 0.025 * i for i in range(11))  # the text's share of the row: 50% to 75%
+
+    def _balance(self) -> None:
+        """Split the row between the text and the boundary box so the taller of the two is as short as it can
+        be (the figure keeps the rest): a long boundary gets a wider box, a long text a wider column."""
+        row = self.middle
+        margins = row.contentsMargins()
+        width = self.contentsRect().width() - margins.left() - margins.right() - row.spacing()
+        box = self.boundary_box.layout().contentsMargins()
+        frame = 2 * self.boundary_box.frameWidth() + box.left() + box.right()
+        head = self.boundary_head.sizeHint().height() + box.top() + box.bottom() + self.boundary_box.layout().spacing()
+        if width <= 0:
+            return
+
+        def tallest(share: float) -> int:
+            text_w, box_w = int(width * share), width - int(width * share)
+            return max(self.text.heightForWidth(text_w), head + self.boundary.heightForWidth(max(1, box_w - frame)))
+
+        share = min(self.TEXT_SHARES, key=lambda x: (tallest(x), abs(x - 0.6)))
+        row.setStretch(0, round(1000 * share))
+        row.setStretch(1, 1000 - round(1000 * share))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._balance()
 
     def _rich(self, sentence: str) -> str:
         """The sentence with each {key} replaced by its live figure, a link that shows the formula."""

@@ -151,6 +151,7 @@ class LessonWindow(QWidget):
         """Offer a plan that is not a preset (the main window's) as the first model choice."""
         self.model_combo.insertItem(0, label, lesson_plan(plan))
         self.model_combo.insertSeparator(1)
+        self.controls._fit_model_combo()
 
     def set_model(self, name: str | None) -> None:
         """A preset by name: its own Nd when it suggests one, else the Nd on screen."""
@@ -174,7 +175,8 @@ class LessonWindow(QWidget):
     def toggle_presenter(self) -> None:
         self.set_presenter(not self.presenting)
 
-    def set_presenter(self, on: bool) -> None:
+    def set_presenter(self, on: bool, full_screen: bool = True) -> None:
+        """Presenter mode on or off; `full_screen=False` keeps the window's size (offscreen slides)."""
         if on == self.presenting:
             return
         self.presenting = on
@@ -182,10 +184,10 @@ class LessonWindow(QWidget):
         self.presenter_button.setChecked(on)
         self.presenter_button.blockSignals(False)
         self.nav.setVisible(not on)
-        if on:
+        if on and full_screen:
             self._normal_geometry = self.saveGeometry()
             self.showFullScreen()
-        else:
+        elif not on and self.isFullScreen():
             self.showNormal()
             if getattr(self, "_normal_geometry", None) is not None:
                 self.restoreGeometry(self._normal_geometry)
@@ -193,11 +195,12 @@ class LessonWindow(QWidget):
         self.view.setFocus()
 
     def _apply_style(self) -> None:
-        style = presenter(self.width(), self.height()) if self.presenting else DESK
+        style = presenter(self.width(), self.height(), self.logicalDpiY()) if self.presenting else DESK
         if style != self.view.style_:
             self.setPalette(style.palette(self.palette()) if self.presenting else self.style().standardPalette())
             self.setAutoFillBackground(self.presenting)
             self.view.apply_style(style)
+            self.controls.apply_style(style)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -193,7 +193,8 @@ class MeasureTab(QWidget):
         refusal = rules.host_fit(scaled, stages, ranks, self.controls.device_choice(), gpus=self.controls.gpus())
         if refusal is not None:
             return self.tr("The model states of {n} CPU ranks need about {need}, more than this machine can spare "
-                           "({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.").format(
+                           "({free} free): scale the model down (layers ×, hidden ×), use fewer ranks, or Simulate.", "",
+                           ranks).format(
                 n=ranks, need=fmt_auto(refusal.need, "GB"), free=fmt_auto(refusal.free, "GB"))
         return ""
 
@@ -244,7 +245,7 @@ class MeasureTab(QWidget):
 
     def _on_run_finished(self, _ok: bool) -> None:
         self._tick.stop()
-        self.timeline.stop()
+        self.timeline.stop(simulated=self.controller.job.kind == "simulated")
         self.refresh()
 
     def _on_controls(self) -> None:
@@ -288,7 +289,7 @@ class MeasureTab(QWidget):
         if showing and state.results and len(state.results) != len(self.rank_results.results):
             self.rank_results.show(state.sorted_results(), rules.unit_family(c.job.plan))
         if showing and state.error is not None:
-            self.timeline.stop()
+            self.timeline.stop(simulated=c.job.kind == "simulated")
         self.status.setText(self._status_html(showing, problems))
         self.model_note.setText(self._model_note())
 

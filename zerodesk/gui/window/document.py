@@ -1,67 +1,78 @@
-"""Plan files for the window: the document state (path, saved text), file dialogs, recent files.
+"""Plan files for the window: the document state (path, saved plan, what the disk held), file dialogs, recent files.
 
-Reading and writing go through the core (read_file / save_plan, which writes atomically), so
-the window and `zerodesk plan` read and write exactly the same files. The document also remembers
-what the file held when it was last read or written (a digest), so a change made on disk by
-another program or window is noticed: while the file is open (diskChanged) and before a save
-overwrites it (FileChangedOnDisk).
+Reading and writing go through the core (read_observed / save_plan, which writes atomically), so the window and
+`zerodesk plan` read and write exactly the same files. The document remembers what the file was when it was last
+read or written here (core.disk_state.DiskState), so a change made on disk by another program or window, whatever
+it changed into (other bytes of any size, a symlink elsewhere, a FIFO, a device, a folder, nothing), is noticed:
+while the file is open (diskChanged) and before a save overwrites it (core's FileChangedOnDisk, nothing written).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from ...core.disk_state import Change, DiskState, change_since, observe
 from ...core.plan import (
     PLAN_SUFFIX,
+    FileChangedOnDisk,
     Plan,
     PlanError,
-    plan_from_bytes,
-    plan_to_json,
-    read_file,
+    SaveReport,
+    load_plan_observed,
     save_plan,
     sweep_stale_temps,
 )
 from ...core.text import shorten
 from ..base.settings import Settings
 
-GONE = "gone"  # the disk state of a file that no longer exists
-
-
-class FileChangedOnDisk(PlanError):
-    """The file was changed (or deleted: `deleted`) by someone else since this window read or wrote it."""
-
-    def __init__(self, path: Path, deleted: bool) -> None:
-        self.path, self.deleted = path, deleted
-        what = "was deleted" if deleted else "was changed by another program"
-        super().__init__(f"plan file {shorten(path, 200)} {what} since it was opened or saved here")
-
-
-def disk_state(path: Path) -> str:
-    """A digest of the file's bytes, GONE if it does not exist, or '' if it cannot be read (then nothing is claimed)."""
-    try:
-        return hashlib.sha256(read_file(path, "plan file")).hexdigest()
-    except PlanError:
-        try:
-            return "" if os.path.lexists(path) else GONE
-        except (OSError, ValueError):
-            return ""
-
+__all__ = ["PlanDocument", "FileChangedOnDisk", "Change", "safe_resolve", "display_name", "with_plan_suffix"]
 
 POLL_MS = 2000
 
 
 def _stat(path: Path | None) -> tuple | None:
-    """What a change to the file changes: inode, size, modification time (None if it is not there)."""
+    """What a change to the file changes: where it leads, inode, size, modification time (None if it is not there)."""
     try:
         st = os.stat(path) if path is not None else None
+        return None if st is None else (os.path.realpath(path), st.st_ino, st.st_size, st.st_mtime_ns)
     except (OSError, ValueError):
         return None
-    return None if st is None else (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _fingerprint(plan: Plan) -> tuple:
+    """What a saved file would hold, cheaply: the plan's JSON without its tensor list, and that list (compared by
+    equality, which for the list the form keeps is a pass over the same objects, not a dump of a million tensors)."""
+    return plan.model_dump_json(exclude={"model": {"tensors"}}, exclude_none=True), plan.model.tensors
+
+
+def _change_key(change: Change | None) -> tuple | None:
+    """One change as a value: a change is announced once, a further one (other bytes, another kind) again."""
+    if change is None:
+        return None
+    now = change.now
+    return change.kind, now.kind, now.real, now.size, now.identity
+
+
+def read_plan(path: str | Path) -> tuple[Plan, DiskState]:
+    """(plan, what the file was when read); PlanError (one sentence) for anything that goes wrong. Qt-free: the
+    window reads a big file on a worker thread with it."""
+    try:
+        return load_plan_observed(Path(path))
+    except PlanError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is still one sentence
+        raise PlanError(f"cannot open plan file {shorten(path, 200)}: {shorten(exc, 120) or type(exc).__name__}") from None
+
+
+def _lexists(path: Path) -> bool:
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return True  # a name no file can have: nothing to take off the recent list
 
 
 def safe_resolve(path: str | Path) -> Path:
@@ -96,15 +107,15 @@ class PlanDocument(QObject):
 
     pathChanged = Signal(object)
     recentChanged = Signal(list)
-    diskChanged = Signal(bool)  # the open file changed on disk (True: it was deleted), not by this window
+    diskChanged = Signal(object)  # a core.disk_state.Change: the open file changed on disk, not by this window
 
     def __init__(self, settings: Settings, parent=None) -> None:
         super().__init__(parent)
         self.settings = settings
         self.path: Path | None = None
-        self._saved_json: str | None = None
-        self._disk = ""  # disk_state() of path when this window last read or wrote it
-        self._announced = ""  # the disk state last reported through diskChanged (report each change once)
+        self._saved: tuple | None = None  # _fingerprint() of the plan last read or written
+        self._disk: DiskState | None = None  # what path was when this window last read or wrote it
+        self._found: Change | None = None  # the change on disk last found since then (None: the disk holds _disk)
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(lambda _p: self._settle.start())
         self._settle = QTimer(self)  # a save elsewhere is several events (write, rename): look once they settle
@@ -118,11 +129,13 @@ class PlanDocument(QObject):
         self._poll.timeout.connect(self._poll_disk)
         self._stat: tuple | None = None
 
-    def mark_saved(self, plan: Plan | None, path: Path | None, disk: str | None = None) -> None:
+    def mark_saved(self, plan: Plan | None, path: Path | None, disk: DiskState | None = None) -> None:
+        """The window shows `plan` as saved in `path` (None: no file); `disk`: what the file was when plan was read
+        from it or written to it (looked at now when not given)."""
         self.path = path
-        self._saved_json = plan_to_json(plan) if plan is not None else None
-        self._disk = disk if disk is not None else (disk_state(path) if path is not None else "")
-        self._announced = self._disk
+        self._saved = _fingerprint(plan) if plan is not None else None
+        self._disk = disk if disk is not None or path is None else observe(path)
+        self._found = None
         self._watch(path)
         self._stat = _stat(path)
         if path is None:
@@ -136,22 +149,23 @@ class PlanDocument(QObject):
             return True  # half-typed input is a change the user would lose
         if plan is None:
             return False
-        return plan_to_json(plan) != self._saved_json
+        return _fingerprint(plan) != self._saved
 
-    def read(self, path: str | Path) -> tuple[Plan, str]:
-        """(plan, disk state) of a plan file, claiming nothing; PlanError (one sentence) for anything that goes wrong."""
-        path = Path(path)
+    def read(self, path: str | Path) -> tuple[Plan, DiskState]:
+        """(plan, what the file was when read) of a plan file, claiming nothing; PlanError (one sentence) for anything
+        that goes wrong."""
         try:
-            data = read_file(path, "plan file")
-            return plan_from_bytes(data, f"plan file {shorten(path, 200)}"), hashlib.sha256(data).hexdigest()
+            return read_plan(path)
         except PlanError:
-            if disk_state(path) == GONE:
-                self.remove_recent(path)
+            self.forget_if_gone(path)
             raise
-        except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is still one sentence
-            raise PlanError(f"cannot open plan file {shorten(path, 200)}: {shorten(exc, 120) or type(exc).__name__}") from None
 
-    def claim(self, plan: Plan, path: str | Path, disk: str) -> None:
+    def forget_if_gone(self, path: str | Path) -> None:
+        """A file that could not be read because it no longer exists leaves the recent list."""
+        if not _lexists(Path(path)):
+            self.remove_recent(Path(path))
+
+    def claim(self, plan: Plan, path: str | Path, disk: DiskState) -> None:
         """The window now shows plan from path: remember the file and put it first in the recent list."""
         self.mark_saved(plan, safe_resolve(path), disk)
         self.add_recent(Path(path))
@@ -163,44 +177,47 @@ class PlanDocument(QObject):
         self.claim(plan, path, disk)
         return plan
 
-    def changed_on_disk(self, path: str | Path) -> FileChangedOnDisk | None:
-        """Whether saving to path would overwrite someone else's change (or recreate a file deleted since)."""
-        path = safe_resolve(path)
-        if path != self.path or not self._disk or self._disk == GONE:
-            return None  # another file, never read, or it did not exist when we last looked
-        now = disk_state(path)
-        if now in ("", self._disk):
+    def expected(self, path: str | Path) -> DiskState | None:
+        """What a save to path must find there to overwrite it without asking: what this window last read or wrote,
+        when path is the document's file (by the name it was opened as, or by where it leads now); None for another
+        file (a Save As the file dialog has already confirmed)."""
+        if self.path is None or self._disk is None:
             return None
-        return FileChangedOnDisk(path, deleted=now == GONE)
+        if Path(os.path.abspath(path)) == self.path or safe_resolve(path) == self.path:
+            return self._disk
+        return None
 
-    def save(self, plan: Plan, path: str | Path, overwrite: bool = False) -> Path:
+    def changed_on_disk(self, path: str | Path) -> FileChangedOnDisk | None:
+        """Whether saving to path would overwrite someone else's change (whatever it changed into)."""
+        expect = self.expected(path)
+        change = change_since(path, expect) if expect is not None else None
+        return FileChangedOnDisk(path, change) if change is not None else None
+
+    def save(self, plan: Plan, path: str | Path, overwrite: DiskState | None = None) -> SaveReport:
         """Atomic write through the core; PlanError if it fails (the old file is then untouched).
 
-        FileChangedOnDisk (nothing written) when the file changed on disk since we read or wrote it,
-        unless overwrite says the user has agreed."""
+        FileChangedOnDisk (nothing written) when the file changed on disk since we read or wrote it, whatever it
+        changed into; `overwrite`: the state the user agreed to overwrite (the conflict's Change.now), which must
+        still be what is there."""
         path = Path(path)
-        if not overwrite:
-            conflict = self.changed_on_disk(path)
-            if conflict is not None:
-                raise conflict
-        save_plan(plan, path)
-        self.mark_saved(plan, safe_resolve(path))
+        report = save_plan(plan, path, expect=overwrite if overwrite is not None else self.expected(path))
+        self.mark_saved(plan, safe_resolve(path), report.written)
         self.add_recent(path)
-        return path
+        return report
 
     def check_disk(self) -> None:
-        """Compare the open file with what we last read or wrote; emit diskChanged once per new state."""
-        if self.path is None or not self._disk:
+        """Compare the open file with what we last read or wrote; emit diskChanged once per change found."""
+        if self.path is None or self._disk is None:
             return
-        now = disk_state(self.path)
+        change = change_since(self.path, self._disk)
         self._watch(self.path)  # a rename over the file drops it from the watcher: watch the new one
-        if now in ("", self._announced):
+        if _change_key(change) == _change_key(self._found):
             return
-        self._announced = now
-        if now == self._disk:  # changed back to what we hold: nothing to offer, but the title may change
+        self._found = change
+        if change is None:  # changed back to what we hold: nothing to offer, but the title may change
             self.pathChanged.emit(self.path)
         else:
-            self.diskChanged.emit(now == GONE)
+            self.diskChanged.emit(change)
 
     def stop_watching(self) -> None:
         """The window is closing: no more looks at the disk."""
@@ -216,7 +233,7 @@ class PlanDocument(QObject):
 
     def disk_differs(self) -> bool:
         """Whether the disk no longer holds what this window last read or wrote there."""
-        return bool(self.path is not None and self._disk and self._announced != self._disk)
+        return self._found is not None
 
     def _watch(self, path: Path | None) -> None:
         watched = self._watcher.files()

@@ -12,11 +12,15 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 
 from ... import APP_NAME
-from ...core.plan import Plan, PlanError
+from ...core.disk_state import Change, DiskState
+from ...core.plan import FileChangedOnDisk, Plan, PlanError
 from ...core.text import shorten
 from ..form.fields import default_plan
-from .document import FileChangedOnDisk, ask_export_path, ask_open_path, ask_save_path, display_name
+from . import disk_changes
+from .disk_changes import Choice
+from .document import ask_export_path, ask_open_path, ask_save_path, display_name
 from .hf_import import is_hf_config
+from .plan_reader import PlanReader, reads_aside
 
 
 class FileCommands:
@@ -61,30 +65,79 @@ class FileCommands:
     def new_plan(self) -> bool:
         if not self.maybe_save():
             return False
+        self.stop_reading()  # a file still being read no longer replaces what the user chose
         self.run_records.load(default_plan(self.settings.units))
         self.model.load(default_plan(self.settings.units))
         self.document.mark_saved(self.document_plan(), None)
         self._update_title()
         return True
 
-    def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None) -> None:
-        """Show a plan; `saved` is what the file holds (differs when command-line flags changed it)."""
+    def load_plan(self, plan: Plan, path: Path | None = None, saved: Plan | None = None,
+                  disk: DiskState | None = None) -> None:
+        """Show a plan; `saved` is what the file holds (differs when command-line flags changed it), `disk` what the
+        file was when it was read (core.plan.load_plan_observed)."""
+        self.stop_reading()
         self.run_records.load(plan)
         self.model.load(plan)
-        self.document.mark_saved(saved if saved is not None else self.document_plan(), path)
+        self.document.mark_saved(saved if saved is not None else self.document_plan(), path, disk)
         self._update_title()
 
     def open_plan_file(self, path: str | Path, ask: bool = True) -> bool:
-        """Open a plan file. Nothing changes (form, file, title) unless the whole plan could be read and shown."""
+        """Open a plan file. Nothing changes (form, file, title) unless the whole plan could be read and shown.
+
+        A big file (plan_reader.reads_aside: a long tensor list) is read on a worker thread while the window keeps
+        answering: True then says the reading started; the plan is shown (or the error said) when it is read, and
+        `ask` (save the current changes first?) is asked then."""
+        self.stop_reading()  # a newer request supersedes one still being read
+        if reads_aside(path):
+            self.plan_reader.start(path)
+            self.statusBar().showMessage(self.tr("Opening {path}…").format(path=shorten(path, 200)))
+            self._pending = (ask, self.model.plan)  # an edit made while it is read is asked about when it arrives
+            return True
+        try:
+            plan, disk = self.document.read(path)  # read once (a plan may be megabytes); nothing changes yet
+        except PlanError as exc:
+            return self._open_failed(path, str(exc), ask)
+        return self._show_opened(path, plan, disk, ask)
+
+    @property
+    def plan_reader(self) -> PlanReader:
+        """The worker that reads big plan files (made on first use)."""
+        reader = self.__dict__.get("_plan_reader")
+        if reader is None:
+            reader = self.__dict__["_plan_reader"] = PlanReader(self)
+            reader.read.connect(self._on_plan_read)
+            reader.failed.connect(self._on_plan_read_failed)
+        return reader
+
+    def stop_reading(self) -> None:
+        """A plan file still being read is no longer wanted (another opened, New, the window closes)."""
+        if self.plan_reader.cancel():
+            self.statusBar().clearMessage()
+
+    def _pending_ask(self) -> bool:
+        ask, shown = self._pending
+        return ask or self.model.plan is not shown or not self.model.is_valid
+
+    def _on_plan_read(self, ticket: int, path: Path, plan: Plan, disk: DiskState) -> None:
+        if self.plan_reader.finish(ticket):
+            self._show_opened(path, plan, disk, self._pending_ask())
+
+    def _on_plan_read_failed(self, ticket: int, path: Path, message: str) -> None:
+        if self.plan_reader.finish(ticket):
+            self.document.forget_if_gone(path)
+            self._open_failed(path, message, self._pending_ask())
+
+    def _open_failed(self, path: str | Path, message: str, ask: bool) -> bool:
         if is_hf_config(path):  # a config.json opened like a plan is imported, not refused
             return self.hf_import.read(path, ask=ask)
+        self.show_error(self.tr("Cannot open the plan"), message)
+        self._rebuild_recent_menu()
+        return False
+
+    def _show_opened(self, path: str | Path, plan: Plan, disk: DiskState, ask: bool) -> bool:
+        """Show a plan read from path, once the current one may go (ask); put the previous back if it cannot be shown."""
         if ask and not self.maybe_save():
-            return False
-        try:
-            plan, disk = self.document.read(path)
-        except PlanError as exc:
-            self.show_error(self.tr("Cannot open the plan"), str(exc))
-            self._rebuild_recent_menu()
             return False
         previous = self.model.plan
         try:
@@ -118,38 +171,41 @@ class FileCommands:
         return self.save_to(path) if path else False
 
     def save_to(self, path: str | Path) -> bool:
+        """Write the plan to path. A file changed on disk since this window read or wrote it, whatever it changed into,
+        is never overwritten without asking (core.disk_state); what the save could not keep is said afterwards."""
         plan = self.document_plan()
         if not self.model.is_valid and not self.ask_save_last_valid():
             return False
-        try:
+        agreed: DiskState | None = None  # what the user agreed to overwrite
+        while True:
             try:
-                saved = self.document.save(plan, path)
+                report = self.document.save(plan, path, overwrite=agreed)
+                break
             except FileChangedOnDisk as conflict:
-                if not self.ask_overwrite_changed(conflict):
-                    return False
-                saved = self.document.save(plan, path, overwrite=True)
-        except PlanError as exc:
-            self.show_error(self.tr("Cannot save the plan"), str(exc))
-            return False
+                choice = self.ask_changed_on_disk(Path(path), conflict.change)
+                if choice == Choice.OVERWRITE:
+                    agreed = conflict.change.now  # if it changes again before the write, ask again
+                    continue
+                return self.save_as() if choice == Choice.SAVE_AS else False
+            except PlanError as exc:
+                self.show_error(self.tr("Cannot save the plan"), str(exc))
+                return False
         self._update_title()
-        self.statusBar().showMessage(self.tr("Saved {path}").format(path=shorten(saved, 200)), 4000)
+        notices = disk_changes.save_notices(display_name(report.path), report)
+        message = self.tr("Saved {path}").format(path=shorten(path, 200))
+        message = ". ".join([message] + [" ".join(notices)]) if notices else message
+        self.statusBar().showMessage(message, 15000 if notices else 4000)
+        if notices and not self.quiet:
+            QMessageBox.information(self, self.tr("Saved"), message)
         return True
 
-    def ask_overwrite_changed(self, conflict: FileChangedOnDisk) -> bool:
-        """The file changed or vanished on disk since we read it: write ours anyway? (tests replace this)."""
-        name = display_name(conflict.path)
-        if conflict.deleted:
-            text = self.tr("“{name}” was deleted from the disk after it was opened here. Save it again?").format(name=name)
-        else:
-            text = self.tr("“{name}” was changed on disk by another program or window after it was opened here. "
-                           "Overwrite those changes with this plan?").format(name=name)
+    def ask_changed_on_disk(self, path: Path, change: Change) -> Choice:
+        """The file changed on disk since we read or wrote it: Save As, Overwrite or Cancel, as fit the change
+        (tests replace this; quiet: the sentence goes to the status bar and nothing is written)."""
         if self.quiet:
-            self.statusBar().showMessage(text, 8000)
-            return False
-        answer = QMessageBox.warning(self, self.tr("File changed on disk"), text,
-                                     QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
-                                     QMessageBox.StandardButton.Cancel)
-        return answer == QMessageBox.StandardButton.Save
+            self.statusBar().showMessage(disk_changes.change_sentence(display_name(path), change), 8000)
+            return Choice.CANCEL
+        return disk_changes.ask(self, display_name(path), change)
 
     def ask_reload_changed(self, modified: bool) -> bool:
         """The open file changed on disk: reload it (losing unsaved edits when `modified`)? (tests replace this)."""
@@ -164,13 +220,14 @@ class FileCommands:
                                       QMessageBox.StandardButton.No if modified else QMessageBox.StandardButton.Yes)
         return answer == QMessageBox.StandardButton.Yes
 
-    def _on_disk_changed(self, deleted: bool) -> None:
-        """Someone else changed or deleted the open file: say so, offer to reload; a later save will ask first."""
+    def _on_disk_changed(self, change: Change) -> None:
+        """Someone else changed the open file: say what happened; offer to reload other bytes. A later save asks first."""
         if self._asking_reload:
             return
-        if deleted:
-            self.statusBar().showMessage(self.tr("“{name}” was deleted from the disk; Save will ask before writing it "
-                                                 "again.").format(name=display_name(self.document.path)), 8000)
+        if not disk_changes.offers_reload(change):  # deleted, now leading elsewhere, no longer a file: only say so
+            name = display_name(self.document.path)
+            self.statusBar().showMessage(" ".join((disk_changes.change_sentence(name, change),
+                                                   self.tr("Save will ask before writing there."))), 8000)
             self._update_modified()
             return
         modified = self.document.is_modified(self.model.plan, self.model.is_valid)

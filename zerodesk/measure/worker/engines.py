@@ -43,11 +43,20 @@ def adamw(params: Any, impl: str, lr: float = 1e-4) -> Any:
     return torch.optim.AdamW(params, lr=lr, **adamw_kwargs(impl))
 
 
+def zero1_group(mesh: Any) -> dict[str, Any]:
+    """ZeroRedundancyOptimizer's process_group: the mesh's shard group with a shard group (HSDP), else every rank."""
+    from .mesh import zero1_process_group
+
+    group = zero1_process_group(mesh)
+    return {} if group is None else {"process_group": group}
+
+
 def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList, device: torch.device, mesh: Any,
                  ddp_class: Any = None) -> Engine:
     """The engine of `stage` around `model` (its ModuleList of `blocks` is what FSDP2 wraps one by one).
 
-    mesh: the device mesh FSDP2 shards over (stages 2-3). ddp_class: a stand-in for DistributedDataParallel."""
+    mesh: the device mesh FSDP2 shards over (stages 2-3; 2-D (replicate, shard) for HSDP, whose shard group stage 1's
+    ZeroRedundancyOptimizer partitions over). ddp_class: a stand-in for DistributedDataParallel."""
     if stage <= 1:
         from torch.nn.parallel import DistributedDataParallel
 
@@ -59,7 +68,7 @@ def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList
         from torch.distributed.optim import ZeroRedundancyOptimizer
 
         opt = ZeroRedundancyOptimizer(ddp.parameters(), optimizer_class=torch.optim.AdamW, lr=1e-4,
-                                      **adamw_kwargs(plan.optimizer_impl))
+                                      **zero1_group(mesh), **adamw_kwargs(plan.optimizer_impl))
         return Engine(ddp, opt, autocast, ddp, zero1=True)
 
     from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard

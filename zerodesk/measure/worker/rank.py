@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from ...core.offload import fsdp2_offloads
 from ..devices import cuda_index, decide_device, env_rank
-from ..job import check_positions, rank_arguments, rank_job
+from ..job import check_positions, rank_arguments, rank_job, run_shard_group
 from ..protocol import EXIT_COLLATERAL, EXIT_INTERRUPTED, EXIT_REPORTED, Done, Error, Result, Started, WorkerError
 from .emitter import Emitter
 from .failures import classify
@@ -66,13 +66,14 @@ def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit
                      attention=attention_backend(arch, plan.seq_len, device),
                      device=device.type, device_name=device_name, ranks=world, stages=stages,
                      architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
-                     scale=scale))
+                     scale=scale, shard_group=run_shard_group(plan, world, args.shard_group)))
     run_now = stages if args.only_stage is None else [args.only_stage]
     mesh = None
-    if any(s >= 2 for s in run_now):
-        from torch.distributed.device_mesh import init_device_mesh
+    group = run_shard_group(plan, world, args.shard_group)
+    if any(s >= 2 for s in run_now) or (group < world and 1 in run_now):  # FSDP2's mesh; ZeRO-1's group
+        from .mesh import data_parallel_mesh
 
-        mesh = init_device_mesh(device.type, (world,))
+        mesh = data_parallel_mesh(device.type, world, group)
     for stage in run_now:
         where["stage"] = stage
         result = measure_stage(stage, plan, device, rank, world, emit, mesh, args.warmup, not args.no_samples)

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from ...core.offload import fsdp2_offloads
-from ..job import simulation_arguments, simulation_job
+from ..job import run_shard_group, simulation_arguments, simulation_job
 from ..protocol import EXIT_INTERRUPTED, EXIT_REPORTED, Done, Error, Started, WorkerError
 from .emitter import Emitter
 from .failures import classify
@@ -48,8 +48,18 @@ METHODS = {
 }
 
 
-def method(stage: int, backend: str, offload: bool = False) -> str:
-    """How a stage is simulated, in one phrase (each Result carries it; the CLI and the window print it)."""
+def method(stage: int, backend: str, offload: bool = False, shard_group: int | None = None) -> str:
+    """How a stage is simulated, in one phrase (each Result carries it; the CLI and the window print it).
+
+    shard_group: N of a hybrid mesh (None: flat), said for the stages it changes (1: ZeRO-1's group, 2-3: HSDP)."""
+    hybrid = ""
+    if shard_group is not None and stage >= 1:
+        hybrid = (f"; ZeroRedundancyOptimizer in a shard group of {shard_group}" if stage == 1 else
+                  f"; HSDP: 2-D mesh (replicate, shard), shard group of {shard_group}")
+    return _method(stage, backend, offload) + hybrid
+
+
+def _method(stage: int, backend: str, offload: bool) -> str:
     if stage <= 1:
         copies = f"{backend}: DDP all-reduces its buckets in place"
     else:
@@ -60,15 +70,17 @@ def method(stage: int, backend: str, offload: bool = False) -> str:
 
 
 @contextmanager
-def fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
+def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None) -> Iterator[Any]:
     """Rank 0 of a fake process group of `world` ranks, a CPU device mesh, and FakeTensorMode; yields the mesh.
+
+    shard_group: N of a hybrid (HSDP) mesh, (world/N, N) with dims ("replicate", "shard"); None or world: flat.
 
     Inside it FSDP2 makes its chunks on demand (torch_compat.chunks_on_demand), which leaves every figure as it is;
     the trackers' own speed-ups are step.measure_stage's, as on real ranks."""
     import torch.distributed as dist
-    from torch.distributed.device_mesh import init_device_mesh
 
     from . import torch_compat
+    from .mesh import data_parallel_mesh
 
     dist.init_process_group("fake", store=torch_compat.fake_store(), rank=0, world_size=world)
     name = torch_compat.fsdp_reduce_scatter_name()
@@ -76,7 +88,7 @@ def fake_world(world: int, backend: str = "nccl") -> Iterator[Any]:
     if backend == "gloo":
         setattr(dist, name, _gloo_reduce_scatter(original))
     try:
-        mesh = init_device_mesh("cpu", (world,))
+        mesh = data_parallel_mesh("cpu", world, shard_group or world)
         with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand():
             yield mesh
     finally:
@@ -105,19 +117,21 @@ def run(args: argparse.Namespace, emit: Emitter, where: dict) -> None:
 
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
     t0 = time.perf_counter()
+    group = run_shard_group(plan, world, args.shard_group)
     emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan), optimizer_impl=plan.optimizer_impl,
                  device="cpu", ranks=world, stages=stages,
                  architecture=plan.model.architecture, params=plan.params, seq_len=plan.seq_len,
-                 micro_batch=plan.micro_batch, source="simulated"))
+                 micro_batch=plan.micro_batch, source="simulated", shard_group=group))
     device = torch.device("cpu")
-    with fake_world(world, args.backend) as mesh:
+    with fake_world(world, args.backend, group) as mesh:
         for stage in stages:
             where["stage"] = stage
             result = measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False,
                                    ddp_class=SimulatedDDP, track_warmup=args.tracked_warmup or stage < 2)
             # step_s would be the time to simulate, not a step's time: leave it out.
             emit(result.model_copy(update={"source": "simulated", "step_s": None,
-                                           "method": method(stage, args.backend, fsdp2_offloads(plan))}))
+                                           "method": method(stage, args.backend, fsdp2_offloads(plan),
+                                                            group if group < world else None)}))
             where["stage"] = None
     emit(Done(wall_s=time.perf_counter() - t0))
 

@@ -52,11 +52,14 @@ def comm_buffer_bytes(engine: Engine) -> int | None:
     return None if engine.ddp is None else torch_compat.ddp_bucket_bytes(engine.ddp)
 
 
-def predicted(plan: Plan, model: nn.Module, stage: int, world: int, rank: int, device: torch.device) \
-        -> tuple[States, int | None]:
-    """The torch profile's states of this rank (and DDP's bucket bytes in stages 0-1) for the model's tensors."""
+def predicted(plan: Plan, model: nn.Module, stage: int, world: int, rank: int, device: torch.device,
+              shard_group: int | None = None) -> tuple[States, int | None]:
+    """The torch profile's states of this rank (and DDP's bucket bytes in stages 0-1) for the model's tensors.
+
+    shard_group: N of a hybrid mesh; rank r then holds what rank r mod N of N holds (torch_profile.hybrid_runs)."""
     shapes = [s for _, s in plan.model.named_shapes or []]
-    pred = rank_states(shapes, sum(p.numel() for p in model.parameters()), stage, world, device=device.type,
-                       optimizer_impl=plan.optimizer_impl)[rank]
+    group = shard_group or world
+    pred = rank_states(shapes, sum(p.numel() for p in model.parameters()), stage, group, device=device.type,
+                       optimizer_impl=plan.optimizer_impl)[rank % group]
     states = States(params=pred["params"], grads=pred["grads"], optimizer=pred["optimizer"])
     return states, pred["comm_buffers"] if stage <= 1 else None

@@ -18,6 +18,7 @@ from ...core.plan import Plan
 from ..protocol import PhaseMsg, Result, WorkerError
 from . import states, torch_compat, trackers
 from .engines import Engine, build_engine
+from .mesh import shard_group_size
 from .failures import inject_fault
 from .hf_model import TransformersMissing
 from .model import blocks_of, build_model, loss_fn
@@ -74,8 +75,12 @@ def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: 
             say: Callable[[str, float], None]) -> None:
     """`steps` untracked training steps: AdamW's state appears in the first, as it will be in the measured one."""
     for i in range(steps):
-        say("warmup", i / max(steps, 1))
-        train_step(engine, tokens, targets, say, lambda _phase: None)
+        say("warmup", i / steps)
+
+        def within(phase: str, progress: float, i: int = i) -> None:  # the phases of a warm-up step are its own
+            say("warmup", (i + {"backward": 0.4, "optimizer": 0.8 + 0.2 * progress}.get(phase, 0.0)) / steps)
+
+        train_step(engine, tokens, targets, within, lambda _phase: None)
     say("warmup", 1.0)
 
 
@@ -145,7 +150,8 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
         h.remove()
 
     peak_bytes, peak = peaks.overall()
-    predicted, predicted_comm = states.predicted(plan, model, stage, world, rank, device)
+    predicted, predicted_comm = states.predicted(plan, model, stage, world, rank, device,
+                                                 shard_group_size(mesh, world))
     result = Result(
         stage=stage, rank=rank, peak_bytes=peak_bytes, peak=peak,
         phase_peaks=peaks.peaks,  # phase -> category -> bytes, with "total"
