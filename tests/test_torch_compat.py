@@ -58,6 +58,8 @@ def _breakers():
         "tracker_output_walk": lambda mp: mp.setattr(mem_tracker, "tree_map_only", lambda *a, **k: None),
         "strided_flag_scan": lambda mp: mp.setattr(_sharding_prop, "_propagate_use_strided_shard_flag",
                                                    lambda op_strategy, op_schema: op_schema.args_strategy),
+        "foreach_expansion": lambda mp: mp.setattr(_sharding_prop, "_expand_single_dim_strategy_to_mesh",
+                                                   lambda mesh, op_schema, info: None),
         "ddp_buckets": lambda mp: mp.delattr(dist, "_compute_bucket_assignment_by_size"),
         "storage_identity": lambda mp: mp.setattr(torch.UntypedStorage, "_cdata", property(lambda self: 0)),
         "sdp_choice": lambda mp: mp.delattr(torch, "_fused_sdp_choice"),
