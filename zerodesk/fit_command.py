@@ -72,7 +72,7 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
         if out is not None:
             out["global_batch"] = global_batch_json(wanted)
         else:
-            text = f"{text}\n\n{global_batch_text(wanted)}"
+            text = f"{text}\n\n{global_batch_text(wanted, plan.units)}"
     if args.verify:
         from .measure import fit_verify
 

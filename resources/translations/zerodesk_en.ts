@@ -70,6 +70,18 @@
         <translation>Collectives: in the node + between</translation>
     </message>
     <message>
+        <source>gradients are reduced on every micro-batch</source>
+        <translation>gradients are reduced on every micro-batch</translation>
+    </message>
+    <message>
+        <source>gradients are reduced on the last micro-batch only</source>
+        <translation>gradients are reduced on the last micro-batch only</translation>
+    </message>
+    <message>
+        <source>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</source>
+        <translation>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</translation>
+    </message>
+    <message>
         <source>shard group of {n}, {r} replicas</source>
         <translation>shard group of {n}, {r} replicas</translation>
     </message>
@@ -3236,6 +3248,13 @@ states (Δ)</translation>
     <message>
         <source>Communication per step</source>
         <translation>Communication per step</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step of {k} micro-batches</source>
+        <translation>
+            <numerusform>Communication per step of {k} micro-batch</numerusform>
+            <numerusform>Communication per step of {k} micro-batches</numerusform>
+        </translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>

@@ -70,6 +70,18 @@
         <translation>Коллективные операции: внутри узла + между узлами</translation>
     </message>
     <message>
+        <source>gradients are reduced on every micro-batch</source>
+        <translation>градиенты сводятся после каждого микробатча</translation>
+    </message>
+    <message>
+        <source>gradients are reduced on the last micro-batch only</source>
+        <translation>градиенты сводятся только в последнем микробатче</translation>
+    </message>
+    <message>
+        <source>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</source>
+        <translation>Шаг здесь — микробатчей: {k}; {reduced}, а параметры, снова разделяемые между микробатчами (стадия 3 и стадия 2 в FSDP2), собираются заново для каждого.</translation>
+    </message>
+    <message>
         <source>shard group of {n}, {r} replicas</source>
         <translation>группа разделения N = {n}, реплики: {r}</translation>
     </message>
@@ -3240,6 +3252,14 @@ states (Δ)</source>
     <message>
         <source>Communication per step</source>
         <translation>Обмены за шаг</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step of {k} micro-batches</source>
+        <translation>
+            <numerusform>Обмены за шаг из {k} микробатча</numerusform>
+            <numerusform>Обмены за шаг из {k} микробатчей</numerusform>
+            <numerusform>Обмены за шаг из {k} микробатчей</numerusform>
+        </translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>
