@@ -167,3 +167,22 @@ def test_cli_says_per_step_of_k_micro_batches():
     assert "all-gather of parameters (backward), shard group of 4, 4 per node, 4 times a step" in text
     data = json.loads(_cli("plan", "--preset", "card-example", "--accum-steps", "4", "--json").stdout)
     assert [s["comm_bytes"] for s in data["stages"]] == closed_form("paper", 4, "every")
+
+
+def test_fit_map_model_answers_the_global_batch_and_keeps_its_peaks_across_edits():
+    """The window's Qt-free model: the same answer as global_batch_fit; an edit the peaks do not read (the GPU's
+    memory) finds every stage peak already known."""
+    from zerodesk.core.fit import FitError
+    from zerodesk.core.fit_map import FitMapModel
+
+    fits = FitMapModel()
+    plan = arch_plan(cluster={"dp": ND, "gpu_memory_bytes": 2 * 10**9})
+    fits.update(plan)
+    assert fits.global_batch(256 * ND) == global_batch_fit(plan, 256 * ND)
+    memos = dict(fits._global_memos)
+    bigger = plan.model_copy(update={"cluster": plan.cluster.model_copy(update={"gpu_memory_bytes": 3 * 10**9})})
+    fits.update(bigger)
+    assert fits.global_batch(256 * ND) == global_batch_fit(bigger, 256 * ND)  # answered for the edited plan
+    assert all(fits._global_memos[name] is memos[name] for name in memos)  # by the same memos
+    with pytest.raises(FitError, match="multiple of Nd"):
+        fits.global_batch(ND + 1)
