@@ -2,7 +2,8 @@
 
 The figures come from the core (zerodesk.core.fit_map.FitMapModel: the solver's answer and the map, kept across
 edits); this tab only words and draws them, and sets the plan to a chosen cell through the model (plan_at), as
-any other edit. While another tab is in view it only notes the latest plan, and answers it when shown.
+any other edit. While another tab is in view it only notes the latest plan, and answers it when shown. Under the
+table, the global-batch question (global_batch.GlobalBatchPanel, answered by FitMapModel.global_batch).
 """
 
 from __future__ import annotations

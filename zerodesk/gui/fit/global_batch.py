@@ -58,14 +58,17 @@ class GlobalBatchPanel(QWidget):
         self.grid.setObjectName("fitGlobalBatchTable")
         self.grid.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.grid.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        rows = self.grid.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.grid.fontMetrics().height() + 8)
         for r in range(len(STAGES)):
             for c in range(len(RECOMPUTE)):
                 item = QTableWidgetItem()
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
                 self.grid.setItem(r, c, item)
-        height = self.grid.horizontalHeader().sizeHint().height() + 2 * self.grid.frameWidth()
-        self.grid.setFixedHeight(height + len(STAGES) * self.grid.verticalHeader().defaultSectionSize())
+        self.grid.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.grid.setFixedHeight(self.grid.horizontalHeader().sizeHint().height() + rows.length()
+                                 + 2 * self.grid.frameWidth())  # four rows, no scrolling
         v.addWidget(self.grid)
         self.retranslate()
 
