@@ -84,6 +84,11 @@ def test_communication_follows_when_gradients_are_reduced(fit_tab, model, qtbot)
             k_plan = fit_tab.state.plan.model_copy(update={"accum_steps": c.accum_steps})
             assert c.comm_bytes == comm_by_link(k_plan)[c.stage].total_bytes
     assert "reduced on the last micro-batch only" in panel.words.text()
+    model.set_plan(fit_tab.state.plan.model_copy(update={"accum_steps": 4}))  # the plan's own k: the table says it
+    table = fit_tab.table
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers[-1] == "Communication per step\nof 4 micro-batches (GB)"
+    assert table.item(0, 7).text() == i18n.fmt_bytes(comm_by_link(fit_tab.state.plan)[0].total_bytes, "GB")
 
 
 def test_bad_global_batch_is_one_sentence_and_no_grid(fit_tab, qtbot):

@@ -144,6 +144,16 @@ per step ({unit})</source>
         <translation>Communication
 per step ({unit})</translation>
     </message>
+    <message numerus="yes">
+        <source>Communication per step
+of {k} micro-batches ({unit})</source>
+        <translation>
+            <numerusform>Communication per step
+of {k} micro-batch ({unit})</numerusform>
+            <numerusform>Communication per step
+of {k} micro-batches ({unit})</numerusform>
+        </translation>
+    </message>
     <message>
         <source>none</source>
         <translation>none</translation>

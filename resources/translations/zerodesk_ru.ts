@@ -144,6 +144,18 @@ per step ({unit})</source>
         <translation>Обмены
 за шаг ({unit})</translation>
     </message>
+    <message numerus="yes">
+        <source>Communication per step
+of {k} micro-batches ({unit})</source>
+        <translation>
+            <numerusform>Обмены за шаг
+из {k} микробатча ({unit})</numerusform>
+            <numerusform>Обмены за шаг
+из {k} микробатчей ({unit})</numerusform>
+            <numerusform>Обмены за шаг
+из {k} микробатчей ({unit})</numerusform>
+        </translation>
+    </message>
     <message>
         <source>none</source>
         <translation>нет</translation>
