@@ -214,7 +214,10 @@ class TableTab(QWidget):
                                over=i18n.fmt_bytes(p.total_bytes - gpu, scaled_unit(p.total_bytes - gpu, plan.units)), pct=pct))
             rows.append([self.tr("Predicted peak vs GPU memory"), *fit])
         comm_unit = scaled_unit(max(s.comm_bytes for s in b.stages), plan.units)
-        rows.append([self.tr("Communication per step"), *[i18n.fmt_bytes(s.comm_bytes, comm_unit) for s in b.stages]])
+        k = plan.accum_steps
+        label = (self.tr("Communication per step") if k == 1 else  # a step of k micro-batches: what repeats, k times
+                 self.tr("Communication per step of {k} micro-batches", "", k).format(k=i18n.fmt_int(k)))
+        rows.append([label, *[i18n.fmt_bytes(s.comm_bytes, comm_unit) for s in b.stages]])
         rows.append([self.tr("Communication time at {bw} GB/s").format(bw=i18n.fmt_number(plan.bandwidth_gbps, 0 if plan.bandwidth_gbps == int(plan.bandwidth_gbps) else 2)),
                      *[i18n.fmt_seconds(comm_seconds(s.comm_bytes, plan.bandwidth_gbps)) for s in b.stages]])
         return rows + comm_rows(plan)
