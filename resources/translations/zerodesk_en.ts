@@ -70,6 +70,18 @@
         <translation>Collectives: in the node + between</translation>
     </message>
     <message>
+        <source>gradients are reduced on every micro-batch</source>
+        <translation>gradients are reduced on every micro-batch</translation>
+    </message>
+    <message>
+        <source>gradients are reduced on the last micro-batch only</source>
+        <translation>gradients are reduced on the last micro-batch only</translation>
+    </message>
+    <message>
+        <source>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</source>
+        <translation>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</translation>
+    </message>
+    <message>
         <source>shard group of {n}, {r} replicas</source>
         <translation>shard group of {n}, {r} replicas</translation>
     </message>
@@ -131,6 +143,16 @@ micro-batch</translation>
 per step ({unit})</source>
         <translation>Communication
 per step ({unit})</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step
+of {k} micro-batches ({unit})</source>
+        <translation>
+            <numerusform>Communication per step
+of {k} micro-batch ({unit})</numerusform>
+            <numerusform>Communication per step
+of {k} micro-batches ({unit})</numerusform>
+        </translation>
     </message>
     <message>
         <source>none</source>
@@ -715,6 +737,74 @@ per step ({unit})</translation>
     </message>
 </context>
 <context>
+    <name>GlobalBatchPanel</name>
+    <message>
+        <source>Global batch: type a whole number of sequences from 1 to {top}.</source>
+        <translation>Global batch: type a whole number of sequences from 1 to {top}.</translation>
+    </message>
+    <message>
+        <source>Global batch: {g} is not a multiple of Nd ({dp}); every rank takes the same number of sequences per step.</source>
+        <translation>Global batch: {g} is not a multiple of Nd ({dp}); every rank takes the same number of sequences per step.</translation>
+    </message>
+    <message>
+        <source>No micro-batch of it fits, with or without accumulation.</source>
+        <translation>No micro-batch of it fits, with or without accumulation.</translation>
+    </message>
+    <message numerus="yes">
+        <source>{k} steps of micro-batch {mb}; communication per step: {comm}</source>
+        <translation>
+            <numerusform>{k} step of micro-batch {mb}; communication per step: {comm}</numerusform>
+            <numerusform>{k} steps of micro-batch {mb}; communication per step: {comm}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Global batch {g} at Nd = {dp}: {n} sequences per rank per step.</source>
+        <translation>
+            <numerusform>Global batch {g} at Nd = {dp}: {n} sequence per rank per step.</numerusform>
+            <numerusform>Global batch {g} at Nd = {dp}: {n} sequences per rank per step.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing reaches it: no micro-batch of it fits, with or without accumulation.</source>
+        <translation>Nothing reaches it: no micro-batch of it fits, with or without accumulation.</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} takes it in one step of micro-batch {mb}, without accumulation, moving {comm} per step.</source>
+        <translation>Stage {stage} {recompute} takes it in one step of micro-batch {mb}, without accumulation, moving {comm} per step.</translation>
+    </message>
+    <message>
+        <source>gradients reduced on every micro-batch</source>
+        <translation>gradients reduced on every micro-batch</translation>
+    </message>
+    <message>
+        <source>gradients reduced on the last micro-batch only</source>
+        <translation>gradients reduced on the last micro-batch only</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fewest accumulation steps: stage {stage} {recompute}, {k} steps of micro-batch {mb}, moving {comm} per step ({when}).</source>
+        <translation>
+            <numerusform>Fewest accumulation steps: stage {stage} {recompute}, {k} step of micro-batch {mb}, moving {comm} per step ({when}).</numerusform>
+            <numerusform>Fewest accumulation steps: stage {stage} {recompute}, {k} steps of micro-batch {mb}, moving {comm} per step ({when}).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Global batch:</source>
+        <translation>Global batch:</translation>
+    </message>
+    <message>
+        <source>sequences per optimizer step</source>
+        <translation>sequences per optimizer step</translation>
+    </message>
+    <message>
+        <source>The global batch wanted (sequences per optimizer step, all ranks): the fewest accumulation steps that reach it at the plan&apos;s Nd, per stage and recompute mode</source>
+        <translation>The global batch wanted (sequences per optimizer step, all ranks): the fewest accumulation steps that reach it at the plan&apos;s Nd, per stage and recompute mode</translation>
+    </message>
+    <message>
+        <source>Accumulation steps × micro-batch for the global batch, per stage and recompute mode</source>
+        <translation>Accumulation steps × micro-batch for the global batch, per stage and recompute mode</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryCard</name>
     <message>
         <source>Filter claims…</source>
@@ -1014,6 +1104,10 @@ per step ({unit})</translation>
     <message>
         <source>Unsharded 16-bit gradients</source>
         <translation>Unsharded 16-bit gradients</translation>
+    </message>
+    <message>
+        <source>Gradients kept across micro-batches</source>
+        <translation>Gradients kept across micro-batches</translation>
     </message>
     <message>
         <source>Backward temporaries</source>
@@ -1806,6 +1900,14 @@ optimizer sharded</translation>
         <translation>ZeRO++ hpZ: a second 16-bit parameter shard in the group</translation>
     </message>
     <message>
+        <source>every micro-batch (sharded gradients kept)</source>
+        <translation>every micro-batch (sharded gradients kept)</translation>
+    </message>
+    <message>
+        <source>last micro-batch only (unsharded gradients kept)</source>
+        <translation>last micro-batch only (unsharded gradients kept)</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>GB</translation>
     </message>
@@ -1943,6 +2045,14 @@ optimizer sharded</translation>
         <translation>Micro-batch</translation>
     </message>
     <message>
+        <source>Micro-batches per step</source>
+        <translation>Micro-batches per step</translation>
+    </message>
+    <message>
+        <source>Gradients reduced</source>
+        <translation>Gradients reduced</translation>
+    </message>
+    <message>
         <source>GPU preset</source>
         <translation>GPU preset</translation>
     </message>
@@ -2059,10 +2169,6 @@ optimizer sharded</translation>
         <translation>Tokens per sequence (activations estimate)</translation>
     </message>
     <message>
-        <source>Sequences per rank per step (activations estimate)</source>
-        <translation>Sequences per rank per step (activations estimate)</translation>
-    </message>
-    <message>
         <source>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</source>
         <translation>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</translation>
     </message>
@@ -2123,6 +2229,18 @@ optimizer sharded</translation>
         <translation>AdamW kernels</translation>
     </message>
     <message>
+        <source>Sequences per rank per micro-batch (activations estimate)</source>
+        <translation>Sequences per rank per micro-batch (activations estimate)</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches before each optimizer step; from 2 on, each rank keeps gradients between them (the predicted peak follows)</source>
+        <translation>Gradient accumulation: micro-batches before each optimizer step; from 2 on, each rank keeps gradients between them (the predicted peak follows)</translation>
+    </message>
+    <message>
+        <source>When accumulated gradients are reduced: every micro-batch keeps the stage&apos;s own gradients (sharded from stage 2); only the last (DDP no_sync, FSDP2 set_requires_gradient_sync(False)) keeps the whole model&apos;s</source>
+        <translation>When accumulated gradients are reduced: every micro-batch keeps the stage&apos;s own gradients (sharded from stage 2); only the last (DDP no_sync, FSDP2 set_requires_gradient_sync(False)) keeps the whole model&apos;s</translation>
+    </message>
+    <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
         <translation>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</translation>
     </message>
@@ -2133,6 +2251,10 @@ optimizer sharded</translation>
     <message>
         <source>Training</source>
         <translation>Training</translation>
+    </message>
+    <message>
+        <source>Global batch {g} = {mb} × {k} × Nd {nd}</source>
+        <translation>Global batch {g} = {mb} × {k} × Nd {nd}</translation>
     </message>
     <message>
         <source>Cluster</source>
@@ -3178,6 +3300,18 @@ states (Δ)</translation>
         <translation>States vs GPU memory</translation>
     </message>
     <message>
+        <source>Global batch {g} = micro-batch {mb} × {k} accumulation steps × Nd {nd} (sequences per optimizer step).</source>
+        <translation>Global batch {g} = micro-batch {mb} × {k} accumulation steps × Nd {nd} (sequences per optimizer step).</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps the whole model&apos;s gradients (reduced in the last micro-batch only); the predicted peak counts them.</source>
+        <translation>Between micro-batches each rank keeps the whole model&apos;s gradients (reduced in the last micro-batch only); the predicted peak counts them.</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps its stage&apos;s own gradients (reduced every micro-batch); the predicted peak counts them.</source>
+        <translation>Between micro-batches each rank keeps its stage&apos;s own gradients (reduced every micro-batch); the predicted peak counts them.</translation>
+    </message>
+    <message>
         <source>States + activations vs GPU memory</source>
         <translation>States + activations vs GPU memory</translation>
     </message>
@@ -3212,6 +3346,13 @@ states (Δ)</translation>
     <message>
         <source>Communication per step</source>
         <translation>Communication per step</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step of {k} micro-batches</source>
+        <translation>
+            <numerusform>Communication per step of {k} micro-batch</numerusform>
+            <numerusform>Communication per step of {k} micro-batches</numerusform>
+        </translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>

@@ -70,6 +70,18 @@
         <translation>Коллективные операции: внутри узла + между узлами</translation>
     </message>
     <message>
+        <source>gradients are reduced on every micro-batch</source>
+        <translation>градиенты сводятся после каждого микробатча</translation>
+    </message>
+    <message>
+        <source>gradients are reduced on the last micro-batch only</source>
+        <translation>градиенты сводятся только в последнем микробатче</translation>
+    </message>
+    <message>
+        <source>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</source>
+        <translation>Шаг здесь — микробатчей: {k}; {reduced}, а параметры, снова разделяемые между микробатчами (стадия 3 и стадия 2 в FSDP2), собираются заново для каждого.</translation>
+    </message>
+    <message>
         <source>shard group of {n}, {r} replicas</source>
         <translation>группа разделения N = {n}, реплики: {r}</translation>
     </message>
@@ -131,6 +143,18 @@ micro-batch</source>
 per step ({unit})</source>
         <translation>Обмены
 за шаг ({unit})</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step
+of {k} micro-batches ({unit})</source>
+        <translation>
+            <numerusform>Обмены за шаг
+из {k} микробатча ({unit})</numerusform>
+            <numerusform>Обмены за шаг
+из {k} микробатчей ({unit})</numerusform>
+            <numerusform>Обмены за шаг
+из {k} микробатчей ({unit})</numerusform>
+        </translation>
     </message>
     <message>
         <source>none</source>
@@ -715,6 +739,77 @@ per step ({unit})</source>
     </message>
 </context>
 <context>
+    <name>GlobalBatchPanel</name>
+    <message>
+        <source>Global batch: type a whole number of sequences from 1 to {top}.</source>
+        <translation>Глобальный батч: введите целое число последовательностей от 1 до {top}.</translation>
+    </message>
+    <message>
+        <source>Global batch: {g} is not a multiple of Nd ({dp}); every rank takes the same number of sequences per step.</source>
+        <translation>Глобальный батч: {g} не кратен Nd ({dp}); каждый участник берёт за шаг одинаковое число последовательностей.</translation>
+    </message>
+    <message>
+        <source>No micro-batch of it fits, with or without accumulation.</source>
+        <translation>Ни один микробатч из него не помещается ни с накоплением, ни без него.</translation>
+    </message>
+    <message numerus="yes">
+        <source>{k} steps of micro-batch {mb}; communication per step: {comm}</source>
+        <translation>
+            <numerusform>{k} шаг с микробатчем {mb}; обмены за шаг: {comm}</numerusform>
+            <numerusform>{k} шага с микробатчем {mb}; обмены за шаг: {comm}</numerusform>
+            <numerusform>{k} шагов с микробатчем {mb}; обмены за шаг: {comm}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Global batch {g} at Nd = {dp}: {n} sequences per rank per step.</source>
+        <translation>
+            <numerusform>Глобальный батч {g} при Nd = {dp}: {n} последовательность на участника за шаг.</numerusform>
+            <numerusform>Глобальный батч {g} при Nd = {dp}: {n} последовательности на участника за шаг.</numerusform>
+            <numerusform>Глобальный батч {g} при Nd = {dp}: {n} последовательностей на участника за шаг.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing reaches it: no micro-batch of it fits, with or without accumulation.</source>
+        <translation>Его не достичь: ни один микробатч из него не помещается ни с накоплением, ни без него.</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} takes it in one step of micro-batch {mb}, without accumulation, moving {comm} per step.</source>
+        <translation>Стадия {stage} {recompute} берёт его за один шаг с микробатчем {mb}, без накопления; обмены за шаг: {comm}.</translation>
+    </message>
+    <message>
+        <source>gradients reduced on every micro-batch</source>
+        <translation>градиенты сводятся после каждого микробатча</translation>
+    </message>
+    <message>
+        <source>gradients reduced on the last micro-batch only</source>
+        <translation>градиенты сводятся только в последнем микробатче</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fewest accumulation steps: stage {stage} {recompute}, {k} steps of micro-batch {mb}, moving {comm} per step ({when}).</source>
+        <translation>
+            <numerusform>Меньше всего шагов накопления: стадия {stage} {recompute}, {k} шаг с микробатчем {mb}; обмены за шаг: {comm} ({when}).</numerusform>
+            <numerusform>Меньше всего шагов накопления: стадия {stage} {recompute}, {k} шага с микробатчем {mb}; обмены за шаг: {comm} ({when}).</numerusform>
+            <numerusform>Меньше всего шагов накопления: стадия {stage} {recompute}, {k} шагов с микробатчем {mb}; обмены за шаг: {comm} ({when}).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Global batch:</source>
+        <translation>Глобальный батч:</translation>
+    </message>
+    <message>
+        <source>sequences per optimizer step</source>
+        <translation>последовательностей на шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>The global batch wanted (sequences per optimizer step, all ranks): the fewest accumulation steps that reach it at the plan&apos;s Nd, per stage and recompute mode</source>
+        <translation>Нужный глобальный батч (последовательностей на шаг оптимизатора, все участники): наименьшее число шагов накопления, которое его даёт при Nd плана, по стадиям и режимам пересчёта активаций</translation>
+    </message>
+    <message>
+        <source>Accumulation steps × micro-batch for the global batch, per stage and recompute mode</source>
+        <translation>Шаги накопления × микробатч для глобального батча по стадиям и режимам пересчёта активаций</translation>
+    </message>
+</context>
+<context>
     <name>GlossaryCard</name>
     <message>
         <source>Filter claims…</source>
@@ -1014,6 +1109,10 @@ per step ({unit})</source>
     <message>
         <source>Unsharded 16-bit gradients</source>
         <translation>Неразделённые 16-битные градиенты</translation>
+    </message>
+    <message>
+        <source>Gradients kept across micro-batches</source>
+        <translation>Градиенты между микробатчами</translation>
     </message>
     <message>
         <source>Backward temporaries</source>
@@ -1800,11 +1899,19 @@ optimizer sharded</source>
     </message>
     <message>
         <source>HSDP: shard in the group, replicate across groups</source>
-        <translation>HSDP: разделение в группе, реплики между группами</translation>
+        <translation>HSDP: разделение в группе, группы — реплики</translation>
     </message>
     <message>
         <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
         <translation>ZeRO++ hpZ: вторая доля 16-битных параметров в группе</translation>
+    </message>
+    <message>
+        <source>every micro-batch (sharded gradients kept)</source>
+        <translation>после каждого микробатча (хранятся доли градиентов)</translation>
+    </message>
+    <message>
+        <source>last micro-batch only (unsharded gradients kept)</source>
+        <translation>только в последнем микробатче (хранятся целые градиенты)</translation>
     </message>
     <message>
         <source>GB</source>
@@ -1945,6 +2052,14 @@ optimizer sharded</source>
         <translation>Микробатч</translation>
     </message>
     <message>
+        <source>Micro-batches per step</source>
+        <translation>Микробатчей на шаг</translation>
+    </message>
+    <message>
+        <source>Gradients reduced</source>
+        <translation>Сведение градиентов</translation>
+    </message>
+    <message>
         <source>GPU preset</source>
         <translation>Готовый GPU</translation>
     </message>
@@ -2061,10 +2176,6 @@ optimizer sharded</source>
         <translation>Токенов в последовательности (для оценки активаций)</translation>
     </message>
     <message>
-        <source>Sequences per rank per step (activations estimate)</source>
-        <translation>Последовательностей на участника за шаг (для оценки активаций)</translation>
-    </message>
-    <message>
         <source>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</source>
         <translation>Пересчёт активаций по блокам: нет; выборочный пересчитывает подслой внимания; полный — весь блок (прогноз пика учитывает выбор)</translation>
     </message>
@@ -2125,6 +2236,18 @@ optimizer sharded</source>
         <translation>Ядра AdamW</translation>
     </message>
     <message>
+        <source>Sequences per rank per micro-batch (activations estimate)</source>
+        <translation>Последовательностей на участника за микробатч (для оценки активаций)</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches before each optimizer step; from 2 on, each rank keeps gradients between them (the predicted peak follows)</source>
+        <translation>Накопление градиентов: микробатчей перед каждым шагом оптимизатора; начиная с 2, каждый участник хранит градиенты между ними (прогнозируемый пик это учитывает)</translation>
+    </message>
+    <message>
+        <source>When accumulated gradients are reduced: every micro-batch keeps the stage&apos;s own gradients (sharded from stage 2); only the last (DDP no_sync, FSDP2 set_requires_gradient_sync(False)) keeps the whole model&apos;s</source>
+        <translation>Когда сводятся накопленные градиенты: после каждого микробатча хранятся собственные градиенты стадии (доли со стадии 2); только в последнем (no_sync в DDP, синхронизация градиентов выключена в FSDP2) хранятся градиенты всей модели</translation>
+    </message>
+    <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
         <translation>Как AdamW выполняет шаг: foreach (по умолчанию в torch на CUDA) держит на время шага копию параметров участника в FP32; по одному тензору — две копии крупнейшего тензора; слитое (fused) — ни одной (прогноз пика учитывает выбор)</translation>
     </message>
@@ -2135,6 +2258,10 @@ optimizer sharded</source>
     <message>
         <source>Training</source>
         <translation>Обучение</translation>
+    </message>
+    <message>
+        <source>Global batch {g} = {mb} × {k} × Nd {nd}</source>
+        <translation>Глобальный батч {g} = {mb} × {k} × Nd {nd}</translation>
     </message>
     <message>
         <source>Cluster</source>
@@ -3182,6 +3309,18 @@ states (Δ)</source>
         <translation>Состояния и память GPU</translation>
     </message>
     <message>
+        <source>Global batch {g} = micro-batch {mb} × {k} accumulation steps × Nd {nd} (sequences per optimizer step).</source>
+        <translation>Глобальный батч {g} = микробатч {mb} × {k} (шаги накопления) × Nd {nd} (последовательностей на шаг оптимизатора).</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps the whole model&apos;s gradients (reduced in the last micro-batch only); the predicted peak counts them.</source>
+        <translation>Между микробатчами каждый участник хранит градиенты всей модели (сведение только в последнем микробатче); прогнозируемый пик их учитывает.</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps its stage&apos;s own gradients (reduced every micro-batch); the predicted peak counts them.</source>
+        <translation>Между микробатчами каждый участник хранит собственные градиенты своей стадии (сведение после каждого микробатча); прогнозируемый пик их учитывает.</translation>
+    </message>
+    <message>
         <source>States + activations vs GPU memory</source>
         <translation>Состояния + активации относительно памяти GPU</translation>
     </message>
@@ -3216,6 +3355,14 @@ states (Δ)</source>
     <message>
         <source>Communication per step</source>
         <translation>Обмены за шаг</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step of {k} micro-batches</source>
+        <translation>
+            <numerusform>Обмены за шаг из {k} микробатча</numerusform>
+            <numerusform>Обмены за шаг из {k} микробатчей</numerusform>
+            <numerusform>Обмены за шаг из {k} микробатчей</numerusform>
+        </translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>

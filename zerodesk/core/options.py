@@ -154,6 +154,14 @@ HYBRID = Option("hybrid", "--hybrid", "what the shard group N means (--shard-gro
            "DeepSpeed ZeRO++: stage 3 sharded among all Nd, plus the 16-bit parameters sharded among N "
            "for backward's all-gather; paper profile only"),
 ))
+ACCUM_SYNC = Option("accum_sync", "--accum-sync", "when gradients are reduced under gradient accumulation (--accum-steps)", (
+    Choice("every", QT_TRANSLATE_NOOP("Options", "every micro-batch (sharded gradients kept)"),
+           "DDP's and FSDP2's default: each micro-batch reduces, so the gradients kept between micro-batches are "
+           "the stage's own (sharded from stage 2)"),
+    Choice("last", QT_TRANSLATE_NOOP("Options", "last micro-batch only (unsharded gradients kept)"),
+           "DDP's no_sync, FSDP2's set_requires_gradient_sync(False) on all but the last: no communication until the "
+           "last, but every rank keeps the whole model's gradients between micro-batches (FSDP2: in fp32)"),
+))
 UNITS = Option("units", "--units", "the unit of every memory figure", (
     Choice("GB", QT_TRANSLATE_NOOP("Options", "GB"), "1 GB = 10^9 B"),
     Choice("GiB", QT_TRANSLATE_NOOP("Options", "GiB"), "1 GiB = 2^30 B"),
@@ -164,8 +172,8 @@ LANGUAGE = Option("language", "--lang", "interface language", (
     Choice("ru", "Русский"),
 ))
 
-OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS, OFFLOAD, OFFLOAD_TARGET, HYBRID, UNITS,
-           LANGUAGE)
+OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS, OFFLOAD, OFFLOAD_TARGET, HYBRID,
+           ACCUM_SYNC, UNITS, LANGUAGE)
 
 # The plan's field types, from the choices above (pydantic checks them).
 Recompute = Literal[RECOMPUTE.values]  # type: ignore[valid-type]
@@ -173,4 +181,5 @@ OptimizerImpl = Literal[OPTIMIZER_IMPL.values]  # type: ignore[valid-type]
 ShardPlacement = Literal[SHARD_PLACEMENT.values]  # type: ignore[valid-type]
 Kernels = Literal[KERNELS.values]  # type: ignore[valid-type]
 OffloadTarget = Literal[OFFLOAD_TARGET.values]  # type: ignore[valid-type]
+AccumSync = Literal[ACCUM_SYNC.values]  # type: ignore[valid-type]
 Unit = Literal[UNITS.values]  # type: ignore[valid-type]

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
+from .accumulation import accumulate
 from .plan import Architecture, Plan, Profile
 from .residuals import ActivationEstimate, Compute, estimate
 
@@ -205,7 +206,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         comps = dict(states, inputs=inputs)
         comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
         out.append(Moment("optimizer", "optimizer step", comps))
-        return out
+        return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
     if _act is not None and eng.compute in _act:
         act = _act[eng.compute]
     else:
@@ -298,7 +299,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
     out.append(Moment("optimizer", "optimizer step", comps))
-    return out
+    return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
 
 
 def block_grads(at_rest_grads: int, sh: _Shapes) -> int:
