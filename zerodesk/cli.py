@@ -16,7 +16,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from . import __version__
-from .core.options import HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, UNITS, Option
+from .core.options import (
+    AUTOCAST, HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, PROFILE, RECOMPUTE, REDUCE_DTYPE,
+    SCHEME, UNITS, WRAP, Option,
+)
 from .core.json_files import json_text
 from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
 from .core.text import shorten
@@ -33,10 +36,13 @@ CLUSTER_FLAGS = {  # dest -> Cluster field
     "host_memory": "host_memory_bytes", "shard_group": "shard_group", "intra_node_bandwidth": "intra_node_gbps",
     "inter_node_bandwidth": "inter_node_gbps", "network": "network",
 }
-CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID)  # dest = the option's key
+KNOB_OPTIONS = (PARAM_DTYPE, REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH)  # the knobs FSDP users turn (core.knobs)
+CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID,
+                  *KNOB_OPTIONS)  # dest = the option's key
 PLAN_FLAGS = {  # dest -> Plan field
     "seq": "seq_len", "batch": "micro_batch", "bandwidth": "bandwidth_gbps", "cuda_allowance": "cuda_allowance_bytes",
-    "pcie": "pcie_gbps", **{o.key: o.key for o in CHOICE_OPTIONS},
+    "pcie": "pcie_gbps", "wrap_blocks": "wrap_blocks", "recompute_every": "recompute_every",
+    "recompute_blocks": "recompute_blocks", **{o.key: o.key for o in CHOICE_OPTIONS},
 }
 
 
@@ -126,6 +132,22 @@ def _allowance(text: str) -> int:
     return _memory(text, least=0)
 
 
+def _per_block(text: str) -> list[str]:
+    """'full,none,full' or 'full*16,none*16': one recomputation mode per block, in order."""
+    out: list[str] = []
+    for item in text.split(","):
+        mode, star, times = item.strip().partition("*")
+        if mode not in RECOMPUTE.values or (star and not re.fullmatch(r"[0-9]{1,6}", times.strip() or "x")):
+            raise argparse.ArgumentTypeError(
+                f"'{shorten(item.strip(), 40)}' is not a block's recomputation: use {', '.join(RECOMPUTE.values)}, "
+                "optionally with *count (e.g. full*16,none*16)")
+        count = int(times) if star else 1
+        if count < 1:
+            raise argparse.ArgumentTypeError(f"'{shorten(item.strip(), 40)}' repeats a mode {count} times; at least once")
+        out += [mode] * count
+    return out
+
+
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     """The plan flags shared by `plan`, `measure` and the window."""
     src = parser.add_argument_group("model")
@@ -172,6 +194,16 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     acc = parser.add_argument_group("accounting")
     for option in (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL):
         _add_choice(acc, option)
+    knobs = parser.add_argument_group("mixed precision, FSDP2 units and recomputation per block (torch engines)")
+    for option in KNOB_OPTIONS:
+        _add_choice(knobs, option)
+    knobs.add_argument("--wrap-blocks", type=_whole, metavar="N",
+                       help="blocks in one FSDP2 unit with --wrap blocks (default 2)")
+    knobs.add_argument("--recompute-every", type=_whole, metavar="K",
+                       help="apply --recompute to every K-th block only (the K-th, 2K-th, ...; default 1: every block)")
+    knobs.add_argument("--recompute-blocks", type=_per_block, metavar="LIST",
+                       help="the recomputation of each block in order, e.g. full*16,none*16 (one per block; "
+                            "overrides --recompute and --recompute-every)")
 
 
 def _add_choice(group, option: Option) -> None:

@@ -39,13 +39,20 @@ def check_tracker(stage: int) -> None:
             from None
 
 
-def start_tracker(stage: int, engine: Engine, tokens: Any, targets: Any) -> Any:
-    """The tracker of `stage`, told about everything that exists before the step: model, optimizer, batch."""
+def start_tracker(stage: int, engine: Engine, tokens: Any, targets: Any,
+                  observe: Callable[[Any], Any] | None = None) -> Any:
+    """The tracker of `stage`, told about everything that exists before the step: model, optimizer, batch.
+
+    observe(tracker): called before the tracker counts anything (a module_ledger.ModuleLedger listens from there)."""
     if stage >= 2:
         tracker = torch_compat.fsdp_mem_tracker(engine.train_model, engine.optimizer)
+        if observe is not None:
+            observe(tracker)
         tracker.track_inputs((tokens, targets))
     else:
         tracker = torch_compat.mem_tracker()
+        if observe is not None:
+            observe(tracker)
         tracker.track_external(engine.train_model, engine.optimizer, tokens, targets)
     return tracker
 
@@ -66,8 +73,8 @@ def categories(snap: dict) -> dict[str, int]:
 class PhasePeaks:
     """Per-phase peaks from one tracker: its running peak restarts from the current total at each phase start."""
 
-    def __init__(self, tracker: Any, device: Any) -> None:
-        self.tracker, self.device = tracker, device
+    def __init__(self, tracker: Any, device: Any, ledger: Any = None) -> None:
+        self.tracker, self.device, self.ledger = tracker, device, ledger  # ledger: a ModuleLedger, told each phase
         self.current: str | None = None
         self.peaks: dict[str, dict[str, int]] = {}
 
@@ -75,14 +82,20 @@ class PhasePeaks:
         if self.current is not None:
             snap = self.tracker.get_tracker_snapshot("peak").get(self.device, {})
             self.peaks[self.current] = categories(snap)
+        if self.ledger is not None:
+            self.ledger.mark(self.current, name)
         self.current = name
         if name is not None:
             torch_compat.restart_peak(self.tracker)
 
     def overall(self) -> tuple[int, dict[str, int]]:
-        name = max(self.peaks, key=lambda n: self.peaks[n]["total"])
-        cats = dict(self.peaks[name])
+        cats = dict(self.peaks[self.peak_phase])
         return cats.pop("total"), cats
+
+    @property
+    def peak_phase(self) -> str:
+        """The phase whose peak is the step's."""
+        return max(self.peaks, key=lambda n: self.peaks[n]["total"])
 
 
 class Sampler(threading.Thread):
