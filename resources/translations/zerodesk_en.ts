@@ -136,12 +136,20 @@ per step ({unit})</translation>
         <translation>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</translation>
     </message>
     <message>
-        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
-        <translation>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</translation>
+        <source>the torch profile models AdamW with fp32 states and the plan&apos;s mixed-precision policy; scheme {scheme} does not apply</source>
+        <translation>the torch profile models AdamW with fp32 states and the plan&apos;s mixed-precision policy; scheme {scheme} does not apply</translation>
     </message>
     <message>
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
         <translation>raw parameter count: tensor shapes unknown, so sharding is taken as even</translation>
+    </message>
+    <message>
+        <source>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</source>
+        <translation>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</translation>
+    </message>
+    <message>
+        <source>the predicted peak assumes the default mixed precision, wrapping and recomputation, not {knobs}; simulate and measure run them</source>
+        <translation>the predicted peak assumes the default mixed precision, wrapping and recomputation, not {knobs}; simulate and measure run them</translation>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
@@ -1753,6 +1761,50 @@ optimizer sharded</translation>
     <message>
         <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
         <translation>ZeRO++ hpZ: a second 16-bit parameter shard in the group</translation>
+    </message>
+    <message>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <source>FP32 (no mixed precision)</source>
+        <translation>FP32 (no mixed precision)</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>on (in the parameter dtype)</source>
+        <translation>on (in the parameter dtype)</translation>
+    </message>
+    <message>
+        <source>off (FP32 compute)</source>
+        <translation>off (FP32 compute)</translation>
+    </message>
+    <message>
+        <source>one unit per block</source>
+        <translation>one unit per block</translation>
+    </message>
+    <message>
+        <source>one unit per N blocks</source>
+        <translation>one unit per N blocks</translation>
+    </message>
+    <message>
+        <source>the root only</source>
+        <translation>the root only</translation>
+    </message>
+    <message>
+        <source>on (FSDP2&apos;s default)</source>
+        <translation>on (FSDP2&apos;s default)</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>off</translation>
     </message>
     <message>
         <source>GB</source>

@@ -136,12 +136,20 @@ per step ({unit})</source>
         <translation>схема «{scheme}» выходит за рамки учёта статьи ZeRO (§3.1)</translation>
     </message>
     <message>
-        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
-        <translation>профиль «torch» учитывает AdamW с вычислениями в BF16 и состояниями в FP32; схема «{scheme}» здесь не применяется</translation>
+        <source>the torch profile models AdamW with fp32 states and the plan&apos;s mixed-precision policy; scheme {scheme} does not apply</source>
+        <translation>профиль «torch» учитывает AdamW с состояниями в FP32 и политикой смешанной точности плана; схема «{scheme}» здесь не применяется</translation>
     </message>
     <message>
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
         <translation>задано только число параметров: формы тензоров неизвестны, поэтому разделение считается равным</translation>
+    </message>
+    <message>
+        <source>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</source>
+        <translation>{knobs}: только для движков PyTorch; профиль «статья» сохраняет типы данных и единицы своей схемы</translation>
+    </message>
+    <message>
+        <source>the predicted peak assumes the default mixed precision, wrapping and recomputation, not {knobs}; simulate and measure run them</source>
+        <translation>предсказанный пик считает смешанную точность, единицы FSDP2 и пересчёт активаций по умолчанию, а не {knobs}; симуляция и замер их выполняют</translation>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
@@ -1754,6 +1762,50 @@ optimizer sharded</source>
     <message>
         <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
         <translation>ZeRO++ hpZ: вторая доля 16-битных параметров в группе</translation>
+    </message>
+    <message>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <source>FP32 (no mixed precision)</source>
+        <translation>FP32 (без смешанной точности)</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>on (in the parameter dtype)</source>
+        <translation>включён (в типе данных параметров)</translation>
+    </message>
+    <message>
+        <source>off (FP32 compute)</source>
+        <translation>выключен (вычисления в FP32)</translation>
+    </message>
+    <message>
+        <source>one unit per block</source>
+        <translation>одна единица на блок</translation>
+    </message>
+    <message>
+        <source>one unit per N blocks</source>
+        <translation>одна единица на N блоков</translation>
+    </message>
+    <message>
+        <source>the root only</source>
+        <translation>только корень</translation>
+    </message>
+    <message>
+        <source>on (FSDP2&apos;s default)</source>
+        <translation>включён (по умолчанию в FSDP2)</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>выключен</translation>
     </message>
     <message>
         <source>GB</source>
