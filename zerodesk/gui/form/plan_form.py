@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import catalog
+from ...core.knobs import PLAN_FIELDS as KNOB_FIELDS
 from ...core.plan import Plan, PlanError
 from ...core.plan_model import PlanModel
 from ..base import i18n
@@ -42,6 +43,10 @@ def nest(values: dict) -> dict:
 
 
 class PlanForm(QWidget):
+    # The knobs (core.knobs) have no fields here yet: the plan shown last lends them to every plan the fields make,
+    # so a plan file's policy, units and recomputation per block survive an edit in the window.
+    _carried: dict = {}
+
     def __init__(self, model: PlanModel | None = None, plan: Plan | None = None, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("planForm")
@@ -157,13 +162,14 @@ class PlanForm(QWidget):
     def raw(self) -> dict:
         """The fields as a plain dict in the Plan's shape; strings are left for the core to judge."""
         unit = self.cluster.unit()
-        raw = nest({**self.training.values(), **self.cluster.values(unit), **self.hybrid.values(),
+        raw = nest({**self._carried, **self.training.values(), **self.cluster.values(unit), **self.hybrid.values(),
                     **self.offload.values(unit), "units": unit})
         raw["model"] = self.model_section.raw()
         return raw
 
     def _show(self, plan: Plan) -> None:
         """Show a plan in the fields (a file, New, a preset, the card example) and set what they read back."""
+        self._carried = {k: getattr(plan, k) for k in KNOB_FIELDS if getattr(plan, k) is not None}
         with self._set.quiet():
             self.model_section.show(plan, self._has_model(plan.model.name))
             self.training.show(plan)
@@ -202,6 +208,16 @@ class PlanForm(QWidget):
             self.model_section.model_name = None
             self._validate(commit=True)
 
+    def _plan_of(self, raw: dict) -> Plan:
+        """The plan of the fields; a carried choice per block that no longer fits the model typed is dropped."""
+        try:
+            return Plan.model_validate(raw)
+        except ValidationError as exc:
+            if "recompute_blocks" not in raw or {e["loc"][:1] for e in exc.errors()} != {("recompute_blocks",)}:
+                raise
+            self._carried = {k: v for k, v in self._carried.items() if k != "recompute_blocks"}
+            return Plan.model_validate({k: v for k, v in raw.items() if k != "recompute_blocks"})
+
     def _units_changed(self) -> None:
         """The memory fields keep their bytes and show them in the new unit; their labels say which."""
         old, self._shown_unit = self._shown_unit, self.cluster.unit()
@@ -222,7 +238,7 @@ class PlanForm(QWidget):
         raw = self.raw()
         kept = self.model_section.kept_model(raw["model"])  # a tensor list is validated once, not per edit
         try:
-            plan = Plan.model_validate({**raw, "model": kept} if kept is not None else raw)
+            plan = self._plan_of({**raw, "model": kept} if kept is not None else raw)
         except ValidationError as exc:
             names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
             self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))
