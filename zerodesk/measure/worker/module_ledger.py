@@ -27,14 +27,12 @@ from . import torch_compat
 from .recompute import attention_of, mlp_of
 from .trackers import CATEGORIES
 
-GLOBAL = "Global"  # the ModTracker's name for "no module running"
-# What runs outside every module, by the phase it runs in.
+# What runs outside every module, by the phase it runs in, and DDP's own: (part, kind).
 OUTSIDE = {"forward": ("(loss)", "loss"), "backward": ("(loss backward)", "loss"),
            "optimizer": ("(optimizer step)", "optimizer"), None: ("(before the step: inputs, buffers)", "other"),
            "buckets": ("(DDP gradient buckets)", "buckets")}
 BUCKETS = OUTSIDE["buckets"][0]  # what DDP (or its stand-in) keeps itself, outside the model it wraps
-
-
+# FSDP2's categories a unit's collectives make: made outside every module, they are the root's.
 FSDP_BUFFERS = {"all_gather", "reduce_scatter", "unsharded_params", "unsharded_grads"}
 
 
@@ -48,7 +46,6 @@ class ModuleLedger:
         self.phase: str | None = None  # the measured step's phase (PhasePeaks marks it)
         self.peak_at = 0  # the log's length when the running peak last rose
         self.phase_peak_at: dict[str, int] = {}
-        self._parents = torch_compat.tracker_parents(tracker)
         torch_compat.observe_tracker(tracker, self._change, self._peak_rose)
 
     def _change(self, winfo: Any, delta: int, reftype: Any) -> None:
@@ -80,13 +77,10 @@ class ModuleLedger:
         total at that moment). optimizer: the torch optimizer holding the states (engine.local_optimizer); wrapper:
         DDP (or its stand-in) around the model, whose own storages are its gradient buckets."""
         parts = _Parts(model, blocks)
-        by_winfo: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        winfos: dict[int, Any] = {}
+        by_winfo: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))  # the bytes alive at that moment
         for winfo, delta, reftype in self.log[: self.phase_peak_at[phase]]:
             if winfo.device == device:
-                cat = CATEGORIES.get(getattr(reftype, "value", reftype), str(reftype))
-                by_winfo[id(winfo)][cat] += delta
-                winfos[id(winfo)] = winfo
+                by_winfo[id(winfo)][CATEGORIES.get(getattr(reftype, "value", reftype), str(reftype))] += delta
         held = self._held_by_parameters(model, optimizer, parts)
         names = {torch_compat.tracker_module_name(self.tracker, m): path for path, m in model.named_modules()}
         if wrapper is not None and wrapper is not model:

@@ -48,9 +48,11 @@ def mlp_of(block: Any) -> Any:
                 None)
 
 
-def apply_recompute(blocks: Any, modes: Sequence[str]) -> None:
-    """Wrap each block (a model's ModuleList of blocks) for its mode, one per block: none (left untouched), selective
-    or full."""
+def apply_recompute(blocks: Any, modes: str | Sequence[str]) -> None:
+    """Wrap each block (a model's ModuleList of blocks) for its mode, one per block (or one mode for every block):
+    none (left untouched), selective or full."""
+    if isinstance(modes, str):
+        modes = [modes] * len(blocks)
     if len(modes) != len(blocks):
         raise ValueError(f"{len(modes)} recomputation modes for {len(blocks)} blocks")
     for block, mode in zip(blocks, modes):
