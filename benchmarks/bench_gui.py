@@ -15,6 +15,8 @@ of the GUI thread; target: never over 50 ms.
 Edit-to-redraw: one user edit of a form field (a key typed into a line edit, a combo choice)
 to the chart's data updated from the core, and then to both charts repainted; target: median
 under 16 ms (one frame at 60 Hz).
+Quit: from Quit (Ctrl+Q) to the process gone, the Measure tab opened first (its interpreter check may
+still run); target: under 0.3 s (Python's own teardown took 0.7-1.4 s here, 2-3 s on a busy machine).
 Fit view: with the Fit tab in view, an edit (micro-batch, sequence, GPU memory, Nd, recompute, a new model)
 to the solver's answer and map recomputed and the tab repainted, on Llama 2 70B and 7B under both profiles;
 target: under 50 ms. Wall and CPU time (the GUI thread's own; steadier on a shared machine). The tab is built only when opened, so the cold start above does not include it.
@@ -322,6 +324,45 @@ def fit_view_latency(edits: int) -> None:
     w.close()
 
 
+QUIT_CHILD = r"""
+import os, sys, tempfile, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp()
+from PySide6.QtCore import QThread, QTimer
+from PySide6.QtWidgets import QApplication
+app = QApplication(sys.argv[:1])
+from zerodesk.gui.app import run_gui
+
+def quit_soon():
+    if QThread.currentThread().loopLevel() == 0:
+        QTimer.singleShot(100, quit_soon)
+        return
+    window = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "mainWindow")
+    window.act_tab_measure.trigger()
+    QApplication.processEvents()
+    print(f"QUIT {time.time():.6f}", flush=True)
+    window.act_quit.trigger()
+
+QTimer.singleShot(1000, quit_soon)
+sys.exit(run_gui())
+"""
+
+
+def quit_time(runs: int) -> None:
+    """From Quit to the process gone (the parent waits for it, so no zombie is counted)."""
+    times = []
+    for _ in range(runs):
+        proc = subprocess.Popen([sys.executable, "-c", QUIT_CHILD], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        quit_at = None
+        for line in proc.stdout:
+            if line.startswith("QUIT "):
+                quit_at = float(line.split()[1])
+        proc.wait()
+        if quit_at is not None:
+            times.append(time.time() - quit_at)
+    print(f"quit to process gone: {_stats(times)} ms (median / p90 / max, {len(times)} runs)")
+
+
 def _stats(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[int(0.9 * (len(ordered) - 1))]
@@ -334,15 +375,17 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=300, help="edits per field")
     parser.add_argument("--nd-edits", type=int, default=40, help="edits at each large Nd")
     parser.add_argument("--fit-edits", type=int, default=30, help="edits per field with the Fit tab in view")
-    parser.add_argument("--only", choices=("start", "edits", "nd", "fit"), help="run one part only")
+    parser.add_argument("--quits", type=int, default=5, help="quits to time")
+    parser.add_argument("--only", choices=("start", "edits", "nd", "fit", "quit"), help="run one part only")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (figures scale with other work on the machine)")
     parts = {"start": lambda: cold_start(args.starts), "edits": lambda: edit_latency(args.edits),
-             "nd": lambda: large_cluster_latency(args.nd_edits), "fit": lambda: fit_view_latency(args.fit_edits)}
+             "nd": lambda: large_cluster_latency(args.nd_edits), "fit": lambda: fit_view_latency(args.fit_edits),
+             "quit": lambda: quit_time(args.quits)}
     for name, run in parts.items():
         if args.only in (None, name):
-            if name != "start":
+            if name not in ("start", "quit"):  # those start their own processes
                 _window_app()
             run()
 

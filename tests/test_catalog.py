@@ -83,16 +83,23 @@ def test_gpu_presets_sane():
     names = [g.name for g in gpus]
     assert len(names) == len(set(names))
     for g in gpus:
-        # the vendor's GB is GiB for every listed card; a card split into several devices divides evenly
-        assert g.memory_bytes == g.vendor_gb * GiB // g.devices, g.name
+        # the vendor's GB is GiB for every listed card; a card split into several devices divides evenly; the preset
+        # carries what the device reports (a little less: the driver and ECC keep some), or that size without a report
+        nominal = g.vendor_gb * GiB // g.devices
+        assert (0.9 * nominal <= g.memory_bytes <= nominal) if g.memory_reported else g.memory_bytes == nominal, g.name
         assert 8 * GiB <= g.memory_bytes <= 512 * GiB, g.name
-        assert g.source and g.label
+        assert g.source and g.label and f"{g.vendor_gb // g.devices}GB" in g.label, g.name  # the label: nominal
 
 
 def test_gpu_known_values():
-    assert find_gpu("h100-80gb").memory_bytes == 85_899_345_920
+    """What the devices report (issue 25: the H200 preset was 141 GiB; the device reports 143,771 MiB)."""
+    MiB = 2**20
+    assert find_gpu("h200-141gb").memory_bytes == 143_771 * MiB and find_gpu("h200-141gb").label == "NVIDIA H200 141GB"
+    assert find_gpu("h100-80gb").memory_bytes == 81_559 * MiB
+    assert find_gpu("a100-80gb").memory_bytes == 81_920 * MiB == 80 * GiB
     assert find_gpu("a100-40gb").memory_bytes == 40 * GiB
-    assert find_gpu("mi250x-gcd").memory_bytes == 64 * GiB
+    assert find_gpu("mi250x-gcd").memory_bytes == 68_702_699_520
+    assert all(g.memory_reported for g in gpu_presets() if g.vendor == "nvidia")
     for required in ("a100-80gb", "h200-141gb", "b200", "v100-16gb", "v100-32gb", "l40s", "a10", "rtx-a6000",
                      "rtx-6000-ada", "rtx-4090", "rtx-3090", "mi300x", "t4"):
         find_gpu(required)
@@ -156,6 +163,14 @@ def test_malformed_model_catalog_names_the_file(fake_catalogs, content, message)
 
 def test_missing_gpu_catalog_names_the_file(fake_catalogs):
     with pytest.raises(PlanError, match="cannot read catalog .*gpus.json"):
+        gpu_presets()
+
+
+def test_a_gpu_cannot_report_more_than_its_nominal_size(fake_catalogs):
+    entry = {"name": "g", "label": "G 8GB", "source": "s", "vendor": "v", "vendor_gb": 8, "memory_bytes": 9 * GiB,
+             "memory_reported": True}
+    (fake_catalogs / "gpus.json").write_text(json.dumps({"schema": 1, "gpus": [entry]}), encoding="utf-8")
+    with pytest.raises(PlanError, match=r"gpus.json, gpus\[0\]: .*at most its nominal 8 GiB"):
         gpu_presets()
 
 

@@ -599,7 +599,7 @@ def test_charts_and_the_glossary_follow_a_dark_palette(plan_tab, glossary):
     for chart in (plan_tab.chart, plan_tab.dp_chart):
         assert chart.backgroundBrush().color().name() == "#1e1e1e"
         assert chart.getPlotItem().getAxis("left").textPen().color().name() == "#e6e6e6"
-    assert plan_tab.chart._total_labels[0].color.name() == "#e6e6e6"
+    assert plan_tab.chart.labels.totals[0].color.name() == "#e6e6e6"
     glossary.flush()
     assert "#e6e6e6" not in glossary.browser.toHtml().lower()
     glossary.setPalette(dark)
@@ -682,18 +682,56 @@ def test_small_figures_keep_their_digits(qapp):
 
 
 # -- what the user meant --------------------------------------------------------------------------------
-def test_a_half_typed_value_never_stays_on_the_chart(form, plan_tab, qtbot):
-    """Typing 1e30 passes through 1e3 (valid): once 1e30 is refused, the chart goes back to the committed plan."""
-    committed = plan_tab.chart.total_label_texts()
-    type_into(qtbot, form.field("model.params"), "1e30")
-    assert form.error_text("model.params")
-    assert plan_tab.chart.total_label_texts() == committed and form.model.plan.params == 2 * 10**9
-    type_into(qtbot, form.field("model.params"), "7B")
-    form.field("model.params").editingFinished.emit()  # Enter or leaving the field commits
-    type_into(qtbot, form.field("cluster.dp"), "1000")  # passes through Nd = 1, which divides 4
-    assert form.error_text("cluster.dp").startswith("⚠ Nd must divide nodes × GPUs per node (4)")
-    assert form.model.breakdown.dp == 4 and form.model.breakdown.params == 7 * 10**9
+def test_a_typo_keeps_the_last_valid_plan_on_the_chart_as_its_banner_says(form, plan_tab, qtbot):
+    """7B typed without Enter is on the chart; a typo after it leaves 7B there (not the card example behind it)."""
+    params = form.field("model.params")
+    type_into(qtbot, params, "7B")  # no Enter, no focus change
+    assert form.model.plan.params == 7 * 10**9
+    shown = (plan_tab.chart.total_label_texts(), plan_tab.caption.text(), form.model_section.params_hint.text())
+    type_into(qtbot, params, "x")
+    assert form.error_text("model.params") and plan_tab.stale.isVisible()
+    assert "the chart shows the last valid plan" in plan_tab.stale.text()
+    assert form.model.plan.params == 7 * 10**9 and form.model.breakdown.params == 7 * 10**9
+    assert (plan_tab.chart.total_label_texts(), plan_tab.caption.text(), form.model_section.params_hint.text()) == shown
+    # the same for a value refused on the way: 1e3 is valid, 1e30 is not; the chart keeps 1e3, the last valid plan
+    type_into(qtbot, params, "1e30")
+    assert form.error_text("model.params") and form.model.plan.params == 1000
 
+
+def test_a_memory_field_says_its_bounds_in_its_own_unit_and_takes_decimals(form, qtbot):
+    cuda = form.field("cuda_allowance_bytes")
+    type_into(qtbot, cuda, "1.5")
+    assert form.model.errors == {} and form.model.plan.cuda_allowance_bytes == 1_500_000_000
+    type_into(qtbot, cuda, "lots")
+    assert form.error_text("cuda_allowance_bytes") == (
+        "⚠ CUDA allowance must be a number of GB from 0 to 10,000, such as 2 or 1.5; leave it empty for 0.")
+    form.toggle_units()  # GiB: the same bound, in GiB
+    type_into(qtbot, cuda, "1e6")
+    assert form.error_text("cuda_allowance_bytes") == (
+        "⚠ CUDA allowance must be a number of GiB from 0 to 9,313.23, such as 2 or 1.5; leave it empty for 0.")
+    host = form.field("cluster.host_memory_bytes")
+    type_into(qtbot, host, "-2")
+    assert form.error_text("cluster.host_memory_bytes").startswith(
+        "⚠ Host memory per node must be a number of GiB greater than 0, at most ")
+
+
+def test_numbers_are_read_in_the_ui_languages_own_format(form, qtbot):
+    """Russian writes 7,5 and groups digits with spaces; the form reads what the window itself prints."""
+    from zerodesk.gui.base import i18n
+
+    i18n.set_language("ru")
+    type_into(qtbot, form.field("model.params"), "7,5B")
+    assert form.model.errors == {} and form.model.plan.params == 7_500_000_000
+    type_into(qtbot, form.field("seq_len"), "4 096")
+    type_into(qtbot, form.field("bandwidth_gbps"), "12,5")
+    assert form.model.errors == {} and form.model.plan.seq_len == 4096 and form.model.plan.bandwidth_gbps == 12.5
+    form.model.load(Plan.model_validate({**form.model.plan.model_dump(), "model": {"params": 6_500_000_000}}))
+    assert form.field("model.params").text() == "6,5B"  # shown as it is read
+    i18n.set_language("en")
+    type_into(qtbot, form.field("model.params"), "7,5B")  # English groups with commas: 7,5 is not a number there
+    assert form.error_text("model.params")
+    type_into(qtbot, form.field("model.params"), "7,500,000,000")
+    assert form.model.errors == {} and form.model.plan.params == 7_500_000_000
 
 
 def test_gpu_memory_label_follows_the_units_after_new_and_the_card_example(window, qtbot):

@@ -347,9 +347,9 @@ def test_the_tab_speaks_russian(window):
     index = window.tabs.indexOf(tab)
     assert window.tabs.tabText(index) == "Измерение"
     assert tab.bar.start_button.text() == "&Измерить" and tab.bar.cancel_button.text() == "&Отмена"
-    assert tab.bar.simulate_button.text() == "Сму&лировать"
+    assert tab.bar.simulate_button.text() == "Симу&лировать"
     status = shown(tab.status)
-    assert "Смоделировать: полноразмерный шаг" in status and "Измерить: разогревочный" in status
+    assert "Симулировать: полноразмерный шаг" in status and "Измерить: разогревочный" in status
     assert "МБ" in tab.model_note.text()
     window.set_language("en")
     assert window.tabs.tabText(index) == "Measure"

@@ -66,6 +66,25 @@ def test_chart_draws_beside_never_stacked(qtbot):
     assert "Stage 0, 1" in text  # stages offload does not apply to are named, with why
 
 
+def test_an_offload_no_stage_can_do_says_why_and_draws_no_empty_axes(qtbot):
+    """torch profile + optimizer-only offload: FSDP2 has none, at any stage. No chart whose axis reads
+    "memory, GiB (x1e-09)": the words say why; a plan that can offload gets its bars, in a unit that fits."""
+    chart = OffloadChart()
+    qtbot.addWidget(chart)
+    chart.resize(400, 400)
+    chart.show()
+    chart.set_plan(_card(profile="torch", offload="optimizer", units="GiB"))
+    assert chart.isVisible() and not chart.plot.isVisible()
+    assert "FSDP2 has no optimizer-only offload" in chart.verdict.text()
+    chart.set_plan(_card(profile="torch", offload="optimizer+params", units="GiB"))
+    assert chart.plot.isVisible()
+    label = chart.plot.getAxis("left").labelString()
+    assert "memory, GiB" in label and "x1e" not in label
+    tiny = _card(profile="torch", offload="optimizer+params", units="GiB", model={"params": 100_000})
+    chart.set_plan(tiny)
+    assert "memory, KiB" in chart.plot.getAxis("left").labelString() or "memory, MiB" in chart.plot.getAxis("left").labelString()
+
+
 def test_an_unknown_working_set_is_unknown_not_zero(qtbot):
     """A raw P has no layer shapes: the GPU working set is not 0 but unknown, said in the legend and marked
     with a '?' on each GPU bar; with an architecture it is a bar again."""

@@ -64,6 +64,8 @@ def test_hovering_and_clicking_the_peak_layer(llama_window, qtbot):
     middle = QPointF(2, (p.total_bytes + s) / 2 / UNIT_BYTES[chart.unit])
     pos = chart.mapFromScene(chart.getPlotItem().vb.mapViewToScene(middle))
     qtbot.mouseMove(chart.viewport(), pos)
+    # pyqtgraph drops a move within 10 ms of the last (its mouseRateLimit): hand the scene the move as well
+    chart.scene().sigMouseMoved.emit(chart.mapToScene(pos))
     qtbot.waitUntil(lambda: chart.hovered == (2, PEAK_KEY))
     assert "Predicted peak" in chart.hover_text and "backward" in chart.hover_text
     assert "Gathered" in chart.hover_text or "gathered_params" in chart.hover_text

@@ -263,6 +263,27 @@ def test_cli_json_end_to_end():
         assert isinstance(r["peak_bytes"], int) and r["peak"]
 
 
+def test_cli_on_a_terminal_shows_the_estimate_and_progress_on_stderr():
+    """README promises it: an estimate before the run and a progress line (stage, rank, phase, elapsed, left);
+    the line is erased, the table goes to stdout. With --json, or when stderr is no terminal, nothing."""
+    _needs_torch()
+    from terminal import terminal_stderr
+
+    flags = ["--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "256", "--seq", "16",
+             "--ranks", "2", "--device", "cpu", "--stage", "1,2"]
+    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "measure", *flags], ROOT)
+    assert code == 0, terminal[-2000:]
+    assert "zerodesk measure: stages 1, 2 on 2 CPU ranks" in terminal and "expect about" in terminal, terminal
+    assert "stage 1 (1 of 2), rank 0 of 2: " in terminal and "stage 2 (2 of 2), rank 0 of 2: " in terminal
+    assert "Traceback" not in terminal, terminal[terminal.find("Traceback"):]
+    assert " elapsed, about " in terminal and " left" in terminal and "%|" in terminal and "stage  rank" in stdout
+    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "measure", *flags, "--json"], ROOT)
+    assert code == 0 and json.loads(stdout)["kind"] == "measured"
+    assert terminal == "", terminal
+    piped = _cli(*flags)
+    assert piped.returncode == 0 and piped.stderr == "", piped.stderr
+
+
 def test_cli_errors_are_one_line_without_traceback():
     out = _cli("--params", "7B")
     assert out.returncode != 0

@@ -185,3 +185,37 @@ def test_cli_prints_offload_apart_and_in_json(capsys):
 def test_cli_without_offload_keeps_the_key_null(capsys):
     assert cli_main(["plan", "--preset", "card-example", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["offload"] is None
+
+
+def test_gpu_working_is_said_what_it_holds_and_unknown_without_shapes(capsys):
+    """The column's line says what it holds: stage 3's gathered layer (optimizer-only offload too), 0 at stage 2;
+    a raw P has no layer to size it by: "unknown" in the table and its line, null in --json."""
+    llama = Plan.model_validate({"model": find_model("llama-2-7b").to_model_spec().model_dump(),
+                                 "cluster": {"nodes": 1, "gpus_per_node": 8}, "offload": "optimizer"})
+    b = compute_offload(llama)
+    assert b.stage(2).gpu_working_bytes == 0
+    assert b.stage(3).gpu_working_bytes == 4 * largest_layer_params(llama) > 0
+    assert cli_main(["plan", "--preset", "llama-2-7b", "--dp", "8", "--offload", "optimizer"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("GPU working:"))
+    assert "at stage 3 the layer's gathered 16-bit parameters" in line and "0 at stage 2" in line
+    assert compute_offload(_plan(offload="optimizer+params")).stage(3).gpu_working_bytes is None
+    argv = ["plan", "--params", "7B", "--dp", "16", "--offload", "optimizer+params"]
+    assert cli_main(argv) == 0
+    text = capsys.readouterr().out
+    offload_rows = text[text.index("Offload optimizer+params"):].splitlines()
+    row = next(x for x in offload_rows if x.startswith("3 "))
+    assert row.split()[2] == "unknown", row
+    assert "unknown for a raw parameter count" in next(x for x in offload_rows if x.startswith("GPU working:"))
+    assert cli_main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["offload"]["stages"][3]["gpu_working_bytes"] is None
+
+
+def test_deepspeed_above_the_host_memory_says_what_it_means(capsys):
+    argv = ["plan", "--preset", "llama-2-7b", "--nodes", "2", "--gpus-per-node", "8", "--offload", "optimizer"]
+    assert cli_main([*argv, "--host-memory", "512GiB"]) == 0
+    text = capsys.readouterr().out
+    said = [line for line in text.splitlines() if "DeepSpeed sizes the host" in line]
+    assert len(said) == 1 and said[0].strip().startswith("ZeRO-2:"), said  # 646.89 GB > 549.76 GB; ZeRO-3 fits
+    assert "short of host memory" in said[0] and "each of the job's 16 GPUs" in said[0]
+    assert cli_main([*argv, "--host-memory", "1024GiB"]) == 0
+    assert "DeepSpeed sizes the host" not in capsys.readouterr().out

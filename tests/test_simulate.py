@@ -216,6 +216,22 @@ def test_cli_json_end_to_end():
     assert data["results"][0]["peak_bytes"] > data["results"][1]["peak_bytes"]
 
 
+def test_cli_on_a_terminal_shows_the_estimate_and_progress_on_stderr():
+    pytest.importorskip("torch")
+    from terminal import terminal_stderr
+
+    flags = ["--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "256", "--dp", "64",
+             "--stage", "0,3"]
+    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "simulate", *flags], ROOT)
+    assert code == 0, terminal[-2000:]
+    assert "zerodesk simulate: stages 0, 3 on rank 0 of 64 under fake tensors" in terminal, terminal
+    assert "expect about" in terminal and "stage 3 (2 of 2), rank 0 of 64 (simulated): " in terminal
+    assert "Traceback" not in terminal, terminal[terminal.find("Traceback"):]
+    assert " elapsed, about " in terminal and stdout.startswith("Simulated rank 0 of 64")
+    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "simulate", *flags, "--json"], ROOT)
+    assert code == 0 and json.loads(stdout)["kind"] == "simulated" and terminal == "", terminal
+
+
 @pytest.mark.parametrize("args, words", [
     (("--params", "7B"), "architecture"),
     (("--preset", "gpt2", "--stage", "5"), "stages"),

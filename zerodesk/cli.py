@@ -16,6 +16,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from . import __version__
+from .cli_help import COMMANDS as COMMAND_HELP
+from .cli_help import GUI_SCRIPT_DESCRIPTION, WINDOW_DESCRIPTION, WINDOW_USAGE, Formatter, epilog
 from .core.options import (
     AUTOCAST, HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, PROFILE, RECOMPUTE, REDUCE_DTYPE,
     SCHEME, UNITS, WRAP, Option,
@@ -66,9 +68,14 @@ ECHO_LIMIT = 40  # characters of anything the user typed that a message repeats
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line that repeats at most ECHO_LIMIT characters of any argument."""
+    """argparse whose errors are one line that repeats at most ECHO_LIMIT characters of any argument, and whose
+    help keeps its examples as written (cli_help.Formatter)."""
 
     _typed: list[str] = []
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args=None, namespace=None):
         self._typed = [a for a in (sys.argv[1:] if args is None else args) if isinstance(a, str)]
@@ -153,22 +160,28 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     src = parser.add_argument_group("model")
     src.add_argument("--plan", type=_file, metavar="FILE", help="start from a saved *.zerodesk.json plan")
     src.add_argument("--preset", metavar="NAME", help="a model preset (see --list-presets)")
-    src.add_argument("--config", type=_file, metavar="FILE", help="a Hugging Face config.json on disk")
+    src.add_argument("--config", type=_file, metavar="FILE", help="a Hugging Face config.json on disk (its context "
+                     "length becomes --seq unless given; the repository ships some in tests/hf_configs/)")
     src.add_argument("--params", type=_count, metavar="P", help="raw parameter count: 2e9, 7B, 350M, 1.5T")
     arch = parser.add_argument_group("architecture (override or define)")
-    for flag in ("layers", "hidden", "heads", "kv-heads", "head-dim", "ffn", "vocab", "max-positions"):
-        arch.add_argument(f"--{flag}", type=_whole, metavar="N")
-    arch.add_argument("--mlp", choices=["gated", "plain"])
-    arch.add_argument("--bias", choices=["none", "qkv", "all"])
-    arch.add_argument("--norm", choices=["layernorm", "rmsnorm"])
-    arch.add_argument("--positions", choices=["learned", "rotary"])
+    for flag, what in (("layers", "transformer blocks"), ("hidden", "hidden size (the model's width)"),
+                       ("heads", "attention heads"), ("kv-heads", "key/value heads (grouped-query attention; "
+                                                                    "default: as many as heads)"),
+                       ("head-dim", "width of one head (default: hidden / heads)"),
+                       ("ffn", "inner width of the MLP"), ("vocab", "vocabulary size"),
+                       ("max-positions", "rows of a learned position table")):
+        arch.add_argument(f"--{flag}", type=_whole, metavar="N", help=what)
+    arch.add_argument("--mlp", choices=["gated", "plain"], help="gated (SwiGLU: three matrices) or plain (two)")
+    arch.add_argument("--bias", choices=["none", "qkv", "all"], help="which linear layers have a bias")
+    arch.add_argument("--norm", choices=["layernorm", "rmsnorm"], help="the normalisation layers")
+    arch.add_argument("--positions", choices=["learned", "rotary"], help="a learned position table or rotary")
     arch.add_argument("--tied", action=argparse.BooleanOptionalAction, default=None, help="tie the output head to the embedding")
     arch.add_argument("--seq", type=_whole, metavar="N", help="sequence length (tokens)")
     arch.add_argument("--batch", type=_whole, metavar="N", help="micro-batch (sequences per rank)")
     cl = parser.add_argument_group("cluster")
     cl.add_argument("--dp", type=_whole, metavar="Nd", help="data-parallel degree")
-    cl.add_argument("--nodes", type=_whole, metavar="N")
-    cl.add_argument("--gpus-per-node", type=_whole, metavar="N")
+    cl.add_argument("--nodes", type=_whole, metavar="N", help="nodes (with --gpus-per-node: Nd = nodes x GPUs)")
+    cl.add_argument("--gpus-per-node", type=_whole, metavar="N", help="GPUs (data-parallel ranks) per node")
     cl.add_argument("--gpu", metavar="NAME", help="a GPU preset (see --list-gpus)")
     cl.add_argument("--gpu-memory", type=_memory, metavar="SIZE", help="memory of one GPU, e.g. 80GiB")
     cl.add_argument("--bandwidth", type=_positive, metavar="GB/s", help="per-rank link bandwidth in GB/s")
@@ -204,6 +217,26 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     knobs.add_argument("--recompute-blocks", type=_per_block, metavar="LIST",
                        help="the recomputation of each block in order, e.g. full*16,none*16 (one per block; "
                             "overrides --recompute and --recompute-every)")
+    cat = parser.add_argument_group("catalog")
+    cat.add_argument("--list-presets", action="store_true", help="list the model presets (names for --preset) and exit")
+    cat.add_argument("--list-gpus", action="store_true", help="list the GPU presets (names for --gpu) and exit")
+    cat.add_argument("--list-networks", action="store_true",
+                     help="list the inter-node network presets (names for --network) and exit")
+
+
+def listed_catalog(args: argparse.Namespace) -> bool:
+    """Print the presets asked for by --list-presets / --list-gpus / --list-networks (JSON with --json); False when
+    none was asked."""
+    lists = {"models": args.list_presets, "gpus": args.list_gpus, "networks": args.list_networks}
+    if not any(lists.values()):
+        return False
+    from .core import report
+
+    if getattr(args, "json", False):
+        print(json_text(report.preset_json(**lists)))
+    else:
+        print(report.preset_listing(**lists))
+    return True
 
 
 def _add_choice(group, option: Option) -> None:
@@ -235,8 +268,11 @@ def _architecture_missing(exc: ValidationError, typed: list[str]) -> PlanError |
                      "or start from a --preset, --config or --plan that has one")
 
 
-def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Plan:
-    """Compose a plan: file, then preset, then config.json, then individual flags. Raises PlanError."""
+def plan_from_args(args: argparse.Namespace, default: Plan | None = None, notes: list[str] | None = None) -> Plan:
+    """Compose a plan: file, then preset, then config.json, then individual flags. Raises PlanError.
+
+    notes: where to add what the user should read first about how the plan was composed (a sequence length taken
+    from a config's context length)."""
     loaded = load_plan(args.plan) if args.plan is not None else None
     if loaded is not None:  # its tensor list, if any, stays in its validated model (below): no copy, no second check
         data = loaded.model_dump(exclude={"model": {"tensors"}})
@@ -262,6 +298,11 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         model, hints = model_from_hf_config(args.config)  # named from the config itself, not its folder
         if hints.get("seq_len") and args.seq is None:
             data["seq_len"] = int(hints["seq_len"])  # the model's context length (--seq overrides)
+            if notes is not None:
+                named = shorten(model.get("name") or "the model", 80)
+                notes.append(f"Sequence length {data['seq_len']:,} tokens: the context length in {named}'s config; "
+                             "the predicted peak and every activation figure are for sequences that long "
+                             "(--seq N sets another).")
     if args.params is not None:
         model = {"name": model.get("name") if not model.get("architecture") else None, "params": args.params}
 
@@ -309,24 +350,39 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None) -> Pla
         raise (not had_architecture and _architecture_missing(exc, typed)) or PlanError(explain(exc, names)) from None
 
 
-def _plan_command(argv: list[str]) -> int:
-    parser = _Parser(prog="zerodesk plan", description="Per-rank ZeRO model-state memory for stages 0-3.")
+def command_parser(command: str) -> _Parser:
+    """The parser of `zerodesk COMMAND` ("window": no command): its description and examples (cli_help), the
+    plan flags and the command's own."""
+    if command == "window":
+        return _window_parser()
+    parser = _Parser(prog=f"zerodesk {command}", description=COMMAND_HELP[command][1], epilog=epilog(command))
     add_plan_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
-    parser.add_argument("--list-presets", action="store_true", help="list model presets and exit")
-    parser.add_argument("--list-gpus", action="store_true", help="list GPU presets and exit")
-    parser.add_argument("--list-networks", action="store_true", help="list inter-node network presets and exit")
-    args = parser.parse_args(argv)
-    from .core import report
+    if command == "plan":
+        parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+    elif command == "fit":
+        from . import fit_command
 
-    if args.list_presets or args.list_gpus or args.list_networks:
-        lists = {"models": args.list_presets, "gpus": args.list_gpus, "networks": args.list_networks}
-        if args.json:
-            print(json_text(report.preset_json(**lists)))
-        else:
-            print(report.preset_listing(**lists))
-        return 0
-    plan = plan_from_args(args)
+        fit_command.add_arguments(parser)
+    else:
+        from .measure import command as measure_command, sim_command
+
+        (measure_command if command == "measure" else sim_command).add_arguments(parser)
+    return parser
+
+
+def _composed(args: argparse.Namespace) -> Plan:
+    """The plan of the flags; a note on how it was composed comes first in a text answer (not with --json)."""
+    notes: list[str] = []
+    plan = plan_from_args(args, notes=notes)
+    if not getattr(args, "json", False):
+        for line in notes:
+            print(line, flush=True)
+    return plan
+
+
+def _plan_command(args: argparse.Namespace) -> int:
+    plan = _composed(args)
+    from .core import report
     from .core.accounting import compute
 
     breakdown = compute(plan)
@@ -337,45 +393,28 @@ def _plan_command(argv: list[str]) -> int:
     return 0
 
 
-def _measure_command(argv: list[str]) -> int:
+def _measure_command(args: argparse.Namespace) -> int:
     from .measure import command
-
-    parser = _Parser(prog="zerodesk measure", description="Measure one real training step per ZeRO stage.")
-    add_plan_arguments(parser)
-    command.add_arguments(parser)
-    args = parser.parse_args(argv)
-    plan = plan_from_args(args)
     from .measure.lifeline import exit_on_hangup
 
+    plan = _composed(args)
     exit_on_hangup()  # SIGTERM/SIGHUP stop the ranks on the way out, as Ctrl+C does
     return command.main(args, plan)
 
 
-def _simulate_command(argv: list[str]) -> int:
+def _simulate_command(args: argparse.Namespace) -> int:
     from .measure import sim_command
-
-    parser = _Parser(prog="zerodesk simulate", description="Simulate one rank's full-size step under fake tensors "
-                     "(ZeRO stages 0-3).")
-    add_plan_arguments(parser)
-    sim_command.add_arguments(parser)
-    args = parser.parse_args(argv)
-    plan = plan_from_args(args)
     from .measure.lifeline import exit_on_hangup
 
+    plan = _composed(args)
     exit_on_hangup()
     return sim_command.main(args, plan)
 
 
-def _fit_command(argv: list[str]) -> int:
+def _fit_command(args: argparse.Namespace) -> int:
     from . import fit_command
 
-    parser = _Parser(prog="zerodesk fit", description="What fits on the plan's GPUs, predicted: the largest "
-                     "micro-batch, the longest sequence and the smallest Nd per ZeRO stage and recompute mode, "
-                     "and the configuration to run.")
-    add_plan_arguments(parser)
-    fit_command.add_arguments(parser)
-    args = parser.parse_args(argv)
-    plan = plan_from_args(args)
+    plan = _composed(args)
     if args.verify:  # the simulations stop on the way out, as measure's ranks do
         from .measure.lifeline import exit_on_hangup
 
@@ -383,10 +422,24 @@ def _fit_command(argv: list[str]) -> int:
     return fit_command.main(args, plan)
 
 
-def _gui_command(argv: list[str]) -> int:
-    parser = _Parser(prog="zerodesk", description="ZeroDesk: plan the memory of ZeRO data-parallel training. "
-                     "Subcommands: plan, fit, measure, simulate (see zerodesk plan --help).")
-    parser.add_argument("plan_file", nargs="?", type=_file, help="a *.zerodesk.json plan (or a config.json) to open")
+def _window_parser(listing_commands: bool = False, gui_script: bool = False) -> _Parser:
+    """`zerodesk` without a command (or `zerodesk-gui`, which has none): the window's flags and the plan flags.
+
+    The commands are dispatched before this parser runs (its optional FILE would be taken for one), so they
+    are listed, as argparse's subparsers list them, only in the help: format_help() asks a twin that has them."""
+    if gui_script:
+        parser = _Parser(prog="zerodesk-gui", description=GUI_SCRIPT_DESCRIPTION, epilog=epilog("zerodesk-gui"))
+    else:
+        parser = _Parser(prog="zerodesk", usage=WINDOW_USAGE, description=WINDOW_DESCRIPTION, epilog=epilog("window"))
+        if listing_commands:
+            commands = parser.add_subparsers(title="commands", metavar="COMMAND",
+                                             description="each has its own --help, e.g. zerodesk plan --help")
+            for name, (summary, _) in COMMAND_HELP.items():
+                commands.add_parser(name, help=summary, add_help=False)
+        else:
+            parser.format_help = lambda: _window_parser(listing_commands=True).format_help()
+    parser.add_argument("plan_file", nargs="?", type=_file, metavar="FILE",
+                        help="a *.zerodesk.json plan (or a config.json) to open")
     parser.add_argument("--screenshot", type=_file, metavar="PNG", help="render the window to a PNG and exit")
     # lesson mode: --lesson [N] opens the lesson at step N (its language: --lang)
     parser.add_argument("--lesson", nargs="?", type=_whole, const=1, metavar="N",
@@ -396,33 +449,47 @@ def _gui_command(argv: list[str]) -> int:
 
     add_window_arguments(parser)
     add_plan_arguments(parser)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _gui_command(args: argparse.Namespace) -> int:
     if args.plan_file is not None and args.plan is None:
         if is_hf_config(args.plan_file) and args.config is None:  # opened like a plan, imported as the window does
             args.config = args.plan_file
         else:
             args.plan = args.plan_file
-    window_flags = ("plan_file", "screenshot", "lesson", "lang", "size", "theme", "tab")
+    window_flags = ("plan_file", "plan", "screenshot", "lesson", "lang", "size", "theme", "tab", "list_presets",
+                    "list_gpus", "list_networks")
     flags_given = any(v is not None for k, v in vars(args).items() if k not in window_flags)
-    plan = plan_from_args(args) if flags_given else None
     if args.lesson is not None:
         from .gui.app import run_lesson
 
+        plan = plan_from_args(args) if flags_given or args.plan is not None else None
         return run_lesson(args.lesson, plan, args.screenshot, args.lang, args.size)
+    plan = plan_from_args(args) if flags_given else None  # a plan file alone: the window opens it (and watches it)
     from .gui.app import run_gui
 
     return run_gui(plan, args.plan, args.screenshot, args.lang, args.size, args.theme, args.tab)
 
 
 COMMANDS = {"plan": _plan_command, "fit": _fit_command, "measure": _measure_command, "simulate": _simulate_command}
+assert list(COMMANDS) == list(COMMAND_HELP)  # each command listed in `zerodesk --help`, in this order
 
 
-def main(argv: list[str] | None = None) -> int:
+def window_main(argv: list[str] | None = None) -> int:
+    """`zerodesk-gui`: the window (or the lesson) with every flag `zerodesk` takes for it, and no commands."""
+    return main(argv, gui_script=True)
+
+
+def main(argv: list[str] | None = None, gui_script: bool = False) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        if argv and argv[0] in COMMANDS:
-            return COMMANDS[argv[0]](argv[1:])
-        return _gui_command(argv)
+        command, rest = (argv[0], argv[1:]) if argv and argv[0] in COMMANDS and not gui_script else ("window", argv)
+        parser = _window_parser(gui_script=True) if gui_script else command_parser(command)
+        args = parser.parse_args(rest)
+        if listed_catalog(args):
+            return 0
+        return (COMMANDS.get(command) or _gui_command)(args)
     except (CliError, PlanError) as exc:
         message = shorten(exc, 1000)  # one line whatever the user typed: control characters escaped
         print(message if message.startswith("zerodesk") else f"zerodesk: {message}", file=sys.stderr)

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US" sourcelanguage="en_US">
 <context>
+    <name>ByteUnits</name>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>kB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+</context>
+<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
@@ -634,6 +657,14 @@ per step ({unit})</translation>
 </context>
 <context>
     <name>FormMessages</name>
+    <message>
+        <source>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</source>
+        <translation>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</source>
+        <translation>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</translation>
+    </message>
     <message>
         <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
         <translation>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</translation>
@@ -1503,8 +1534,8 @@ optimizer sharded</translation>
         <translation>Checking {path}…</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</translation>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</source>
+        <translation>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</translation>
     </message>
 </context>
 <context>
@@ -2164,8 +2195,8 @@ optimizer sharded</translation>
         <translation>Tied input/output embeddings</translation>
     </message>
     <message>
-        <source>Card example: P = 2·10⁹, Nd = 4</source>
-        <translation>Card example: P = 2·10⁹, Nd = 4</translation>
+        <source>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</source>
+        <translation>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</translation>
     </message>
     <message>
         <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
@@ -2405,6 +2436,10 @@ optimizer sharded</translation>
     <message>
         <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
         <translation>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</translation>
+    </message>
+    <message>
+        <source>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</source>
+        <translation>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</translation>
     </message>
     <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
@@ -2958,6 +2993,14 @@ states (Δ)</translation>
         <translation>AdamW kernels: {impl}; attention kernel: {attention}.</translation>
     </message>
     <message>
+        <source>AdamW kernels: {impl}.</source>
+        <translation>AdamW kernels: {impl}.</translation>
+    </message>
+    <message>
+        <source>Attention kernel: {attention}.</source>
+        <translation>Attention kernel: {attention}.</translation>
+    </message>
+    <message>
         <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
         <translation>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</translation>
     </message>
@@ -3081,8 +3124,16 @@ states (Δ)</translation>
         <translation>Stage total: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Computed, {profile}. Click for the claim it rests on.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</translation>
+    </message>
+    <message>
+        <source>States vs the torch profile {c}: {d}</source>
+        <translation>States vs the torch profile {c}: {d}</translation>
+    </message>
+    <message>
+        <source>States vs computed {c}: {d}</source>
+        <translation>States vs computed {c}: {d}</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>
@@ -3091,14 +3142,6 @@ states (Δ)</translation>
     <message>
         <source>Model states: {v}</source>
         <translation>Model states: {v}</translation>
-    </message>
-    <message>
-        <source>States vs the torch profile {c}: {d:+.1f}%</source>
-        <translation>States vs the torch profile {c}: {d:+.1f}%</translation>
-    </message>
-    <message>
-        <source>States vs computed {c}: {d:+.1f}%</source>
-        <translation>States vs computed {c}: {d:+.1f}%</translation>
     </message>
     <message>
         <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
@@ -3191,6 +3234,10 @@ states (Δ)</translation>
         <translation>Predicted peak of the step (estimate)</translation>
     </message>
     <message>
+        <source>needs the architecture (no activations in a raw count)</source>
+        <translation>needs the architecture (no activations in a raw count)</translation>
+    </message>
+    <message>
         <source>Predicted peak vs GPU memory</source>
         <translation>Predicted peak vs GPU memory</translation>
     </message>
@@ -3215,8 +3262,8 @@ states (Δ)</translation>
         <translation>P = {p} parameters · Nd = {nd} · figures in {unit} ({note})</translation>
     </message>
     <message>
-        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
-        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</translation>
+        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</source>
+        <translation>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</translation>
     </message>
     <message>
         <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
@@ -3236,6 +3283,10 @@ states (Δ)</translation>
     <message>
         <source>Rank memory, {unit}</source>
         <translation>Rank memory, {unit}</translation>
+    </message>
+    <message>
+        <source>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</source>
+        <translation>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</translation>
     </message>
     <message>
         <source>No memory samples arrived before the run stopped.</source>
@@ -3259,6 +3310,26 @@ states (Δ)</translation>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 GiB = 2³⁰ B</translation>
+    </message>
+    <message>
+        <source>1 MB = 10⁶ B</source>
+        <translation>1 MB = 10⁶ B</translation>
+    </message>
+    <message>
+        <source>1 MiB = 2²⁰ B</source>
+        <translation>1 MiB = 2²⁰ B</translation>
+    </message>
+    <message>
+        <source>1 kB = 10³ B</source>
+        <translation>1 kB = 10³ B</translation>
+    </message>
+    <message>
+        <source>1 KiB = 2¹⁰ B</source>
+        <translation>1 KiB = 2¹⁰ B</translation>
+    </message>
+    <message>
+        <source>whole bytes</source>
+        <translation>whole bytes</translation>
     </message>
     <message>
         <source>T</source>
@@ -3287,22 +3358,6 @@ states (Δ)</translation>
     <message>
         <source>{v} s</source>
         <translation>{v} s</translation>
-    </message>
-    <message>
-        <source>MB</source>
-        <translation>MB</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>kB</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>MiB</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>KiB</translation>
     </message>
     <message>
         <source>B</source>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru_RU" sourcelanguage="en_US">
 <context>
+    <name>ByteUnits</name>
+    <message>
+        <source>MB</source>
+        <translation>МБ</translation>
+    </message>
+    <message>
+        <source>kB</source>
+        <translation>кБ</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>МиБ</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>КиБ</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>Б</translation>
+    </message>
+</context>
+<context>
     <name>BytesFigure</name>
     <message>
         <source>Optimizer states K = 12: {v}</source>
@@ -634,6 +657,14 @@ per step ({unit})</source>
 </context>
 <context>
     <name>FormMessages</name>
+    <message>
+        <source>{name} must be a number of {unit} greater than 0, at most {hi}, such as 2 or 1.5; leave it empty for none.</source>
+        <translation>{name} — число в {unit} больше 0, не больше {hi}, например 2 или 1,5; оставьте поле пустым, если её нет.</translation>
+    </message>
+    <message>
+        <source>{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; leave it empty for 0.</source>
+        <translation>{name} — число в {unit} от 0 до {hi}, например 2 или 1,5; пустое поле означает 0.</translation>
+    </message>
     <message>
         <source>GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; leave it empty for no GPU line.</source>
         <translation>Память GPU — число в {unit} больше 0, например 80 или 79,5; оставьте поле пустым, чтобы не рисовать линию GPU.</translation>
@@ -1503,8 +1534,8 @@ optimizer sharded</source>
         <translation>Проверка {path}…</translation>
     </message>
     <message>
-        <source>ZeroDesk&apos;s own Python has no torch: install it with: pip install &apos;zerodesk[measure]&apos;, or choose another Python that has torch.</source>
-        <translation>В собственном Python ZeroDesk нет torch: установите его командой pip install &apos;zerodesk[measure]&apos; или выберите другой Python, в котором есть torch.</translation>
+        <source>ZeroDesk&apos;s own Python has no torch: install it with {python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the CPU build), or choose another Python that has torch.</source>
+        <translation>В собственном Python ZeroDesk нет torch: установите его командой {python} -m pip install torch transformers (в Linux добавьте --index-url {cpu_index}, чтобы получить сборку для CPU) или выберите другой Python, в котором есть torch.</translation>
     </message>
 </context>
 <context>
@@ -2166,8 +2197,8 @@ optimizer sharded</source>
         <translation>Общие эмбеддинги входа/выхода</translation>
     </message>
     <message>
-        <source>Card example: P = 2·10⁹, Nd = 4</source>
-        <translation>Пример из карточки: P = 2·10⁹, Nd = 4</translation>
+        <source>Load the card&apos;s example (P = 2·10⁹, Nd = 4)</source>
+        <translation>Загрузить пример из карточки (P = 2·10⁹, Nd = 4)</translation>
     </message>
     <message>
         <source>The source card&apos;s worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)</source>
@@ -2407,6 +2438,10 @@ optimizer sharded</source>
     <message>
         <source>The bars are model states; the hatched top is the predicted peak of a full step (activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). Fragmentation is not predicted: Simulate or Measure the step.</source>
         <translation>Столбцы — состояния модели; заштрихованная верхушка — прогноз пика полного шага (активации, собранные параметры, буферы; последовательность {seq} × микробатч {mb}). Фрагментация не прогнозируется: симулируйте или измерьте шаг.</translation>
+    </message>
+    <message>
+        <source>No predicted peak is drawn: without the architecture the activations are unknown (a raw parameter count); pick a preset or give the architecture for it.</source>
+        <translation>Прогноз пика не показан: без архитектуры активации неизвестны (задано только число параметров); выберите готовую модель или задайте архитектуру.</translation>
     </message>
     <message>
         <source>computed, {profile}; {unit}; dotted line: current Nd = {nd}</source>
@@ -2962,6 +2997,14 @@ states (Δ)</source>
         <translation>Ядра AdamW: {impl}; ядро внимания: {attention}.</translation>
     </message>
     <message>
+        <source>AdamW kernels: {impl}.</source>
+        <translation>Ядра AdamW: {impl}.</translation>
+    </message>
+    <message>
+        <source>Attention kernel: {attention}.</source>
+        <translation>Ядро внимания: {attention}.</translation>
+    </message>
+    <message>
         <source>CUDA allocator peak {alloc}: {extra} above the tracked peak (what the tracker does not see: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams); reserved but not allocated {frag} (measured; an upper bound on fragmentation: it includes free blocks kept for reuse); outside torch&apos;s allocator {outside} (CUDA context, NCCL buffers, other processes). Attention kernels and autocast differ between CUDA and CPU, so do the activations.</source>
         <translation>Пик аллокатора CUDA {alloc}: на {extra} выше отслеженного пика (то, чего трекер не видит: рабочие области cuBLAS/cuDNN, блоки, удерживаемые для других потоков CUDA); зарезервировано, но не выделено {frag} (замер; верхняя граница потерь из-за фрагментации: сюда входят и свободные блоки, которые аллокатор держит для повторного использования); вне аллокатора torch {outside} (контекст CUDA, буферы NCCL, другие процессы). Ядра внимания и autocast на CUDA и CPU различаются, поэтому различаются и активации.</translation>
     </message>
@@ -3085,8 +3128,16 @@ states (Δ)</source>
         <translation>Всего на стадии: {total} = {formula}</translation>
     </message>
     <message>
-        <source>Computed, {profile}. Click for the claim it rests on.</source>
-        <translation>Расчёт, {profile}. Щёлкните, чтобы открыть утверждение, на котором он основан.</translation>
+        <source>Computed, {profile}. Click it (or press Enter) for the claim it rests on.</source>
+        <translation>Расчёт, {profile}. Щёлкните (или нажмите Enter), чтобы открыть утверждение, на котором он основан.</translation>
+    </message>
+    <message>
+        <source>States vs the torch profile {c}: {d}</source>
+        <translation>Состояния относительно профиля «torch» {c}: {d}</translation>
+    </message>
+    <message>
+        <source>States vs computed {c}: {d}</source>
+        <translation>Состояния относительно расчёта {c}: {d}</translation>
     </message>
     <message>
         <source>Peak of the step: {v}</source>
@@ -3095,14 +3146,6 @@ states (Δ)</source>
     <message>
         <source>Model states: {v}</source>
         <translation>Состояния модели: {v}</translation>
-    </message>
-    <message>
-        <source>States vs the torch profile {c}: {d:+.1f}%</source>
-        <translation>Состояния относительно профиля «torch» {c}: {d:+.1f}%</translation>
-    </message>
-    <message>
-        <source>States vs computed {c}: {d:+.1f}%</source>
-        <translation>Состояния относительно расчёта {c}: {d:+.1f}%</translation>
     </message>
     <message>
         <source>beside each bar: peak (▲ measured, ■ simulated), model states (◆, ●), % = states vs the torch profile</source>
@@ -3195,6 +3238,10 @@ states (Δ)</source>
         <translation>Прогнозируемый пик шага (оценка)</translation>
     </message>
     <message>
+        <source>needs the architecture (no activations in a raw count)</source>
+        <translation>нужна архитектура (число параметров не даёт активаций)</translation>
+    </message>
+    <message>
         <source>Predicted peak vs GPU memory</source>
         <translation>Прогноз пика и память GPU</translation>
     </message>
@@ -3219,8 +3266,8 @@ states (Δ)</source>
         <translation>P = {p} (число параметров) · Nd = {nd} · значения в {unit} ({note})</translation>
     </message>
     <message>
-        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, no recomputation; an estimate, not a measurement).</source>
-        <translation>Сверху — оценка активаций для последовательности {seq} × микробатч {mb}: {act} на участника (16 бит, слитое (fused) внимание, без пересчёта; оценка, а не замер).</translation>
+        <source>On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank (16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).</source>
+        <translation>Сверху — оценка активаций для последовательности {seq} × микробатч {mb}: {act} на участника (16 бит, слитое (fused) внимание, пересчёт: {recompute}; оценка, а не замер).</translation>
     </message>
     <message>
         <source>On top: activations (give the architecture to estimate them), temporary buffers, fragmentation.</source>
@@ -3240,6 +3287,10 @@ states (Δ)</source>
     <message>
         <source>Rank memory, {unit}</source>
         <translation>Память участника, {unit}</translation>
+    </message>
+    <message>
+        <source>A simulation draws no timeline: it records each phase&apos;s peak under fake tensors, not memory over time. Measure draws one here.</source>
+        <translation>Симуляция не строит график во времени: она фиксирует пик каждой фазы шага, считая без настоящих данных, а не память по ходу шага. График строит замер.</translation>
     </message>
     <message>
         <source>No memory samples arrived before the run stopped.</source>
@@ -3263,6 +3314,26 @@ states (Δ)</source>
     <message>
         <source>1 GiB = 2³⁰ B</source>
         <translation>1 ГиБ = 2³⁰ байт</translation>
+    </message>
+    <message>
+        <source>1 MB = 10⁶ B</source>
+        <translation>1 МБ = 10⁶ байт</translation>
+    </message>
+    <message>
+        <source>1 MiB = 2²⁰ B</source>
+        <translation>1 МиБ = 2²⁰ байт</translation>
+    </message>
+    <message>
+        <source>1 kB = 10³ B</source>
+        <translation>1 кБ = 10³ байт</translation>
+    </message>
+    <message>
+        <source>1 KiB = 2¹⁰ B</source>
+        <translation>1 КиБ = 2¹⁰ байт</translation>
+    </message>
+    <message>
+        <source>whole bytes</source>
+        <translation>целые байты</translation>
     </message>
     <message>
         <source>T</source>
@@ -3291,22 +3362,6 @@ states (Δ)</source>
     <message>
         <source>{v} s</source>
         <translation>{v} с</translation>
-    </message>
-    <message>
-        <source>MB</source>
-        <translation>МБ</translation>
-    </message>
-    <message>
-        <source>kB</source>
-        <translation>кБ</translation>
-    </message>
-    <message>
-        <source>MiB</source>
-        <translation>МиБ</translation>
-    </message>
-    <message>
-        <source>KiB</source>
-        <translation>КиБ</translation>
     </message>
     <message>
         <source>B</source>

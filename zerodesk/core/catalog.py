@@ -57,17 +57,32 @@ class ModelPreset(_Preset):
 
 
 class GpuPreset(_Preset):
-    """One device as a data-parallel rank sees it."""
+    """One device as a data-parallel rank sees it: the memory the device reports, labelled by its nominal figure."""
 
     vendor: str
-    vendor_gb: int = Field(ge=1, description="the vendor's memory figure per card, in its GB (here: GiB)")
+    vendor_gb: int = Field(ge=1, description="the vendor's memory figure per card, in its GB (here: GiB): the label's")
     devices: int = Field(default=1, ge=1, description="devices the runtime shows per card")
-    memory_bytes: int = Field(ge=1, description="memory of one device in bytes")
+    memory_bytes: int = Field(ge=1, description="memory of one device in bytes, as the device reports it")
+    memory_reported: bool = Field(default=False, description="memory_bytes is a device's report (else the nominal size)")
     memory_type: str = ""
     intra_node_gbps: float | None = Field(default=None, gt=0, le=1e6,
                                           description="GPU-to-GPU bandwidth in a node, GB/s per GPU per direction")
     intra_node_link: str = ""  # NVLink 4 (SXM5), PCIe Gen4 x16, ...
     intra_node_source: str = ""
+
+    @property
+    def nominal_bytes(self) -> int:
+        """The vendor's figure for one device, in bytes (binary GB, split over the card's devices)."""
+        return self.vendor_gb * 2**30 // self.devices
+
+    @model_validator(mode="after")
+    def _reported_within_nominal(self) -> "GpuPreset":
+        # a device reports at most its nominal size (the driver and ECC keep some); without a report, the nominal one
+        if self.memory_bytes > self.nominal_bytes or (not self.memory_reported and self.memory_bytes != self.nominal_bytes):
+            raise ValueError(f"memory_bytes ({self.memory_bytes:,}) must be what the device reports, at most its nominal "
+                             f"{self.vendor_gb} GiB per card ({self.nominal_bytes:,} B per device), or exactly that size "
+                             "when no report is on file (memory_reported false)")
+        return self
 
 
 class NetworkPreset(_Preset):

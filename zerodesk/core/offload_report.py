@@ -112,11 +112,51 @@ def offload_table(plan: Plan) -> str:
     if len(rows) > 1:
         lines += [table(rows, {1, 2, 3, 4, 5}), ""]
     lines += why
+    shown = [s for s in b.stages if s.applicable]
+    if shown:
+        lines.append(working_line(shown))
     ds = deepspeed_for_plan(plan)
     if ds:
         lines.append("DeepSpeed's cold estimate for the same choice (its formulas: a 1.5x buffer factor, 4L at ZeRO-3):")
         for d in ds:
             lines.append(f"  ZeRO-{d.stage}: GPU {_figure(d.gpu_bytes, unit)}, host {_figure(d.host_bytes_per_node, unit)}"
                          f" per node [{d.formula}]")
+        lines += [f"  {line}" for line in deepspeed_beyond(plan, b, ds)]
     lines += [f"Note: {note.text}." for note in b.notes]
     return "\n".join(lines)
+
+
+def working_line(stages: list) -> str:
+    """What the "GPU working" column holds, for the stages shown."""
+    parts = ["GPU working: what a stage holds on the GPU on top of its resting states while a layer computes"]
+    if any(s.stage == 3 for s in stages):
+        parts.append("at stage 3 the layer's gathered 16-bit parameters and its gradients (DeepSpeed's largest "
+                     "layer L)")
+    if any(s.stage == 2 for s in stages):
+        parts.append("0 at stage 2, which gathers nothing")
+    if any(s.gpu_working_bytes is None for s in stages):
+        parts.append("unknown for a raw parameter count, which has no layers: give a preset, a config or the "
+                     "architecture")
+    return "; ".join(parts) + "."
+
+
+def deepspeed_beyond(plan: Plan, b: OffloadBreakdown, ds: list) -> list[str]:
+    """Where DeepSpeed's estimate exceeds the memory the plan gives: what that means for the user, one sentence each."""
+    out = []
+    host, gpu, unit = plan.cluster.host_memory_bytes, plan.cluster.gpu_memory_bytes, plan.units
+    for d in ds:
+        ours = b.stage(d.stage)
+        ours_host = ours.host_bytes_per_node if ours.applicable else None
+        if host and d.host_bytes_per_node is not None and d.host_bytes_per_node > host:
+            adds = (f"4 bytes per parameter for each of the job's {plan.dp:,} GPUs (max(4N, 16)·P) and a 1.5x buffer"
+                    if d.stage == 2 and d.offload_optimizer else "a 1.5x buffer")
+            ours_text = f"the {fmt_bytes(ours_host, unit)} ZeroDesk counts" if ours_host else "ZeroDesk's figure"
+            out.append(f"ZeRO-{d.stage}: DeepSpeed sizes the host at {fmt_bytes(d.host_bytes_per_node, unit)} per node, "
+                       f"more than the node's {fmt_bytes(host, unit)}, so by DeepSpeed's estimator this node is short "
+                       f"of host memory; {ours_text} are the offloaded states at rest and DeepSpeed adds {adds}, so "
+                       "expect a real run to need more than ZeroDesk's figure and check a first run's host memory "
+                       "before relying on it.")
+        if gpu and d.gpu_bytes is not None and d.gpu_bytes > gpu:
+            out.append(f"ZeRO-{d.stage}: DeepSpeed's GPU estimate ({fmt_bytes(d.gpu_bytes, unit)}) is more than one "
+                       f"GPU's {fmt_bytes(gpu, unit)}: by DeepSpeed's sizing the model states alone do not fit.")
+    return out

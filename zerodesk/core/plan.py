@@ -366,6 +366,9 @@ def _plan_from_data(data: Any, source: str, text: str | None = None) -> Plan:
     if _is_hf_config_data(data):
         raise PlanError(f"{source} is a Hugging Face config (it has a model_type), not a ZeroDesk plan; "
                         "read it as a config (--config)")
+    if "model" not in data:  # any JSON object at all: say what a plan is, not which field pydantic missed first
+        raise PlanError(f"{source} is not a ZeroDesk plan: it names no model (a plan gives \"model\" as a preset "
+                        "name, a parameter count or an architecture)")
     try:
         # strict JSON types: true is not 1, 1.5 or 2.0 is not a count, "false" is not False, "7B" is not a number
         with no_collector_pauses():

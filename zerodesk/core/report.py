@@ -111,6 +111,8 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
             for s in b.stages
         ],
         "peak_source": PEAK_SOURCE,
+        "seq_len": plan.seq_len,  # the shape every activation figure and predicted peak is for
+        "micro_batch": plan.micro_batch,
         "recompute": plan.recompute,
         "knobs": knobs_json(plan),
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,

@@ -9,9 +9,29 @@ from decimal import Decimal
 from .options import Unit
 from .text import shorten
 
-__all__ = ["Unit", "UNIT_BYTES", "parse_count", "parse_decimal", "to_unit", "fmt_bytes", "fmt_count"]
+__all__ = ["Unit", "UNIT_BYTES", "LADDERS", "UNIT_NOTES", "unit_family", "scaled_unit", "parse_count", "parse_decimal",
+           "to_unit", "fmt_bytes", "fmt_count"]
 
-UNIT_BYTES: dict[str, int] = {"GB": 10**9, "GiB": 2**30}  # a key for every choice of options.UNITS
+# The plan's unit (options.UNITS) names a family, decimal GB or binary GiB; figures step down its ladder
+# when they are small (a 164K-parameter model is 2.45 MiB, not 0.00245 GiB). B ends both ladders.
+UNIT_BYTES: dict[str, int] = {"GB": 10**9, "MB": 10**6, "kB": 10**3, "GiB": 2**30, "MiB": 2**20, "KiB": 2**10, "B": 1}
+UNIT_NOTES = {"GB": "1e9 B", "MB": "1e6 B", "kB": "1e3 B", "GiB": "2^30 B", "MiB": "2^20 B", "KiB": "2^10 B"}
+LADDERS = {"GB": ("GB", "MB", "kB", "B"), "GiB": ("GiB", "MiB", "KiB", "B")}
+
+
+def unit_family(unit: str) -> str:
+    """'GB' (decimal: GB, MB, kB) or 'GiB' (binary: GiB, MiB, KiB) for any unit of either ladder."""
+    return "GiB" if unit in LADDERS["GiB"][:-1] else "GB"
+
+
+def scaled_unit(largest: float, unit: str) -> str:
+    """The one unit for a set of figures whose largest is `largest` bytes: the biggest step of `unit`'s ladder
+    that the figure reaches (GB for 32e9, MB for 5e6, B below 1 kB). Every view that shows bytes asks this,
+    so a chart's axis, its labels, its hover and the table step down together."""
+    for name in LADDERS[unit_family(unit)]:
+        if abs(largest) >= UNIT_BYTES[name]:
+            return name
+    return "B"
 
 _SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
 _COUNT_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMBGT]?)\s*$", re.IGNORECASE)

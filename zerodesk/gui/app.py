@@ -46,6 +46,18 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tab", choices=TAB_CHOICES, help="the tab in view when the window opens (default: plan)")
 
 
+def no_display(env: dict[str, str] | None = None, platform: str = sys.platform) -> str | None:
+    """Why a window cannot open here, in one sentence, before Qt finds out (it aborts the process with a message
+    about its xcb plugin): an X11 or Wayland system with neither display set and no Qt platform chosen."""
+    env = os.environ if env is None else env
+    if platform in ("darwin", "win32", "cygwin") or env.get("QT_QPA_PLATFORM"):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return ("there is no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): render it to "
+            "a file with --screenshot out.png, or run it offscreen with QT_QPA_PLATFORM=offscreen")
+
+
 def _application(offscreen: bool):
     """The QApplication (created once; offscreen when rendering a screenshot without a display)."""
     if offscreen:
@@ -60,6 +72,9 @@ def _application(offscreen: bool):
     if app is None:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0] if sys.argv else APP_NAME])
+    from .base.wheel_guard import install_wheel_guard
+
+    install_wheel_guard(app)  # every window: the wheel scrolls a form, a box changes only once it has focus
     app.setOrganizationName("ZeroDesk")
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
@@ -120,9 +135,13 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     screenshot: render the window offscreen to this PNG (at least 1280x800) and return 0.
     lang ('en'/'ru'), size ('1024x700' or (w, h)), theme_choice ('system'/'light'/'dark') and tab (TAB_CHOICES)
     apply to this run.
-    Exit codes: 0 fine, 1 the screenshot could not be written, 2 the plan file or an option could not be read.
+    Exit codes: 0 fine, 1 the screenshot could not be written or there is no display, 2 the plan file or an option
+    could not be read.
     """
     headless = screenshot is not None
+    if not headless and (problem := no_display()):
+        print(f"zerodesk: {problem}", file=sys.stderr)
+        return 1
     try:
         wh = parse_size(size) if isinstance(size, str) else size
         if lang is not None and lang not in LANG_CHOICES:
@@ -131,8 +150,6 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     except (PlanError, ValueError) as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
-    if lang:
-        window.set_language(lang)
     if tab:
         window.show_tab(tab)
     if headless:
@@ -144,13 +161,34 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
 
     if wh is not None:
         window.resize(*wh)
+        window.keep_layout = False  # --size is for this run: the saved size and docks stay as they were
     window.show()
     if wh is not None:
         QApplication.processEvents()
         window.fit_docks()
     if window.open_error:
         window.show_error(QCoreApplication.translate("MainWindow", "Cannot open the plan"), window.open_error)
-    return QApplication.instance().exec()
+    return leave(QApplication.instance().exec())
+
+
+def leave(code: int) -> int:
+    """The event loop is over: every window has saved what it keeps and stopped its runs. End the process now.
+
+    Python's own teardown after that (a garbage collection over every object of Qt, pydantic and numpy,
+    then Qt's widgets one by one) kept the process alive 0.7-1.4 s after the window had gone, 2-3 s on a
+    busy machine, and has nothing of ours to do: the settings are synced and the exit handlers run here."""
+    import atexit
+
+    import pyqtgraph
+
+    from .base.settings import Settings
+
+    Settings().sync()  # what is still pending in the settings' shared file
+    pyqtgraph.setConfigOptions(exitCleanup=False)  # its scan of every object guards a teardown that never comes
+    atexit._run_exitfuncs()  # ours (a run's plan file not yet taken) and the libraries'
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = None, lang: str | None = None,
@@ -162,6 +200,9 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
     except ValueError as exc:
         print(f"zerodesk: {exc}", file=sys.stderr)
         return 2
+    if screenshot is None and (problem := no_display()):
+        print(f"zerodesk: {problem}", file=sys.stderr)
+        return 1
     _application(offscreen=screenshot is not None)
     from .base import i18n
     from .lesson import render
@@ -186,14 +227,10 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`zerodesk-gui [PLAN.zerodesk.json]`."""
-    parser = argparse.ArgumentParser(prog="zerodesk-gui", description="Open the ZeroDesk window.")
-    parser.add_argument("plan", nargs="?", type=Path, help="a plan file (*.zerodesk.json) to open")
-    parser.add_argument("--version", action="version", version=f"zerodesk {__version__}")
-    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="render the window to a PNG and exit")
-    add_window_arguments(parser)
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    return run_gui(None, args.plan, args.screenshot, args.lang, args.size, args.theme, args.tab)
+    """`zerodesk-gui`: the window only (no commands), with every flag `zerodesk` takes for it (cli.window_main)."""
+    from ..cli import window_main  # the command line's parser and its one-sentence errors; imports no Qt itself
+
+    return window_main(argv)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ tests/test_layers.py checks the static import graph: nothing here imports worker
   job.py         a rank's and the simulation's command lines, read into a job (plan, scale, stages)
   runner.py      start a run as a subprocess tree and read it; reader.py splits its lines; run_state.py reduces them
   rules.py       ranks, host fit, units and differences the CLI and the window share; devices.py where a rank runs
-  command.py, sim_command.py, cli_text.py   `zerodesk measure` and `zerodesk simulate`
+  command.py, sim_command.py, cli_text.py   `zerodesk measure` and `zerodesk simulate`; progress.py their
+                 progress line on a terminal (tqdm)
   interpreter.py, child.py, lifeline.py, proctree.py   which Python runs the ranks, how it starts and stops
   hf_tensors.py  any model type's tensor list, read by transformers in a subprocess
   worker/        the torch side (see its __init__)

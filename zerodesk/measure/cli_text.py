@@ -8,9 +8,11 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Iterator
+from typing import Callable, Iterator
 
+from ..core.plan import Plan
 from ..core.text import shorten
+from .progress import ProgressLine
 from .protocol import Message, Result, Started
 from .rules import MAX_LOCAL_RANKS, UNIT_BYTES, UNIT_NOTES, difference_pct, table_unit
 from .run_state import RunState
@@ -89,25 +91,48 @@ def aligned(rows: list[list[str]], left_first: bool = False) -> list[str]:
                       for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
 
 
-def collect(messages: Iterator[Message], progress: bool, state: RunState | None = None) -> RunState:
-    """Read a run to its end into a RunState; progress goes to stderr.
+def collect(messages: Iterator[Message], state: RunState,
+            estimate: Callable[[str | None], float] | None = None) -> RunState:
+    """Read a run to its end into `state`; with `estimate` (the prior in seconds for a device), a progress line
+    on stderr (progress.ProgressLine) that is erased at the end.
 
     Closing the message stream on the way out kills the subprocess if we leave early."""
-    state = state or RunState()
+    line = ProgressLine(state, estimate, sys.stderr) if estimate is not None else None
     try:
         for msg in messages:
-            state.apply(msg)
+            if line is not None:
+                line.apply(msg)
+            else:
+                state.apply(msg)
             if state.finished:
                 break
-            if progress and state.current_stage() is not None:
-                st = state.stage_status(state.current_stage())
-                print(f"\rstage {state.current_stage()}: {st.phase}... {state.progress:4.0%}   ", end="",
-                      file=sys.stderr, flush=True)
     finally:
         messages.close()
-        if progress:
-            print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+        if line is not None:
+            line.close()
     return state
+
+
+def run_line(stages: list[int], ranks: int, device: str | None, plan: Plan, planned: Plan | None = None) -> str:
+    """What a run will do, before it starts: 'stages 0, 1, 2, 3 on 2 CPU ranks, 11,720,448 parameters (scaled
+    down from 124,439,808)'; device None: a simulation (one rank of `ranks` under fake tensors)."""
+    listed = ", ".join(str(s) for s in stages)
+    what = f"stage{'s' if len(stages) > 1 else ''} {listed}"
+    if device is None:
+        where = f"rank 0 of {ranks:,} under fake tensors"
+    else:
+        kind = {"cpu": "CPU ", "cuda": "GPU "}.get(device, "local ")
+        where = f"{ranks} {kind}rank{'s' if ranks > 1 else ''}" + (
+            "" if device in ("cpu", "cuda") else " (on GPUs if their torch sees one, else CPU)")
+    size = f"{plan.params:,} parameters"
+    if planned is not None and planned.params != plan.params:
+        size += f" (scaled down from {planned.params:,})"
+    return f"{what} on {where}, {size}"
+
+
+def show_progress(json_output: bool) -> bool:
+    """The CLI's rule for the estimate and the progress line: on a terminal's stderr, never with --json."""
+    return not json_output and sys.stderr.isatty()
 
 
 def started_json(started: Started | None, results: list[Result], kind: str) -> dict:

@@ -23,13 +23,16 @@ from .cli_text import (
     parse_ranks,
     parse_stages,
     parse_timeout,
+    run_line,
+    show_progress,
     started_json,
     units_line,
 )
 from .interpreter import resolve_python
 from .module_report import add_by_module_argument, by_module_json, module_lines
 from .protocol import Result, Scale, Started, scale_plan
-from .rules import default_ranks, host_fit, unit_family
+from .progress import fmt_seconds
+from .rules import default_ranks, host_fit, measure_seconds, unit_family
 from .run_state import RunState
 from .runner import run_measure
 
@@ -142,9 +145,17 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     python, problem = resolve_python(args.python)
     if problem:
         return fail(problem)
+    estimate = None
+    if show_progress(args.json):
+        def estimate(device: str | None) -> float:
+            return measure_seconds(scaled, len(args.stages), ranks, device or args.device)
+
+        print(f"zerodesk measure: {run_line(args.stages, ranks, args.device, scaled, plan)}; "
+              f"expect about {fmt_seconds(estimate(None))}, much of it starting the ranks (each imports torch).",
+              file=sys.stderr)
     messages = run_measure(plan, args.stages, args.ranks, args.device, scale, timeout=args.timeout, python=python,
                            samples=False, by_module=args.by_module)
-    state = collect(messages, progress=sys.stderr.isatty() and not args.json, state=RunState(args.stages, ranks))
+    state = collect(messages, RunState(args.stages, ranks), estimate)
     if state.error is not None:
         return fail(state.error.message)
     if not state.results:

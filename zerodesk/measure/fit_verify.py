@@ -75,6 +75,7 @@ def simulated_peak(plan: Plan, stage: int, python: str | None, timeout: float, p
     """One stage's simulated peak (bytes) for this plan, or (None, why not); the simulation runs in a subprocess."""
     from .cli_text import collect
     from .interpreter import resolve_python
+    from .rules import simulate_seconds
     from .run_state import RunState
     from .runner import MeasureRun, simulate_command
 
@@ -82,7 +83,8 @@ def simulated_peak(plan: Plan, stage: int, python: str | None, timeout: float, p
     if problem:
         return None, problem
     run = iter(MeasureRun(simulate_command(plan, [stage], python), timeout=timeout))
-    state = collect(run, progress=progress, state=RunState([stage], plan.dp, kind="simulated"))
+    state = collect(run, RunState([stage], plan.dp, kind="simulated"),
+                    estimate=(lambda _device: simulate_seconds(plan, 1)) if progress else None)
     if state.error is not None:
         return None, state.error.message
     peaks = [r.peak_bytes for r in state.sorted_results() if r.stage == stage]

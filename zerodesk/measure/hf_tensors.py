@@ -22,7 +22,7 @@ from ..core.plan import PlanError
 from .child import python_command
 from .runner import measure_env
 
-NEEDS_TRANSFORMERS = "needs the transformers package (pip install transformers)"
+NEEDS_TRANSFORMERS = "needs the transformers package"
 TENSOR_LIST_MODULE = "zerodesk.measure.worker.hf_model"  # what the subprocess runs
 
 # The largest number a config may give a field before transformers builds its model: the plan's own bounds
@@ -59,7 +59,8 @@ def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[d
     except PlanError as exc:
         if NEEDS_TRANSFORMERS in str(exc):
             raise PlanError(f"{path} has model_type '{model_type}': ZeroDesk reads {', '.join(SUPPORTED)} by itself, "
-                            f"and any other type {NEEDS_TRANSFORMERS}") from None
+                            f"and any other type {NEEDS_TRANSFORMERS} (`{python or sys.executable} -m pip install "
+                            "transformers`)") from None
         raise
     hints: dict[str, Any] = {"model_type": model_type}
     seq = next((cfg[k] for k in ("max_position_embeddings", "n_positions", "seq_length")

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..core.text import shorten
 
+CPU_TORCH_INDEX = "https://download.pytorch.org/whl/cpu"  # PyTorch's own index of CPU-only builds
 MIN_PYTHON = (3, 11)  # as pyproject's requires-python: the worker shares the core's code
 WORKER_DIR = "zerodesk-worker"  # in a frozen bundle: the folder holding the worker's .py sources
 # module -> (what pip installs, why the worker needs it)
@@ -277,7 +278,9 @@ def resolve_python(chosen: str | None) -> tuple[str | None, str | None]:
         return found[0].python, None
     if found:
         return None, " ".join(found[0].problems)
-    how = ("make one with `python3 -m venv ~/.venv && ~/.venv/bin/pip install torch 'pydantic>=2.5,<3'`"
-           if getattr(sys, "frozen", False) else "install torch with `pip install 'zerodesk[measure]'`")
+    how = ("make one with `python3 -m venv ~/.venv && ~/.venv/bin/python -m pip install torch 'pydantic>=2.5,<3'`"
+           if getattr(sys, "frozen", False) else f"install torch into this Python with `{sys.executable} -m pip "
+           f"install torch` (on Linux add `--index-url {CPU_TORCH_INDEX}` for the CPU build, not the multi-GB CUDA "
+           "one)")
     return None, (f"no Python with torch was found (asked {len(candidates)}: the active and common venv and conda "
                   f"folders, python3 and python on PATH); {how}, or pass --python PATH")

@@ -11,16 +11,12 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..core.plan import Plan
+from ..core.units import UNIT_BYTES, UNIT_NOTES, scaled_unit  # noqa: F401  byte units: the plan's family, stepping down
 
 STAGES = (0, 1, 2, 3)
 HOST_SHARE = 0.7  # CPU ranks may use at most this share of the host's free memory for model states
 MAX_DEFAULT_RANKS = 2  # a laptop-friendly default: the plan's Nd, at most this many local ranks
 MAX_LOCAL_RANKS = 64  # the launcher's limit: one process each on this machine (GPU runs: also one per GPU)
-
-# Byte units: the plan's family (decimal GB or binary GiB), stepping down for small figures.
-UNIT_BYTES = {"GB": 10**9, "MB": 10**6, "kB": 10**3, "GiB": 2**30, "MiB": 2**20, "KiB": 2**10, "B": 1}
-UNIT_NOTES = {"GB": "1e9 B", "MB": "1e6 B", "kB": "1e3 B", "GiB": "2^30 B", "MiB": "2^20 B", "KiB": "2^10 B"}
-LADDERS = {"GB": ("GB", "MB", "kB"), "GiB": ("GiB", "MiB", "KiB")}
 
 
 def unit_family(plan: Plan | None) -> str:
@@ -30,10 +26,7 @@ def unit_family(plan: Plan | None) -> str:
 
 def table_unit(largest: float, family: str) -> str:
     """One unit for a set of figures: the largest step of the family's ladder not above `largest`, else B."""
-    for name in LADDERS["GB" if family == "GB" else "GiB"]:
-        if largest >= UNIT_BYTES[name]:
-            return name
-    return "B"
+    return scaled_unit(largest, family)
 
 
 def difference_pct(value: int | float, reference: int | float) -> float | None:
@@ -140,26 +133,43 @@ def host_fit(plan: Plan, stages: Iterable[int], ranks: int, device: str, free: i
     return HostRefusal(ranks, need, free) if need > HOST_SHARE * free else None
 
 
-# Rough timing for the "how long" line: start-up (each rank imports torch), then per stage.
-START_S = {"cpu": 3.0, "cuda": 10.0}
-STAGE_OVERHEAD_S = {"cpu": 1.0, "cuda": 2.0}
-FLOPS_PER_RANK = {"cpu": 2e9, "cuda": 2e13}
-TRACKER_SLOWDOWN = 3.0
+# Rough timing for the "how long" line, from CPU runs on a 2-core machine (benchmarks/bench_estimate.py prints
+# the estimate beside the run). On CPU a small model's stage is bound by memory traffic per parameter
+# (initialising, gradients, the optimizer step, fresh pages) more than by its flops.
+START_S = {"cpu": 4.0, "cuda": 10.0}  # the launcher imports torch (and transformers for a Hugging Face layout)
+STAGE_OVERHEAD_S = {"cpu": 0.7, "cuda": 2.0}  # start the stage's ranks, join the process group, build the engine
+PARAM_S = {"cpu": 20e-9, "cuda": 0.2e-9}  # per parameter and stage on one rank
+FLOPS_PER_RANK = {"cpu": 5e10, "cuda": 7e12}  # a training step is 6 x P x tokens flops (tracked: ~3x on CUDA)
+STEPS = 2  # a warm-up step and the measured one
 SIM_START_S = 4.0  # one process imports torch and builds the fake process group
 SIM_S_PER_TENSOR = 0.01  # fake tensors cost per tensor, not per byte (a 7B model at Nd = 64: ~11 s)
 
 
+def cpu_share(processes: int) -> float:
+    """How many times slower `processes` busy processes run here than alone on a core: the machine's cores
+    shared with each other and with what already runs (the 1-minute load average, where the system has one)."""
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows
+        busy = 0.0
+    return max(1.0, (processes + busy) / (os.cpu_count() or 1))
+
+
 def measure_seconds(plan: Plan, stages: int, ranks: int, device: str) -> float:
-    """A rough wall time: start-up, then per stage a warm-up and a measured step under the trackers."""
+    """A rough wall time: start-up, then per stage a warm-up and a measured step under the trackers.
+
+    CPU ranks share the machine's cores (cpu_share); "auto" (undecided) takes the slower guess, CPU."""
     dev = resolved_device(device)
-    dev = dev if dev in START_S else "cpu"  # undecided: the slower guess
-    flops = 6 * plan.params * plan.seq_len * plan.micro_batch * 2 * TRACKER_SLOWDOWN
-    share = max(1.0, ranks / (os.cpu_count() or 1)) if dev == "cpu" else 1.0
-    return START_S[dev] + stages * (STAGE_OVERHEAD_S[dev] + flops / FLOPS_PER_RANK[dev] * share)
+    dev = dev if dev in START_S else "cpu"
+    tokens = plan.seq_len * plan.micro_batch
+    per_rank = STAGE_OVERHEAD_S[dev] + plan.params * (PARAM_S[dev] + STEPS * 6 * tokens / FLOPS_PER_RANK[dev])
+    if dev != "cpu":
+        return START_S[dev] + stages * per_rank
+    return START_S[dev] * cpu_share(1) + stages * per_rank * cpu_share(ranks)
 
 
 def simulate_seconds(plan: Plan, stages: int) -> float:
     """A rough wall time of a fake-tensor step: it grows with the number of tensors, not with their size."""
     named = plan.model.named_shapes
     tensors = len(named) if named is not None else 0
-    return SIM_START_S + stages * (1.0 + 2 * SIM_S_PER_TENSOR * tensors)  # warm-up and measured step
+    return (SIM_START_S + stages * (1.0 + 2 * SIM_S_PER_TENSOR * tensors)) * cpu_share(1)  # warm-up, measured step

@@ -23,13 +23,16 @@ from .cli_text import (
     parse_python,
     parse_stages,
     parse_timeout,
+    run_line,
+    show_progress,
     started_json,
     units_line,
 )
 from .interpreter import resolve_python
 from .module_report import add_by_module_argument, by_module_json, module_lines
 from .protocol import SIMULATED_BACKENDS, SIMULATED_STAGES, Result, Started
-from .rules import unit_family
+from .progress import fmt_seconds
+from .rules import simulate_seconds, unit_family
 from .run_state import RunState
 from .runner import MeasureRun, simulate_command
 
@@ -116,10 +119,16 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     python, problem = resolve_python(args.python)
     if problem:
         return fail(problem)
-    run = iter(MeasureRun(simulate_command(plan, args.stages, python, backend=args.backend, by_module=args.by_module),
-                          timeout=args.timeout))
-    state = collect(run, progress=sys.stderr.isatty() and not args.json,
-                    state=RunState(args.stages, plan.dp, kind="simulated"))
+    estimate = None
+    if show_progress(args.json):
+        def estimate(_device: str | None) -> float:
+            return simulate_seconds(plan, len(args.stages))
+
+        print(f"zerodesk simulate: {run_line(args.stages, plan.dp, None, plan)}; "
+              f"expect about {fmt_seconds(estimate(None))}.", file=sys.stderr)
+    run = iter(MeasureRun(simulate_command(plan, args.stages, python, backend=args.backend,
+                                                  by_module=args.by_module), timeout=args.timeout))
+    state = collect(run, RunState(args.stages, plan.dp, kind="simulated"), estimate)
     if state.error is not None:
         return fail(state.error.message)
     if not state.results:

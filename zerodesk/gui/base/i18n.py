@@ -8,6 +8,7 @@ event to every widget; each view re-reads its texts in changeEvent().
 from __future__ import annotations
 
 import math
+import re
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
@@ -16,7 +17,7 @@ from ...core.errors import PlanError
 from ...core.notes import Note
 from ...core.text import shorten
 from ...core.options import LANGUAGE, PROFILE, SCHEME, UNITS, Option
-from ...core.units import UNIT_BYTES
+from ...core.units import UNIT_BYTES, scaled_unit
 from ...resources import resource
 
 LANGUAGES = {c.value: c.label for c in LANGUAGE.choices}  # code -> its own name
@@ -89,15 +90,29 @@ def option_label(option: Option, value: str) -> str:
 
 
 # -- units and figures -----------------------------------------------------------------------
-_UNIT_NOTE = {"GB": QT_TRANSLATE_NOOP("Units", "1 GB = 10⁹ B"), "GiB": QT_TRANSLATE_NOOP("Units", "1 GiB = 2³⁰ B")}
+_UNIT_NOTE = {"GB": QT_TRANSLATE_NOOP("Units", "1 GB = 10⁹ B"), "GiB": QT_TRANSLATE_NOOP("Units", "1 GiB = 2³⁰ B"),
+              "MB": QT_TRANSLATE_NOOP("Units", "1 MB = 10⁶ B"), "MiB": QT_TRANSLATE_NOOP("Units", "1 MiB = 2²⁰ B"),
+              "kB": QT_TRANSLATE_NOOP("Units", "1 kB = 10³ B"), "KiB": QT_TRANSLATE_NOOP("Units", "1 KiB = 2¹⁰ B"),
+              "B": QT_TRANSLATE_NOOP("Units", "whole bytes")}
+# the steps below the plan's unit (core.units.LADDERS); their own context: "B" in "Units" is the billion suffix
+SMALL_UNITS = {"MB": QT_TRANSLATE_NOOP("ByteUnits", "MB"), "kB": QT_TRANSLATE_NOOP("ByteUnits", "kB"),
+               "MiB": QT_TRANSLATE_NOOP("ByteUnits", "MiB"), "KiB": QT_TRANSLATE_NOOP("ByteUnits", "KiB"),
+               "B": QT_TRANSLATE_NOOP("ByteUnits", "B")}
 
 
 def unit_label(unit: str) -> str:
-    return option_label(UNITS, unit)
+    """Any byte unit of the ladders (GB, MB, kB, GiB, MiB, KiB, B) in the UI language."""
+    return _x("ByteUnits", SMALL_UNITS[unit]) if unit in SMALL_UNITS else option_label(UNITS, unit)
 
 
 def unit_note(unit: str) -> str:
+    """'1 GB = 10⁹ B' (for B itself: whole bytes)."""
     return _x("Units", _UNIT_NOTE[unit])
+
+
+def shown_unit(largest: float, unit: str) -> str:
+    """The unit a view shows figures in when the largest is `largest` bytes (core.units.scaled_unit)."""
+    return scaled_unit(largest, unit)
 
 
 def fmt_number(value: float, digits: int = 2) -> str:
@@ -124,11 +139,33 @@ def fmt_count(n: int) -> str:
 def fmt_bytes(nbytes: float, unit: str, digits: int = 2) -> str:
     """'14.00 GB' (English) or '14,00 ГБ' (Russian): the unit always travels with the figure.
 
-    A figure too small for `digits` keeps three significant digits (0.00184 GB, not 0.00 GB)."""
+    A figure too small for `digits` keeps three significant digits (0.00184 GB, not 0.00 GB); bytes are whole."""
+    if unit == "B":
+        return f"{fmt_int(round(nbytes))} {unit_label(unit)}"
     value = nbytes / UNIT_BYTES[unit]
     if 0 < abs(value) < 10 ** -digits:
         digits = min(12, 2 - math.floor(math.log10(abs(value))))
     return f"{fmt_number(value, digits)} {unit_label(unit)}"
+
+
+def number_typed(text: str) -> str:
+    """A number as the user typed it in the UI language, in the ASCII form the core reads.
+
+    Russian writes 7,5 and groups 4 096; English writes 7.5 and groups 4,096. Either language's decimal point
+    may be typed (people type 7.5 in a Russian window too); a separator that is a group separator in the UI
+    language is dropped only where it groups three digits, so '7,5B' in English stays for the core to refuse."""
+    locale = QLocale()
+    point, group = locale.decimalPoint(), locale.groupSeparator()
+    text = text.strip()
+    if point == ",":  # 7,5 -> 7.5; spaces of any width group digits
+        text = text.replace(",", ".")
+        for space in (group, " ", "\u00a0", "\u202f"):
+            if space:
+                text = text.replace(space, "")
+        return text
+    if group and group in text and re.fullmatch(rf"[0-9]{{1,3}}(?:{re.escape(group)}[0-9]{{3}})+(?:\.[0-9]*)?[a-zA-Z]?", text):
+        text = text.replace(group, "")
+    return text
 
 
 def fmt_exact_bytes(nbytes: int) -> str:

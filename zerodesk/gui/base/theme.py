@@ -6,9 +6,9 @@ palette too (PaletteChange), so switching is one call.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
 
 THEMES = ("system", "light", "dark")  # the choice is remembered as Settings.theme
 _system_palette: QPalette | None = None
@@ -50,9 +50,45 @@ def dark_palette() -> QPalette:
     return p
 
 
-def light_palette() -> QPalette:
-    from PySide6.QtWidgets import QStyleFactory
+class VisibleIndicators(QProxyStyle):
+    """Fusion, with check boxes and radio buttons outlined in a colour that stands out from a dark panel.
 
+    Fusion outlines an indicator in the window colour darkened, and fills it with the base colour: on a dark
+    palette both are near black, and an unchecked box all but vanished (the Log scale boxes, the glossary's
+    checklist). A light palette is drawn as Fusion draws it."""
+
+    INDICATORS = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton)
+
+    def drawPrimitive(self, element, option, painter, widget=None) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        palette = option.palette
+        if element not in self.INDICATORS or palette.color(QPalette.ColorRole.Window).lightness() >= 128:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        color = QColor(palette.color(QPalette.ColorRole.Text))
+        color.setAlpha(150 if option.state & QStyle.StateFlag.State_Enabled else 70)
+        painter.setPen(QPen(color, 1.2))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        rect = QRectF(option.rect).adjusted(1, 1, -1, -1)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            painter.drawEllipse(rect)
+        else:
+            painter.drawRoundedRect(rect, 1.5, 1.5)
+        painter.restore()
+
+
+_style: QProxyStyle | None = None  # the application's style object (Qt takes it; Python must keep it alive)
+
+
+def _fusion() -> QProxyStyle:
+    global _style
+    if _style is None:
+        _style = VisibleIndicators(QStyleFactory.create("Fusion"))
+    return _style
+
+
+def light_palette() -> QPalette:
     style = QStyleFactory.create("Fusion")
     return style.standardPalette() if style is not None else QPalette()
 
@@ -69,10 +105,12 @@ def apply_theme(theme: str) -> bool:
         _system_palette = QPalette(app.palette())
     dark = is_dark(theme)
     if dark:
-        app.setStyle("Fusion")
+        if app.style() is not _style:
+            app.setStyle(_fusion())
         app.setPalette(dark_palette())
     elif theme == "light":
-        app.setStyle("Fusion")
+        if app.style() is not _style:
+            app.setStyle(_fusion())
         app.setPalette(light_palette())
     else:  # the system's own light look
         app.setPalette(_system_palette)

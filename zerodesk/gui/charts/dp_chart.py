@@ -10,15 +10,16 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics
 
 from ...core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ...core.plan import Plan
-from ...core.units import UNIT_BYTES
+from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from .grid import GridLines, apply_axis_palette
-from .tools import ChartMenu, LogScaleMixin, settle_axes, StickyTip, ValueAxis, log_floor
+from .dp_keys import DpKeys
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
 from .dp_hybrid import HybridCurves, hybrid_name
@@ -54,7 +55,10 @@ def dp_legend_html() -> str:
     return "&nbsp;&nbsp; ".join(parts)
 
 
-class DpChart(LogScaleMixin, pg.PlotWidget):
+class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
+    pointFocused = Signal(int, int)  # stage, Nd: the keyboard's cursor moved to a point (dp_keys)
+    pointActivated = Signal(int, int)  # Enter on a point
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent, axisItems={"left": ValueAxis("left")}, enableMenu=False)  # our own ChartMenu
         self.setObjectName("dpChart")
@@ -63,6 +67,7 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         self.hover_text = ""
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
+        self._unit = "GB"  # the plan's unit, stepped down to the figures (core.units.scaled_unit)
         self._grid: list[int] = []
         self._sweep: dict[int, list[int]] = {}
         self._key: tuple | None = None
@@ -110,12 +115,25 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels follow the height
         self.grid_lines = GridLines(self, vertical=True)
+        self.keys = DpKeys(self)
         self._apply_palette()
         self._ready = True
 
     @property
     def grid(self) -> list[int]:
         return list(self._grid)
+
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @property
+    def unit(self) -> str:
+        """The unit the curves, the axis and the hover are in."""
+        return self._unit
+
+    def sweep_values(self, stage: int) -> list[int]:
+        return self._sweep[stage]
 
     def sweep(self) -> dict[int, list[int]]:
         """{stage: [bytes at each Nd of grid]} as drawn (tests read this)."""
@@ -149,7 +167,8 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         plan = self._plan
         if plan is None:
             return
-        scale = UNIT_BYTES[plan.units]
+        self._unit = scaled_unit(max([v for s in STAGES for v in self._sweep[s]] + list(self.hybrid.values())), plan.units)
+        scale = UNIT_BYTES[self._unit]
         xs = [math.log2(n) for n in self._grid]
         drawn = (self._key, self.hybrid.grid, plan.units, i18n.current_language(), self._log)
         if force or drawn != self._drawn:  # curves, ticks and labels change only with these
@@ -166,8 +185,9 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
             pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
             self.grid_lines.set_vertical(xs)
             pi.setLabel("bottom", self.tr("Data-parallel degree Nd (log scale)"))
-            pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(plan.units)))
-            self.setXRange(-0.3, xs[-1] + 0.3, padding=0)
+            fit_axis_title(pi.getAxis("bottom"), self.font())
+            pi.setLabel("left", self.tr("{unit} per rank").format(unit=i18n.unit_label(self._unit)))
+        self._fit_x_range(xs)
         top = self._top
         # current values at the plan's Nd (exact, even off the power-of-two grid)
         x_now = math.log2(plan.dp)
@@ -192,7 +212,7 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         if yrange != self._yrange or force:
             self._yrange = yrange
             self.setYRange(*yrange, padding=0)
-        text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, plan.units)) if gpu else ""
+        text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self._unit if gpu_on_axis else scaled_unit(gpu, plan.units))) if gpu else ""
         if gpu_on_axis:
             self._gpu_line.show()  # before the text: a hidden label ignores setFormat
             if (gpu, drawn) != self._gpu_drawn or force:
@@ -210,6 +230,34 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         else:
             self._gpu_above.hide()
         self._place_label(self._nd_line, self.tr("current Nd = {nd}").format(nd=plan.dp), ND_LABEL_SPOTS)
+        self.keys.refresh()
+
+    def _fit_x_range(self, xs: list[float]) -> None:
+        """Room at both ends for half a tick label ("1024" is cut off otherwise in a narrow chart)."""
+        axis = self.getPlotItem().getAxis("bottom")
+        metrics = QFontMetrics(axis.style.get("tickFont") or self.font())
+        half_px = metrics.horizontalAdvance(str(self._grid[-1])) / 2 + 6
+        width = max(self.getPlotItem().vb.width(), 4 * half_px)
+        span = (xs[-1] - xs[0]) / (1 - 2 * half_px / width)  # the ticks' span plus a margin of half_px each side
+        margin = max(0.3, (span - (xs[-1] - xs[0])) / 2)
+        x_range = (xs[0] - margin, xs[-1] + margin)
+        if x_range != getattr(self, "_x_range", None):
+            self._x_range = x_range
+            self.setXRange(*x_range, padding=0)
+
+    def keyPressEvent(self, event) -> None:
+        if not self.keys.press(event):
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self._focus_changed()
+        self.keys.focus_in(event.reason())
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self._focus_changed()
+        self.keys.focus_out()
 
     def gpu_line_shown(self) -> bool:
         return self._gpu_line.isVisible()
@@ -255,7 +303,7 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         title = f"{i18n.stage_short(stage)} · Nd = {i18n.fmt_int(nd)}" + (f" · {hybrid_name(plan)}" if hybrid else "")
         return "<br>".join([
             f"<b>{title}</b>",
-            self.tr("{v} per rank").format(v=i18n.fmt_bytes(nbytes, plan.units)),
+            self.tr("{v} per rank").format(v=i18n.fmt_bytes(nbytes, self._unit)),
             self.tr("Computed, {profile}.").format(profile=i18n.profile_short(plan.profile.value)),
         ])
 
@@ -266,7 +314,7 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         vb = self.getPlotItem().vb
         if not vb.sceneBoundingRect().contains(scene_pos):
             return None
-        scale = UNIT_BYTES[self._plan.units]
+        scale = UNIT_BYTES[self._unit]
         points = [(s, n, v) for s in STAGES for n, v in zip(self._grid, self._sweep[s])]
         points += [(s, self._plan.dp, self._breakdown.stage(s).total_bytes) for s in STAGES]
         points += [(s, n, v, True) for s, n, v in self.hybrid.points()]
@@ -298,6 +346,8 @@ class DpChart(LogScaleMixin, pg.PlotWidget):
         self._nd_line.label.fill = pg.mkBrush(fill)
         if hasattr(self, "grid_lines"):
             self.grid_lines.apply_palette()
+        if hasattr(self, "keys"):
+            self.keys.apply_palette()
 
     def changeEvent(self, event) -> None:
         if not getattr(self, "_ready", False):

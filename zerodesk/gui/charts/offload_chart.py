@@ -16,7 +16,7 @@ from ...core.accounting import STAGES
 from ...core.notes import Note
 from ...core.offload import OffloadBreakdown, compute_offload, pressures, traffic_seconds
 from ...core.plan import Offload, Plan
-from ...core.units import UNIT_BYTES
+from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from .grid import apply_axis_palette
 
@@ -46,6 +46,9 @@ class OffloadChart(QWidget):
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
+        for name in ("left", "bottom"):  # our labels name the unit: no "(x1e-09)" of pyqtgraph's own
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
+        self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to do there by keyboard: Tab passes it by
         apply_axis_palette(self.plot)
         v.addWidget(self.plot, 1)
         self.verdict = QLabel()
@@ -85,7 +88,11 @@ class OffloadChart(QWidget):
         plan, b = self._plan, self._b
         if plan is None or b is None:
             return
-        scale = UNIT_BYTES[plan.units]
+        applicable = [s for s in b.stages if s.applicable]
+        self.plot.setVisible(bool(applicable))  # no stage can offload so: the words say why, no empty axes
+        largest = max([max(s.gpu_bytes + (s.gpu_working_bytes or 0), s.offloaded_node_bytes) for s in applicable] or [1])
+        unit = scaled_unit(largest, plan.units)
+        scale = UNIT_BYTES[unit]
         series: dict[str, tuple[list[float], list[float], list[float]]] = {k: ([], [], []) for k in SERIES_COLORS}
 
         def put(key: str, x: float, height: int, y0: int = 0) -> None:
@@ -118,17 +125,17 @@ class OffloadChart(QWidget):
             if nbytes:
                 line.setValue(nbytes / scale)
         self.host_label.setFormat(self.tr("host RAM per node {size}").format(
-            size=i18n.fmt_bytes(plan.cluster.host_memory_bytes or 0, plan.units)))
+            size=i18n.fmt_bytes(plan.cluster.host_memory_bytes or 0, unit)))
         self.gpu_label.setFormat(self.tr("GPU memory {size}").format(
-            size=i18n.fmt_bytes(plan.cluster.gpu_memory_bytes or 0, plan.units)))
+            size=i18n.fmt_bytes(plan.cluster.gpu_memory_bytes or 0, unit)))
         # a line far above the bars (20x) would squash them: it then stays off the axis, named in the verdict
         lines = [n for n in (plan.cluster.host_memory_bytes, plan.cluster.gpu_memory_bytes) if n and n < 20 * max(top, 1)]
         self.plot.setYRange(0, max([top, *lines, 1]) * 1.1 / scale, padding=0)
-        self.plot.setLabel("left", self.tr("memory, {unit}").format(unit=i18n.unit_label(plan.units)))
+        self.plot.setLabel("left", self.tr("memory, {unit}").format(unit=i18n.unit_label(unit)))
         self.plot.setLabel("bottom", self.tr("ZeRO stage"))
-        self._texts(plan, b)
+        self._texts(plan, b, unit)
 
-    def _texts(self, plan: Plan, b: OffloadBreakdown) -> None:
+    def _texts(self, plan: Plan, b: OffloadBreakdown, unit: str) -> None:
         where = self.tr("NVMe") if b.target == "nvme" else self.tr("host memory")
         choice = self.tr("optimizer states and gradients") if b.offload == Offload.OPTIMIZER else self.tr(
             "optimizer states, gradients and parameters")
@@ -151,7 +158,7 @@ class OffloadChart(QWidget):
             found = pressures(s, plan.cluster.gpu_memory_bytes, plan.cluster.host_memory_bytes)
             ms = traffic_seconds(s.traffic_bytes, b.pcie_gbps) * 1e3
             traffic = self.tr("traffic {bytes} per step, {ms} ms at {bw} GB/s").format(
-                bytes=i18n.fmt_bytes(s.traffic_bytes, plan.units), ms=i18n.fmt_number(ms, 1),
+                bytes=i18n.fmt_bytes(s.traffic_bytes, scaled_unit(s.traffic_bytes, plan.units)), ms=i18n.fmt_number(ms, 1),
                 bw=i18n.fmt_number(b.pcie_gbps, 0))
             if not found:
                 verdict = self.tr("give the GPU and host memory to compare")
@@ -159,7 +166,7 @@ class OffloadChart(QWidget):
                 tight = found[0]
                 name = self.tr("GPU memory") if tight.memory == "gpu" else self.tr("host memory per node")
                 share = self.tr("{pct}% of {total}").format(pct=i18n.fmt_number(100 * tight.fraction, 0),
-                                                            total=i18n.fmt_bytes(tight.available, plan.units))
+                                                            total=i18n.fmt_bytes(tight.available, scaled_unit(tight.available, plan.units)))
                 verdict = (self.tr("{name} runs out first ({share})") if tight.fraction > 1
                            else self.tr("fits; tightest: {name} ({share}), states only")).format(name=name, share=share)
             lines.append(html.escape(self.tr("Stage {n}: {verdict}; {traffic}").format(

@@ -7,14 +7,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QPainter
+from PySide6.QtGui import QGuiApplication, QPainter, QRegion
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
-from ...core import catalog
 from ...core.accounting import Breakdown
-from ...core.plan import Offload, Plan, PlanError
+from ...core.plan import Offload, Plan
 from ...core.plan_model import PlanModel
-from ...core.text import shorten
 from ..base import i18n
 from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
@@ -25,16 +23,6 @@ from .stage_chart import StageChart
 
 def _nowrap(text: str) -> str:
     return html.escape(text).replace(" ", "&nbsp;")
-
-
-def preset_label(name: str | None) -> str | None:
-    """A catalog preset's label for its name (the name itself when it is not a preset)."""
-    if not name:
-        return None
-    try:
-        return i18n.preset_label(catalog.find_model(name))
-    except PlanError:  # an unknown name or a broken catalog: show the name as given, on one line
-        return shorten(name, 80)
 
 
 def _caption_label(name: str) -> QLabel:
@@ -188,6 +176,11 @@ class PlanTab(QWidget):
             chart.set_plan(self._plan, self._breakdown)  # its caption is in place already: the panel keeps its size
         return chart
 
+    def focus_chain(self) -> list[QWidget]:
+        """The tab's controls in the order Tab visits them: each chart after its Log scale box, stages first."""
+        chain = [self.log_toggle, self.chart, self.dp_log_toggle]
+        return chain + ([self.dp_chart] if self.dp_chart is not None else [])
+
     def _charts(self) -> tuple:
         return (self.chart,) if self.dp_chart is None else (self.chart, self.dp_chart)
 
@@ -213,6 +206,7 @@ class PlanTab(QWidget):
         need = self.chart.minimumHeight() + self.warning.heightForWidth(width) + 6
         if self._top_pane.minimumHeight() != need:
             self._top_pane.setMinimumHeight(need)
+            self.textsChanged.emit()  # the height it needs changed: a scroll area around it fits again
     def show_plan(self, plan: Plan, b: Breakdown) -> None:
         """The model's plan: drawn now, or when the tab is next shown if another tab is in view."""
         self._waiting = (plan, b)
@@ -267,8 +261,8 @@ class PlanTab(QWidget):
         plan, b = self._plan, self._breakdown
         if plan is None or b is None:
             return
-        unit = plan.units
-        name = preset_label(plan.model.name) or (
+        unit = self.chart.unit  # the plan's unit, stepped down for a small model
+        name = i18n.model_label(plan.model.name) or (
             self.tr("custom architecture") if plan.model.architecture else self.tr("raw parameter count"))
         c = plan.cluster
         title = html.escape(self.tr("Per-rank model-state memory by ZeRO stage"))
@@ -282,21 +276,24 @@ class PlanTab(QWidget):
                 unit=i18n.unit_label(unit), note=i18n.unit_note(unit))))
         self._update_legend()
         notes = "".join("<br>" + html.escape(self.tr("Note: {note}.").format(note=i18n.core_note(n))) for n in b.notes)
-        if plan.model.architecture is not None or plan.model.tensors:
+        if self.chart.peaks:
             # the hatched top is the predicted peak: say so, shortly, and where to check it
             text = self.tr("The bars are model states; the hatched top is the predicted peak of a full step "
                            "(activations, gathered parameters, buffers; sequence {seq} × micro-batch {mb}). "
                            "Fragmentation is not predicted: Simulate or Measure the step.").format(
                 seq=i18n.fmt_int(plan.seq_len), mb=i18n.fmt_int(plan.micro_batch))
-        else:
-            text = peak_warning()
+        else:  # no activations, no peak: none is drawn, and this says why
+            text = peak_warning() + " " + self.tr(
+                "No predicted peak is drawn: without the architecture the activations are unknown "
+                "(a raw parameter count); pick a preset or give the architecture for it.")
         self.warning.setText("⚠ " + html.escape(text) + notes)
         self._fit_warning()
         self.textsChanged.emit()
         self.dp_caption.setText(
             f"<b>{dp_title}</b> — "
             + html.escape(self.tr("computed, {profile}; {unit}; dotted line: current Nd = {nd}").format(
-                profile=i18n.profile_short(b.profile.value), unit=i18n.unit_label(unit), nd=b.dp))
+                profile=i18n.profile_short(b.profile.value),
+                unit=i18n.unit_label(self.dp_chart.unit if self.dp_chart is not None else unit), nd=b.dp))
             + (log_note if self.dp_log_toggle.isChecked() else "") + "<br>" + dp_legend_html() + hybrid_legend_html(plan))
 
     def _update_legend(self) -> None:
@@ -306,8 +303,9 @@ class PlanTab(QWidget):
         text = "&nbsp;&nbsp; ".join(
             f'<span style="color:{component_color(k, i)}; font-size:large">■</span>&nbsp;{_nowrap(i18n.component_label(k))}'
             for i, k in enumerate(b.stages[0].components))
-        text += (f'&nbsp;&nbsp; <span style="color:{PEAK_COLOR}; font-size:large">▨</span>&nbsp;'
-                 + _nowrap(self.tr("predicted peak of the step (estimate)")))
+        if self.chart.peaks:
+            text += (f'&nbsp;&nbsp; <span style="color:{PEAK_COLOR}; font-size:large">▨</span>&nbsp;'
+                     + _nowrap(self.tr("predicted peak of the step (estimate)")))
         measured = self.chart.measured_legend_html()
         self.legend.setText(text + ("<br>" + measured if measured else ""))
 
@@ -330,9 +328,11 @@ class PlanTab(QWidget):
                 if hasattr(item, "setExportMode"):
                     item.setExportMode(True, {"antialias": True})
                     items.append(item)
+        self.chart.hatch_as_lines(True)
         try:
             yield
         finally:
+            self.chart.hatch_as_lines(False)
             for item in items:
                 item.setExportMode(False)
             for axis, mode in axes:
@@ -341,6 +341,17 @@ class PlanTab(QWidget):
                 plot.setCacheMode(mode)
 
     # -- export ----------------------------------------------------------------------------------
+    def export_parts(self) -> list[QWidget]:
+        """What a file holds: the captions, the charts and their notes; not the Log scale boxes or the splitter."""
+        parts = [self.caption, self.stale, self.legend, self.chart, self.offload_chart, self.warning, self.dp_caption,
+                 self.dp_chart]
+        return [w for w in parts if w is not None and w.isVisible()]
+
+    def _render_parts(self, painter: QPainter) -> None:
+        for widget in self.export_parts():
+            # QWidget's render (a chart, a graphics view, has its own with another signature)
+            QWidget.render(widget, painter, widget.mapTo(self, QPoint(0, 0)), QRegion(), QWidget.RenderFlag.DrawChildren)
+
     def export_png(self, path: Path, scale: float = 2.0) -> bool:
         """Both charts with their captions, rendered at `scale` x the on-screen size."""
         from PySide6.QtGui import QImage
@@ -353,7 +364,7 @@ class PlanTab(QWidget):
         painter = QPainter(image)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         with self._exporting():
-            self.render(painter, QPoint())
+            self._render_parts(painter)
         painter.end()
         return image.save(str(path), "PNG")
 
@@ -365,23 +376,25 @@ class PlanTab(QWidget):
         gen.setFileName(str(path))
         gen.setSize(self.size())
         gen.setViewBox(QRect(0, 0, self.width(), self.height()))
+        gen.setResolution(self.logicalDpiX())  # the layout's own: text keeps the size it was measured at
         gen.setTitle("ZeroDesk chart")
         gen.setDescription(self.caption.text())
         painter = QPainter()
         if not painter.begin(gen):
             return False
         with self._exporting():
-            self.render(painter, QPoint())
+            self._render_parts(painter)
         painter.end()
         path = Path(path)
         if not path.is_file() or path.stat().st_size == 0:
             return False
-        from .svg_export import portable_svg
+        from .svg_export import portable_svg, svg_fonts, svg_text_width
 
         from xml.etree.ElementTree import ParseError
 
-        try:  # shapes in page coordinates: librsvg, ImageMagick and browsers draw what Qt draws
-            path.write_text(portable_svg(path.read_text(encoding="utf-8")), encoding="utf-8")
+        try:  # shapes in page coordinates, text in Qt's font and length: librsvg, ImageMagick and browsers draw what Qt draws
+            text = path.read_text(encoding="utf-8")
+            path.write_text(portable_svg(text, svg_fonts(text), svg_text_width), encoding="utf-8")
         except (OSError, ParseError):  # Qt's own file stays: right in Qt, if not everywhere
             pass
         return True

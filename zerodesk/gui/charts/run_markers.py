@@ -32,6 +32,7 @@ class MeasuredSeries:
 
     def __init__(self) -> None:
         self._items: list[Measured] = []
+        self.step = SERIES_STEP  # between two series' markers, in data units (the chart widens it to its notes)
 
     def __bool__(self) -> bool:
         return bool(self._items)
@@ -75,11 +76,11 @@ class MeasuredSeries:
         raise KeyError(label)
 
     def marker_x(self, m: Measured) -> float:
-        return m.stage + MEASURE_X + SERIES_STEP * self.labels().index(m.label)
+        return m.stage + MEASURE_X + self.step * self.labels().index(m.label)
 
     def right_edge(self) -> float:
         """Where the x axis should end so every series' markers show."""
-        return 3 + MEASURE_X + SERIES_STEP * len(self.labels()) + 0.2 if self._items else 3.5
+        return 3 + MEASURE_X + self.step * len(self.labels()) + 0.2 if self._items else 3.5
 
     @staticmethod
     def difference(m: Measured, breakdown: Breakdown | None) -> float | None:

@@ -11,14 +11,17 @@ import html
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPointF
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QFont, QFontMetricsF, QPalette
 
 from ...core.units import UNIT_BYTES
 from ..base.style import TIER_GLYPHS, TIER_SYMBOLS
 from . import stage_texts as texts
-from .run_markers import Measured, MeasuredSeries
+from .run_markers import MEASURE_X, SERIES_STEP, Measured, MeasuredSeries
 
 HIT_PX = 8  # how near a marker the mouse must be for its hover text
+MARKER_PX = 11  # a peak marker's size (a states marker is a pixel smaller)
+NOTE_LIFT_PX = MARKER_PX / 2 + 2  # a note starts this far above its marker's centre: clear of the marker
+NOTE_MARGIN_PX = 2  # around a note's text (Qt's default 4 makes the notes of two series meet)
 
 
 class RunOverlay:
@@ -28,6 +31,7 @@ class RunOverlay:
         self.chart = chart
         self.series = MeasuredSeries()
         self._items: list = []
+        self._notes: list = []  # (x, drawn top it stands on, TextItem)
 
     def __bool__(self) -> bool:
         return bool(self.series)
@@ -75,19 +79,48 @@ class RunOverlay:
                     return m
         return None
 
+    def note_font(self) -> QFont:
+        small = QFont(self.chart.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        return small
+
+    def fit_step(self, width_px: float) -> None:
+        """Space the series so that their rotated notes stand side by side, not over each other, in a chart
+        `width_px` wide: a note's thickness in pixels, as data units of the x range that this step makes."""
+        n = len(self.series.labels())
+        thick = QFontMetricsF(self.note_font()).height() + 2 * NOTE_MARGIN_PX + 2
+        base = 3.7 + MEASURE_X  # the x range without the series: -0.5 to the last bar and its margin
+        self.series.step = SERIES_STEP if width_px <= n * thick else max(SERIES_STEP, thick * base / (width_px - n * thick))
+
+    def obstacles(self, px_x: float) -> list:
+        """What the markers take on the chart, for the labels to stay clear of: each marker and each note
+        (it stands on the higher marker and runs up its own length), as stage_labels.Obstacle."""
+        from .stage_labels import Obstacle
+
+        chart, scale = self.chart, UNIT_BYTES[self.chart.unit]
+        out = []
+        for m in self.series:
+            x = self.series.marker_x(m)
+            for y in (m.peak_bytes, m.states_bytes):
+                if y is not None:
+                    out.append(Obstacle(x - MARKER_PX / 2 * px_x, x + MARKER_PX / 2 * px_x, chart._ty(y / scale), MARKER_PX / 2))
+        for x, top, note in self._notes:
+            rect = note.textItem.boundingRect()  # unrotated: its width runs up the chart
+            out.append(Obstacle(x - rect.height() / 2 * px_x, x + rect.height() / 2 * px_x, top, NOTE_LIFT_PX + rect.width()))
+        return out
+
     def draw(self) -> None:
         """Replace the drawn markers with the series' (on the chart's current axis)."""
         chart = self.chart
         for item in self._items:
             chart.removeItem(item)
-        self._items = []
+        self._items, self._notes = [], []
         if not self.series:
             return
         scale = UNIT_BYTES[chart.unit]
         ty = chart._ty  # drawn coordinates: linear or log axis
         outline = pg.mkPen(chart.palette().color(QPalette.ColorRole.Text), width=1)
-        small = QFont()
-        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        small = self.note_font()
         for label in self.series.labels():
             color = self.series.color(label)
             peak_symbol, states_symbol = TIER_SYMBOLS.get(self.series.kind(label), TIER_SYMBOLS["measured"])
@@ -95,18 +128,25 @@ class RunOverlay:
             spots, xs, ys = [], [], []
             for m in (m for m in self.series if m.label == label):
                 x = self.series.marker_x(m)
-                spots.append({"pos": (x, ty(m.peak_bytes / scale)), "symbol": peak_symbol, "size": 11, "brush": brush, "pen": outline})
+                spots.append({"pos": (x, ty(m.peak_bytes / scale)), "symbol": peak_symbol, "size": MARKER_PX, "brush": brush,
+                              "pen": outline})
                 if m.states_bytes is not None:
-                    spots.append({"pos": (x, ty(m.states_bytes / scale)), "symbol": states_symbol, "size": 10, "brush": brush, "pen": outline})
+                    spots.append({"pos": (x, ty(m.states_bytes / scale)), "symbol": states_symbol, "size": MARKER_PX - 1,
+                                  "brush": brush, "pen": outline})
                     xs += [x, x]
                     ys += [ty(m.states_bytes / scale), ty(m.peak_bytes / scale)]
                 d = self.difference(m)
                 if d is not None:
-                    note = pg.TextItem(f"{d:+.1f}%", color=color, anchor=(-0.1, 0.5), angle=90)
+                    note = pg.TextItem(texts.fmt_percent(d), color=color, angle=90)
                     note.setFont(small)
-                    note.setPos(x, ty(max(m.peak_bytes, m.states_bytes or 0) / scale))
+                    note.textItem.document().setDocumentMargin(NOTE_MARGIN_PX)
+                    length = note.textItem.boundingRect().width()  # it runs up the chart from above the marker
+                    note.setAnchor((-NOTE_LIFT_PX / max(length, 1.0), 0.5))
+                    top = ty(max(m.peak_bytes, m.states_bytes or 0) / scale)
+                    note.setPos(x, top)
                     note.setZValue(8)
                     self._add(note)
+                    self._notes.append((x, top, note))
             if xs:
                 line = pg.PlotCurveItem(xs, ys, pen=pg.mkPen(color, width=2), connect="pairs")
                 line.setZValue(6)

@@ -2,25 +2,26 @@
 
 The items are created once and updated in place (BarGraphItem.setOpts, TextItem.setText,
 InfiniteLine.setValue), so an edit costs a few hundred microseconds of Python, not a rebuild.
-Figures are stored in bytes and drawn in the plan's unit. Above the states, a hatched, outlined layer
-shows the predicted full-step peak (zerodesk.core.peak): an estimate, drawn so it cannot be mistaken
-for the computed states. Beside them live the chart's other parts: what is under the mouse
-(stage_hits: hover a segment for its bytes and formula, click it for the glossary claim it rests on)
-and the simulated and measured runs' markers (run_overlay).
+Figures are stored in bytes and drawn in one unit that scales to them (core.units.scaled_unit: a
+164K-parameter model in MiB, not 0.00245 GiB). Above the states, a hatched, outlined layer shows the
+predicted full-step peak (zerodesk.core.peak): an estimate, drawn so it cannot be mistaken for the
+computed states, and drawn only when it is a peak (a raw parameter count has no activations, so no
+peak is drawn for it). Beside them live the chart's other parts: the words on the plot (stage_labels),
+what is under the mouse or the keyboard's cursor (stage_hits, stage_keys) and the simulated and measured
+runs' markers (run_overlay).
 """
 
 from __future__ import annotations
 
-import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette
 
 from ...core.accounting import STAGES, Breakdown, ComponentSpec
 from ...core.peak import StagePeak, predict
 from ...core.plan import Plan
-from ...core.units import UNIT_BYTES
+from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from ..base.provenance import component_specs
 from ..base.style import GPU_LINE_COLOR, PEAK_COLOR, component_color
@@ -28,26 +29,35 @@ from .grid import GridLines, apply_axis_palette
 from .run_markers import BAR_WIDTH, Measured
 from .run_overlay import RunOverlay
 from .stage_hits import PEAK_KEY, SegmentHits
+from .stage_keys import StageKeys
+from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
 from .stage_texts import stage_tick_labels
-from .tools import ChartMenu, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
 
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
 
 
-class StageChart(LogScaleMixin, pg.PlotWidget):
+def hatch_brush() -> QBrush:
+    """The predicted peak's diagonal hatch (pg.mkBrush drops a brush style: it came out solid grey)."""
+    return QBrush(QColor(PEAK_COLOR), Qt.BrushStyle.FDiagPattern)
+
+
+class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
+    segmentFocused = Signal(int, str)  # the keyboard's cursor moved to a segment (its formula is the chart's description)
     measuredChanged = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, axisItems={"left": ValueAxis("left")}, enableMenu=False)  # our own ChartMenu
         self.setObjectName("stageChart")
         self._log = False
-        self._floor = 1.0  # bottom of the log axis, in the plan's unit
+        self._floor = 1.0  # bottom of the log axis, in the shown unit
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
+        self._unit = "GB"  # the unit figures are drawn in (the plan's family, scaled to the figures)
         self.specs: dict[str, ComponentSpec] = {}  # the plan's components by key
         self._bars: dict[str, pg.BarGraphItem] = {}
         self.runs = RunOverlay(self)  # simulated and measured steps beside the bars
@@ -63,27 +73,12 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         settle_axes(pi)
         self.setAntialiasing(True)
 
-        bold = QFont()
-        bold.setBold(True)
-        self._total_labels = []
-        for s in STAGES:
-            t = pg.TextItem("", anchor=(0.5, 1.0))
-            t.setFont(bold)
-            t.setZValue(10)
-            self.addItem(t)
-            self._total_labels.append(t)
+        self.labels = StageLabels(self)
         # The predicted peak: hatched and dashed-outlined, above the states (an estimate, not a state).
-        self._peak_bar = pg.BarGraphItem(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH,
-                                         brush=pg.mkBrush(QColor(PEAK_COLOR), style=Qt.BrushStyle.FDiagPattern),
+        self._peak_bar = pg.BarGraphItem(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH, brush=hatch_brush(),
                                          pen=pg.mkPen(PEAK_COLOR, width=1.5, style=Qt.PenStyle.DashLine))
         self._peak_bar.setZValue(1)
         self.addItem(self._peak_bar)
-        self._peak_labels = []
-        for s in STAGES:
-            t = pg.TextItem("", anchor=(0.5, 1.0), color=PEAK_COLOR)
-            t.setZValue(10)
-            self.addItem(t)
-            self._peak_labels.append(t)
         self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),
                                          label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
         self._gpu_line.setZValue(5)
@@ -97,9 +92,10 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         self.tip = StickyTip(self)
         self.menu = ChartMenu(self)
         self.menu.logToggled.connect(self.set_log_y)
-        self.getPlotItem().vb.sigResized.connect(self._fit_total_labels)
+        self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels are in pixels
 
         self.hits = SegmentHits(self)  # hover and click
+        self.keys = StageKeys(self)  # arrows, Enter
         self.grid_lines = GridLines(self)
         self._apply_palette()
         self._set_x_range()
@@ -116,7 +112,8 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
 
     @property
     def unit(self) -> str:
-        return self._plan.units if self._plan is not None else "GB"
+        """The unit the figures are drawn, labelled and hovered in: the plan's, stepped down for small figures."""
+        return self._unit
 
     # -- value axis (linear or log) -------------------------------------------------------------
     def _log_changed(self) -> None:
@@ -128,7 +125,7 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         return list(self._breakdown.stages[0].components) if self._breakdown else []
 
     def bar_data(self) -> dict[str, dict[str, list[float]]]:
-        """What is drawn, in the plan's unit: {key: {'y0': [...], 'height': [...]}} (tests read this)."""
+        """What is drawn, in the chart's unit: {key: {'y0': [...], 'height': [...]}} (tests read this)."""
         out = {}
         for key in self.component_keys():
             item = self._bars[key]
@@ -136,66 +133,114 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         return out
 
     def total_label_texts(self) -> list[str]:
-        return [t.textItem.toPlainText().replace("\n", " ") for t in self._total_labels]
+        return [t.textItem.toPlainText().replace("\n", " ") for t in self.labels.totals]
 
     def set_breakdown(self, plan: Plan, breakdown: Breakdown) -> None:
         self._plan, self._breakdown = plan, breakdown
         self.specs = component_specs(plan)
-        self._peaks = predict(plan, breakdown)
+        peaks = predict(plan, breakdown)
+        # a peak without the activations (a raw count, a tensor list) is no peak: none is drawn, the caption says why
+        self._peaks = peaks if all(p.complete for p in peaks) else []
         self._redraw()
 
     @property
     def peaks(self) -> list[StagePeak]:
-        """The predicted full-step peak per stage, as drawn."""
+        """The predicted full-step peak per stage, as drawn ([] when the plan cannot predict one)."""
         return list(self._peaks)
 
     def peak_label_texts(self) -> list[str]:
-        return [t.textItem.toPlainText() for t in self._peak_labels]
+        return [t.textItem.toPlainText() if t.isVisible() else "" for t in self.labels.peaks]
 
-    def _draw_peaks(self, scale: float) -> float:
-        """Place the hatched peak layer and its labels; returns the highest peak in bytes."""
-        b = self._breakdown
-        states = [s.total_bytes for s in b.stages]
-        peaks = [p.total_bytes for p in self._peaks] or states
-        ty = self._ty  # drawn coordinates: linear or log axis
-        self._peak_bar.setOpts(x=[float(s.stage) for s in b.stages], y0=[ty(v / scale) for v in states],
-                               height=[max(0.0, ty(max(p, v) / scale) - ty(v / scale)) for p, v in zip(peaks, states)])
-        top = max(peaks + states)
-        for label, p, v in zip(self._peak_labels, self._peaks, states):
-            label.setPos(p.stage, ty(max(p.total_bytes, v) / scale))
-            # a thin layer would put this label on the states total: lift it one line
-            label.setAnchor((0.5, 2.0 if p.total_bytes - v < 0.08 * top else 1.0))
-        self._peak_texts()
-        return max(peaks)
+    def gpu_line_shown(self) -> bool:
+        """True when the GPU's memory is drawn as a line on the axis (False: named above the chart)."""
+        return self._gpu_line.isVisible()
 
-    def _peak_texts(self) -> None:
-        """Each peak label in the room one stage has: in full, short ('≈ 69.49 GB'), or none (hover still says it)."""
-        gpu = self._plan.cluster.gpu_memory_bytes if self._plan is not None else None
-        vb = self.getPlotItem().vb
-        (x0, x1), _ = vb.viewRange()
-        room = vb.width() / max(x1 - x0, 1e-9)  # pixels between two bars: centred labels this wide never meet
-        for label, p in zip(self._peak_labels, self._peaks):
-            short = "≈ " + i18n.fmt_bytes(p.total_bytes, self.unit)
-            full = self.tr("peak ≈ {v}").format(v=i18n.fmt_bytes(p.total_bytes, self.unit))
-            if gpu:
-                full += " " + (self.tr("(fits)") if p.total_bytes <= gpu else self.tr("(over)"))
-            metrics = QFontMetrics(label.textItem.font())
-            fits = [t for t in (full, short) if metrics.horizontalAdvance(t) <= room]
-            label.setText(fits[0] if fits else "")
+    def gpu_above_text(self) -> str:
+        return self._gpu_above.textItem.toPlainText() if self._gpu_above.isVisible() else ""
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        if getattr(self, "_peaks", None):  # resized while being built: nothing to label yet
-            self._peak_texts()
-
+    # -- drawing --------------------------------------------------------------------------------
     def _redraw(self) -> None:
         b = self._breakdown
-        if b is None:
+        if b is None or not getattr(self, "_ready", False):
             return
-        scale = UNIT_BYTES[self.unit]
-        keys = self.component_keys()
+        self._set_x_range()  # the runs' spacing follows the chart's width
+        states = [s.total_bytes for s in b.stages]
+        peaks = [p.total_bytes for p in self._peaks]
+        gpu = self._plan.cluster.gpu_memory_bytes
+        top_bytes = max(states + peaks + [self.runs.top_bytes()])
+        # a GPU far above the bars would squash them into the bottom: fit the bars and name the GPU at the top
+        gpu_on_axis = bool(gpu) and (self._log or gpu <= top_bytes * GPU_REACH)
+        self._unit = scaled_unit(max(top_bytes, gpu if gpu_on_axis else 0), self._plan.units)
+        scale = UNIT_BYTES[self._unit]
         if self._log:
             self._floor = log_floor([v / scale for s in b.stages for v in (s.total_bytes, *s.components.values())])
+        ty = self._ty
+        self._draw_bars(scale)
+        self._draw_peak_layer(states, scale)
+        self._draw_runs()
+        vb = self.getPlotItem().vb
+        (x0, x1), _ = vb.viewRange()
+        room = vb.width() / max(x1 - x0, 1e-9)  # pixels between two stages
+        self._set_texts(room)
+        gpu_text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self._unit)) if gpu else ""
+        self._gpu_line.setVisible(gpu_on_axis)
+        if gpu_on_axis:
+            self._gpu_line.setValue(ty(gpu / scale))
+            self._gpu_line.label.setVisible(True)  # before the text: a hidden label ignores setFormat
+            self._gpu_line.label.setFormat(gpu_text.replace("{", "{{").replace("}", "}}"))
+        above = bool(gpu) and not gpu_on_axis
+        if above:
+            self._gpu_above.setText("↑ " + self.tr("{gpu}, above the chart").format(
+                gpu=self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, scaled_unit(gpu, self._plan.units)))))
+        # the value axis: from the bottom (0, or the log floor) to where every label has its pixels
+        y0 = ty(self._floor) if self._log else -top_bytes / scale * 0.005
+        tops = [ty(max(v, p) / scale) for v, p in zip(states, peaks or states)]
+        obstacles = [Obstacle(s - BAR_WIDTH / 2, s + BAR_WIDTH / 2, t) for s, t in zip(STAGES, tops)]
+        obstacles += self.runs.obstacles((x1 - x0) / max(vb.width(), 1.0))
+        blocks = self._lay_out(x0, x1, y0, obstacles, gpu_on_axis, above)
+        if gpu_on_axis:  # the line's label where it meets nothing; else at the top, in head room of its own
+            view = View(x0, x1, *self._yrange, vb.width(), vb.height())
+            avoid = blocks + [QRectF(o.x0, y0, o.x1 - o.x0, (o.top - y0) + o.above_px * view.px_y) for o in obstacles]
+            if not self.labels.place_line_label(self._gpu_line, view, avoid):
+                self._gpu_line.label.setVisible(False)
+                self._gpu_above.setText("╌ " + gpu_text)
+                above = True
+                self._lay_out(x0, x1, y0, obstacles, gpu_on_axis, above)
+        self._gpu_above.setVisible(above)
+        if above:
+            self._gpu_above.setPos(x1, self._yrange[1])
+        self._set_axes_text()
+        self.keys.refresh()
+
+    def _lay_out(self, x0: float, x1: float, y0: float, obstacles: list[Obstacle], gpu_on_axis: bool,
+                 note: bool) -> list[QRectF]:
+        """Set the value axis's top where every label block (and the GPU line's label, and the note at the top
+        when `note`) has its pixels above what it stands on; stand the blocks there. Returns their rectangles."""
+        vb = self.getPlotItem().vb
+        width, height = vb.width(), vb.height()
+        room = None
+        if note:  # the note at the top right: what stands under it keeps below it
+            size = self._gpu_above.textItem.boundingRect()
+            room = (x1 - size.width() * (x1 - x0) / max(width, 1.0), x1, size.height())
+        while True:
+            wants = self.labels.wants(View(x0, x1, y0, y0 + 1, width, height), obstacles, list(STAGES), room)
+            plain_top = max(o.top for o in obstacles)
+            if gpu_on_axis:
+                gpu_top = self._gpu_line.value()
+                wants.append((gpu_top, self._gpu_line.label.textItem.boundingRect().height() + TOP_PX + (room[2] if room else 0)))
+                plain_top = max(plain_top, gpu_top)
+            y1, fits = head_room(y0, height, wants)
+            if fits or not self.labels.drop_peaks():  # too short for every word: the peaks' go (hover keeps them)
+                break
+        y1 = max(y1, plain_top + (plain_top - y0) * 0.02, y0 + 1e-9)
+        if (y0, y1) != self._yrange:
+            self._yrange = (y0, y1)
+            self.setYRange(y0, y1, padding=0)
+        return self.labels.place(View(x0, x1, y0, y1, width, height), obstacles, list(STAGES))
+
+    def _draw_bars(self, scale: float) -> None:
+        b = self._breakdown
+        keys = self.component_keys()
         bottoms = [0.0] * len(b.stages)
         xs = [float(s.stage) for s in b.stages]
         ty = self._ty
@@ -205,85 +250,75 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
             drawn_bottoms = [ty(b0) for b0 in bottoms]
             item = self._bars.get(key)
             if item is None:
-                color = QColor(component_color(key, i))
                 item = pg.BarGraphItem(x=xs, y0=drawn_bottoms, height=heights, width=BAR_WIDTH,
-                                       brush=pg.mkBrush(color), pen=self._segment_pen())
+                                       brush=pg.mkBrush(QColor(component_color(key, i))), pen=self._segment_pen())
                 item.setZValue(1)
                 self.addItem(item)
                 self._bars[key] = item
             else:
                 item.setOpts(x=xs, y0=drawn_bottoms, height=heights)
-                if not item.isVisible():
-                    item.show()
+                item.show()
             bottoms = [b0 + v for b0, v in zip(bottoms, values)]
         for key, item in self._bars.items():
-            if key not in keys and item.isVisible():
+            if key not in keys:
                 item.hide()
-        for label, s in zip(self._total_labels, b.stages):
-            label.setText(i18n.fmt_bytes(s.total_bytes, self.unit))
-            label.setPos(s.stage, ty(s.total_bytes / scale))
-        gpu = self._plan.cluster.gpu_memory_bytes
-        top = max(max(s.total_bytes for s in b.stages), self._draw_peaks(scale))
-        top = max(top, self.runs.top_bytes())
-        # a GPU far above the bars would squash them into the bottom: fit the bars and name the GPU at the top
-        gpu_on_axis = bool(gpu) and (self._log or gpu <= top * GPU_REACH)
-        if gpu_on_axis:
-            top = max(top, gpu)
-        self._draw_runs()
-        head = 1.25 if self.runs else 1.15
-        if self._log:
-            yrange = (ty(self._floor), math.log10(top / scale) + math.log10(head) * 2 if top else 1)
-        else:
-            yrange = (-top / scale * 0.005, top / scale * head if top else 1)
-        if yrange != self._yrange:
-            self._yrange = yrange
-            self.setYRange(*yrange, padding=0)
-        text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self.unit)) if gpu else ""
-        if gpu_on_axis:
-            self._gpu_line.show()  # before the text: a hidden label ignores setFormat
-            self._gpu_line.setValue(ty(gpu / scale))
-            self._gpu_line.label.setFormat(text.replace("{", "{{").replace("}", "}}"))
-        else:
-            self._gpu_line.hide()
-        if gpu and not gpu_on_axis:
-            self._gpu_above.setText("↑ " + self.tr("{gpu}, above the chart").format(gpu=text))
-            self._gpu_above.setPos(self.getPlotItem().vb.viewRange()[0][1], yrange[1])
-            self._gpu_above.show()
-        else:
-            self._gpu_above.hide()
-        self._set_axes_text()
-        self._fit_total_labels()
 
-    def gpu_line_shown(self) -> bool:
-        """True when the GPU's memory is drawn as a line on the axis (False: named above the chart)."""
-        return self._gpu_line.isVisible()
+    def _draw_peak_layer(self, states: list[int], scale: float) -> None:
+        """The hatched layer from the states' top to the predicted peak (none when no peak is predicted)."""
+        ty = self._ty
+        peaks = [p.total_bytes for p in self._peaks]
+        self._peak_bar.setVisible(bool(peaks))
+        if peaks:
+            self._peak_bar.setOpts(x=[float(s) for s in STAGES], y0=[ty(v / scale) for v in states],
+                                   height=[max(0.0, ty(max(p, v) / scale) - ty(v / scale)) for p, v in zip(peaks, states)])
 
-    def gpu_above_text(self) -> str:
-        return self._gpu_above.textItem.toPlainText() if self._gpu_above.isVisible() else ""
-
-    def _fit_total_labels(self, *_args) -> None:
-        """Totals above the bars must not run into each other: smaller type, then the unit on a second line."""
-        labels = self._total_labels
-        if not labels or self._breakdown is None:
+    def hatch_as_lines(self, on: bool, spacing_px: float = 6.0) -> None:
+        """Draw the peak layer's hatch as line segments (an export: SVG viewers know no Qt pattern brush and drew
+        the layer solid grey), or as the pattern brush again."""
+        if getattr(self, "_hatch", None) is not None:
+            self.removeItem(self._hatch)
+            self._hatch = None
+        self._peak_bar.setOpts(brush=QBrush(Qt.BrushStyle.NoBrush) if on else hatch_brush())
+        if not on or not self._peaks or not self._peak_bar.isVisible():
             return
-        vb = self.getPlotItem().vb
-        (x0, x1), _ = vb.viewRange()
-        room = vb.width() / max(x1 - x0, 1e-9) * 0.96  # pixels between two stages
-        texts = [i18n.fmt_bytes(s.total_bytes, self.unit) for s in self._breakdown.stages]
-        font = QFont()
-        font.setBold(True)
-        size = font.pointSizeF()
-        while size > 6.5 and max(QFontMetrics(font).horizontalAdvance(t) for t in texts) > room:
-            size -= 0.5
-            font.setPointSizeF(size)
-        wrap = max(QFontMetrics(font).horizontalAdvance(t) for t in texts) > room
-        for label, text in zip(labels, texts):
-            label.setFont(font)
-            label.setText(text.replace(" ", "\n", 1) if wrap else text)
-        self._set_axes_text()
+        px_x, px_y = self.getPlotItem().vb.viewPixelSize()
+        o = self._peak_bar.opts
+        xs, ys = [], []
+        for x, y0, h in zip(o["x"], o["y0"], o["height"]):
+            width, height = BAR_WIDTH / px_x, h / px_y  # the layer in pixels, y down from its top
+            left, top = x - BAR_WIDTH / 2, y0 + h
+            c = -height
+            while c < width:  # the line x − y = c across the rectangle
+                a, b = max(0.0, c), min(width, height + c)
+                if b > a:
+                    xs += [left + a * px_x, left + b * px_x]
+                    ys += [top - (a - c) * px_y, top - (b - c) * px_y]
+                c += spacing_px * 1.414
+        self._hatch = pg.PlotCurveItem(xs, ys, connect="pairs", pen=pg.mkPen(PEAK_COLOR, width=1))
+        self._hatch.setZValue(1.5)
+        self.addItem(self._hatch, ignoreBounds=True)
+
+    def _set_texts(self, room: float) -> None:
+        """The totals and the peaks' words, in the room one stage has (hover still says all of it)."""
+        b, unit = self._breakdown, self._unit
+        gpu = self._plan.cluster.gpu_memory_bytes
+        totals = [i18n.fmt_bytes(s.total_bytes, unit) for s in b.stages]
+        variants = []
+        for p in self._peaks or [None] * len(totals):
+            if p is None:
+                variants.append([])
+                continue
+            value = i18n.fmt_bytes(p.total_bytes, unit)
+            full = self.tr("peak ≈ {v}").format(v=value)
+            fit = [full + " " + (self.tr("(fits)") if p.total_bytes <= gpu else self.tr("(over)"))] if gpu else []
+            variants.append([*fit, full, "≈ " + value])
+        self.labels.fit_texts(totals, variants, room)
 
     def _set_x_range(self) -> None:
-        self.setXRange(-0.5, self.runs.series.right_edge(), padding=0)
+        self.runs.fit_step(self.getPlotItem().vb.width())
+        x_range = (-0.5, self.runs.series.right_edge())
+        if x_range != tuple(self.getPlotItem().vb.viewRange()[0]):
+            self.setXRange(*x_range, padding=0)
 
     def _set_axes_text(self, force: bool = False) -> None:
         pi = self.getPlotItem()
@@ -304,6 +339,21 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         if bottom.height() != height:
             bottom.setHeight(height)
 
+    # -- keys -----------------------------------------------------------------------------------
+    def keyPressEvent(self, event) -> None:
+        if not self.keys.press(event):
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self._focus_changed()
+        self.keys.focus_in(event.reason())
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self._focus_changed()
+        self.keys.focus_out()
+
     # -- palette ------------------------------------------------------------------------------
     def _segment_pen(self):
         return pg.mkPen(self.palette().color(QPalette.ColorRole.Base), width=1)
@@ -312,10 +362,11 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
         base, text = apply_axis_palette(self)
         fill = QColor(base)
         fill.setAlpha(200)
-        for t in self._total_labels:  # a translucent backing keeps a total legible across the GPU line
-            t.setColor(text)
+        for t in self.labels.totals + self.labels.peaks:  # a translucent backing keeps a label legible across a line
             t.fill = pg.mkBrush(fill)
             t.update()
+        for t in self.labels.totals:
+            t.setColor(text)
         fill = QColor(base)
         fill.setAlpha(210)
         self._gpu_line.label.fill = pg.mkBrush(fill)
@@ -324,6 +375,8 @@ class StageChart(LogScaleMixin, pg.PlotWidget):
             item.setOpts(pen=self._segment_pen())
         if hasattr(self, "grid_lines"):
             self.grid_lines.apply_palette()
+        if hasattr(self, "keys"):
+            self.keys.apply_palette()
 
     def changeEvent(self, event) -> None:
         if not getattr(self, "_ready", False):

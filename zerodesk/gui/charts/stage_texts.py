@@ -7,6 +7,7 @@ Rich text in the UI language; the strings keep the chart's translation context (
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont, QFontMetrics
@@ -18,6 +19,17 @@ from ..base import i18n
 from .run_markers import Measured
 
 translate = QCoreApplication.translate  # lupdate reads translate("StageChart", "text")
+
+
+def plain_text(rich: str) -> str:
+    """A hover text without its markup, one line per line (an accessible description, the status bar)."""
+    text = re.sub(r"<br\s*/?>", "\n", rich)
+    return html.unescape(re.sub(r"<[^>]+>", "", text)).replace("\u00a0", " ").strip()
+
+
+def fmt_percent(d: float) -> str:
+    """'+0.0%' / '−2,4%': a signed difference in the UI language's decimal."""
+    return ("−" if d < 0 else "+") + i18n.fmt_number(abs(d), 1) + "%"
 
 
 def wrap_to_width(text: str, metrics: QFontMetrics, room: float) -> str:
@@ -105,7 +117,7 @@ def segment_text(b: Breakdown, stage: int, key: str, spec: ComponentSpec | None,
             f=formula, p=i18n.fmt_int(b.params), nd=b.dp),
         translate("StageChart", "Stage total: {total} = {formula}").format(
             total=i18n.fmt_bytes(b.stage(stage).total_bytes, unit), formula=i18n.core_formula(b.stage(stage).formula)),
-        translate("StageChart", "Computed, {profile}. Click for the claim it rests on.").format(
+        translate("StageChart", "Computed, {profile}. Click it (or press Enter) for the claim it rests on.").format(
             profile=i18n.profile_short(b.profile.value)),
     ]
     return "<br>".join(lines)
@@ -118,9 +130,9 @@ def measured_text(m: Measured, difference: float | None, computed: int | None, u
     if m.states_bytes is not None:
         lines.append(translate("StageChart", "Model states: {v}").format(v=i18n.fmt_bytes(m.states_bytes, unit)))
         if difference is not None and m.reference_bytes is not None:
-            lines.append(translate("StageChart", "States vs the torch profile {c}: {d:+.1f}%").format(
-                c=i18n.fmt_bytes(m.reference_bytes, unit), d=difference))
+            lines.append(translate("StageChart", "States vs the torch profile {c}: {d}").format(
+                c=i18n.fmt_bytes(m.reference_bytes, unit), d=fmt_percent(difference)))
         elif difference is not None and computed is not None:
-            lines.append(translate("StageChart", "States vs computed {c}: {d:+.1f}%").format(
-                c=i18n.fmt_bytes(computed, unit), d=difference))
+            lines.append(translate("StageChart", "States vs computed {c}: {d}").format(
+                c=i18n.fmt_bytes(computed, unit), d=fmt_percent(difference)))
     return "<br>".join(lines)

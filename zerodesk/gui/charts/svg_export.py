@@ -4,7 +4,8 @@ QSvgGenerator writes each chart item in its own data coordinates under a group t
 (x scaled by ~200, y by ~-9) and keeps cosmetic pens thin with vector-effect="non-scaling-stroke".
 Viewers that ignore vector-effect scale the 1-unit strokes by the transform: bars vanish under
 their outlines and lines turn into bands. Baking each group's transform into its shapes' own
-coordinates leaves nothing for a viewer to get wrong.
+coordinates leaves nothing for a viewer to get wrong. Text is named in the font Qt used and given the
+length Qt measured, so ImageMagick's own renderer does not space a caption's runs apart.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Mapping
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -115,11 +117,55 @@ def _bake_group(g: ET.Element) -> None:
     del g.attrib["transform"]
 
 
-def portable_svg(text: str) -> str:
-    """Qt's SVG with every shape group's transform baked in and no vector-effect left on them."""
+Measure = Callable[[str, str, float, int], float]  # (text, family, size, weight) -> advance in the same units
+
+
+def _fix_text(el: ET.Element, families: Mapping[str, str], measure: Measure | None) -> None:
+    """Name the font Qt laid the text out with (not its generic "Sans Serif", which each viewer maps to a font
+    of its own, so runs of a caption drifted apart), and give the run the length Qt measured for it, so a viewer
+    whose font differs still ends the run where the next begins."""
+    family = el.get("font-family", "")
+    if family in families:
+        el.set("font-family", families[family])  # one name: ImageMagick reads a list as one unknown name
+    run = el.text or ""
+    if measure is not None and run.strip() and len(el) == 0:
+        try:
+            width = measure(run, families.get(family, family), float(el.get("font-size", "0")), int(el.get("font-weight", "400")))
+        except ValueError:
+            return
+        if width > 0:
+            el.set("textLength", _fmt(width))
+            el.set("lengthAdjust", "spacingAndGlyphs")
+
+
+def portable_svg(text: str, families: Mapping[str, str] | None = None, measure: Measure | None = None) -> str:
+    """Qt's SVG with every shape group's transform baked in and no vector-effect left on them; with `families`
+    (Qt's family name -> the font it resolved to) and `measure`, every text run in that font and at Qt's length."""
     ET.register_namespace("", SVG_NS)
     ET.register_namespace("xlink", XLINK_NS)
     root = ET.fromstring(text.encode("utf-8"))
     for g in root.iter(f"{{{SVG_NS}}}g"):
         _bake_group(g)
+    for el in root.iter(f"{{{SVG_NS}}}text"):
+        _fix_text(el, families or {}, measure)
+    for g in root.iter(f"{{{SVG_NS}}}g"):  # a group's font too, which its text may inherit
+        if g.get("font-family") in (families or {}):
+            g.set("font-family", families[g.get("font-family")])
     return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(root, encoding="unicode")
+
+
+def svg_fonts(text: str) -> dict[str, str]:
+    """Each font family Qt wrote into an SVG -> the family the font resolved to here ("Sans Serif" -> "DejaVu Sans")."""
+    from PySide6.QtGui import QFont, QFontInfo
+
+    return {family: QFontInfo(QFont(family)).family() for family in set(re.findall(r'font-family="([^"]*)"', text))}
+
+
+def svg_text_width(run: str, family: str, size: float, weight: int) -> float:
+    """A run's advance in Qt's metrics, for a font of `size` SVG units (the generator's pixels)."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    font = QFont(family)
+    font.setPixelSize(max(1, round(size)))
+    font.setWeight(QFont.Weight(min(max(weight, 100), 900)))
+    return QFontMetricsF(font).horizontalAdvance(run)

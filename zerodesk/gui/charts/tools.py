@@ -8,7 +8,7 @@ import math
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QLocale, QObject, QRect, Signal
-from PySide6.QtGui import QAction, QCursor
+from PySide6.QtGui import QAction, QCursor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QGraphicsItem, QMenu, QToolTip
 
 TIP_MS = 60_000  # a resting mouse keeps the tip; leaving the hovered item hides it
@@ -49,6 +49,23 @@ class StickyTip(QObject):
         return False
 
 
+class FocusFrameMixin:
+    """A frame in the palette's highlight colour around a chart while it has the keyboard's focus (the charts
+    are in the tab order, and Fusion draws no focus for a graphics view). Painted over the view, so the
+    palette, the layout and an export are as they were."""
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self.hasFocus():
+            painter = QPainter(self.viewport())
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 2))
+            painter.drawRect(self.viewport().rect().adjusted(1, 1, -1, -1))
+            painter.end()
+
+    def _focus_changed(self) -> None:
+        self.viewport().update()
+
+
 def _plain_number(value: float) -> str:
     """2 significant digits, no exponent for the memory range we draw, in the UI's decimal."""
     if value == 0:
@@ -68,6 +85,16 @@ def settle_axes(plot_item: pg.PlotItem) -> None:
         plot_item.getAxis(name).enableAutoSIPrefix(False)
     for name in ("left", "bottom"):
         plot_item.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+def fit_axis_title(axis: pg.AxisItem, font) -> None:
+    """A bottom axis tall enough for its tick labels and its whole title (pyqtgraph counts 80% of the title's
+    height, so its last pixels were cut off at the chart's bottom edge)."""
+    from PySide6.QtGui import QFontMetrics
+
+    style = axis.style
+    ticks = QFontMetrics(style.get("tickFont") or font).height()
+    axis.setHeight(ticks + style["tickTextOffset"][1] + max(0, style["tickLength"]) + axis.label.boundingRect().height() + 2)
 
 
 class ValueAxis(pg.AxisItem):

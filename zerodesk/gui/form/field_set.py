@@ -2,8 +2,9 @@
 
 One FieldSet is shared by the form and its sections, so validation can mark any field by the key the
 core reports, whichever section built it. Each field is wired when it is built: an edit runs the
-field's own reaction (`then`), and the form then validates (a choice commits; typing previews until
-Enter or leaving the field). While the form shows a plan (`quiet()`), edits run nothing.
+field's own reaction (`then`), and the form then validates (each keystroke and choice: the chart follows
+as you type, and keeps the last valid plan while a field is wrong). While the form shows a plan
+(`quiet()`), edits run nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ Reaction = Callable[[], object]
 class FieldSet:
     """Builds fields wired to their reactions and keeps them, their labels and error lines by key."""
 
-    def __init__(self, validate: Callable[[bool], None], commit: Callable[[], None]) -> None:
-        self.validate, self.commit = validate, commit  # validate(commit: bool) after an edit; commit on Enter
+    def __init__(self, validate: Callable[[], None]) -> None:
+        self.validate = validate  # after every edit
         self._quiet = 0
         self.fields: dict[str, QWidget] = {}
         self.labels: dict[str, QLabel] = {}
@@ -44,14 +45,14 @@ class FieldSet:
     def is_quiet(self) -> bool:
         return self._quiet > 0
 
-    def reacting(self, then: Reaction | None, commit: bool) -> Callable[..., None]:
-        """A slot for an edit: the field's reaction, then validation (committing for a choice)."""
+    def reacting(self, then: Reaction | None = None) -> Callable[..., None]:
+        """A slot for an edit: the field's reaction, then validation."""
         def slot(*_args) -> None:
             if self._quiet:
                 return
             if then is not None:
                 then()
-            self.validate(commit)
+            self.validate()
         return slot
 
     def edit(self, key: str, stepper: bool = False, memory: bool = False, then: Reaction | None = None) -> FieldEdit:
@@ -60,8 +61,7 @@ class FieldSet:
         w.setObjectName(key)
         w.setProperty("stepper", stepper)
         w.setClearButtonEnabled(False)
-        w.textEdited.connect(self.reacting(then, commit=False))  # typing is a preview until Enter or focus out
-        w.editingFinished.connect(self.commit)
+        w.textEdited.connect(self.reacting(then))
         self.fields[key] = w
         return w
 
@@ -72,7 +72,7 @@ class FieldSet:
         w.setObjectName(key)
         for text, data in items:
             w.addItem(text, data)
-        w.activated.connect((lambda _i: None if self._quiet else on_choice()) if on_choice else self.reacting(then, commit=True))
+        w.activated.connect((lambda _i: None if self._quiet else on_choice()) if on_choice else self.reacting(then))
         if min_chars:  # long preset names elide instead of widening the dock
             w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             w.setMinimumContentsLength(min_chars)
@@ -80,9 +80,9 @@ class FieldSet:
         return w
 
     def button(self, key: str, button: QAbstractButton, then: Reaction | None = None) -> QAbstractButton:
-        """A check box or radio button whose toggle is a choice (it commits)."""
+        """A check box or radio button whose toggle is a choice."""
         button.setObjectName(key)
-        button.toggled.connect(self.reacting(then, commit=True))
+        button.toggled.connect(self.reacting(then))
         self.fields[key] = button
         return button
 
@@ -96,8 +96,10 @@ class FieldSet:
         self.errors[key] = e
         return e
 
-    def form_row(self, layout: QFormLayout, key: str, widget: QWidget, hint: QLabel | None = None) -> None:
-        """Label, field, an optional hint below it, and the field's error line."""
+    def form_row(self, layout: QFormLayout, key: str, widget: QWidget, hint: QLabel | None = None,
+                 wide: bool = False) -> None:
+        """Label, field, an optional hint below it, and the field's error line. `wide`: the label on its own line and
+        the field under it across the whole group (a choice worded as a sentence shows whole in a narrow dock)."""
         box = QWidget()
         v = QVBoxLayout(box)
         v.setContentsMargins(0, 0, 0, 0)
@@ -108,7 +110,11 @@ class FieldSet:
         v.addWidget(self.error_label(key))
         label = self.label(key, widget)
         label.setWordWrap(True)  # a long label (Russian) wraps instead of pushing the field out of the dock
-        layout.addRow(label, box)
+        if wide:
+            layout.addRow(label)
+            layout.addRow(box)
+        else:
+            layout.addRow(label, box)
 
     def label(self, key: str, widget: QWidget) -> QLabel:
         """The field's label (its buddy: Alt+letter focuses the field), kept by key for texts and errors."""

@@ -12,6 +12,7 @@ from ...core.architecture import FAMILIES
 from ...core.options import OPTIMIZER_IMPL, RECOMPUTE
 from ...core.plan import Plan, PlanError, Profile, Scheme
 from ...core.units import UNIT_BYTES, parse_count
+from ..base.i18n import number_typed
 
 CUSTOM = ""  # item data of the "custom" entry in the preset combos
 
@@ -37,13 +38,13 @@ MOE_FIELDS = ("experts", "top_k")  # shown only for a mixture-of-experts layout
 
 
 def count_text(n: int) -> str:
-    """A parameter count as the user would type it: 2B, 350M, 1.5T; exact digits otherwise."""
+    """A parameter count as the user would type it: 2B, 350M, 1.5T (7,5B in Russian); exact digits otherwise."""
     for div, suffix in ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K")):
         if n >= div:
             text = f"{n / div:g}{suffix}"
             try:
-                if parse_count(text) == n:
-                    return text
+                if "e" not in text and parse_count(text) == n:
+                    return text.replace(".", QLocale().decimalPoint())
             except ValueError:
                 pass
     return str(n)
@@ -109,13 +110,17 @@ def memory_bytes(text: str, shown: tuple[str, int] | None, unit: str):
     if shown is not None and shown[0] == text:
         return shown[1]
     try:
-        return round(float(text.replace(",", ".")) * UNIT_BYTES[unit])
+        return round(float(number_typed(text)) * UNIT_BYTES[unit])
     except (ValueError, OverflowError):
         return text
 
 
 class FieldEdit(QLineEdit):
     """A line edit that steps whole numbers with the Up/Down keys (PageUp/PageDown: x2, /2)."""
+
+    def typed(self) -> str:
+        """The text as the core reads numbers: the UI language's decimal comma and digit groups undone."""
+        return number_typed(self.text())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import QCoreApplication
 
 from ...core.plan import MAX_RANKS, Plan
+from ...core.units import UNIT_BYTES
 from ..base import i18n
 
 _INT_TYPES = {"int_parsing", "int_type", "int_from_float", "missing", "greater_than_equal", "less_than_equal",
@@ -65,6 +66,26 @@ def _num(value) -> str:
     return i18n.fmt_int(int(value)) if float(value).is_integer() else i18n.fmt_number(float(value), 2)
 
 
+def _in_unit(nbytes: float, unit: str) -> str:
+    """A bound in the form's unit, without trailing zeros: 10,000 (GB) or 9,313.23 (GiB)."""
+    value = nbytes / UNIT_BYTES[unit]
+    return i18n.fmt_int(round(value)) if float(value).is_integer() else i18n.fmt_number(value, 2)
+
+
+def memory_message(loc: tuple, name: str, unit: str) -> str:
+    """An amount of memory typed in the form's unit (GB or GiB): decimals are fine, the bounds are in that unit."""
+    lo, hi = field_bounds(loc)
+    name = name.rsplit(",", 1)[0]  # the label names the unit; the sentence names it once, after the bounds
+    unit_text = i18n.unit_label(unit)
+    if lo:  # at least one byte: "greater than 0"
+        text = QCoreApplication.translate("FormMessages", "{name} must be a number of {unit} greater than 0, at most {hi}, "
+                                                          "such as 2 or 1.5; leave it empty for none.")
+    else:
+        text = QCoreApplication.translate("FormMessages", "{name} must be a number of {unit} from 0 to {hi}, such as 2 or 1.5; "
+                                                          "leave it empty for 0.")
+    return text.format(name=name, unit=unit_text, hi=_in_unit(hi or 0, unit))
+
+
 def _divisors(n: int, limit: int = 6) -> str:
     small = [d for d in range(1, int(math.isqrt(n)) + 1) if n % d == 0]
     all_ = sorted(set(small + [n // d for d in small]))
@@ -86,6 +107,8 @@ def message(key: str, item: dict, raw: dict, name: str, unit: str) -> str:
     if key == "cluster.gpu_memory_bytes":
         return QCoreApplication.translate("FormMessages", "GPU memory must be a number of {unit} greater than 0, such as 80 or 79.5; "
                   "leave it empty for no GPU line.").format(unit=i18n.unit_label(unit))
+    if key.endswith("_bytes"):  # a memory field is typed in the form's unit: its bounds are said in that unit too
+        return memory_message(loc, name, unit)
     if key == "model.params":
         return QCoreApplication.translate("FormMessages", "Parameters P must be a count such as 2e9, 7B, 350M or 1.5T, from 1 to {hi}.").format(
             hi=i18n.fmt_int(10**15))

@@ -47,7 +47,7 @@ class ModelSection(QGroupBox):
         form = form_layout(self)
         self.preset = f.combo("model.preset", [("", CUSTOM)] + [(p.label, p.name) for p in self._presets],
                               min_chars=12, on_choice=on_preset)
-        f.form_row(form, "model.preset", self.preset)
+        f.form_row(form, "model.preset", self.preset, wide=True)
 
         src = QWidget()
         h = QHBoxLayout(src)
@@ -61,7 +61,7 @@ class ModelSection(QGroupBox):
         self._source_group.addButton(self.by_arch)
         self.by_params.setChecked(True)
         self.by_params.toggled.connect(lambda _on: self._sync_source())  # shown plans switch it too
-        self.by_params.toggled.connect(f.reacting(self.leave_preset, commit=True))
+        self.by_params.toggled.connect(f.reacting(self.leave_preset))
         h.addWidget(self.by_params)
         h.addWidget(self.by_arch)
         h.addStretch(1)
@@ -173,7 +173,7 @@ class ModelSection(QGroupBox):
         if self.by_arch.isChecked():
             arch: dict = {}
             for name in ARCH_INT_FIELDS:
-                text = self._arch(name).text().strip()
+                text = self._arch(name).typed()
                 arch[name] = None if (text == "" and name in ARCH_OPTIONAL) else text
             for name in ARCH_CHOICES:
                 arch[name] = self._arch(name).currentData()
@@ -183,7 +183,7 @@ class ModelSection(QGroupBox):
         elif self._tensor_model and self.params.text().strip() == count_text(self._tensor_count):
             model.update(self._tensor_model)  # a tensor list read by transformers, kept until the count is edited
         else:
-            model["params"] = self.params.text().strip()
+            model["params"] = self.params.typed()  # 7,5B in Russian
         return model
 
     def kept_model(self, raw: dict) -> ModelSpec | None:

@@ -3,7 +3,7 @@
 Every field is free text (or a choice), so nothing the user types is ever rejected or lost.
 Each edit reads the fields into a plain dict and validates it with the core's Plan; a valid plan is
 set on the model, an invalid one marks each field with the core's own message (set on the model as its
-errors) while the model keeps the last valid plan. A plan from outside (a file, New, a preset, the card
+errors) while the model keeps the last valid plan: the one the chart shows, as its banner says. A plan from outside (a file, New, a preset, the card
 example) arrives as the model's `loaded` event: the form shows it and sets what its fields read back.
 The groups are their own widgets (model_section, sections); the fields live by key in one FieldSet.
 """
@@ -11,7 +11,7 @@ The groups are their own widgets (model_section, sections); the fields live by k
 from __future__ import annotations
 
 from pydantic import ValidationError
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import catalog
@@ -51,9 +51,8 @@ class PlanForm(QWidget):
         super().__init__(parent)
         self.setObjectName("planForm")
         self.model = model if model is not None else PlanModel()
-        self._committed: Plan | None = None  # the last valid plan the user committed (Enter, focus out, a choice)
         self._shown_unit = "GB"  # the unit the memory fields show their bytes in
-        self._set = FieldSet(self._validate, self._commit)
+        self._set = FieldSet(self._validate)
         try:
             self._model_presets = catalog.model_presets()
             self._gpu_presets = catalog.gpu_presets()
@@ -79,11 +78,6 @@ class PlanForm(QWidget):
         self._general_error.hide()
         outer.addWidget(self._general_error)
 
-        self.card_button = QPushButton()
-        self.card_button.setObjectName("cardExampleButton")
-        self.card_button.clicked.connect(self.apply_card_example)
-        outer.addWidget(self.card_button)
-
         self.model_section = ModelSection(f, self._model_presets, self._on_model_preset)
         self.training = TrainingSection(f)
         self.cluster = ClusterSection(f, self._gpu_presets, on_units=self._units_changed)
@@ -92,6 +86,11 @@ class PlanForm(QWidget):
         self.offload = OffloadSection(f)  # apart from the stages
         for section in self._sections():
             outer.addWidget(section)
+        # an action, so it comes after the fields it fills, where it cannot be read as the form's title
+        self.card_button = QPushButton()
+        self.card_button.setObjectName("cardExampleButton")
+        self.card_button.clicked.connect(self.apply_card_example)
+        outer.addWidget(self.card_button)
         outer.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
@@ -112,7 +111,7 @@ class PlanForm(QWidget):
                 combo.setItemText(i, names[combo.itemData(i)])
         for section in self._sections():
             section.retranslate()
-        self.card_button.setText(self.tr("Card example: P = 2·10⁹, Nd = 4"))
+        self.card_button.setText(self.tr("Load the card's example (P = 2·10⁹, Nd = 4)"))
         self.card_button.setToolTip(self.tr("The source card's worked example: 32 / 14 / 11 / 8 GB per rank (Ctrl+K)"))
         self.card_button.setAccessibleName(self.tr("Load the card example"))
         with self._set.quiet():
@@ -140,6 +139,15 @@ class PlanForm(QWidget):
         super().changeEvent(event)
 
     # -- the fields -----------------------------------------------------------------------------
+    def last_in_tab_order(self) -> QWidget | None:
+        """The form's last widget that Tab stops at (the window continues its tab order after it)."""
+        last, widget = None, self.nextInFocusChain()
+        while widget is not self and self.isAncestorOf(widget):
+            if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                last = widget
+            widget = widget.nextInFocusChain()
+        return last
+
     def field(self, key: str) -> QWidget:
         return self._set.fields[key]
 
@@ -178,7 +186,7 @@ class PlanForm(QWidget):
             self.offload.show(plan)
             self._shown_unit = plan.units
             self._label_fields()
-        self._validate(commit=True)
+        self._validate()
 
     def _has_model(self, name: str | None) -> bool:
         return bool(name) and any(p.name == name for p in self._model_presets)
@@ -197,7 +205,7 @@ class PlanForm(QWidget):
         units = self.cluster.units
         select_data(units, "GiB" if units.currentData() == "GB" else "GB")
         self._units_changed()
-        self._validate(commit=True)
+        self._validate()
 
     # -- reactions ------------------------------------------------------------------------------
     def _on_model_preset(self) -> None:
@@ -206,7 +214,7 @@ class PlanForm(QWidget):
             self.apply_model_preset(name)
         else:
             self.model_section.model_name = None
-            self._validate(commit=True)
+            self._validate()
 
     def _plan_of(self, raw: dict) -> Plan:
         """The plan of the fields; a carried choice per block that no longer fits the model typed is dropped."""
@@ -226,15 +234,10 @@ class PlanForm(QWidget):
                 field.change_unit(old, self._shown_unit)
         self._label_fields()
 
-    def _commit(self) -> None:
-        """Enter or focus out: the text typed so far is what the user means, if it is valid."""
-        if self.model.is_valid and self.model.plan is not None:
-            self._committed = self.model.plan
-
     # -- validation -----------------------------------------------------------------------------
-    def _validate(self, commit: bool = False) -> None:
-        """Valid: set the plan on the model (and keep it as committed when `commit`). Invalid: mark the fields and
-        go back to the last committed plan, so a half-typed value (1e3 on the way to 1e30) never stays on screen."""
+    def _validate(self) -> None:
+        """Valid: set the plan on the model. Invalid: mark the fields; the model keeps the last valid plan, which
+        every view goes on showing (a typo never swaps the chart for an older plan behind the banner's back)."""
         raw = self.raw()
         kept = self.model_section.kept_model(raw["model"])  # a tensor list is validated once, not per edit
         try:
@@ -242,22 +245,13 @@ class PlanForm(QWidget):
         except ValidationError as exc:
             names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
             self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))
-            self._back_to_committed()
             return
         except (ValueError, ArithmeticError, TypeError) as exc:  # the core raised instead of reporting a field
             self._show_errors({"plan": str(exc) or type(exc).__name__})
-            self._back_to_committed()
             return
         self._show_errors({})
-        if commit or self._committed is None:
-            self._committed = plan
         self._show_hints(plan)
         self.model.set_plan(plan)
-
-    def _back_to_committed(self) -> None:
-        if self._committed is not None and self.model.plan is not self._committed:
-            self._show_hints(self._committed)
-            self.model.set_plan(self._committed)
 
     def _show_errors(self, errors: dict[str, str]) -> None:
         if errors == self.model.errors:

@@ -22,11 +22,6 @@ from .memory_edit import MemoryEdit
 translate = QCoreApplication.translate  # lupdate reads translate("PlanForm", "text")
 
 
-def _number(text: str) -> str:
-    """A decimal typed with either separator, for the core to judge."""
-    return text.strip().replace(",", ".")
-
-
 class TrainingSection(QGroupBox):
     """Scheme, accounting profile, sequence and micro-batch, recompute, AdamW's kernels."""
 
@@ -34,9 +29,9 @@ class TrainingSection(QGroupBox):
         super().__init__()
         form = form_layout(self)
         self.scheme = f.combo("scheme", [("", s.value) for s in Scheme], min_chars=12)
-        f.form_row(form, "scheme", self.scheme)
+        f.form_row(form, "scheme", self.scheme, wide=True)
         self.profile = f.combo("profile", [("", p.value) for p in Profile], min_chars=12)
-        f.form_row(form, "profile", self.profile)
+        f.form_row(form, "profile", self.profile, wide=True)
         self.profile.currentIndexChanged.connect(self._sync_scheme_enabled)  # shown plans change it too
         self.seq = f.edit("seq_len", stepper=True)
         f.form_row(form, "seq_len", self.seq)
@@ -64,7 +59,7 @@ class TrainingSection(QGroupBox):
 
     def values(self) -> dict:
         return {"scheme": self.scheme.currentData(), "profile": self.profile.currentData(),
-                "seq_len": self.seq.text().strip(), "micro_batch": self.mb.text().strip(),
+                "seq_len": self.seq.typed(), "micro_batch": self.mb.typed(),
                 "recompute": self.recompute.currentData(), "optimizer_impl": self.optimizer_impl.currentData()}
 
     def show(self, plan: Plan) -> None:
@@ -87,7 +82,7 @@ class ClusterSection(QGroupBox):
         form = form_layout(self)
         gpus = [("", CUSTOM)] + [(g.label, g.name) for g in gpu_presets]
         self.gpu_preset = f.combo("cluster.gpu", gpus, min_chars=12, on_choice=self._on_gpu_preset)
-        f.form_row(form, "cluster.gpu", self.gpu_preset)
+        f.form_row(form, "cluster.gpu", self.gpu_preset, wide=True)
         self.gpu_mem: MemoryEdit = f.edit("cluster.gpu_memory_bytes", memory=True, then=self._leave_gpu_preset)
         f.form_row(form, "cluster.gpu_memory_bytes", self.gpu_mem)
         self.nodes = f.edit("cluster.nodes", stepper=True)
@@ -120,9 +115,9 @@ class ClusterSection(QGroupBox):
             self.units.setItemText(i, f"{i18n.unit_label(u)} ({i18n.unit_note(u)})")
 
     def values(self, unit: str) -> dict:
-        return {"cluster.nodes": self.nodes.text().strip(), "cluster.gpus_per_node": self.gpn.text().strip(),
-                "cluster.dp": self.dp.text().strip() or None, "cluster.gpu": self.gpu_preset.currentData() or None,
-                "cluster.gpu_memory_bytes": self.gpu_mem.value(unit), "bandwidth_gbps": _number(self.bw.text()),
+        return {"cluster.nodes": self.nodes.typed(), "cluster.gpus_per_node": self.gpn.typed(),
+                "cluster.dp": self.dp.typed() or None, "cluster.gpu": self.gpu_preset.currentData() or None,
+                "cluster.gpu_memory_bytes": self.gpu_mem.value(unit), "bandwidth_gbps": self.bw.typed(),
                 "cuda_allowance_bytes": self.cuda.value(unit) or 0}  # empty: no allowance
 
     def show(self, plan: Plan) -> None:
@@ -154,7 +149,7 @@ class ClusterSection(QGroupBox):
         if name:
             self.apply_gpu_preset(name)
         else:
-            self._f.validate(True)
+            self._f.validate()
 
     def apply_gpu_preset(self, name: str) -> None:
         """Select a GPU preset and show its memory (in the form's unit)."""
@@ -162,7 +157,7 @@ class ClusterSection(QGroupBox):
         with self._f.quiet():
             select_data(self.gpu_preset, gpu.name)
             self.gpu_mem.show_bytes(gpu.memory_bytes, self.unit())
-        self._f.validate(True)
+        self._f.validate()
 
 
 class OffloadSection(QGroupBox):
@@ -191,7 +186,7 @@ class OffloadSection(QGroupBox):
 
     def values(self, unit: str) -> dict:
         return {"offload": self.offload.currentData(), "offload_target": self.target.currentData(),
-                "pcie_gbps": _number(self.pcie.text()), "cluster.host_memory_bytes": self.host_mem.value(unit)}
+                "pcie_gbps": self.pcie.typed(), "cluster.host_memory_bytes": self.host_mem.value(unit)}
 
     def show(self, plan: Plan) -> None:
         select_data(self.offload, plan.offload.value)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...measure.interpreter import CPU_TORCH_INDEX
 from ...measure.interpreter import default_python as find_python_with_torch
 from ...measure.protocol import Scale
 from ...measure.rules import STAGES
@@ -328,8 +329,10 @@ class MeasureControls(QWidget):
         if self._lacks.get(path):
             return self._lacks[path]
         if path == sys.executable and importlib.util.find_spec("torch") is None:  # a lookup, no import
-            return translate("MeasureControls", "ZeroDesk's own Python has no torch: install it with: "
-                             "pip install 'zerodesk[measure]', or choose another Python that has torch.")
+            return translate("MeasureControls", "ZeroDesk's own Python has no torch: install it with "
+                             "{python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the "
+                             "CPU build), or choose another Python that has torch.").format(
+                python=path, cpu_index=CPU_TORCH_INDEX)
         return ""
 
     def search_python(self) -> None:

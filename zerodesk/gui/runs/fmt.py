@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
 from ...measure.rules import UNIT_BYTES, table_unit
 from ..base import i18n
 
-SMALL_UNITS = {"MB": QT_TRANSLATE_NOOP("Units", "MB"), "kB": QT_TRANSLATE_NOOP("Units", "kB"),
-               "MiB": QT_TRANSLATE_NOOP("Units", "MiB"), "KiB": QT_TRANSLATE_NOOP("Units", "KiB"),
-               "B": QT_TRANSLATE_NOOP("Units", "B")}
-
 
 def unit_text(unit: str) -> str:
-    return QCoreApplication.translate("Units", SMALL_UNITS[unit]) if unit in SMALL_UNITS else i18n.unit_label(unit)
+    return i18n.unit_label(unit)
 
 
 def fmt_in(nbytes: float, unit: str) -> str:

@@ -245,7 +245,7 @@ class MeasureTab(QWidget):
 
     def _on_run_finished(self, _ok: bool) -> None:
         self._tick.stop()
-        self.timeline.stop()
+        self.timeline.stop(simulated=self.controller.job.kind == "simulated")
         self.refresh()
 
     def _on_controls(self) -> None:
@@ -289,7 +289,7 @@ class MeasureTab(QWidget):
         if showing and state.results and len(state.results) != len(self.rank_results.results):
             self.rank_results.show(state.sorted_results(), rules.unit_family(c.job.plan))
         if showing and state.error is not None:
-            self.timeline.stop()
+            self.timeline.stop(simulated=c.job.kind == "simulated")
         self.status.setText(self._status_html(showing, problems))
         self.model_note.setText(self._model_note())
 

@@ -138,10 +138,15 @@ class RunTexts:
     def how_it_ran(self, st, results, plan: Plan) -> list[str]:
         """The optimizer's kernels and the attention kernel; on CUDA, what the tracker does not see."""
         out = []
-        if st.optimizer_impl or st.attention:
-            impls = {"foreach": "foreach", "fused": "fused", "for-loop": translate("RunTexts", "for-loop")}
+        impls = {"foreach": "foreach", "fused": "fused", "for-loop": translate("RunTexts", "for-loop")}
+        impl = impls.get(st.optimizer_impl, st.optimizer_impl)
+        if impl and st.attention:
             out.append(translate("RunTexts", "AdamW kernels: {impl}; attention kernel: {attention}.").format(
-                impl=impls.get(st.optimizer_impl, "?"), attention=st.attention or "?"))
+                impl=impl, attention=st.attention))
+        elif impl:  # a simulation picks no attention kernel (fake tensors): nothing to say, not "?"
+            out.append(translate("RunTexts", "AdamW kernels: {impl}.").format(impl=impl))
+        elif st.attention:
+            out.append(translate("RunTexts", "Attention kernel: {attention}.").format(attention=st.attention))
         cuda = [r for r in results if r.max_allocated_bytes is not None]
         if cuda:
             family = rules.unit_family(plan)

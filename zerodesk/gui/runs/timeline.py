@@ -23,6 +23,7 @@ class TimelineChart(pg.PlotWidget):
         self.family = "GB"
         self.unit = "B"
         self.stopped_empty = False  # a run ended before any sample: say so instead of the invitation
+        self.simulated = False  # the run was a simulation: it has no timeline to draw
         self.data: dict[tuple[int, int], tuple[list[float], list[int]]] = {}
         self._curves: dict[tuple[int, int], pg.PlotDataItem] = {}
         self._dirty = False
@@ -59,11 +60,27 @@ class TimelineChart(pg.PlotWidget):
         pi = self.getPlotItem()
         pi.setLabel("bottom", QCoreApplication.translate("Timeline", "Time since the measured step began, s"))
         pi.setLabel("left", QCoreApplication.translate("Timeline", "Rank memory, {unit}").format(unit=unit_text(self.unit)))
-        self.empty.setText(QCoreApplication.translate("Timeline", "No memory samples arrived before the run stopped.") if self.stopped_empty else
-                           QCoreApplication.translate("Timeline", "The memory of each rank through the measured step is drawn here during a run."))
+        if self.stopped_empty and self.simulated:
+            text = QCoreApplication.translate("Timeline", "A simulation draws no timeline: it records each phase's peak under "
+                                                          "fake tensors, not memory over time. Measure draws one here.")
+        elif self.stopped_empty:
+            text = QCoreApplication.translate("Timeline", "No memory samples arrived before the run stopped.")
+        else:
+            text = QCoreApplication.translate("Timeline", "The memory of each rank through the measured step is drawn here during a run.")
+        self.empty.setText(text)
+        self._wrap_empty()
         for (stage, rank), curve in self._curves.items():
             self.legend.removeItem(curve)
             self.legend.addItem(curve, self._curve_name(stage, rank))
+
+    def _wrap_empty(self) -> None:
+        """The note wraps to the plot's width (one long line ran past both sides of a narrow chart)."""
+        self.empty.setTextWidth(max(120.0, self.getPlotItem().vb.width() * 0.9))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if hasattr(self, "empty"):
+            self._wrap_empty()
 
     @staticmethod
     def _curve_name(stage: int, rank: int) -> str:
@@ -76,7 +93,7 @@ class TimelineChart(pg.PlotWidget):
         self._curves.clear()
         self.data.clear()
         self.unit = self.family  # until samples arrive: the plan's unit
-        self.stopped_empty = False
+        self.stopped_empty = self.simulated = False
         self.empty.show()
         self.empty.setPos(0.5, 0.5)
         self.getPlotItem().vb.disableAutoRange()
@@ -98,11 +115,12 @@ class TimelineChart(pg.PlotWidget):
         self._dirty = True
         self._redraw()
 
-    def stop(self) -> None:
+    def stop(self, simulated: bool = False) -> None:
+        """The run ended; `simulated`: it was a simulation, which sends no samples (nothing went wrong)."""
         self._timer.stop()
         self.flush()
         if not self.data and not self.stopped_empty:
-            self.stopped_empty = True
+            self.stopped_empty, self.simulated = True, simulated
             self.retranslate()
 
     def _redraw(self) -> None:

@@ -26,7 +26,9 @@ from ...core.accounting import STAGES, Breakdown, comm_seconds
 from ...core.peak import predict
 from ...core.plan import Plan, Profile
 from ...core.plan_model import PlanModel
+from ...core.options import RECOMPUTE
 from ...core.residuals import activation_estimate
+from ...core.units import scaled_unit
 from ..base import i18n
 from ..base.provenance import component_specs, peak_warning, provenance
 from ..base.style import WARN_COLOR
@@ -116,7 +118,9 @@ class TableTab(QWidget):
 
     def _build_rows(self) -> list[list[str]]:
         plan, b = self._plan, self._breakdown
-        unit = plan.units
+        peaks = predict(plan, b)
+        complete = all(p.complete for p in peaks)  # no activations (a raw count): no peak to show
+        unit = self.unit
         specs = component_specs(plan)
         header = [self.tr("Per rank"), *[i18n.stage_label(s) for s in STAGES]]
         rows = [header]
@@ -132,25 +136,31 @@ class TableTab(QWidget):
         gpu = plan.cluster.gpu_memory_bytes
         act = activation_estimate(plan)
         if gpu:
-            rows.append([self.tr("States vs GPU memory"), *[self.verdict(s.total_bytes, gpu, unit) for s in b.stages]])
+            gpu_unit = scaled_unit(gpu, plan.units)
+            rows.append([self.tr("States vs GPU memory"), *[self.verdict(s.total_bytes, gpu, gpu_unit) for s in b.stages]])
             if act is not None:  # the verdict that matters: what comes on top counts too
                 rows.append([self.tr("States + activations vs GPU memory"),
-                             *[self.verdict(s.total_bytes + act.total_bytes, gpu, unit) for s in b.stages]])
+                             *[self.verdict(s.total_bytes + act.total_bytes, gpu, gpu_unit) for s in b.stages]])
         else:
             rows.append([self.tr("States vs GPU memory"), *[self.tr("no GPU memory given")] * len(b.stages)])
-        peaks = predict(plan, b)
         phases = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
-        rows.append([self.tr("Predicted peak of the step (estimate)"),
-                     *[f"≈ {i18n.fmt_bytes(p.total_bytes, unit)} ({phases.get(p.phase, p.phase)})" for p in peaks]])
-        if gpu:
+        if not complete:
+            rows.append([self.tr("Predicted peak of the step (estimate)"),
+                         *[self.tr("needs the architecture (no activations in a raw count)")] * len(peaks)])
+        else:
+            rows.append([self.tr("Predicted peak of the step (estimate)"),
+                         *[f"≈ {i18n.fmt_bytes(p.total_bytes, unit)} ({phases.get(p.phase, p.phase)})" for p in peaks]])
+        if gpu and complete:
             fit = []
             for p in peaks:
                 pct = i18n.fmt_number(100 * p.total_bytes / gpu, 0)
-                fit.append(self.tr("fits: {pct}% of {gpu}").format(pct=pct, gpu=i18n.fmt_bytes(gpu, unit))
+                fit.append(self.tr("fits: {pct}% of {gpu}").format(pct=pct, gpu=i18n.fmt_bytes(gpu, gpu_unit))
                            if p.total_bytes <= gpu else
-                           self.tr("over by {over} ({pct}%)").format(over=i18n.fmt_bytes(p.total_bytes - gpu, unit), pct=pct))
+                           self.tr("over by {over} ({pct}%)").format(
+                               over=i18n.fmt_bytes(p.total_bytes - gpu, scaled_unit(p.total_bytes - gpu, plan.units)), pct=pct))
             rows.append([self.tr("Predicted peak vs GPU memory"), *fit])
-        rows.append([self.tr("Communication per step"), *[i18n.fmt_bytes(s.comm_bytes, unit) for s in b.stages]])
+        comm_unit = scaled_unit(max(s.comm_bytes for s in b.stages), plan.units)
+        rows.append([self.tr("Communication per step"), *[i18n.fmt_bytes(s.comm_bytes, comm_unit) for s in b.stages]])
         rows.append([self.tr("Communication time at {bw} GB/s").format(bw=i18n.fmt_number(plan.bandwidth_gbps, 0 if plan.bandwidth_gbps == int(plan.bandwidth_gbps) else 2)),
                      *[i18n.fmt_seconds(comm_seconds(s.comm_bytes, plan.bandwidth_gbps)) for s in b.stages]])
         return rows + comm_rows(plan)
@@ -161,7 +171,15 @@ class TableTab(QWidget):
         if need <= gpu:
             return self.tr("fits: {pct}% of {gpu}").format(pct=pct, gpu=i18n.fmt_bytes(gpu, unit))
         return self.tr("over by {over}: needs {pct}% of {gpu}").format(
-            over=i18n.fmt_bytes(need - gpu, unit), pct=pct, gpu=i18n.fmt_bytes(gpu, unit))
+            over=i18n.fmt_bytes(need - gpu, scaled_unit(need - gpu, unit)), pct=pct, gpu=i18n.fmt_bytes(gpu, unit))
+
+    @property
+    def unit(self) -> str:
+        """The unit of the table's memory figures: the plan's, stepped down to them (a small model in MiB)."""
+        plan, b = self._plan, self._breakdown
+        if plan is None or b is None:
+            return "GB"
+        return scaled_unit(max([s.total_bytes for s in b.stages] + [p.total_bytes for p in predict(plan, b)]), plan.units)
 
     def _fit_columns(self) -> None:
         """Each column at least as wide as its header and cells; spare width shared evenly."""
@@ -187,7 +205,7 @@ class TableTab(QWidget):
             return
         rows = self._build_rows()
         self._rows = rows
-        unit = plan.units
+        unit = self.unit
         self._caption_lines = [
             self.tr("Per-rank model-state memory, largest rank"),
             provenance(plan, b),
@@ -200,8 +218,10 @@ class TableTab(QWidget):
         if act is not None:
             self.activations.setText(self.tr(
                 "On top, estimated activations for sequence {seq} × micro-batch {mb}: {act} per rank "
-                "(16-bit, fused attention, no recomputation; an estimate, not a measurement).").format(
-                seq=plan.seq_len, mb=plan.micro_batch, act=i18n.fmt_bytes(act.total_bytes, unit)))
+                "(16-bit, fused attention, recompute: {recompute}; an estimate, not a measurement).").format(
+                seq=i18n.fmt_int(plan.seq_len), mb=i18n.fmt_int(plan.micro_batch),
+                act=i18n.fmt_bytes(act.total_bytes, scaled_unit(act.total_bytes, plan.units)),
+                recompute=i18n.option_label(RECOMPUTE, plan.recompute)))
         else:
             self.activations.setText(self.tr(
                 "On top: activations (give the architecture to estimate them), temporary buffers, fragmentation."))

@@ -7,7 +7,7 @@ height, or the panel's minimum where the window is smaller, so texts never squee
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 
@@ -35,4 +35,6 @@ class FitScrollArea(QScrollArea):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit()
+        # the panel's wrapped texts answer for the new width once its layout has run: fit again then
+        QTimer.singleShot(0, self, self.fit)
 

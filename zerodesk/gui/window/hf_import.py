@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 
 from ...core.plan import Plan, PlanError, read_json
+from ..base import i18n
 
 
 def is_hf_config(path: str | Path) -> bool:
@@ -145,7 +146,8 @@ class HfImport(QObject):
             return
         self.window.load_plan(plan, None, saved=base)  # a new, unsaved document: closing asks to save it
         self._status(self.tr("Imported {name}: {n} parameters, context {seq} tokens").format(
-            name=plan.model.name or hints.get("model_type"), n=f"{plan.params:,}", seq=plan.seq_len))
+            name=i18n.model_label(plan.model.name) or hints.get("model_type"), n=i18n.fmt_int(plan.params),
+            seq=i18n.fmt_int(plan.seq_len)))
         self.imported.emit(plan)
 
     def _failed(self, message: str) -> None:

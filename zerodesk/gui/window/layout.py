@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QComboBox, QStyle, QStyleOptionComboBox
 
 from ...resources import resource
 
 DEFAULT_SIZE = QSize(1440, 900)
+NARROW_WINDOW = 1200  # px: below this the glossary shares the form's dock (tabs), the charts keep the middle
 
 
 def app_icon() -> QIcon:
@@ -46,16 +47,43 @@ class WindowLayout:
         bar = scroll.verticalScrollBar().sizeHint().width() if scroll is not None else 16
         return self.form.minimumSizeHint().width() + bar + 6
 
+    def form_width_wanted(self) -> int:
+        """The form dock's width that shows every field and every combo box's choice whole (no "Mixed-precision
+        Adan"): the boxes elide a long choice rather than widen the dock, so their own hints do not say this.
+        The boxes grow with the dock, so what the widest lacks now is what the dock lacks."""
+        lacking = 0
+        for combo in self.form.findChildren(QComboBox):
+            if combo.isVisibleTo(self.form) and combo.currentText():
+                option = QStyleOptionComboBox()
+                combo.initStyleOption(option)
+                text = QSize(combo.fontMetrics().horizontalAdvance(combo.currentText()), combo.height())
+                whole = combo.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, combo).width()
+                lacking = max(lacking, whole - combo.width())
+        return max(self.form_width_needed(), self.form_dock.width() + lacking)
+
     def fit_docks(self) -> None:
-        """Dock widths for the window's width: the form whole if the window allows (at most 40% of it),
-        the glossary about a quarter; the charts keep the rest."""
-        width = self.width()
-        form = max(320, min(self.form_width_needed(), round(width * 0.4)))
-        glossary = max(260, min(420, round(width * 0.25)))
-        self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
+        """Dock widths for the window's width: the form with every field whole, and every choice too where that
+        takes at most 38% of the window; the glossary a fifth to a quarter, or, in a narrow window, in a tab
+        behind the form (F1 or a click on a bar brings it forward), so the charts keep half the window."""
+        width, wanted, needed = self.width(), self.form_width_wanted(), self.form_width_needed()
+        narrow = width < NARROW_WINDOW
+        form = max(300, min(needed, round(width * 0.4)), min(wanted, round(width * 0.38)))
+        tabbed = self.tabifiedDockWidgets(self.form_dock)
+        if narrow and self.glossary not in tabbed:
+            self.tabifyDockWidget(self.form_dock, self.glossary)
+            self.form_dock.raise_()
+        elif not narrow and self.glossary in tabbed:
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.glossary)
+        if narrow:
+            self.resizeDocks([self.form_dock], [form], Qt.Orientation.Horizontal)
+        else:
+            glossary = max(260, min(420, round(width * (0.22 if form > width * 0.3 else 0.25))))
+            self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
+
+    keep_layout = True  # False: this run's size came from --size, and is not the user's to keep
 
     def save_layout(self) -> None:
-        if not self._persist:
+        if not self._persist or not self.keep_layout:
             return
         self.settings.geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()

@@ -20,10 +20,11 @@ from ...core.plan import Plan
 from ...core.plan_model import PlanModel
 from ..base import i18n
 from ..base.settings import Settings
+from ..base.wheel_guard import install_wheel_guard
 from ..charts.plan_tab import PlanTab
 from ..form.fields import default_plan
 from ..form.plan_form import PlanForm
-from ..glossary.claims import segment_claim_ids
+from ..glossary.claims import STAGES_CLAIM, segment_claim_ids
 from ..glossary.dock import GlossaryDock
 from ..lesson import install_lesson
 from ..runs.records import RunRecords
@@ -37,6 +38,7 @@ from .lazy_pages import LazyPages
 from .menus import WindowMenus
 from .shortcuts import WindowShortcutsFirst
 from .startup import DeferredStart
+from .toolbar_fit import ToolbarFit
 
 __all__ = ["MainWindow", "app_icon"]
 
@@ -44,6 +46,7 @@ __all__ = ["MainWindow", "app_icon"]
 class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
     def __init__(self, settings: Settings | None = None, plan: Plan | None = None, persist: bool = True) -> None:
         super().__init__()
+        install_wheel_guard()  # the wheel scrolls the form; a box changes only once it has focus
         self.setObjectName("mainWindow")
         self.settings = settings or Settings()
         self._persist = persist
@@ -64,6 +67,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         # in a scroll area: a small window scrolls the Plan tab rather than squeezing its texts over the charts
         plan_scroll = FitScrollArea(self.plan_tab)
         plan_scroll.setObjectName("planScroll")
+        plan_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its charts and boxes take the focus; it follows them
         self.plan_tab.textsChanged.connect(plan_scroll.fit, Qt.ConnectionType.QueuedConnection)
         self.tabs.addTab(plan_scroll, "")
         self.pages = LazyPages(self.tabs)
@@ -87,6 +91,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         scroll.setWidget(self.form)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # never cut a long label off
         scroll.setMinimumWidth(300)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the fields take the focus; the area scrolls to the one that has it
         self.form_dock.setWidget(scroll)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.form_dock)
         self.glossary = GlossaryDock(self.model)
@@ -113,6 +118,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
             self.tr("Cannot compute this plan: {error}").format(error=error)))
         self.chart.segmentClicked.connect(self._on_segment_clicked)
         self.chart.segmentHovered.connect(self._on_segment_hovered)
+        self.chart.segmentFocused.connect(self._on_segment_focused)
         self.run_records.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.run_records.recordsChanged.connect(self._on_records)
         self.document.pathChanged.connect(lambda _p: self._update_title())
@@ -120,7 +126,10 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self.document.diskChanged.connect(self._on_disk_changed)
 
         self.startup.add(lambda: self.setWindowIcon(app_icon()))  # loading the SVG icon need not delay the frame
+        self.startup.add(self._wire_nd_chart)  # once it is built: its keys, and the tab order through it
         self.act_lesson = install_lesson(self)
+        # a narrow window drops these from the toolbar (not from the menus) before any other button would hide
+        self.toolbar_fit = ToolbarFit(self.toolbar, [self.act_copy_table, self.act_export_png, self.act_new, self.act_card])
         self.hf_import = install_hf_import(self)  # File > Import Hugging Face config…, dropped config.json
         self.document.mark_saved(self.document_plan(), None)
         self._restore_layout()
@@ -138,6 +147,23 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self._rebuild_recent_menu()
         self._update_title()
         self._on_errors(self.model.errors)
+
+    def _wire_nd_chart(self) -> None:
+        nd = self.dp_chart
+        nd.pointActivated.connect(self._on_nd_point_activated)
+        nd.pointFocused.connect(lambda _s, _n: self.statusBar().showMessage(nd.accessibleDescription().replace("\n", " · ")))
+        self.set_tab_order()
+        if self.focusWidget() is None or not self.form.isAncestorOf(self.focusWidget()):
+            self.form.field("model.preset").setFocus(Qt.FocusReason.OtherFocusReason)  # a keyboard starts at the form
+
+    def set_tab_order(self) -> None:
+        """Tab goes form -> the tabs' bar -> the Plan tab (each Log scale box, then its chart) -> the glossary."""
+        card = self.glossary.card
+        chain = [self.form.last_in_tab_order(), self.tabs.tabBar(), *self.plan_tab.focus_chain(), card.search,
+                 self.glossary.browser, self.glossary.checklist]
+        chain = [w for w in chain if w is not None]
+        for before, after in zip(chain, chain[1:]):
+            QWidget.setTabOrder(before, after)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -258,6 +284,15 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
                 claim = self.glossary.glossary.claim(claim_id)  # its words, not its internal id
                 self.statusBar().showMessage(self.tr("Glossary: {claim}").format(claim=claim.summary), 4000)
                 return
+
+    def _on_segment_focused(self, stage: int, key: str) -> None:
+        """The keyboard's cursor on a segment: its figure and formula in the status bar, until the next move."""
+        self.statusBar().showMessage(self.chart.accessibleDescription().replace("\n", " · "))
+
+    def _on_nd_point_activated(self, stage: int, nd: int) -> None:
+        if self.glossary.select_claim(STAGES_CLAIM):
+            self.glossary.show()
+            self.glossary.raise_()
 
     def _on_segment_hovered(self, stage: int, key: str) -> None:
         b, plan = self.chart.breakdown, self.chart.plan  # what the chart drew, which the mouse is over

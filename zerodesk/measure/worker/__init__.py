@@ -6,7 +6,8 @@ half of measure and the core freely, never the window. `python -m
 zerodesk.measure.worker` is one rank (__main__.py; torchrun runs it unchanged).
 
   rank.py          the thin worker: which rank, the process group, each stage, results and errors as protocol
-  launcher.py      N local ranks, a fresh set per stage (python -m zerodesk.measure.worker.launcher)
+  launcher.py      N local ranks, a fresh set per stage (python -m zerodesk.measure.worker.launcher);
+                   fork_ready.py makes it cheap to fork (collector frozen, freed memory kept)
   simulate.py      rank 0 of a fake world under fake tensors (python -m zerodesk.measure.worker.simulate)
   step.py          one stage: its engine, the warm-up, the tracked step, the Result
   engines.py       DDP (stage 0), DDP + ZeroRedundancyOptimizer (1), FSDP2 (2-3) set-up; AdamW

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 MISSING = ("this model's Hugging Face layout needs the transformers package in the measuring Python "
-           "(pip install transformers)")
+           "(`{python} -m pip install transformers`)")
 
 
 class TransformersMissing(RuntimeError):
     def __init__(self) -> None:
-        super().__init__(MISSING)
+        super().__init__(MISSING.format(python=sys.executable))
 
 
 def _transformers():

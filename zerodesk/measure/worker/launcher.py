@@ -30,6 +30,7 @@ from ..job import rank_arguments, rank_job
 from ..lifeline import die_with_parent, parent_gone
 from ..protocol import EXIT_COLLATERAL, EXIT_REPORTED, Error, WorkerError, encode
 from ..rules import MAX_DEFAULT_RANKS, MAX_LOCAL_RANKS, host_fit
+from .fork_ready import prepare_to_fork
 
 
 def _say(code: str, message: str) -> None:
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     stages = stages or [None]
     if proctree.rank_start_method(device) == "fork":
         preload(plan)  # imported once here, so each stage's forked ranks start at once
+        prepare_to_fork()  # and find them neither walked by the collector nor short of reusable memory
     t0 = time.time()
     for i, stage in enumerate(stages):
         extra = [] if stage is None else ["--only-stage", str(stage), "--t0", repr(t0)]

@@ -77,8 +77,12 @@ def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: 
             say: Callable[[str, float], None]) -> None:
     """`steps` untracked training steps: AdamW's state appears in the first, as it will be in the measured one."""
     for i in range(steps):
-        say("warmup", i / max(steps, 1))
-        train_step(engine, tokens, targets, say, lambda _phase: None)
+        say("warmup", i / steps)
+
+        def within(phase: str, progress: float, i: int = i) -> None:  # the phases of a warm-up step are its own
+            say("warmup", (i + {"backward": 0.4, "optimizer": 0.8 + 0.2 * progress}.get(phase, 0.0)) / steps)
+
+        train_step(engine, tokens, targets, within, lambda _phase: None)
     say("warmup", 1.0)
 
 
