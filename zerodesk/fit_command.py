@@ -51,6 +51,14 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     out = fit_json(answer, plan.units) if args.json else None
     status = 0
     text = None if args.json else fit_table(plan, answer)
+    if plan.model.architecture is not None:  # the cheapest recomputation per block that fits (issue 30)
+        from .core.fit_recompute import cheapest_fitting, policy_json, policy_text
+
+        fits = cheapest_fitting(plan)
+        if out is not None:
+            out["cheapest_recompute"] = policy_json(fits)
+        else:
+            text = f"{text}\n\n{policy_text(plan, fits)}"
     if args.verify:
         from .measure import fit_verify
 

@@ -28,6 +28,7 @@ from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
 from .plan import Architecture, Plan, Profile
+from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .residuals import ActivationEstimate, Compute, estimate
 
 BF16, FP32 = 2, 4
@@ -126,17 +127,17 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     grad_keys = _grad_keys(plan, b)
     at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
     resting = {k: v for k, v in states.items() if k not in grad_keys}  # set_to_none: no grads in forward
-    sh = _sh or _shapes(plan)
     arch = plan.model.architecture
+    kn = step_knobs(plan)  # the policy, the units and each block's recomputation (core.peak_knobs)
+    one = _sh or _shapes(plan)
+    sh = unit_shapes(one, kn, len(kn.modes))  # block_padded: the largest unit
     compute_mode: Compute = "autocast" if stage <= 1 else "bf16"
-    if _act is not None and compute_mode in _act:
-        act = _act[compute_mode]
-    else:
-        act = estimate(arch, plan.seq_len, plan.micro_batch, compute_mode, plan.recompute) if arch else None
-    layers = act.per_layer_bytes * act.layers + act.final_norm_bytes if act else 0
+    acts = block_acts(plan, compute_mode, kn.modes, b.params, _act)
+    act = acts.common if acts else None
+    layers = acts.total_saved + act.final_norm_bytes if act else 0
     logits = plan.seq_len * plan.micro_batch * arch.vocab if arch else 0
-    stream = BF16 * plan.seq_len * plan.micro_batch * arch.hidden if arch else 0  # a gradient of the residual stream
-    rebuilt = act.recompute_bytes if act else 0
+    tokens_h = plan.seq_len * plan.micro_batch * arch.hidden if arch else 0
+    last = len(kn.modes) - 1
     out: list[Moment] = []
 
     inputs = 2 * 8 * plan.seq_len * plan.micro_batch  # int64 tokens and targets
@@ -147,72 +148,90 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         out.append(Moment(phase, name, comps))
 
     if stage <= 1:
+        stream = BF16 * tokens_h  # a gradient of the residual stream
         cast = act.cast_weights_bytes if act else BF16 * plan.params
-        saved_cast = act.cast_saved_bytes if act else cast
+        saved_cast = acts.cast_saved if act else cast
         m("forward", "loss", cast_weights=cast, activations=layers, logits=10 * logits)
         # autocast's cache is gone after forward: only the weights the layers saved remain
         m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
         # The last gradients arrive with the whole residual stream's gradient still alive.
-        m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=2 * stream)
+        m("backward", "end of backward", grads=at_rest_grads, activations=acts.rebuilt(0) if act else 0,
+          temporaries=2 * stream)
         if act is not None:
             # The last block's backward at its MLP: every block input or saved tensor, this block's activations
             # and weight casts rebuilt (full recompute), the fp32 stream gradient, the MLP's gradient temporaries,
             # and the fp32 gradients already out: the head's (or the tied table's) and the down projection's.
-            full = act.recompute == "full"
-            m("backward", "block backward", cast_weights=saved_cast + (act.recast_bytes if full else 0),
+            full = kn.modes[last] == "full"
+            m("backward", "block backward", cast_weights=saved_cast + (acts.recast(last) if full else 0),
               grads=FP32 * (arch.vocab + arch.ffn) * arch.hidden, temporaries=2 * stream + act.mlp_backward_bytes,
-              activations=act.per_layer_bytes * act.layers + (rebuilt if full else 0) + act.shared_bytes)
+              activations=acts.total_saved + acts.own(last) + act.shared_bytes)
     else:
-        per_block_gathered = BF16 * sh.block_padded
+        gb = kn.gathered  # param_dtype: what is gathered, computed and made in backward
+        stream = gb * tokens_h
+        unit_gathered = gb * sh.block_padded
         if stage == 2:
-            gathered_end = BF16 * sh.all_padded
-            m("forward", "last block", gathered_params=gathered_end, all_gather=per_block_gathered,
+            gathered_end = gb * sh.all_padded
+            m("forward", "last block", gathered_params=gathered_end, all_gather=unit_gathered,
               activations=layers, logits=2 * logits)
         else:
             gathered_end = 0  # every group, the root included, is resharded after forward
-            m("forward", "last block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
-              all_gather=per_block_gathered, activations=layers)
+            m("forward", "last block", gathered_params=gb * sh.root_padded + unit_gathered,
+              all_gather=unit_gathered, activations=layers)
         # The first block: the root and block 0 gathered, both all-gather buffers still held, the embedding's output
-        # and the rotary tables (fp32, and FSDP2's bf16 cast) alive.
-        rope = (FP32 + BF16) * 2 * plan.seq_len * (arch.dim_per_head // 2) if arch and arch.positions == "rotary" else 0
-        m("forward", "first block", gathered_params=BF16 * sh.root_padded + per_block_gathered,
-          all_gather=BF16 * sh.root_padded + per_block_gathered, activations=stream + rope)
+        # and the rotary tables (fp32, and FSDP2's cast) alive.
+        rope = (FP32 + gb) * 2 * plan.seq_len * (arch.dim_per_head // 2) if arch and arch.positions == "rotary" else 0
+        m("forward", "first block", gathered_params=gb * sh.root_padded + unit_gathered,
+          all_gather=gb * sh.root_padded + unit_gathered, activations=stream + rope)
         m("forward", "loss", gathered_params=gathered_end, activations=layers, logits=10 * logits)
         m("backward", "loss backward", gathered_params=gathered_end, activations=layers, logits=12 * logits)
-        # The first block's reduce-scatter: its fp32 input, one shard of output, the head's bf16
-        # gradient waiting for the root's reduce-scatter, the residual stream's gradient.
-        remaining = layers - (act.per_layer_bytes + act.final_norm_bytes if act else 0) + rebuilt
-        # post-backward reshards the block before it reduce-scatters; stage 3 has the next one prefetched
-        gathered = BF16 * (sh.all_padded - sh.block_padded) if stage == 2 else BF16 * sh.root_padded + per_block_gathered
-        ag = 0 if stage == 2 else per_block_gathered
-        m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag,
-          reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.shard_size,
-          unsharded_grads=BF16 * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
+        rs = kn.reduce * sh.block_padded  # a unit's reduce-scatter input
+        shard = FP32 * sh.block_padded // plan.shard_size  # a unit's fp32 gradient shard
+        # post-backward reshards the unit before it reduce-scatters; stage 3 has the next one prefetched
+        gathered = gb * (sh.all_padded - sh.block_padded) if stage == 2 else gb * sh.root_padded + unit_gathered
+        ag = 0 if stage == 2 or not kn.prefetch else unit_gathered
+        if not kn.root_only:
+            # The last unit's reduce-scatter: its input, one shard of output, the head's gradient waiting for the
+            # root's reduce-scatter, the residual stream's gradient, the blocks before the unit still saved.
+            first = kn.unit_start(last)
+            remaining = (acts.saved_upto[first - 1] if first else 0) + acts.rebuilt(first) if act else 0
+            m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag, reduce_scatter=rs,
+              grads=shard, unsharded_grads=gb * sh.head_grad, temporaries=stream, activations=remaining)
         if act is not None:
             # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
-            # up to it, its own activations rebuilt (full recompute; selective rebuilds only attention, later), the
-            # MLP's gradient temporaries and the down projection's bf16 weight gradient (the block's gradients wait
-            # unsharded for its reduce-scatter). The last block holds them all; the next one holds one block less
-            # while the last reduce-scatters.
-            own = rebuilt if act.recompute == "full" else 0
-            temps = stream + act.mlp_backward_bytes + BF16 * arch.hidden * arch.ffn
-            last_gathered = BF16 * sh.all_padded if stage == 2 else BF16 * sh.root_padded + per_block_gathered
+            # up to it, its own activations rebuilt (full recompute), the MLP's gradient temporaries and the down
+            # projection's weight gradient; the gradients of the later blocks of its unit wait unsharded for the
+            # unit's reduce-scatter, and the previous unit's reduce-scatter input lives until this unit's ends.
+            temps = stream + act.mlp_backward_bytes + gb * arch.hidden * arch.ffn
+            per_block = one.block_padded  # one block's elements
+            last_gathered = gathered_end if stage == 2 else gb * sh.root_padded + unit_gathered
             m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag,
-              unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
-              activations=act.per_layer_bytes * act.layers + own + act.shared_bytes)
-            if act.layers > 1:
-                m("backward", "block backward", gathered_params=gathered, all_gather=ag,
-                  reduce_scatter=FP32 * sh.block_padded, grads=FP32 * sh.block_padded // plan.shard_size,
-                  unsharded_grads=BF16 * sh.head_grad, temporaries=temps,
-                  activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
+              unsharded_grads=gb * sh.head_grad, temporaries=temps,
+              activations=acts.total_saved + acts.own(last) + act.shared_bytes)
+            best = max(range(last), key=lambda j: _block_backward_bytes(acts, kn, j, gb * per_block, rs), default=None)
+            if best is not None:  # the block whose backward holds the most
+                end = kn.unit_end(best)
+                later = len(kn.modes) - end  # blocks reduce-scattered already
+                m("backward", "block backward",
+                  gathered_params=gb * (sh.all_padded - per_block * later) if stage == 2 else last_gathered,
+                  all_gather=ag, reduce_scatter=rs if later else 0, grads=FP32 * per_block * later // plan.shard_size,
+                  unsharded_grads=gb * (sh.head_grad + per_block * (end - best - 1)), temporaries=temps,
+                  activations=acts.saved_upto[best] + acts.own(best) + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
-        # bf16 gradients (embedding and head) and their fp32 reduce-scatter input.
+        # gradients (embedding and head; every block's too with the root only) and their reduce-scatter input.
         m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.shard_size,
-          unsharded_grads=BF16 * sh.root_padded, reduce_scatter=FP32 * sh.root_padded)
+          unsharded_grads=gb * sh.root_padded, reduce_scatter=kn.reduce * sh.root_padded)
     comps = dict(states, inputs=inputs)
-    comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
+    comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
     return out
+
+
+def _block_backward_bytes(acts, kn: StepKnobs, j: int, block_grads: int, rs: int) -> int:
+    """What varies between blocks at a block's backward: the saved tensors up to it, its own rebuilt, the gradients
+    of the later blocks of its unit and the previous unit's reduce-scatter input."""
+    end = kn.unit_end(j)
+    return (acts.saved_upto[j] + acts.own(j) + block_grads * (end - j - 1)
+            + (rs if end < len(kn.modes) else 0))
 
 
 def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
@@ -252,8 +271,7 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
     b = b or compute(plan)
     allowance = plan.cuda_allowance_bytes
     sh, arch = _shapes(plan), plan.model.architecture
-    acts = {mode: estimate(arch, plan.seq_len, plan.micro_batch, mode, plan.recompute, b.params) if arch else None
-            for mode in ("autocast", "bf16")}
+    acts: dict = {}  # the activation estimates, shared by the stages (core.peak_knobs.block_acts)
     out = []
     for stage in STAGES:
         ms = moments(plan, stage, b, sh, acts)
