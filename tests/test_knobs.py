@@ -85,9 +85,19 @@ def test_the_paper_profile_keeps_its_scheme_and_says_so():
     assert [s.comm_bytes for s in turned.stages] == [s.comm_bytes for s in default.stages]
     assert [s.components for s in turned.stages] == [s.components for s in default.stages]
     ids = [n.id for n in turned.notes]
-    assert "knobs_torch_only" in ids and "peak_default_knobs" in ids
+    assert "knobs_torch_only" in ids and "peak_fp32_compute" not in ids
     assert "param_dtype fp32" in turned.notes[ids.index("knobs_torch_only")].text
-    assert not [n for n in default.notes if n.id in ("knobs_torch_only", "peak_default_knobs")]
+    assert not [n for n in default.notes if n.id in ("knobs_torch_only", "peak_fp32_compute")]
+
+
+@pytest.mark.parametrize("knob,said", [(dict(param_dtype="fp32"), "param_dtype fp32"),
+                                       (dict(autocast="off"), "autocast off"),
+                                       (dict(reduce_dtype="bf16", wrap="root", recompute_every=2), None)])
+def test_the_peak_says_where_it_assumes_16_bit_compute(knob, said):
+    """The predicted peak follows every knob but fp32 compute (its activations): that one is said, by name."""
+    notes = {n.id: n.text for n in compute(plan(**knob)).notes}
+    assert ("peak_fp32_compute" in notes) == (said is not None)
+    assert said is None or said in notes["peak_fp32_compute"]
 
 
 # ---------------------------------------------------------------- the gathered set follows the policy and the units

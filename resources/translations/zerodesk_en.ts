@@ -171,8 +171,8 @@ per step ({unit})</translation>
         <translation>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</translation>
     </message>
     <message>
-        <source>the predicted peak assumes the default mixed precision, wrapping and recomputation, not {knobs}; simulate and measure run them</source>
-        <translation>the predicted peak assumes the default mixed precision, wrapping and recomputation, not {knobs}; simulate and measure run them</translation>
+        <source>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</source>
+        <translation>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</translation>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>

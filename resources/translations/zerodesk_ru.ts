@@ -171,8 +171,8 @@ per step ({unit})</source>
         <translation>{knobs}: только для движков PyTorch; профиль «статья» сохраняет типы данных и единицы своей схемы</translation>
     </message>
     <message>
-        <source>the predicted peak assumes the default mixed precision, wrapping and recomputation, not {knobs}; simulate and measure run them</source>
-        <translation>предсказанный пик считает смешанную точность, единицы FSDP2 и пересчёт активаций по умолчанию, а не {knobs}; симуляция и замер их выполняют</translation>
+        <source>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</source>
+        <translation>предсказанные активации рассчитаны на 16-битные вычисления, а не на {knobs}; симуляция и замер выполняют их в FP32</translation>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
