@@ -1561,6 +1561,10 @@ optimizer sharded</translation>
         <translation>Ranks of the last run</translation>
     </message>
     <message>
+        <source>Peak by module</source>
+        <translation>Peak by module</translation>
+    </message>
+    <message>
         <source>Computed, simulated and measured figures per stage</source>
         <translation>Computed, simulated and measured figures per stage</translation>
     </message>
@@ -1610,6 +1614,89 @@ optimizer sharded</translation>
     <message>
         <source>Run: {command}</source>
         <translation>Run: {command}</translation>
+    </message>
+</context>
+<context>
+    <name>ModuleBreakdown</name>
+    <message>
+        <source>embedding</source>
+        <translation>embedding</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>attention</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <source>block (norms, residual adds)</source>
+        <translation>block (norms, residual adds)</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>head</translation>
+    </message>
+    <message>
+        <source>rest of the model</source>
+        <translation>rest of the model</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>loss</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>optimizer step</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets</source>
+        <translation>DDP gradient buckets</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>other</translation>
+    </message>
+    <message>
+        <source>(rest of the model)</source>
+        <translation>(rest of the model)</translation>
+    </message>
+    <message>
+        <source>Simulate or measure to see where the peak&apos;s memory is, module by module; hover a stage on the Plan chart to show its parts.</source>
+        <translation>Simulate or measure to see where the peak&apos;s memory is, module by module; hover a stage on the Plan chart to show its parts.</translation>
+    </message>
+    <message>
+        <source>simulated</source>
+        <translation>simulated</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>measured</translation>
+    </message>
+    <message>
+        <source>{stage}, {tier} peak {peak}: its &lt;a href=&quot;{claim}&quot;&gt;largest parts by module&lt;/a&gt; (terms: {links})</source>
+        <translation>{stage}, {tier} peak {peak}: its &lt;a href=&quot;{claim}&quot;&gt;largest parts by module&lt;/a&gt; (terms: {links})</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Part</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Kind</translation>
+    </message>
+    <message>
+        <source>FSDP2 unit</source>
+        <translation>FSDP2 unit</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Total</translation>
+    </message>
+    <message>
+        <source>(root)</source>
+        <translation>(root)</translation>
     </message>
 </context>
 <context>

@@ -1561,6 +1561,10 @@ optimizer sharded</source>
         <translation>Участники последнего запуска</translation>
     </message>
     <message>
+        <source>Peak by module</source>
+        <translation>Пик по модулям</translation>
+    </message>
+    <message>
         <source>Computed, simulated and measured figures per stage</source>
         <translation>Расчётные, симулированные и измеренные значения по стадиям</translation>
     </message>
@@ -1611,6 +1615,89 @@ optimizer sharded</source>
     <message>
         <source>Run: {command}</source>
         <translation>Запуск: {command}</translation>
+    </message>
+</context>
+<context>
+    <name>ModuleBreakdown</name>
+    <message>
+        <source>embedding</source>
+        <translation>эмбеддинг</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>внимание</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>блок MLP</translation>
+    </message>
+    <message>
+        <source>block (norms, residual adds)</source>
+        <translation>блок (нормализации, остаточные сложения)</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>выходной слой</translation>
+    </message>
+    <message>
+        <source>rest of the model</source>
+        <translation>остальная модель</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>функция потерь</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets</source>
+        <translation>бакеты градиентов DDP</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>прочее</translation>
+    </message>
+    <message>
+        <source>(rest of the model)</source>
+        <translation>(остальная модель)</translation>
+    </message>
+    <message>
+        <source>Simulate or measure to see where the peak&apos;s memory is, module by module; hover a stage on the Plan chart to show its parts.</source>
+        <translation>Запустите симуляцию или замер, чтобы увидеть, где память пика, по модулям; наведите курсор на стадию на диаграмме «План», чтобы показать её части.</translation>
+    </message>
+    <message>
+        <source>simulated</source>
+        <translation>симуляция</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>замер</translation>
+    </message>
+    <message>
+        <source>{stage}, {tier} peak {peak}: its &lt;a href=&quot;{claim}&quot;&gt;largest parts by module&lt;/a&gt; (terms: {links})</source>
+        <translation>{stage}, пик ({tier}) {peak}: его &lt;a href=&quot;{claim}&quot;&gt;крупнейшие части по модулям&lt;/a&gt; (термины: {links})</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Часть</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Вид</translation>
+    </message>
+    <message>
+        <source>FSDP2 unit</source>
+        <translation>Единица FSDP2</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Всего</translation>
+    </message>
+    <message>
+        <source>(root)</source>
+        <translation>(корень)</translation>
     </message>
 </context>
 <context>
