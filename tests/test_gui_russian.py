@@ -41,6 +41,8 @@ KEEP = {
     # the collectives keep their names (the term list), and the links and sharding schemes are products and papers
     "all", "reduce", "scatter", "gather", "broadcast", "nvlink", "infiniband", "ethernet", "roce", "connectx", "mics",
     "hpz",
+    # keys are named as printed on the keyboard
+    "enter", "return", "esc", "escape", "tab", "space", "home", "end", "del", "delete", "backspace", "insert", "page",
 }
 CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")

@@ -606,7 +606,7 @@ def test_tab_runs_form_charts_glossary_and_scroll_areas_take_no_focus(window, qt
     from PySide6.QtWidgets import QAbstractScrollArea
 
     order = []
-    first = window.form.card_button
+    first = window.form.model_section.preset  # the form's first field
     first.setFocus()
     qtbot.waitUntil(first.hasFocus)
     for _ in range(60):

@@ -19,8 +19,8 @@ from . import __version__
 from .cli_help import COMMANDS as COMMAND_HELP
 from .cli_help import GUI_SCRIPT_DESCRIPTION, WINDOW_DESCRIPTION, WINDOW_USAGE, Formatter, epilog
 from .core.options import (
-    AUTOCAST, HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, PROFILE, RECOMPUTE, REDUCE_DTYPE,
-    SCHEME, UNITS, WRAP, Option,
+    ACCUM_SYNC, AUTOCAST, HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, PROFILE, RECOMPUTE,
+    REDUCE_DTYPE, SCHEME, UNITS, WRAP, Option,
 )
 from .core.json_files import json_text
 from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
@@ -39,12 +39,12 @@ CLUSTER_FLAGS = {  # dest -> Cluster field
     "inter_node_bandwidth": "inter_node_gbps", "network": "network",
 }
 KNOB_OPTIONS = (PARAM_DTYPE, REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH)  # the knobs FSDP users turn (core.knobs)
-CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID,
+CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID, ACCUM_SYNC,
                   *KNOB_OPTIONS)  # dest = the option's key
 PLAN_FLAGS = {  # dest -> Plan field
-    "seq": "seq_len", "batch": "micro_batch", "bandwidth": "bandwidth_gbps", "cuda_allowance": "cuda_allowance_bytes",
-    "pcie": "pcie_gbps", "wrap_blocks": "wrap_blocks", "recompute_every": "recompute_every",
-    "recompute_blocks": "recompute_blocks", **{o.key: o.key for o in CHOICE_OPTIONS},
+    "seq": "seq_len", "batch": "micro_batch", "accum_steps": "accum_steps", "bandwidth": "bandwidth_gbps",
+    "cuda_allowance": "cuda_allowance_bytes", "pcie": "pcie_gbps", "wrap_blocks": "wrap_blocks",
+    "recompute_every": "recompute_every", "recompute_blocks": "recompute_blocks", **{o.key: o.key for o in CHOICE_OPTIONS},
 }
 
 
@@ -177,7 +177,11 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     arch.add_argument("--positions", choices=["learned", "rotary"], help="a learned position table or rotary")
     arch.add_argument("--tied", action=argparse.BooleanOptionalAction, default=None, help="tie the output head to the embedding")
     arch.add_argument("--seq", type=_whole, metavar="N", help="sequence length (tokens)")
-    arch.add_argument("--batch", type=_whole, metavar="N", help="micro-batch (sequences per rank)")
+    arch.add_argument("--batch", type=_whole, metavar="N", help="micro-batch (sequences per rank per micro-batch)")
+    arch.add_argument("--accum-steps", type=_whole, metavar="N",
+                      help="gradient accumulation: micro-batches per optimizer step (default 1); the global batch is "
+                           "micro-batch x N x Nd")
+    _add_choice(arch, ACCUM_SYNC)
     cl = parser.add_argument_group("cluster")
     cl.add_argument("--dp", type=_whole, metavar="Nd", help="data-parallel degree")
     cl.add_argument("--nodes", type=_whole, metavar="N", help="nodes (with --gpus-per-node: Nd = nodes x GPUs)")

@@ -28,8 +28,21 @@ def _timeout(text: str) -> float:
     return parse_timeout(text)
 
 
+def _global_batch(text: str) -> int:
+    from .cli import _whole
+
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number of sequences")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+    parser.add_argument("--global-batch", type=_global_batch, default=None, metavar="G",
+                        help="the global batch wanted (sequences per optimizer step, all ranks): the fewest "
+                             "accumulation steps that reach it at the plan's Nd, per stage and recompute mode "
+                             "(--json: the \"global_batch\" key)")
     g = parser.add_argument_group("verify")
     g.add_argument("--verify", action="store_true",
                    help="simulate the recommended stage and recompute mode at its boundary (the largest micro-batch "
@@ -44,13 +57,22 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     if not plan.cluster.gpu_memory_bytes:
         raise FitCommandError("zerodesk fit: give the memory of one GPU (--gpu NAME, see zerodesk plan --list-gpus, "
                               "or --gpu-memory SIZE such as 80GiB); what fits depends on it")
-    from .core.fit import solve
-    from .core.fit_report import fit_json, fit_table
+    from .core.fit import FitError, global_batch_fit, solve
+    from .core.fit_report import fit_json, fit_table, global_batch_json, global_batch_text
 
     answer = solve(plan)
     out = fit_json(answer, plan.units) if args.json else None
     status = 0
     text = None if args.json else fit_table(plan, answer)
+    if args.global_batch is not None:
+        try:
+            wanted = global_batch_fit(plan, args.global_batch, answer)
+        except FitError as exc:
+            raise FitCommandError(f"zerodesk fit: --global-batch: {str(exc).removeprefix('global batch: ')}") from None
+        if out is not None:
+            out["global_batch"] = global_batch_json(wanted)
+        else:
+            text = f"{text}\n\n{global_batch_text(wanted)}"
     if plan.model.architecture is not None:  # the cheapest recomputation per block that fits (issue 30)
         from .core.fit_recompute import cheapest_fitting, policy_json, policy_text
 

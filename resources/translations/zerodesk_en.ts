@@ -1024,6 +1024,10 @@ per step ({unit})</translation>
         <translation>Unsharded 16-bit gradients</translation>
     </message>
     <message>
+        <source>Gradients kept across micro-batches</source>
+        <translation>Gradients kept across micro-batches</translation>
+    </message>
+    <message>
         <source>Backward temporaries</source>
         <translation>Backward temporaries</translation>
     </message>
@@ -1925,6 +1929,14 @@ optimizer sharded</translation>
         <translation>off</translation>
     </message>
     <message>
+        <source>every micro-batch (sharded gradients kept)</source>
+        <translation>every micro-batch (sharded gradients kept)</translation>
+    </message>
+    <message>
+        <source>last micro-batch only (unsharded gradients kept)</source>
+        <translation>last micro-batch only (unsharded gradients kept)</translation>
+    </message>
+    <message>
         <source>GB</source>
         <translation>GB</translation>
     </message>
@@ -2062,6 +2074,14 @@ optimizer sharded</translation>
         <translation>Micro-batch</translation>
     </message>
     <message>
+        <source>Micro-batches per step</source>
+        <translation>Micro-batches per step</translation>
+    </message>
+    <message>
+        <source>Gradients reduced</source>
+        <translation>Gradients reduced</translation>
+    </message>
+    <message>
         <source>GPU preset</source>
         <translation>GPU preset</translation>
     </message>
@@ -2178,10 +2198,6 @@ optimizer sharded</translation>
         <translation>Tokens per sequence (activations estimate)</translation>
     </message>
     <message>
-        <source>Sequences per rank per step (activations estimate)</source>
-        <translation>Sequences per rank per step (activations estimate)</translation>
-    </message>
-    <message>
         <source>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</source>
         <translation>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</translation>
     </message>
@@ -2242,6 +2258,18 @@ optimizer sharded</translation>
         <translation>AdamW kernels</translation>
     </message>
     <message>
+        <source>Sequences per rank per micro-batch (activations estimate)</source>
+        <translation>Sequences per rank per micro-batch (activations estimate)</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches before each optimizer step; from 2 on, each rank keeps gradients between them (the predicted peak follows)</source>
+        <translation>Gradient accumulation: micro-batches before each optimizer step; from 2 on, each rank keeps gradients between them (the predicted peak follows)</translation>
+    </message>
+    <message>
+        <source>When accumulated gradients are reduced: every micro-batch keeps the stage&apos;s own gradients (sharded from stage 2); only the last (DDP no_sync, FSDP2 set_requires_gradient_sync(False)) keeps the whole model&apos;s</source>
+        <translation>When accumulated gradients are reduced: every micro-batch keeps the stage&apos;s own gradients (sharded from stage 2); only the last (DDP no_sync, FSDP2 set_requires_gradient_sync(False)) keeps the whole model&apos;s</translation>
+    </message>
+    <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
         <translation>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</translation>
     </message>
@@ -2252,6 +2280,10 @@ optimizer sharded</translation>
     <message>
         <source>Training</source>
         <translation>Training</translation>
+    </message>
+    <message>
+        <source>Global batch {g} = {mb} × {k} × Nd {nd}</source>
+        <translation>Global batch {g} = {mb} × {k} × Nd {nd}</translation>
     </message>
     <message>
         <source>Cluster</source>
@@ -3295,6 +3327,18 @@ states (Δ)</translation>
     <message>
         <source>States vs GPU memory</source>
         <translation>States vs GPU memory</translation>
+    </message>
+    <message>
+        <source>Global batch {g} = micro-batch {mb} × {k} accumulation steps × Nd {nd} (sequences per optimizer step).</source>
+        <translation>Global batch {g} = micro-batch {mb} × {k} accumulation steps × Nd {nd} (sequences per optimizer step).</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps the whole model&apos;s gradients (reduced in the last micro-batch only); the predicted peak counts them.</source>
+        <translation>Between micro-batches each rank keeps the whole model&apos;s gradients (reduced in the last micro-batch only); the predicted peak counts them.</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps its stage&apos;s own gradients (reduced every micro-batch); the predicted peak counts them.</source>
+        <translation>Between micro-batches each rank keeps its stage&apos;s own gradients (reduced every micro-batch); the predicted peak counts them.</translation>
     </message>
     <message>
         <source>States + activations vs GPU memory</source>

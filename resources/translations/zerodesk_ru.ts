@@ -1024,6 +1024,10 @@ per step ({unit})</source>
         <translation>Неразделённые 16-битные градиенты</translation>
     </message>
     <message>
+        <source>Gradients kept across micro-batches</source>
+        <translation>Градиенты между микробатчами</translation>
+    </message>
+    <message>
         <source>Backward temporaries</source>
         <translation>Временные тензоры обратного прохода</translation>
     </message>
@@ -1653,7 +1657,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>DDP gradient buckets</source>
-        <translation>бакеты градиентов DDP</translation>
+        <translation>Бакеты градиентов DDP</translation>
     </message>
     <message>
         <source>other</source>
@@ -1875,7 +1879,7 @@ optimizer sharded</source>
     </message>
     <message>
         <source>HSDP: shard in the group, replicate across groups</source>
-        <translation>HSDP: разделение в группе, реплики между группами</translation>
+        <translation>HSDP: разделение в группе, группы — реплики</translation>
     </message>
     <message>
         <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
@@ -1924,6 +1928,14 @@ optimizer sharded</source>
     <message>
         <source>off</source>
         <translation>выключен</translation>
+    </message>
+    <message>
+        <source>every micro-batch (sharded gradients kept)</source>
+        <translation>после каждого микробатча (хранятся доли градиентов)</translation>
+    </message>
+    <message>
+        <source>last micro-batch only (unsharded gradients kept)</source>
+        <translation>только в последнем микробатче (хранятся целые градиенты)</translation>
     </message>
     <message>
         <source>GB</source>
@@ -2064,6 +2076,14 @@ optimizer sharded</source>
         <translation>Микробатч</translation>
     </message>
     <message>
+        <source>Micro-batches per step</source>
+        <translation>Микробатчей на шаг</translation>
+    </message>
+    <message>
+        <source>Gradients reduced</source>
+        <translation>Сведение градиентов</translation>
+    </message>
+    <message>
         <source>GPU preset</source>
         <translation>Готовый GPU</translation>
     </message>
@@ -2180,10 +2200,6 @@ optimizer sharded</source>
         <translation>Токенов в последовательности (для оценки активаций)</translation>
     </message>
     <message>
-        <source>Sequences per rank per step (activations estimate)</source>
-        <translation>Последовательностей на участника за шаг (для оценки активаций)</translation>
-    </message>
-    <message>
         <source>Activation recomputation per block: none; selective recomputes the attention sub-layer; full recomputes the whole block (the predicted peak follows)</source>
         <translation>Пересчёт активаций по блокам: нет; выборочный пересчитывает подслой внимания; полный — весь блок (прогноз пика учитывает выбор)</translation>
     </message>
@@ -2244,6 +2260,18 @@ optimizer sharded</source>
         <translation>Ядра AdamW</translation>
     </message>
     <message>
+        <source>Sequences per rank per micro-batch (activations estimate)</source>
+        <translation>Последовательностей на участника за микробатч (для оценки активаций)</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches before each optimizer step; from 2 on, each rank keeps gradients between them (the predicted peak follows)</source>
+        <translation>Накопление градиентов: микробатчей перед каждым шагом оптимизатора; начиная с 2, каждый участник хранит градиенты между ними (прогнозируемый пик это учитывает)</translation>
+    </message>
+    <message>
+        <source>When accumulated gradients are reduced: every micro-batch keeps the stage&apos;s own gradients (sharded from stage 2); only the last (DDP no_sync, FSDP2 set_requires_gradient_sync(False)) keeps the whole model&apos;s</source>
+        <translation>Когда сводятся накопленные градиенты: после каждого микробатча хранятся собственные градиенты стадии (доли со стадии 2); только в последнем (no_sync в DDP, синхронизация градиентов выключена в FSDP2) хранятся градиенты всей модели</translation>
+    </message>
+    <message>
         <source>How AdamW steps: foreach (torch&apos;s default on CUDA) holds an FP32 copy of the rank&apos;s parameters during the step; for-loop two of its largest tensor; fused none (the predicted peak follows)</source>
         <translation>Как AdamW выполняет шаг: foreach (по умолчанию в torch на CUDA) держит на время шага копию параметров участника в FP32; по одному тензору — две копии крупнейшего тензора; слитое (fused) — ни одной (прогноз пика учитывает выбор)</translation>
     </message>
@@ -2254,6 +2282,10 @@ optimizer sharded</source>
     <message>
         <source>Training</source>
         <translation>Обучение</translation>
+    </message>
+    <message>
+        <source>Global batch {g} = {mb} × {k} × Nd {nd}</source>
+        <translation>Глобальный батч {g} = {mb} × {k} × Nd {nd}</translation>
     </message>
     <message>
         <source>Cluster</source>
@@ -3299,6 +3331,18 @@ states (Δ)</source>
     <message>
         <source>States vs GPU memory</source>
         <translation>Состояния и память GPU</translation>
+    </message>
+    <message>
+        <source>Global batch {g} = micro-batch {mb} × {k} accumulation steps × Nd {nd} (sequences per optimizer step).</source>
+        <translation>Глобальный батч {g} = микробатч {mb} × {k} (шаги накопления) × Nd {nd} (последовательностей на шаг оптимизатора).</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps the whole model&apos;s gradients (reduced in the last micro-batch only); the predicted peak counts them.</source>
+        <translation>Между микробатчами каждый участник хранит градиенты всей модели (сведение только в последнем микробатче); прогнозируемый пик их учитывает.</translation>
+    </message>
+    <message>
+        <source>Between micro-batches each rank keeps its stage&apos;s own gradients (reduced every micro-batch); the predicted peak counts them.</source>
+        <translation>Между микробатчами каждый участник хранит собственные градиенты своей стадии (сведение после каждого микробатча); прогнозируемый пик их учитывает.</translation>
     </message>
     <message>
         <source>States + activations vs GPU memory</source>

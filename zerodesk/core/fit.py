@@ -310,3 +310,60 @@ def recommend(plan: Plan, configs: list[ConfigFit], peaks: _Peaks | None = None)
     if fewest is not None:
         args.update(min_dp=fewest.min_dp, stage=fewest.stage, recompute=fewest.recompute)
     return Recommendation(None, None, 0, None, Reason("nothing_fits", args))
+
+
+@dataclass(frozen=True)
+class GlobalBatchFit:
+    """One stage and recompute mode reaching a global batch: the fewest accumulation steps and the micro-batch then."""
+
+    stage: int
+    recompute: str
+    accum_steps: int | None  # None: no whole micro-batch of G / Nd sequences over any number of steps fits
+    micro_batch: int | None
+
+
+@dataclass(frozen=True)
+class GlobalBatchAnswer:
+    global_batch: int
+    dp: int
+    configs: list[GlobalBatchFit]  # stage-major, as FitAnswer.configs
+    recommended: GlobalBatchFit | None  # the fewest steps, then the least communication, recompute, stage
+
+
+def global_batch_fit(plan: Plan, global_batch: int, answer: FitAnswer | None = None,
+                     memo: _Peaks | None = None) -> GlobalBatchAnswer:
+    """The global batch G at the plan's Nd with the fewest accumulation steps, per stage and recompute mode.
+
+    Every rank takes n = G / Nd sequences per step as k micro-batches of n / k (k divides n). One step (k = 1) needs
+    micro-batch n to fit without accumulation; from k = 2 on the gradients kept between micro-batches are the same
+    whatever k is (core.accumulation), so the largest micro-batch that fits with accumulation, m, gives the fewest
+    steps: the smallest divisor k >= 2 of n with n / k <= m. FitError when Nd does not divide G."""
+    dp = plan.dp
+    if global_batch < 1 or global_batch % dp:
+        raise FitError(f"global batch: {global_batch:,} sequences must be a positive multiple of Nd ({dp:,}), "
+                       "as every rank takes the same number per step")
+    per_rank = global_batch // dp
+    peaks = peak_memo(plan, memo)
+    answer = answer or solve(plan, peaks)
+    with_accum = answer if plan.accum_steps >= 2 else solve(plan.model_copy(update={"accum_steps": 2}))
+    limits = {(c.stage, c.recompute): c.max_micro_batch for c in with_accum.configs}
+    one = plan.model_copy(update={"accum_steps": 1})
+    configs = []
+    for c in answer.configs:
+        alone = c.max_micro_batch if plan.accum_steps == 1 else batch_boundary(one, c.stage, c.recompute)[0]
+        if per_rank <= alone:
+            configs.append(GlobalBatchFit(c.stage, c.recompute, 1, per_rank))
+            continue
+        most = limits.get((c.stage, c.recompute), 0)
+        k = next((k for k in _divisors(per_rank) if k >= 2 and per_rank // k <= most), None)
+        configs.append(GlobalBatchFit(c.stage, c.recompute, k, per_rank // k if k else None))
+    comm = {c.stage: c.comm_bytes for c in answer.configs}
+    reached = [g for g in configs if g.accum_steps is not None]
+    best = min(reached, default=None,
+               key=lambda g: (g.accum_steps, comm[g.stage], RECOMPUTE.index(g.recompute), g.stage))
+    return GlobalBatchAnswer(global_batch, dp, configs, best)
+
+
+def _divisors(n: int) -> list[int]:
+    small = [d for d in range(1, int(n**0.5) + 1) if n % d == 0]
+    return sorted({*small, *(n // d for d in small)})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fit import MAX_MICRO_BATCH, MAX_SEQ, FitAnswer, Reason
+from .fit import MAX_MICRO_BATCH, MAX_SEQ, FitAnswer, GlobalBatchAnswer, Reason
 from .plan import Plan
 from .report import PROFILE_SOURCE, provenance, unit_note
 from .text import shorten
@@ -119,3 +119,28 @@ def fit_table(plan: Plan, answer: FitAnswer) -> str:
     lines.append(PEAK_NOTE)
     return "\n".join(lines)
 
+
+
+def global_batch_json(g: GlobalBatchAnswer) -> dict[str, Any]:
+    """`zerodesk fit --global-batch G --json`'s "global_batch" key."""
+    def one(c):
+        return None if c is None else {"stage": c.stage, "recompute": c.recompute, "accum_steps": c.accum_steps,
+                                       "micro_batch": c.micro_batch}
+    return {"global_batch": g.global_batch, "dp": g.dp, "per_rank": g.global_batch // g.dp,
+            "configs": [one(c) for c in g.configs], "recommended": one(g.recommended)}
+
+
+def global_batch_text(g: GlobalBatchAnswer) -> str:
+    """The global batch's answer in lines: the recommendation, then each stage's fewest steps."""
+    per_rank = g.global_batch // g.dp
+    head = f"Global batch {g.global_batch:,} at Nd = {g.dp:,}: {per_rank:,} sequence{'s' if per_rank != 1 else ''} per rank per step."
+    best = g.recommended
+    if best is None:
+        return head + " Nothing reaches it: no micro-batch of it fits, with or without accumulation."
+    lines = [head, f"Fewest accumulation steps: stage {best.stage} {RECOMPUTE_WORDS[best.recompute]}, "
+                   f"{best.accum_steps:,} step{'s' if best.accum_steps != 1 else ''} of micro-batch {best.micro_batch:,}."]
+    rows = [["Stage", "Recompute", "Accumulation steps", "Micro-batch"]]
+    for c in g.configs:
+        rows.append([str(c.stage), c.recompute, "-" if c.accum_steps is None else f"{c.accum_steps:,}",
+                     "-" if c.micro_batch is None else f"{c.micro_batch:,}"])
+    return "\n".join(lines + ["", table(rows, {2, 3})])

@@ -175,6 +175,14 @@ PREFETCH = Option("prefetch", "--prefetch", "FSDP2's backward prefetch (stages 2
            "each unit's backward gathers the next unit ahead"),
     Choice("off", QT_TRANSLATE_NOOP("Options", "off"), "each unit gathered when its own backward starts"),
 ))
+ACCUM_SYNC = Option("accum_sync", "--accum-sync", "when gradients are reduced under gradient accumulation (--accum-steps)", (
+    Choice("every", QT_TRANSLATE_NOOP("Options", "every micro-batch (sharded gradients kept)"),
+           "DDP's and FSDP2's default: each micro-batch reduces, so the gradients kept between micro-batches are "
+           "the stage's own (sharded from stage 2)"),
+    Choice("last", QT_TRANSLATE_NOOP("Options", "last micro-batch only (unsharded gradients kept)"),
+           "DDP's no_sync, FSDP2's set_requires_gradient_sync(False) on all but the last: no communication until the "
+           "last, but every rank keeps the whole model's gradients between micro-batches (FSDP2: in fp32)"),
+))
 UNITS = Option("units", "--units", "the unit of every memory figure", (
     Choice("GB", QT_TRANSLATE_NOOP("Options", "GB"), "1 GB = 10^9 B"),
     Choice("GiB", QT_TRANSLATE_NOOP("Options", "GiB"), "1 GiB = 2^30 B"),
@@ -185,13 +193,14 @@ LANGUAGE = Option("language", "--lang", "interface language", (
     Choice("ru", "Русский"),
 ))
 
-OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID, PARAM_DTYPE, REDUCE_DTYPE,
-           AUTOCAST, WRAP, PREFETCH, UNITS, LANGUAGE)
+OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID, ACCUM_SYNC, PARAM_DTYPE,
+           REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH, UNITS, LANGUAGE)
 
 # The plan's field types, from the choices above (pydantic checks them).
 Recompute = Literal[RECOMPUTE.values]  # type: ignore[valid-type]
 OptimizerImpl = Literal[OPTIMIZER_IMPL.values]  # type: ignore[valid-type]
 OffloadTarget = Literal[OFFLOAD_TARGET.values]  # type: ignore[valid-type]
+AccumSync = Literal[ACCUM_SYNC.values]  # type: ignore[valid-type]
 Unit = Literal[UNITS.values]  # type: ignore[valid-type]
 ParamDtype = Literal[PARAM_DTYPE.values]  # type: ignore[valid-type]
 ReduceDtype = Literal[REDUCE_DTYPE.values]  # type: ignore[valid-type]

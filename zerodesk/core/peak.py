@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
+from .accumulation import accumulate
 from .plan import Architecture, Plan, Profile
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .residuals import ActivationEstimate, Compute, estimate
@@ -223,7 +224,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
-    return out
+    return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
 
 
 def _block_backward_bytes(acts, kn: StepKnobs, j: int, block_grads: int, rs: int) -> int:

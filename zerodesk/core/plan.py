@@ -29,9 +29,9 @@ from .json_files import (
 )
 from .tensor_census import TensorCensus, census_of, census_of_architecture
 from .options import (
-    AUTOCAST, HYBRID, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, RECOMPUTE, REDUCE_DTYPE, UNITS, WRAP,
-    Autocast, Hybrid, Offload, OffloadTarget, OptimizerImpl, ParamDtype, Prefetch, Profile, Recompute, ReduceDtype,
-    Scheme, Unit, Wrap,
+    ACCUM_SYNC, AUTOCAST, HYBRID, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, RECOMPUTE, REDUCE_DTYPE,
+    UNITS, WRAP, AccumSync, Autocast, Hybrid, Offload, OffloadTarget, OptimizerImpl, ParamDtype, Prefetch, Profile,
+    Recompute, ReduceDtype, Scheme, Unit, Wrap,
 )
 from .text import shorten
 from .units import parse_count
@@ -247,7 +247,11 @@ class Plan(_Strict):
     profile: Profile = Profile.PAPER
     cluster: Cluster = Cluster()
     seq_len: int = Field(default=2048, ge=1, le=10_000_000, description="tokens per sequence")
-    micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per step")
+    micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per micro-batch")
+    # Gradient accumulation: micro-batches per optimizer step (core.accumulation models what they keep)
+    accum_steps: int = Field(default=1, ge=1, le=1_000_000, description="micro-batches per optimizer step "
+                                                                       "(gradient accumulation steps)")
+    accum_sync: AccumSync = Field(default=ACCUM_SYNC.default, description=ACCUM_SYNC.describe())
     units: Unit = UNITS.default
     # at least 1 MB/s: below that the transfer times leave the range of finite numbers in JSON
     bandwidth_gbps: float = Field(default=100.0, ge=1e-3, le=1e6, description="per-rank link bandwidth in GB/s")
@@ -322,6 +326,11 @@ class Plan(_Strict):
     @property
     def dp(self) -> int:
         return self.cluster.data_parallel
+
+    @property
+    def global_batch(self) -> int:
+        """Sequences per optimizer step over the whole job: micro-batch x accumulation steps x Nd."""
+        return self.micro_batch * self.accum_steps * self.dp
 
 
 def plan_from_json(text: str, source: str = "plan") -> Plan:

@@ -113,6 +113,9 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         "peak_source": PEAK_SOURCE,
         "seq_len": plan.seq_len,  # the shape every activation figure and predicted peak is for
         "micro_batch": plan.micro_batch,
+        "accum_steps": plan.accum_steps,
+        "accum_sync": plan.accum_sync,
+        "global_batch": plan.global_batch,  # sequences per optimizer step: micro-batch x accum_steps x Nd
         "recompute": plan.recompute,
         "knobs": knobs_json(plan),
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
@@ -120,6 +123,17 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         "offload": offload_json(plan),
         "notes": [n.text for n in b.notes],
     }
+
+
+def batch_line(plan: Plan) -> str:
+    """The global batch and what the accumulation keeps, in one line."""
+    text = (f"Global batch: {plan.global_batch:,} sequences per optimizer step = micro-batch {plan.micro_batch:,} x "
+            f"{plan.accum_steps:,} accumulation step{'s' if plan.accum_steps != 1 else ''} x Nd {plan.dp:,}")
+    if plan.accum_steps == 1:
+        return text + "."
+    held = ("whole gradients (reduced in the last micro-batch only)" if plan.accum_sync == "last"
+            else "the stage's own gradients (reduced every micro-batch)")
+    return f"{text}; between micro-batches each rank keeps {held}, in the peak."
 
 
 def peak_json(p: StagePeak) -> dict:
@@ -195,6 +209,7 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         lines.append(f"Stage 3 peak ({big.phase}, {big.moment}): {parts}.")
     else:
         lines.append("Peak: states and gathered 16-bit parameters only; activations need the architecture.")
+    lines.append(batch_line(plan))
     if plan.cuda_allowance_bytes:
         lines.append(f"The peak includes {fmt_bytes(plan.cuda_allowance_bytes, unit)} set aside for the CUDA context "
                      "and allocator (your allowance).")

@@ -200,6 +200,7 @@ COMPONENT_LABELS = {
     "all_gather": QT_TRANSLATE_NOOP("Labels", "All-gather buffer"),
     "reduce_scatter": QT_TRANSLATE_NOOP("Labels", "Reduce-scatter buffer"),
     "unsharded_grads": QT_TRANSLATE_NOOP("Labels", "Unsharded 16-bit gradients"),
+    "accumulated_grads": QT_TRANSLATE_NOOP("Labels", "Gradients kept across micro-batches"),
     "temporaries": QT_TRANSLATE_NOOP("Labels", "Backward temporaries"),
     "optimizer_temps": QT_TRANSLATE_NOOP("Labels", "Optimizer step temporaries"),
     "cast_weights": QT_TRANSLATE_NOOP("Labels", "Autocast bf16 weight copies"),

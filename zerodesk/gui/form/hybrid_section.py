@@ -110,7 +110,7 @@ class HybridSection(QGroupBox):
         if gpu.intra_node_gbps is not None:
             with self._f.quiet():
                 self.intra.setText(f"{gpu.intra_node_gbps:g}")
-            self._f.validate(True)
+            self._f.validate()
 
     def _on_network(self) -> None:
         name = self.network.currentData()
@@ -118,7 +118,7 @@ class HybridSection(QGroupBox):
             network = catalog.find_network(name)
             with self._f.quiet():
                 self.inter.setText(f"{network.gbps:g}")
-        self._f.validate(True)
+        self._f.validate()
 
     def _leave_network(self) -> None:
         """A typed bandwidth is the user's own network."""

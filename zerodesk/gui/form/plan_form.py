@@ -282,5 +282,6 @@ class PlanForm(QWidget):
     def _show_hints(self, plan: Plan) -> None:
         """What the core made of the fields: the exact count, the layout's knobs, Nd."""
         self.model_section.show_hints(plan)
+        self.training.show_hint(plan)
         self.cluster.show_hint(plan)
         self.hybrid.show_hint(plan)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QGroupBox
 
 from ...core import catalog
-from ...core.options import OFFLOAD_TARGET, UNITS
+from ...core.options import ACCUM_SYNC, OFFLOAD_TARGET, UNITS
 from ...core.plan import Offload, Plan, Profile, Scheme
 from ..base import i18n
 from .field_set import FieldSet, form_layout, hint_label, select_data
@@ -23,7 +23,8 @@ translate = QCoreApplication.translate  # lupdate reads translate("PlanForm", "t
 
 
 class TrainingSection(QGroupBox):
-    """Scheme, accounting profile, sequence and micro-batch, recompute, AdamW's kernels."""
+    """Scheme, accounting profile, sequence, micro-batch and accumulation (the global batch below), recompute,
+    AdamW's kernels."""
 
     def __init__(self, f: FieldSet) -> None:
         super().__init__()
@@ -37,6 +38,11 @@ class TrainingSection(QGroupBox):
         f.form_row(form, "seq_len", self.seq)
         self.mb = f.edit("micro_batch", stepper=True)
         f.form_row(form, "micro_batch", self.mb)
+        self.batch_hint = hint_label("globalBatchHint")
+        self.accum = f.edit("accum_steps", stepper=True)
+        f.form_row(form, "accum_steps", self.accum, self.batch_hint)
+        self.accum_sync = f.combo("accum_sync", [("", v) for v in ACCUM_SYNC.values], min_chars=12)
+        f.form_row(form, "accum_sync", self.accum_sync, wide=True)
         self.recompute = f.combo("recompute", [("", m) for m in RECOMPUTE_CHOICES], min_chars=12)
         f.form_row(form, "recompute", self.recompute)
         self.optimizer_impl = f.combo("optimizer_impl", [("", m) for m in OPTIMIZER_IMPLS], min_chars=12)
@@ -59,7 +65,8 @@ class TrainingSection(QGroupBox):
 
     def values(self) -> dict:
         return {"scheme": self.scheme.currentData(), "profile": self.profile.currentData(),
-                "seq_len": self.seq.typed(), "micro_batch": self.mb.typed(),
+                "seq_len": self.seq.typed(), "micro_batch": self.mb.typed(), "accum_steps": self.accum.typed(),
+                "accum_sync": self.accum_sync.currentData(),
                 "recompute": self.recompute.currentData(), "optimizer_impl": self.optimizer_impl.currentData()}
 
     def show(self, plan: Plan) -> None:
@@ -68,8 +75,17 @@ class TrainingSection(QGroupBox):
         self._sync_scheme_enabled()
         self.seq.setText(str(plan.seq_len))
         self.mb.setText(str(plan.micro_batch))
+        self.accum.setText(str(plan.accum_steps))
+        select_data(self.accum_sync, plan.accum_sync)
         select_data(self.recompute, plan.recompute)
         select_data(self.optimizer_impl, plan.optimizer_impl)
+
+
+    def show_hint(self, plan: Plan) -> None:
+        """The global batch the plan makes: micro-batch × accumulation steps × Nd."""
+        self.batch_hint.setText(translate("PlanForm", "Global batch {g} = {mb} × {k} × Nd {nd}").format(
+            g=i18n.fmt_int(plan.global_batch), mb=i18n.fmt_int(plan.micro_batch), k=i18n.fmt_int(plan.accum_steps),
+            nd=i18n.fmt_int(plan.dp)))
 
 
 class ClusterSection(QGroupBox):

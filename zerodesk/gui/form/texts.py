@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from ...core.options import OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE
+from ...core.options import ACCUM_SYNC, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE
 from ..base import i18n
 
 translate = QCoreApplication.translate  # lupdate reads translate("PlanForm", "text")
@@ -37,6 +37,8 @@ def field_labels(unit: str) -> dict[str, str]:
         "profile": translate("PlanForm", "Accounting profile"),
         "seq_len": translate("PlanForm", "Sequence length"),
         "micro_batch": translate("PlanForm", "Micro-batch"),
+        "accum_steps": translate("PlanForm", "Micro-batches per step"),
+        "accum_sync": translate("PlanForm", "Gradients reduced"),
         "cluster.gpu": translate("PlanForm", "GPU preset"),
         "cluster.gpu_memory_bytes": translate("PlanForm", "GPU memory, {unit}").format(unit=unit),
         "cluster.nodes": translate("PlanForm", "Nodes"),
@@ -82,7 +84,12 @@ def field_tips() -> dict[str, str]:
         "cluster.gpu_memory_bytes": translate("PlanForm", "Memory of one GPU; empty: no GPU line"),
         "bandwidth_gbps": translate("PlanForm", "Per-rank link bandwidth used for the communication time (1 GB = 10⁹ B)"),
         "seq_len": translate("PlanForm", "Tokens per sequence (activations estimate)"),
-        "micro_batch": translate("PlanForm", "Sequences per rank per step (activations estimate)"),
+        "micro_batch": translate("PlanForm", "Sequences per rank per micro-batch (activations estimate)"),
+        "accum_steps": translate("PlanForm", "Gradient accumulation: micro-batches before each optimizer step; from 2 "
+                                             "on, each rank keeps gradients between them (the predicted peak follows)"),
+        "accum_sync": translate("PlanForm", "When accumulated gradients are reduced: every micro-batch keeps the "
+                                            "stage's own gradients (sharded from stage 2); only the last (DDP no_sync, "
+                                            "FSDP2 set_requires_gradient_sync(False)) keeps the whole model's"),
         "optimizer_impl": translate("PlanForm", "How AdamW steps: foreach (torch's default on CUDA) holds an FP32 copy of "
                                     "the rank's parameters during the step; for-loop two of its largest tensor; fused "
                                     "none (the predicted peak follows)"),
@@ -107,7 +114,7 @@ def offload_texts(unit: str) -> dict[str, tuple[str, str]]:
 
 def choice_names() -> dict[str, dict[str, str]]:
     """The words for the form's own choices (by combo key, then item data), from the core's option registry."""
-    options = (RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET)
+    options = (RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, ACCUM_SYNC)
     return {o.key: {v: i18n.option_label(o, v) for v in o.values} for o in options}
 
 

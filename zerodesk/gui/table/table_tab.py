@@ -116,6 +116,19 @@ class TableTab(QWidget):
             self._render()
         return [list(r) for r in self._rows]
 
+    def _batch_note(self, plan) -> str:
+        """The global batch, and what accumulation keeps between micro-batches (core.accumulation)."""
+        text = self.tr("Global batch {g} = micro-batch {mb} × {k} accumulation steps × Nd {nd} (sequences per "
+                       "optimizer step).").format(g=i18n.fmt_int(plan.global_batch), mb=i18n.fmt_int(plan.micro_batch),
+                                                 k=i18n.fmt_int(plan.accum_steps), nd=i18n.fmt_int(plan.dp))
+        if plan.accum_steps == 1:
+            return text
+        kept = (self.tr("Between micro-batches each rank keeps the whole model's gradients (reduced in the last "
+                        "micro-batch only); the predicted peak counts them.") if plan.accum_sync == "last" else
+                self.tr("Between micro-batches each rank keeps its stage's own gradients (reduced every "
+                        "micro-batch); the predicted peak counts them."))
+        return text + " " + kept
+
     def _build_rows(self) -> list[list[str]]:
         plan, b = self._plan, self._breakdown
         peaks = predict(plan, b)
@@ -225,7 +238,8 @@ class TableTab(QWidget):
         else:
             self.activations.setText(self.tr(
                 "On top: activations (give the architecture to estimate them), temporary buffers, fragmentation."))
-        notes = [self.tr("Note: {note}.").format(note=i18n.core_note(n)) for n in b.notes] + [comm_note(plan)]
+        notes = [self.tr("Note: {note}.").format(note=i18n.core_note(n)) for n in b.notes] + [comm_note(plan),
+                                                                                               self._batch_note(plan)]
         if notes:
             self.activations.setText(self.activations.text() + "\n" + "\n".join(notes))
         body = rows[1:]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QComboBox, QStyle, QStyleOptionComboBox
+from PySide6.QtWidgets import QApplication, QComboBox, QLayout, QStyle, QStyleOptionComboBox
 
 from ...resources import resource
 
@@ -52,6 +52,9 @@ class WindowLayout:
         Adan"): the boxes elide a long choice rather than widen the dock, so their own hints do not say this.
         The boxes grow with the dock, so what the widest lacks now is what the dock lacks."""
         lacking = 0
+        for layout in [self.form.layout(), *self.form.findChildren(QLayout)]:  # labels just retranslated: geometry now
+            if layout is not None:
+                layout.activate()
         for combo in self.form.findChildren(QComboBox):
             if combo.isVisibleTo(self.form) and combo.currentText():
                 option = QStyleOptionComboBox()

@@ -12,7 +12,8 @@ optimizer are the real ones; only the reducer's C++ is replaced.
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import torch
 import torch.distributed as dist
@@ -36,6 +37,7 @@ class SimulatedDDP(nn.Module):
         self._views: dict[int, tuple[int, torch.Tensor]] = {}
         self._pending: list[int] = []
         self._members: list[list[nn.Parameter]] = []
+        self._sync = True
         for b, group in enumerate(groups):
             members = [params[order[i]] for i in group]
             flat = torch.zeros(sum(p.numel() for p in members), dtype=members[0].dtype, device=members[0].device)
@@ -48,7 +50,18 @@ class SimulatedDDP(nn.Module):
             self._members.append(members)
             self._pending.append(len(members))
 
+    @contextmanager
+    def no_sync(self) -> Iterator[None]:
+        """DDP's no_sync: gradients accumulate in .grad, nothing is copied to a bucket or reduced."""
+        self._sync = False
+        try:
+            yield
+        finally:
+            self._sync = True
+
     def _ready(self, p: nn.Parameter) -> None:
+        if not self._sync:
+            return
         b, view = self._views[id(p)]
         view.copy_(p.grad)
         self._pending[b] -= 1

@@ -12,9 +12,9 @@ the plan's knobs for the core and for this module alike.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Any, Callable, ContextManager
+from typing import Any, Callable, ContextManager, Iterator
 
 import torch
 from torch import nn
@@ -36,6 +36,24 @@ class Engine:
     autocast: Callable[[], ContextManager]  # autocast for DDP (the plan's); FSDP2's policy casts by itself
     ddp: Any | None = None  # stages 0-1: it reports its gradient buckets
     zero1: bool = False  # the optimizer is a ZeroRedundancyOptimizer
+    accum_steps: int = 1  # micro-batches per step (plan.accum_steps)
+    sync_each: bool = True  # reduce gradients every micro-batch (plan.accum_sync "every"), else only in the last
+
+    @contextmanager
+    def reducing(self, sync: bool) -> Iterator[None]:
+        """One micro-batch's forward and backward; sync=False: its gradients stay local (accumulated, unreduced) by
+        DDP's no_sync or FSDP2's set_requires_gradient_sync(False), which keeps them unsharded in the reduce dtype."""
+        if sync:
+            yield
+        elif self.ddp is not None:
+            with self.ddp.no_sync():
+                yield
+        else:
+            self.train_model.set_requires_gradient_sync(False)
+            try:
+                yield
+            finally:
+                self.train_model.set_requires_gradient_sync(True)
 
     @property
     def local_optimizer(self) -> Any:
@@ -62,6 +80,7 @@ def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList
 
     mesh: the device mesh FSDP2 shards over (stages 2-3; 2-D (replicate, shard) for HSDP, whose shard group stage 1's
     ZeroRedundancyOptimizer partitions over). ddp_class: a stand-in for DistributedDataParallel."""
+    accum = {"accum_steps": plan.accum_steps, "sync_each": plan.accum_sync == "every"}
     if stage <= 1:
         from torch.nn.parallel import DistributedDataParallel
 
@@ -70,12 +89,12 @@ def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList
         dtype = autocast_dtype(plan)
         autocast = (lambda: torch.autocast(device.type, dtype=DTYPES[dtype])) if dtype else nullcontext  # noqa: E731
         if stage == 0:
-            return Engine(ddp, adamw(ddp.parameters(), plan.optimizer_impl), autocast, ddp)
+            return Engine(ddp, adamw(ddp.parameters(), plan.optimizer_impl), autocast, ddp, **accum)
         from torch.distributed.optim import ZeroRedundancyOptimizer
 
         opt = ZeroRedundancyOptimizer(ddp.parameters(), optimizer_class=torch.optim.AdamW, lr=1e-4,
                                       **zero1_group(mesh), **adamw_kwargs(plan.optimizer_impl))
-        return Engine(ddp, opt, autocast, ddp, zero1=True)
+        return Engine(ddp, opt, autocast, ddp, zero1=True, **accum)
 
     from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
 
@@ -90,7 +109,7 @@ def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList
     fully_shard(model, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp, **policy)
     if plan.prefetch == "off":
         no_backward_prefetch(model)
-    return Engine(model, adamw(model.parameters(), plan.optimizer_impl), nullcontext)
+    return Engine(model, adamw(model.parameters(), plan.optimizer_impl), nullcontext, **accum)
 
 
 def no_backward_prefetch(model: nn.Module) -> None:

@@ -63,10 +63,11 @@ class ModuleLedger:
     def _peak_rose(self) -> None:
         self.peak_at = len(self.log)
 
-    def mark(self, ended: str | None, starts: str | None) -> None:
-        """A phase ended (its peak moment is the last rise) and another starts (the tracker's peak restarts at the
-        current total, so that is its peak moment until the next rise)."""
-        if ended is not None:
+    def mark(self, ended: str | None, starts: str | None, kept: bool = True) -> None:
+        """A phase ended (its peak moment is the last rise, when its peak is the one kept: a phase met again under
+        gradient accumulation keeps its highest) and another starts (the tracker's peak restarts at the current
+        total, so that is its peak moment until the next rise)."""
+        if ended is not None and kept:
             self.phase_peak_at[ended] = self.peak_at
         self.phase = starts
         self.peak_at = len(self.log)

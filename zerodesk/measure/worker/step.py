@@ -39,16 +39,28 @@ def batch(plan: Plan, rank: int, device: torch.device) -> tuple[torch.Tensor, to
 
 
 def train_step(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, say: Callable[[str, float], None],
-               mark: Callable[[str | None], None]) -> None:
-    """One training step; mark(phase) as each phase starts (None: the step is over), say(phase, progress) reports."""
+               mark: Callable[[str | None], None], between: Callable[[], None] = lambda: None) -> None:
+    """One training step of engine.accum_steps micro-batches (each a forward and a backward; the loss scaled by
+    1/k so the gradients are the mean), then the optimizer; mark(phase) as each phase starts (None: the step is
+    over), say(phase, progress) reports. Without sync_each only the last micro-batch reduces its gradients.
+    between() runs before every micro-batch but the first (the tracker's reset_mod_stats: torch's trackers refuse a
+    second root forward in one iteration; their running peak is kept)."""
+    k = engine.accum_steps
     mark("forward")
     engine.optimizer.zero_grad(set_to_none=True)
-    with engine.autocast():
-        loss = loss_fn(engine.train_model(tokens), targets)
-    mark("backward")
-    say("backward", 0.0)
-    loss.backward()
-    del loss
+    for i in range(k):
+        if i:
+            between()
+            mark("forward")
+        with engine.reducing(sync=engine.sync_each or i == k - 1):
+            with engine.autocast():
+                loss = loss_fn(engine.train_model(tokens), targets)
+            if k > 1:
+                loss = loss / k
+            mark("backward")
+            say("backward", i / k)
+            loss.backward()
+            del loss
     mark("optimizer")
     say("optimizer", 0.0)
     engine.optimizer.step()
@@ -74,7 +86,7 @@ def add_cuda_figures(result: Result, device: torch.device, baseline: int, used_a
 
 
 def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: int,
-            say: Callable[[str, float], None]) -> None:
+            say: Callable[[str, float], None], between: Callable[[], None] = lambda: None) -> None:
     """`steps` untracked training steps: AdamW's state appears in the first, as it will be in the measured one."""
     for i in range(steps):
         say("warmup", i / steps)
@@ -82,7 +94,7 @@ def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: 
         def within(phase: str, progress: float, i: int = i) -> None:  # the phases of a warm-up step are its own
             say("warmup", (i + {"backward": 0.4, "optimizer": 0.8 + 0.2 * progress}.get(phase, 0.0)) / steps)
 
-        train_step(engine, tokens, targets, within, lambda _phase: None)
+        train_step(engine, tokens, targets, within, lambda _phase: None, between)
     say("warmup", 1.0)
 
 
@@ -120,7 +132,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
         trackers.file_kept_unsharded_storages(tracker, model)
     with tracker:
         if track_warmup:
-            warm_up(engine, tokens, targets, warmup, say)
+            warm_up(engine, tokens, targets, warmup, say, tracker.reset_mod_stats)
             tracker.reset_mod_stats()  # the trackers refuse a second root forward otherwise
         inject_fault(rank)
         hooks = forward_progress(blocks, say) if rank == 0 else []  # the measured step's forward only
@@ -136,7 +148,7 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
             peaks = trackers.PhasePeaks(tracker, device, ledger)
             t0 = time.perf_counter()
             say("forward", 0.0)
-            train_step(engine, tokens, targets, say, peaks.start)
+            train_step(engine, tokens, targets, say, peaks.start, tracker.reset_mod_stats)
             if cuda:
                 torch.cuda.synchronize(device)
                 free, total = torch.cuda.mem_get_info(device)

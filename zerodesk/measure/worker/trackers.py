@@ -71,7 +71,8 @@ def categories(snap: dict) -> dict[str, int]:
 
 
 class PhasePeaks:
-    """Per-phase peaks from one tracker: its running peak restarts from the current total at each phase start."""
+    """Per-phase peaks from one tracker: its running peak restarts from the current total at each phase start; a phase
+    that comes again (gradient accumulation: one forward and backward per micro-batch) keeps its highest."""
 
     def __init__(self, tracker: Any, device: Any, ledger: Any = None) -> None:
         self.tracker, self.device, self.ledger = tracker, device, ledger  # ledger: a ModuleLedger, told each phase
@@ -79,11 +80,14 @@ class PhasePeaks:
         self.peaks: dict[str, dict[str, int]] = {}
 
     def start(self, name: str | None) -> None:
-        if self.current is not None:
-            snap = self.tracker.get_tracker_snapshot("peak").get(self.device, {})
-            self.peaks[self.current] = categories(snap)
+        kept = False
+        if self.current is not None:  # a phase met again (the next micro-batch's forward) keeps its highest peak
+            snap = categories(self.tracker.get_tracker_snapshot("peak").get(self.device, {}))
+            if snap["total"] >= self.peaks.get(self.current, {"total": -1})["total"]:
+                self.peaks[self.current] = snap
+                kept = True
         if self.ledger is not None:
-            self.ledger.mark(self.current, name)
+            self.ledger.mark(self.current, name, kept)
         self.current = name
         if name is not None:
             torch_compat.restart_peak(self.tracker)

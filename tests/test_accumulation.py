@@ -1,0 +1,158 @@
+"""Gradient accumulation in the plan, the predicted peak (core.accumulation), fit's global batch and the CLI.
+
+Closed forms: the gradients kept between micro-batches are the stage's own gradient state when every micro-batch
+reduces, the whole model's (FSDP2: 4 B per parameter) when only the last does; real ranks: test_accumulation_ranks.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zerodesk.core.accounting import compute
+from zerodesk.core.accumulation import KEPT, kept_bytes
+from zerodesk.core.fit import FitError, global_batch_fit, solve
+from zerodesk.core.peak import moments, predict
+from zerodesk.core.plan import Plan, PlanError, plan_from_json, plan_to_json
+
+P, ND = 2 * 10**9, 4
+ARCH = {"layers": 4, "hidden": 512, "heads": 8, "ffn": 1536, "vocab": 8000, "mlp": "gated", "norm": "rmsnorm",
+        "positions": "rotary", "tied_embeddings": False}
+
+
+def card(**update) -> Plan:
+    return Plan.model_validate({"model": {"params": P}, "cluster": {"dp": ND}, **update})
+
+
+def arch_plan(**update) -> Plan:
+    return Plan.model_validate({"model": {"architecture": ARCH}, "cluster": {"dp": ND}, "seq_len": 256,
+                                "micro_batch": 2, "profile": "torch", **update})
+
+
+def test_defaults_global_batch_and_file_round_trip():
+    plan = card()
+    assert (plan.accum_steps, plan.accum_sync, plan.global_batch) == (1, "every", ND)
+    plan = card(micro_batch=3, accum_steps=5, accum_sync="last")
+    assert plan.global_batch == 3 * 5 * ND
+    again = plan_from_json(plan_to_json(plan))
+    assert (again.accum_steps, again.accum_sync) == (5, "last")
+    with pytest.raises(PlanError, match="accum_steps"):
+        plan_from_json(plan_to_json(plan).replace('"accum_steps": 5', '"accum_steps": 0'))
+    with pytest.raises(PlanError, match="accum_sync"):
+        plan_from_json(plan_to_json(plan).replace('"accum_sync": "last"', '"accum_sync": "never"'))
+
+
+@pytest.mark.parametrize("profile", ["paper", "torch"])
+def test_kept_gradients_closed_form(profile):
+    """every: the stage's gradient state (paper 2P, 2P, 2P/Nd, 2P/Nd; torch 4P, 4P, then FSDP2's padded shards);
+    last: the same at stages 0-1, the whole model's from stage 2 (paper 2P, torch fp32 4P)."""
+    for sync in ("every", "last"):
+        plan = card(profile=profile, accum_steps=2, accum_sync=sync)
+        b = compute(plan)
+        whole = 2 * P if profile == "paper" else 4 * P
+        shard = whole // ND
+        want = [whole, whole] + ([shard, shard] if sync == "every" else [whole, whole])
+        assert [kept_bytes(plan, s, b) for s in range(4)] == want, (profile, sync)
+        assert [kept_bytes(card(profile=profile, accum_sync=sync), s, b) for s in range(4)] == [0] * 4
+
+
+def test_one_micro_batch_changes_nothing_and_more_than_two_change_nothing_more():
+    base = [p.total_bytes for p in predict(arch_plan())]
+    assert [p.total_bytes for p in predict(arch_plan(accum_sync="last"))] == base
+    for sync in ("every", "last"):
+        two = [p.total_bytes for p in predict(arch_plan(accum_steps=2, accum_sync=sync))]
+        assert all(t >= b for t, b in zip(two, base))
+        assert [p.total_bytes for p in predict(arch_plan(accum_steps=7, accum_sync=sync))] == two
+
+
+def test_later_forward_holds_the_kept_gradients_on_top():
+    """The forward moments of a later micro-batch: the one-micro-batch moment plus exactly the kept gradients."""
+    for sync in ("every", "last"):
+        plan = arch_plan(accum_steps=2, accum_sync=sync)
+        b = compute(plan)
+        ms = moments(plan, 3, b)
+        first = {m.name: m.total for m in ms if m.phase == "forward" and "micro-batch" not in m.name}
+        later = {m.name.split(",")[0]: m.total for m in ms if m.phase == "forward" and "micro-batch" in m.name}
+        assert first and first.keys() == later.keys()
+        for name, total in first.items():
+            assert later[name] - total == kept_bytes(plan, 3, b), (sync, name)
+
+
+def test_last_only_keeps_fp32_gradients_of_every_parameter_and_frees_them_as_groups_reduce():
+    plan = arch_plan(accum_steps=3, accum_sync="last")
+    b = compute(plan)
+    assert kept_bytes(plan, 2, b) == 4 * plan.params
+    ms = moments(plan, 2, b)
+    last_loss = next(m for m in ms if m.name == "loss backward, last micro-batch")
+    assert last_loss.components[KEPT] == 4 * plan.params  # nothing reduced yet
+    root = next(m for m in ms if m.name == "root reduce-scatter, last micro-batch")
+    assert 0 < root.components[KEPT] < 4 * plan.params // 2  # only the root's are left
+    middle = [m for m in ms if m.name.endswith("middle micro-batch")]
+    assert middle and all("reduce_scatter" not in m.components and m.components[KEPT] == 4 * plan.params
+                          for m in middle)
+    peaks = predict(plan)
+    every = predict(arch_plan(accum_steps=3))
+    assert peaks[2].total_bytes > every[2].total_bytes and peaks[3].total_bytes > every[3].total_bytes
+    assert [p.total_bytes for p in peaks[:2]] == [p.total_bytes for p in every[:2]]  # DDP keeps whole ones anyway
+
+
+def test_card_example_states_unchanged_and_peaks_named():
+    """Accumulation changes the peak, never the states: 32 / 14 / 11 / 8 GB still."""
+    plan = card(accum_steps=4, accum_sync="last")
+    assert [s.total_bytes / 1e9 for s in compute(plan).stages] == [32, 14, 11, 8]
+    peaks = predict(plan)
+    assert peaks[2].total_bytes - predict(card())[2].total_bytes == 4 * 10**9  # 2P of whole 16-bit gradients
+    assert "micro-batch" in peaks[2].moment
+
+
+def test_global_batch_fewest_accumulation_steps():
+    plan = arch_plan(cluster={"dp": ND, "gpu_memory_bytes": 2 * 10**9})
+    answer = solve(plan)
+    with_accum = solve(plan.model_copy(update={"accum_steps": 2}))
+    for wanted in (ND, 64 * ND, 4096 * ND):
+        g = global_batch_fit(plan, wanted, answer)
+        per_rank = wanted // ND
+        for c, alone, acc in zip(g.configs, answer.configs, with_accum.configs):
+            if per_rank <= alone.max_micro_batch:
+                assert (c.accum_steps, c.micro_batch) == (1, per_rank)
+            elif c.accum_steps is None:
+                assert not any(per_rank % k == 0 and per_rank // k <= acc.max_micro_batch
+                               for k in range(2, per_rank + 1))
+            else:
+                assert c.micro_batch * c.accum_steps == per_rank and c.micro_batch <= acc.max_micro_batch
+                assert not any(per_rank % k == 0 and per_rank // k <= acc.max_micro_batch
+                               for k in range(2, c.accum_steps))  # none fewer
+        reached = [c for c in g.configs if c.accum_steps]
+        if reached:  # the recommendation takes the fewest steps any configuration needs
+            assert g.recommended.accum_steps == min(c.accum_steps for c in reached)
+        else:
+            assert g.recommended is None
+    big = global_batch_fit(plan, 4096 * ND, answer)
+    assert big.recommended is not None and big.recommended.accum_steps > 1
+    with pytest.raises(FitError, match="multiple of Nd"):
+        global_batch_fit(plan, ND + 1, answer)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "zerodesk", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_plan_and_fit():
+    out = _cli("plan", "--preset", "card-example", "--batch", "2", "--accum-steps", "8", "--json")
+    data = json.loads(out.stdout)
+    assert (data["accum_steps"], data["accum_sync"], data["global_batch"]) == (8, "every", 2 * 8 * 4)
+    text = _cli("plan", "--preset", "card-example", "--accum-steps", "8", "--accum-sync", "last").stdout
+    assert "Global batch: 32 sequences per optimizer step = micro-batch 1 x 8 accumulation steps x Nd 4" in text
+    bad = _cli("plan", "--preset", "card-example", "--accum-steps", "0")
+    assert bad.returncode == 2 and "--accum-steps" in bad.stderr and "Traceback" not in bad.stderr
+    fit = _cli("fit", "--preset", "llama-2-7b", "--profile", "torch", "--dp", "8", "--gpu", "h100-80gb",
+               "--global-batch", "512", "--json")
+    g = json.loads(fit.stdout)["global_batch"]
+    assert (g["global_batch"], g["dp"], g["per_rank"]) == (512, 8, 64) and len(g["configs"]) == 12
+    rec = g["recommended"]
+    assert rec["micro_batch"] * rec["accum_steps"] == 64
+    odd = _cli("fit", "--preset", "llama-2-7b", "--dp", "8", "--gpu", "h100-80gb", "--global-batch", "100")
+    assert odd.returncode == 2 and "multiple of Nd (8)" in odd.stderr and "Traceback" not in odd.stderr

@@ -1,0 +1,89 @@
+"""What gradient accumulation changes in a rank's memory: the gradients kept from one micro-batch to the next.
+
+A step of k micro-batches runs forward and backward k times, then the optimizer once. The first micro-batch is the
+one-micro-batch step (gradients set to None, so its forward holds none); every later one runs with the gradient
+buffer the earlier ones left. What that buffer is depends on the engine and on when gradients are reduced
+(plan.accum_sync):
+
+  every   (DDP's and FSDP2's default) each micro-batch reduces its gradients, so the buffer is the stage's own
+          gradient state: whole for stages 0-1 (DDP's fp32 .grad; the paper's 16-bit gradients), sharded from
+          stage 2 (FSDP2's fp32 gradient shards; the paper's partition). A later micro-batch's new gradients are
+          added into it in place.
+  last    DDP's no_sync / FSDP2's set_requires_gradient_sync(False) on all but the last micro-batch: nothing is
+          reduced until the last, so from stage 2 every rank keeps the whole model's gradients unsharded. FSDP2
+          upcasts them to its reduce dtype (fp32 here: MixedPrecisionPolicy(reduce_dtype=float32)) and keeps them
+          per parameter, unpadded: 4 B x P. The paper profile keeps them in the scheme's gradient dtype (its
+          stage-0 gradient bytes). Stages 0-1 keep the same whole gradients either way.
+
+The prediction (core.peak calls accumulate() on its moments) adds, to every forward and backward moment of the
+one-micro-batch step, the same moment in a later micro-batch with the buffer alive. In `last` from stage 2 the
+last micro-batch frees each group's unsharded gradients as it reduce-scatters them, so a backward moment keeps
+the part not yet reduced (the moment's own sharded gradients say how far backward got); a middle micro-batch
+(k >= 3) keeps all of it and reduce-scatters nothing. Pure Python, no torch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .accounting import SCHEMES, Breakdown
+from .options import Profile
+
+if TYPE_CHECKING:
+    from .peak import Moment
+    from .plan import Plan
+
+FP32 = 4
+KEPT = "accumulated_grads"  # the peak component of gradients kept unsharded across micro-batches (`last`)
+
+
+def grad_keys(plan: "Plan", b: Breakdown) -> set[str]:
+    """The state components that are gradients under the plan's profile."""
+    if b.profile == Profile.TORCH:
+        return {"grads"}
+    return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
+
+
+def unsharded(plan: "Plan", stage: int) -> bool:
+    """Whether the gradients kept between micro-batches are the whole model's rather than the stage's own."""
+    return plan.accum_sync == "last" and stage >= 2
+
+
+def kept_bytes(plan: "Plan", stage: int, b: Breakdown) -> int:
+    """Bytes of gradients one rank keeps from one micro-batch to the next (0 without accumulation)."""
+    if plan.accum_steps <= 1:
+        return 0
+    keys = grad_keys(plan, b)
+    if not unsharded(plan, stage):
+        return sum(v for k, v in b.stage(stage).components.items() if k in keys)
+    if b.profile == Profile.TORCH:
+        return FP32 * plan.params  # FSDP2's unsharded_accumulated_grad: every parameter, unpadded, in fp32
+    return sum(v for k, v in b.stage(0).components.items() if k in keys)  # the scheme's gradients, whole
+
+
+def accumulate(plan: "Plan", stage: int, moments: list["Moment"], b: Breakdown) -> list["Moment"]:
+    """The one-micro-batch step's moments and, with accumulation, the same moments in later micro-batches."""
+    if plan.accum_steps <= 1:
+        return moments
+    kept = kept_bytes(plan, stage, b)
+    sharded_grads = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
+    out = list(moments)
+    for m in moments:
+        if m.phase == "optimizer":
+            continue
+        comps = dict(m.components)
+        if not unsharded(plan, stage):  # the new gradients are added into the buffer in place
+            comps["grads"] = max(comps.get("grads", 0), kept)
+            out.append(replace(m, name=f"{m.name}, later micro-batch", components=comps))
+            continue
+        # how far backward got: the share of the gradient shards already reduce-scattered
+        done = 0.0 if m.phase != "backward" or not sharded_grads else min(1.0, comps.get("grads", 0) / sharded_grads)
+        out.append(replace(m, name=f"{m.name}, last micro-batch",
+                           components=dict(comps, **{KEPT: round(kept * (1 - done))})))
+        if m.phase == "backward":  # an earlier micro-batch reduces nothing: no reduce-scatter, no shards
+            quiet = {k: v for k, v in comps.items() if k not in ("reduce_scatter", "grads")}
+            out.append(replace(m, name=f"{m.name}, first micro-batch", components=dict(quiet, **{KEPT: round(kept * done)})))
+            if plan.accum_steps >= 3:
+                out.append(replace(m, name=f"{m.name}, middle micro-batch", components=dict(quiet, **{KEPT: kept})))
+    return out
