@@ -23,6 +23,7 @@ from .core.options import (
     REDUCE_DTYPE, SCHEME, UNITS, WRAP, Option,
 )
 from .core.json_files import json_text
+from .core.per_block import parse_per_block
 from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
 from .core.text import shorten
 from .core.units import UNIT_BYTES, parse_count, parse_decimal
@@ -140,19 +141,11 @@ def _allowance(text: str) -> int:
 
 
 def _per_block(text: str) -> list[str]:
-    """'full,none,full' or 'full*16,none*16': one recomputation mode per block, in order."""
-    out: list[str] = []
-    for item in text.split(","):
-        mode, star, times = item.strip().partition("*")
-        if mode not in RECOMPUTE.values or (star and not re.fullmatch(r"[0-9]{1,6}", times.strip() or "x")):
-            raise argparse.ArgumentTypeError(
-                f"'{shorten(item.strip(), 40)}' is not a block's recomputation: use {', '.join(RECOMPUTE.values)}, "
-                "optionally with *count (e.g. full*16,none*16)")
-        count = int(times) if star else 1
-        if count < 1:
-            raise argparse.ArgumentTypeError(f"'{shorten(item.strip(), 40)}' repeats a mode {count} times; at least once")
-        out += [mode] * count
-    return out
+    """'full,none,full' or 'full*16,none*16': one recomputation mode per block, in order (core.per_block)."""
+    try:
+        return parse_per_block(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:

@@ -2489,6 +2489,78 @@ optimizer sharded</translation>
         <source>Nd = {nd} ({nodes} × {gpn} GPUs)</source>
         <translation>Nd = {nd} ({nodes} × {gpn} GPUs)</translation>
     </message>
+    <message>
+        <source>Parameter dtype</source>
+        <translation>Parameter dtype</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s param_dtype: FSDP2 gathers parameters and computes in it (stages 2-3); autocast&apos;s dtype under DDP (stages 0-1). The states stay FP32 either way</source>
+        <translation>MixedPrecisionPolicy&apos;s param_dtype: FSDP2 gathers parameters and computes in it (stages 2-3); autocast&apos;s dtype under DDP (stages 0-1). The states stay FP32 either way</translation>
+    </message>
+    <message>
+        <source>Reduce dtype</source>
+        <translation>Reduce dtype</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s reduce_dtype: FSDP2 reduce-scatters gradients in it (stages 2-3); DDP all-reduces its FP32 gradients as they are</source>
+        <translation>MixedPrecisionPolicy&apos;s reduce_dtype: FSDP2 reduce-scatters gradients in it (stages 2-3); DDP all-reduces its FP32 gradients as they are</translation>
+    </message>
+    <message>
+        <source>Autocast (stages 0-1)</source>
+        <translation>Autocast (stages 0-1)</translation>
+    </message>
+    <message>
+        <source>torch.autocast around DDP&apos;s forward, in the parameter dtype; off: FP32 compute</source>
+        <translation>torch.autocast around DDP&apos;s forward, in the parameter dtype; off: FP32 compute</translation>
+    </message>
+    <message>
+        <source>FSDP2 units</source>
+        <translation>FSDP2 units</translation>
+    </message>
+    <message>
+        <source>Which modules fully_shard wraps before the root: each block, N consecutive blocks together, or the root only (one unit: the whole model gathered at once)</source>
+        <translation>Which modules fully_shard wraps before the root: each block, N consecutive blocks together, or the root only (one unit: the whole model gathered at once)</translation>
+    </message>
+    <message>
+        <source>Blocks per unit N</source>
+        <translation>Blocks per unit N</translation>
+    </message>
+    <message>
+        <source>Blocks in one FSDP2 unit when the units are N blocks</source>
+        <translation>Blocks in one FSDP2 unit when the units are N blocks</translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation>Backward prefetch</translation>
+    </message>
+    <message>
+        <source>FSDP2 gathers the next unit while a unit&apos;s backward runs (its default), or each unit only when its own backward starts</source>
+        <translation>FSDP2 gathers the next unit while a unit&apos;s backward runs (its default), or each unit only when its own backward starts</translation>
+    </message>
+    <message>
+        <source>Recompute every k-th block</source>
+        <translation>Recompute every k-th block</translation>
+    </message>
+    <message>
+        <source>The Recompute mode on the k-th, 2k-th, … block only (TorchTitan&apos;s ac_freq); 1: every block</source>
+        <translation>The Recompute mode on the k-th, 2k-th, … block only (TorchTitan&apos;s ac_freq); 1: every block</translation>
+    </message>
+    <message>
+        <source>Recompute per block</source>
+        <translation>Recompute per block</translation>
+    </message>
+    <message>
+        <source>One choice per block, in order, e.g. full*16,none*16 (none, selective, full, each optionally ×count); overrides Recompute and every k-th. Empty: not used</source>
+        <translation>One choice per block, in order, e.g. full*16,none*16 (none, selective, full, each optionally ×count); overrides Recompute and every k-th. Empty: not used</translation>
+    </message>
+    <message>
+        <source>Mixed precision, FSDP2 units, recompute per block</source>
+        <translation>Mixed precision, FSDP2 units, recompute per block</translation>
+    </message>
+    <message>
+        <source>e.g. full*16,none*16</source>
+        <translation>e.g. full*16,none*16</translation>
+    </message>
 </context>
 <context>
     <name>PlanTab</name>

@@ -2491,6 +2491,78 @@ optimizer sharded</source>
         <source>Nd = {nd} ({nodes} × {gpn} GPUs)</source>
         <translation>Nd = {nd} ({nodes} × {gpn} GPU)</translation>
     </message>
+    <message>
+        <source>Parameter dtype</source>
+        <translation>Тип параметров</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s param_dtype: FSDP2 gathers parameters and computes in it (stages 2-3); autocast&apos;s dtype under DDP (stages 0-1). The states stay FP32 either way</source>
+        <translation>param_dtype в MixedPrecisionPolicy: в нём FSDP2 собирает параметры и считает (стадии 2-3); тип autocast под DDP (стадии 0-1). Состояния в любом случае остаются в FP32</translation>
+    </message>
+    <message>
+        <source>Reduce dtype</source>
+        <translation>Тип редукции</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s reduce_dtype: FSDP2 reduce-scatters gradients in it (stages 2-3); DDP all-reduces its FP32 gradients as they are</source>
+        <translation>reduce_dtype в MixedPrecisionPolicy: в нём FSDP2 выполняет reduce-scatter градиентов (стадии 2-3); DDP выполняет all-reduce своих градиентов FP32 как есть</translation>
+    </message>
+    <message>
+        <source>Autocast (stages 0-1)</source>
+        <translation>Autocast (стадии 0-1)</translation>
+    </message>
+    <message>
+        <source>torch.autocast around DDP&apos;s forward, in the parameter dtype; off: FP32 compute</source>
+        <translation>torch.autocast вокруг прямого прохода DDP, в типе параметров; выключен: вычисления в FP32</translation>
+    </message>
+    <message>
+        <source>FSDP2 units</source>
+        <translation>Единицы FSDP2</translation>
+    </message>
+    <message>
+        <source>Which modules fully_shard wraps before the root: each block, N consecutive blocks together, or the root only (one unit: the whole model gathered at once)</source>
+        <translation>Какие модули fully_shard оборачивает до корня: каждый блок, N соседних блоков вместе или только корень (одна единица: вся модель собирается сразу)</translation>
+    </message>
+    <message>
+        <source>Blocks per unit N</source>
+        <translation>Блоков в единице N</translation>
+    </message>
+    <message>
+        <source>Blocks in one FSDP2 unit when the units are N blocks</source>
+        <translation>Блоков в одной единице FSDP2, когда единица — N блоков</translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation>Сбор заранее (prefetch) в обратном проходе</translation>
+    </message>
+    <message>
+        <source>FSDP2 gathers the next unit while a unit&apos;s backward runs (its default), or each unit only when its own backward starts</source>
+        <translation>FSDP2 собирает следующую единицу, пока идёт обратный проход текущей (по умолчанию), или каждую единицу только в начале её собственного обратного прохода</translation>
+    </message>
+    <message>
+        <source>Recompute every k-th block</source>
+        <translation>Пересчёт на каждом k-м блоке</translation>
+    </message>
+    <message>
+        <source>The Recompute mode on the k-th, 2k-th, … block only (TorchTitan&apos;s ac_freq); 1: every block</source>
+        <translation>Режим «Пересчёт» только на k-м, 2k-м, … блоке (ac_freq в TorchTitan); 1: на каждом блоке</translation>
+    </message>
+    <message>
+        <source>Recompute per block</source>
+        <translation>Пересчёт по блокам</translation>
+    </message>
+    <message>
+        <source>One choice per block, in order, e.g. full*16,none*16 (none, selective, full, each optionally ×count); overrides Recompute and every k-th. Empty: not used</source>
+        <translation>Выбор для каждого блока по порядку, например full*16,none*16 (режимы пересчёта через запятую, каждый можно ×число); заменяет «Пересчёт» и «каждый k-й». Пусто: не используется</translation>
+    </message>
+    <message>
+        <source>Mixed precision, FSDP2 units, recompute per block</source>
+        <translation>Смешанная точность, единицы FSDP2, пересчёт по блокам</translation>
+    </message>
+    <message>
+        <source>e.g. full*16,none*16</source>
+        <translation>например, full*16,none*16</translation>
+    </message>
 </context>
 <context>
     <name>PlanTab</name>

@@ -25,9 +25,6 @@ from .plan import Plan, Profile
 from .torch_profile import torch_transient, unit_of  # noqa: F401 (unit_of: the units a wrapping makes)
 
 DTYPE_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
-# The plan fields these knobs are: what a view that does not show them yet carries from the plan it was given.
-PLAN_FIELDS = ("param_dtype", "reduce_dtype", "autocast", "wrap", "wrap_blocks", "prefetch", "recompute_every",
-               "recompute_blocks")
 ZERO1_BROADCAST_BYTES = 4  # ZeroRedundancyOptimizer broadcasts the fp32 parameters it updated
 DDP_GRAD_BYTES = 4  # DDP all-reduces the gradients in their own dtype: fp32, as the parameters are
 

@@ -185,6 +185,9 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
           all_gather=gb * sh.root_padded + unit_gathered, activations=stream + rope)
         m("forward", "loss", gathered_params=gathered_end, activations=layers, logits=10 * logits)
         m("backward", "loss backward", gathered_params=gathered_end, activations=layers, logits=12 * logits)
+        if stage == 3:  # the root (the head) re-gathered for backward, its all-gather buffer held, the logits' gradient
+            m("backward", "root gathered for backward", gathered_params=gb * sh.root_padded,
+              all_gather=gb * sh.root_padded, activations=layers, logits=gb * logits)
         rs = kn.reduce * sh.block_padded  # a unit's reduce-scatter input
         shard = FP32 * sh.block_padded // plan.shard_size  # a unit's fp32 gradient shard
         # post-backward reshards the unit before it reduce-scatters; stage 3 has the next one prefetched

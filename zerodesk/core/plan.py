@@ -33,6 +33,7 @@ from .options import (
     UNITS, WRAP, AccumSync, Autocast, Hybrid, Offload, OffloadTarget, OptimizerImpl, ParamDtype, Prefetch, Profile,
     Recompute, ReduceDtype, Scheme, Unit, Wrap,
 )
+from .per_block import parse_per_block
 from .text import shorten
 from .units import parse_count
 
@@ -294,6 +295,14 @@ class Plan(_Strict):
             raise ValueError("hpz (DeepSpeed ZeRO++) is a paper-profile choice: PyTorch's engines keep no secondary "
                              "partition; use hsdp with the torch profile")
         return hybrid
+
+    @field_validator("recompute_blocks", mode="before")
+    @classmethod
+    def _compact_choices(cls, value: Any) -> Any:
+        """The compact text 'full*16,none*16' (core.per_block) as well as a list; an empty text is no list."""
+        if isinstance(value, str):
+            return parse_per_block(value) if value.strip() else None
+        return value
 
     @field_validator("recompute_blocks")
     @classmethod

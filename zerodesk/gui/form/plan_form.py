@@ -15,7 +15,6 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import catalog
-from ...core.knobs import PLAN_FIELDS as KNOB_FIELDS
 from ...core.plan import Plan, PlanError
 from ...core.plan_model import PlanModel
 from ..base import i18n
@@ -26,6 +25,7 @@ from .fields import ERROR_ALIASES, card_example, default_plan, with_model_preset
 from .memory_edit import MemoryEdit
 from .messages import friendly_errors
 from .hybrid_section import HybridSection, hybrid_texts
+from .knobs_section import KnobsSection, knobs_texts
 from .model_section import ModelSection
 from .sections import ClusterSection, OffloadSection, TrainingSection
 
@@ -43,10 +43,6 @@ def nest(values: dict) -> dict:
 
 
 class PlanForm(QWidget):
-    # The knobs (core.knobs) have no fields here yet: the plan shown last lends them to every plan the fields make,
-    # so a plan file's policy, units and recomputation per block survive an edit in the window.
-    _carried: dict = {}
-
     def __init__(self, model: PlanModel | None = None, plan: Plan | None = None, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("planForm")
@@ -84,6 +80,7 @@ class PlanForm(QWidget):
         self.hybrid = HybridSection(f, self._networks)  # shard group and links (issue 24)
         self.cluster.gpu_preset.activated.connect(lambda _i: self.hybrid.follow_gpu(self.cluster.gpu_preset.currentData()))
         self.offload = OffloadSection(f)  # apart from the stages
+        self.knobs = KnobsSection(f)  # mixed precision, FSDP2 units, recomputation per block (issue 30)
         for section in self._sections():
             outer.addWidget(section)
         # an action, so it comes after the fields it fills, where it cannot be read as the form's title
@@ -95,13 +92,14 @@ class PlanForm(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
     def _sections(self) -> tuple:
-        return self.model_section, self.training, self.cluster, self.hybrid, self.offload
+        return self.model_section, self.training, self.cluster, self.hybrid, self.offload, self.knobs
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
         self._label_fields()
         tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in texts.offload_texts("").items()},
-                **{k: tip for k, (_, tip) in hybrid_texts().items()}}
+                **{k: tip for k, (_, tip) in hybrid_texts().items()},
+                **{k: tip for k, (_, tip) in knobs_texts().items()}}
         for key, text in tips.items():
             self._set.fields[key].setToolTip(text)
             self._set.fields[key].setAccessibleDescription(text)
@@ -127,7 +125,8 @@ class PlanForm(QWidget):
         """Every field's label and accessible name; memory fields name the unit they are typed in."""
         unit = i18n.unit_label(self.cluster.unit())
         labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in texts.offload_texts(unit).items()},
-                  **{k: label for k, (label, _) in hybrid_texts().items()}}
+                  **{k: label for k, (label, _) in hybrid_texts().items()},
+                  **{k: label for k, (label, _) in knobs_texts().items()}}
         accessible = texts.accessible_names()
         for key, text in labels.items():
             self._set.labels[key].setText(text)
@@ -170,20 +169,20 @@ class PlanForm(QWidget):
     def raw(self) -> dict:
         """The fields as a plain dict in the Plan's shape; strings are left for the core to judge."""
         unit = self.cluster.unit()
-        raw = nest({**self._carried, **self.training.values(), **self.cluster.values(unit), **self.hybrid.values(),
-                    **self.offload.values(unit), "units": unit})
+        raw = nest({**self.training.values(), **self.cluster.values(unit), **self.hybrid.values(),
+                    **self.offload.values(unit), **self.knobs.values(), "units": unit})
         raw["model"] = self.model_section.raw()
         return raw
 
     def _show(self, plan: Plan) -> None:
         """Show a plan in the fields (a file, New, a preset, the card example) and set what they read back."""
-        self._carried = {k: getattr(plan, k) for k in KNOB_FIELDS if getattr(plan, k) is not None}
         with self._set.quiet():
             self.model_section.show(plan, self._has_model(plan.model.name))
             self.training.show(plan)
             self.cluster.show(plan)
             self.hybrid.show(plan)
             self.offload.show(plan)
+            self.knobs.show(plan)
             self._shown_unit = plan.units
             self._label_fields()
         self._validate()
@@ -216,16 +215,6 @@ class PlanForm(QWidget):
             self.model_section.model_name = None
             self._validate()
 
-    def _plan_of(self, raw: dict) -> Plan:
-        """The plan of the fields; a carried choice per block that no longer fits the model typed is dropped."""
-        try:
-            return Plan.model_validate(raw)
-        except ValidationError as exc:
-            if "recompute_blocks" not in raw or {e["loc"][:1] for e in exc.errors()} != {("recompute_blocks",)}:
-                raise
-            self._carried = {k: v for k, v in self._carried.items() if k != "recompute_blocks"}
-            return Plan.model_validate({k: v for k, v in raw.items() if k != "recompute_blocks"})
-
     def _units_changed(self) -> None:
         """The memory fields keep their bytes and show them in the new unit; their labels say which."""
         old, self._shown_unit = self._shown_unit, self.cluster.unit()
@@ -241,7 +230,7 @@ class PlanForm(QWidget):
         raw = self.raw()
         kept = self.model_section.kept_model(raw["model"])  # a tensor list is validated once, not per edit
         try:
-            plan = self._plan_of({**raw, "model": kept} if kept is not None else raw)
+            plan = Plan.model_validate({**raw, "model": kept} if kept is not None else raw)
         except ValidationError as exc:
             names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
             self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))
