@@ -24,7 +24,7 @@ from zerodesk.measure.protocol import Error, Result, decode  # noqa: E402
 from zerodesk.measure.runner import measure_env, simulate_command  # noqa: E402
 
 GIB = 2**30
-MODELS = {"pythia-410m": (8, 256, 1), "llama-2-7b": (64, 512, 1)}  # preset: (Nd, seq, micro-batch); untied heads
+MODELS = {"pythia-410m": (8, 256, 1), "llama-2-7b": (64, 2048, 1)}  # preset: (Nd, seq, micro-batch); untied heads
 # knob: (plan fields, stages)
 KNOBS = {
     "default": ({}, (2, 3)),
