@@ -1,14 +1,19 @@
-"""Simulation cost, printed: Llama 2 7B at Nd = 64 stage 3, tracked vs untracked side by side; Llama 2 70B at Nd = 1024.
+"""Simulation cost, printed: Llama 2 7B at Nd = 64 stage 3 (tracked vs untracked), Llama 2 70B at Nd = 1024 side by side.
 
 1. The same fake-tensor FSDP2 step three ways, each in its own process: the worker's step with no memory
    tracker at all (the floor), `zerodesk simulate` as it runs (warm-up untracked, measured step tracked), and
    with --tracked-warmup (warm-up tracked too, as real ranks run it). Prints wall and CPU seconds (CPU time
    is steadier on a shared machine), ratios to the floor, and whether the two simulations' figures are the
    same: peak, peak categories, phase peaks with their categories, resting states.
-2. Llama 2 70B (seq 4096) at Nd = 1024, stage 3, with the simulation's progress streamed as it runs.
-Usage: python benchmarks/bench_simulate.py [--skip-70b] [--rounds N]  (N interleaved rounds, medians printed)
+2. Llama 2 70B (seq 4096) at Nd = 1024, stage 3, through `zerodesk simulate --json`. With --baseline DIR (another
+   checkout of ZeroDesk with its own .venv, e.g. a worktree of an older commit) both run in the same rounds,
+   alternating, and it prints both sides' wall and CPU seconds, the speed-up, and whether the two Result objects
+   are byte-identical once the timings are left out.
+Usage: python benchmarks/bench_simulate.py [--skip-7b] [--skip-70b] [--rounds N] [--baseline DIR]
+  (N interleaved rounds, medians printed)
 """
 
+import argparse
 import json
 import os
 import resource
@@ -18,15 +23,18 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from zerodesk.core.catalog import find_model  # noqa: E402
 from zerodesk.core.peak import predict  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
-from zerodesk.measure.protocol import Error, PhaseMsg, Result, decode  # noqa: E402
+from zerodesk.measure.protocol import Error, Result, decode  # noqa: E402
 from zerodesk.measure.runner import measure_env, simulate_command  # noqa: E402
 
 GIB = 2**30
+BIG = ["--preset", "llama-2-70b", "--seq", "4096", "--batch", "1", "--dp", "1024", "--profile", "torch",
+       "--stage", "3", "--json"]
 
 
 def plan_for(name: str, dp: int, seq: int = 4096) -> Plan:
@@ -35,8 +43,8 @@ def plan_for(name: str, dp: int, seq: int = 4096) -> Plan:
 
 
 def untracked(plan_json: str, stage: int) -> None:
-    """Child: the worker's FSDP2 step as measure_stage runs it (the same model and seed, recompute, wrapping and
-    offload policy, AdamW kernels, tokens and targets), warm-up and measured, under the fake group, no tracker."""
+    """Child: the worker's FSDP2 step as measure_stage runs it (the same model and seed, recompute, engine, tokens
+    and targets), warm-up and measured, under the simulation's fake world, no tracker."""
     import torch
 
     from zerodesk.measure.worker.engines import build_engine
@@ -47,38 +55,15 @@ def untracked(plan_json: str, stage: int) -> None:
 
     plan = Plan.model_validate_json(plan_json)
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
-    cpu = torch.device("cpu")
+    device = torch.device("cpu")
     with fake_world(plan.dp) as mesh:
-        model = build_model(plan.model, cpu, seed=0)
+        model = build_model(plan.model, device, seed=0)
         blocks = blocks_of(model)
         apply_recompute(blocks, plan.recompute)
-        engine = build_engine(stage, plan, model, blocks, cpu, mesh)
-        tokens, targets = batch(plan, 0, cpu)
+        engine = build_engine(stage, plan, model, blocks, device, mesh)
+        tokens, targets = batch(plan, 0, device)
         for _ in range(2):  # warm-up + measured, as the simulation runs them
-            train_step(engine, tokens, targets, lambda _phase, _progress: None, lambda _phase: None)
-
-
-def timed(argv: list[str], progress: bool = False) -> tuple[float, float, Result | None]:
-    """Run one child: its wall seconds, its CPU seconds (user + system, steadier than wall on a shared machine)
-    and its last Result."""
-    cpu0 = _children_cpu()
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=measure_env(), text=True)
-    result = None
-    for line in proc.stdout:
-        if not line.strip() or not line.startswith("{"):
-            continue
-        msg = decode(line)
-        if isinstance(msg, Error):
-            raise SystemExit(msg.message)
-        if isinstance(msg, Result):
-            result = msg
-        if progress and isinstance(msg, PhaseMsg):
-            print(f"  {time.perf_counter() - t0:6.1f} s  stage {msg.stage} {msg.phase:9} {100 * msg.progress:5.1f}%",
-                  flush=True)
-    if proc.wait():
-        raise SystemExit(f"{argv[2]} failed with exit status {proc.returncode}")
-    return time.perf_counter() - t0, _children_cpu() - cpu0, result
+            train_step(engine, tokens, targets, lambda *_: None, lambda _phase: None)
 
 
 def _children_cpu() -> float:
@@ -86,9 +71,38 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def main() -> int:
+def timed(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, str]:
+    """Run one child to the end: its wall seconds, its CPU seconds (user + system of it and the processes it waited
+    for: steadier than wall on a shared machine) and its stdout."""
+    cpu0 = _children_cpu()
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=measure_env(), text=True, cwd=cwd)
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(argv[:4])} ... failed with exit status {proc.returncode}: {proc.stderr[-2000:]}")
+    return wall, cpu, proc.stdout
+
+
+def last_result(stdout: str) -> Result:
+    messages = [decode(line) for line in stdout.splitlines() if line.strip()]
+    errors = [m for m in messages if isinstance(m, Error)]
+    if errors:
+        raise SystemExit(f"the simulation failed: {errors[0].message}")
+    return [m for m in messages if isinstance(m, Result)][-1]
+
+
+def without_timings(value):
+    """A Result (or the CLI's JSON) with every timing left out: keys ending in _s, and wall/date fields."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items()
+                if not (k.endswith("_s") or k in ("wall", "date", "elapsed"))}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
+
+
+def seven_b(rounds: int) -> None:
     plan = plan_for("llama-2-7b", 64)
-    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 1
     print(f"Llama 2 7B ({plan.params:,} params), seq 4096 x 1, Nd = 64, stage 3, fake tensors on cpu; "
           f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS')}; load average {os.getloadavg()[0]:.2f}")
     runs = {"floor": lambda: [sys.executable, __file__, "--untracked", plan.model_dump_json(exclude_none=True), "3"],
@@ -99,8 +113,10 @@ def main() -> int:
     results: dict[str, Result] = {}
     for _ in range(rounds):  # interleaved, so a change in the machine's load falls on all three alike
         for name, argv in runs.items():
-            wall, cpu, results[name] = timed(argv())
+            wall, cpu, out = timed(argv())
             times[name].append((wall, cpu))
+            if name != "floor":
+                results[name] = last_result(out)
     wall0, cpu0 = (statistics.median(t[i] for t in times["floor"]) for i in (0, 1))
     for name in runs:
         wall, cpu = (statistics.median(t[i] for t in times[name]) for i in (0, 1))
@@ -114,12 +130,47 @@ def main() -> int:
     print("  simulate vs --tracked-warmup, the same " + "; ".join(f"{k}: {v}" for k, v in same.items())
           + f"; load average now {os.getloadavg()[0]:.2f}")
     print(f"  peak {r_slow.peak_bytes / GIB:.3f} GiB, predicted {predict(plan)[3].total_bytes / GIB:.3f} GiB")
-    if "--skip-70b" not in sys.argv:
-        big = plan_for("llama-2-70b", 1024)
-        print(f"Llama 2 70B ({big.params:,} params), seq 4096 x 1, Nd = 1024, stage 3 (progress streamed):")
-        wall, _, r = timed(simulate_command(big, [3]), progress=True)
-        print(f"  simulated in {wall:.1f} s; peak {r.peak_bytes / GIB:.3f} GiB, predicted "
-              f"{predict(big)[3].total_bytes / GIB:.3f} GiB")
+
+
+def seventy_b(rounds: int, baseline: Path | None) -> None:
+    big = plan_for("llama-2-70b", 1024)
+    sides = {"this tree": ROOT} | ({f"baseline {baseline}": baseline} if baseline else {})
+    print(f"Llama 2 70B ({big.params:,} params), seq 4096 x 1, Nd = 1024, stage 3: `zerodesk simulate "
+          f"{' '.join(BIG)}`, {rounds} round(s), sides alternating; load average {os.getloadavg()[0]:.2f}")
+    times: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
+    outputs: dict[str, dict] = {}
+    for i in range(rounds):
+        for side, tree in (list(sides.items()) if i % 2 == 0 else list(sides.items())[::-1]):
+            python = tree / ".venv" / "bin" / "python" if tree != ROOT else Path(sys.executable)
+            wall, cpu, out = timed([str(python), "-m", "zerodesk", "simulate", *BIG], cwd=tree)
+            times[side].append((wall, cpu))
+            outputs[side] = json.loads(out)
+            print(f"    round {i + 1} {side}: {wall:.1f} s wall, {cpu:.1f} s CPU", flush=True)
+    medians = {side: tuple(statistics.median(t[k] for t in times[side]) for k in (0, 1)) for side in sides}
+    for side, (wall, cpu) in medians.items():
+        print(f"  {side:40} {wall:6.1f} s wall, {cpu:6.1f} s CPU" + (f"  (median of {rounds})" if rounds > 1 else ""))
+    result = outputs["this tree"]["results"][-1]
+    print(f"  peak {result['peak_bytes'] / GIB:.3f} GiB, predicted {predict(big)[3].total_bytes / GIB:.3f} GiB; "
+          f"load average now {os.getloadavg()[0]:.2f}")
+    if baseline:
+        (wall, cpu), (wall_b, cpu_b) = medians["this tree"], medians[f"baseline {baseline}"]
+        same = json.dumps(without_timings(outputs["this tree"]), sort_keys=True) == \
+            json.dumps(without_timings(outputs[f"baseline {baseline}"]), sort_keys=True)
+        print(f"  speed-up over the baseline: {wall_b / wall:.2f}x wall, {cpu_b / cpu:.2f}x CPU; the whole --json "
+              f"output without timings byte-identical: {same}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (medians printed)")
+    parser.add_argument("--baseline", type=Path, help="another ZeroDesk checkout with its own .venv, run side by side")
+    parser.add_argument("--skip-7b", action="store_true")
+    parser.add_argument("--skip-70b", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_7b:
+        seven_b(args.rounds)
+    if not args.skip_70b:
+        seventy_b(args.rounds, args.baseline.resolve() if args.baseline else None)
     return 0
 
 

@@ -43,7 +43,7 @@ SKIP = [
 ]
 LONG = [
     (r"pytest -q --durations", "the full test suite, about 10 minutes"),
-    (r"benchmarks/(fuzz|accuracy|sim_vs_measured|bench_simulate|bench_gui|bench_estimate)\.py", "a benchmark of minutes"),
+    (r"benchmarks/(fuzz|accuracy|sim_vs_measured|bench_simulate|bench_gui|bench_estimate|bench_accumulation)\.py", "a benchmark of minutes"),
 ]
 WINDOW_OPEN_S = 8.0  # a window command passes when it is still running (or done, status 0) after this long
 TIMEOUT_S = 1800.0

@@ -113,7 +113,7 @@ def test_global_batch_fewest_accumulation_steps():
     answer = solve(plan)
     with_accum = solve(plan.model_copy(update={"accum_steps": 2}))
     for wanted in (ND, 64 * ND, 4096 * ND):
-        g = global_batch_fit(plan, wanted, answer)
+        g = global_batch_fit(plan, wanted)
         per_rank = wanted // ND
         for c, alone, acc in zip(g.configs, answer.configs, with_accum.configs):
             if per_rank <= alone.max_micro_batch:
@@ -130,10 +130,10 @@ def test_global_batch_fewest_accumulation_steps():
             assert g.recommended.accum_steps == min(c.accum_steps for c in reached)
         else:
             assert g.recommended is None
-    big = global_batch_fit(plan, 4096 * ND, answer)
+    big = global_batch_fit(plan, 4096 * ND)
     assert big.recommended is not None and big.recommended.accum_steps > 1
     with pytest.raises(FitError, match="multiple of Nd"):
-        global_batch_fit(plan, ND + 1, answer)
+        global_batch_fit(plan, ND + 1)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:

@@ -769,3 +769,13 @@ def test_the_position_table_size_is_idle_for_rotary_models(form, qtbot):
     choose(qtbot, form.field("model.preset"), "gpt2")
     assert form.field("model.architecture.max_positions").isEnabled()
 
+
+
+def test_share_width_keeps_every_column_in_view_and_wraps_the_long_ones():
+    from zerodesk.gui.table.table_tab import MIN_COLUMN, share_width
+
+    assert share_width([100, 200], 400) == [150, 250]  # all fit: the spare shared evenly
+    widths = share_width([150, 600, 500, 400], 1000)  # too wide: the narrow one keeps its width, the rest share
+    assert widths[0] == 150 and sum(widths) <= 1000 and widths[1] == widths[2] == widths[3]
+    assert share_width([500] * 4, 100) == [MIN_COLUMN] * 4  # no room at all: a floor, and the scroll bar
+

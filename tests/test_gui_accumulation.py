@@ -32,3 +32,31 @@ def test_accumulation_fields_set_the_plan_and_show_the_global_batch(form, table_
     assert f"Global batch {plan.global_batch}" in notes and "whole model's gradients" in notes
     type_into(qtbot, form.field("accum_steps"), "0")
     assert "accum_steps" in model.errors and model.plan.accum_steps == 8  # the last valid plan stays
+
+
+def test_table_counts_communication_per_step_of_k_micro_batches(table_tab, model):
+    """Four micro-batches reduced on the last only: DDP's all-reduce once, stage 3's gathers four times each; the
+    rows and the note say the step is four micro-batches (English, then Russian)."""
+    from zerodesk.core.accounting import comm_by_link
+    from zerodesk.core.plan import Plan
+    from zerodesk.gui.base import i18n
+
+    plan = Plan.model_validate({"model": {"params": 2 * 10**9}, "cluster": {"dp": 4}, "accum_steps": 4,
+                                "accum_sync": "last"})
+    model.set_plan(plan)
+    rows = {r[0]: r[1:] for r in table_tab.rows()}
+    comms = comm_by_link(plan)
+    assert rows["Communication per step of 4 micro-batches"] == [i18n.fmt_bytes(c.total_bytes, "GB") for c in comms]
+    assert rows["Communication per step of 4 micro-batches"] == ["6.00 GB", "6.00 GB", "6.00 GB", "27.00 GB"]
+    assert rows["Collectives: in the node + between"][3].split("\n") == [
+        "8 × all-gather, group of 4: 24.00 GB + 0.00 GB", "reduce-scatter, group of 4: 3.00 GB + 0.00 GB"]
+    assert ("A step here is 4 micro-batches: gradients are reduced on the last micro-batch only"
+            in table_tab.as_text())
+    try:
+        i18n.set_language("ru")
+        model.set_plan(plan.model_copy(update={"accum_steps": 5}))
+        labels = [r[0] for r in table_tab.rows()]
+        assert "Обмены за шаг из 5 микробатчей" in labels
+        assert "Шаг здесь — микробатчей: 5; градиенты сводятся только в последнем микробатче" in table_tab.as_text()
+    finally:
+        i18n.set_language("en")

@@ -278,3 +278,18 @@ def test_the_glossary_tags_adapted_card_text_as_adapted(glossary, lang):
     assert plain.count(adapted) == 2 and f"{card}\n" in plain.replace("\u2029", "\n")  # the card's own claims
     assert "▍" in page
     i18n.set_language("en")
+
+
+def test_the_table_keeps_every_stage_in_view_in_russian(russian, qtbot):
+    """Long Russian verdicts wrap inside their column instead of pushing stages 1-3 out to a scroll bar."""
+    from zerodesk.core.catalog import find_model
+
+    w = russian
+    w.resize(1920, 1080)
+    w.model.load(w.model.plan.model_copy(update={"model": find_model("llama-2-7b").to_model_spec()}))
+    w.tabs.setCurrentWidget(w.table_tab)
+    table = w.table_tab.table
+    qtbot.waitUntil(lambda: table.columnCount() == 4 and table.isVisible())
+    qtbot.wait(50)
+    assert sum(table.columnWidth(c) for c in range(4)) <= table.viewport().width()
+    qtbot.waitUntil(lambda: not table.horizontalScrollBar().isVisible())

@@ -35,6 +35,7 @@ def _breakers():
     from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
     from torch.distributed.fsdp import FSDPModule
     from torch.distributed.fsdp._fully_shard import _fsdp_param
+    from torch.distributed.tensor import _sharding_prop
 
     def plain_chunks(tensor, num_chunks, dim):  # torch.chunk without _chunk_with_empty's padding
         return list(torch.chunk(tensor, num_chunks, dim))
@@ -55,6 +56,10 @@ def _breakers():
         "fsdp_reduce_scatter": lambda mp: mp.delattr(dist, "reduce_scatter_single"),  # FSDP2 calls no other
         "tracker_peak_update": lambda mp: mp.setattr(mem_tracker.MemTracker, "_update_peak_stats", lambda self: None),
         "tracker_output_walk": lambda mp: mp.setattr(mem_tracker, "tree_map_only", lambda *a, **k: None),
+        "strided_flag_scan": lambda mp: mp.setattr(_sharding_prop, "_propagate_use_strided_shard_flag",
+                                                   lambda op_strategy, op_schema: op_schema.args_strategy),
+        "foreach_expansion": lambda mp: mp.setattr(_sharding_prop, "_expand_single_dim_strategy_to_mesh",
+                                                   lambda mesh, op_schema, info: None),
         "ddp_buckets": lambda mp: mp.delattr(dist, "_compute_bucket_assignment_by_size"),
         "storage_identity": lambda mp: mp.setattr(torch.UntypedStorage, "_cdata", property(lambda self: 0)),
         "sdp_choice": lambda mp: mp.delattr(torch, "_fused_sdp_choice"),
@@ -171,6 +176,30 @@ def test_the_torch_floor_is_pyprojects_and_readmes():
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert f"torch>={torch_compat.TORCH_FLOOR},<3" in extras["measure"]
-    assert f"torch {torch_compat.TORCH_FLOOR}" in (ROOT / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(rf"\b(?:Py)?[Tt]orch {re.escape(torch_compat.TORCH_FLOOR)}\b", readme), "README names the floor"
     assert tuple(map(int, torch.__version__.split("+")[0].split(".")[:2])) >= \
         tuple(map(int, torch_compat.TORCH_FLOOR.split(".")))
+
+
+def test_the_strided_flag_is_scanned_once_per_schema_and_torchs_own_runs_for_a_strided_input(monkeypatch):
+    """strided_flag_scanned_once: no _StridedShard among the inputs -> torch's function is not called at all (it
+    would return at once); one -> torch's own runs for every child, as without the patch."""
+    from torch.distributed.tensor import _sharding_prop
+    from torch.distributed.tensor.placement_types import Shard, _StridedShard
+
+    calls = []
+    monkeypatch.setattr(_sharding_prop, "_propagate_use_strided_shard_flag",
+                        lambda op_strategy, op_schema: calls.append(op_strategy))
+    monkeypatch.setitem(torch_compat.CHECKS, "strided_flag_scan", lambda: None)  # the stand-in reads nothing
+
+    def schema(*placements):
+        specs = tuple(type("Spec", (), {"placements": (p,)})() for p in placements)
+        return type("Schema", (), {"args_spec": specs, "args_schema": specs})()
+
+    plain, strided = schema(Shard(0), Shard(0)), schema(Shard(0), _StridedShard(0, split_factor=2))
+    with torch_compat.strided_flag_scanned_once():
+        for child in range(3):
+            _sharding_prop._propagate_use_strided_shard_flag(("plain", child), plain)
+            _sharding_prop._propagate_use_strided_shard_flag(("strided", child), strided)
+    assert calls == [("strided", 0), ("strided", 1), ("strided", 2)]

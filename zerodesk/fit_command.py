@@ -66,13 +66,13 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
     text = None if args.json else fit_table(plan, answer)
     if args.global_batch is not None:
         try:
-            wanted = global_batch_fit(plan, args.global_batch, answer)
+            wanted = global_batch_fit(plan, args.global_batch)
         except FitError as exc:
             raise FitCommandError(f"zerodesk fit: --global-batch: {str(exc).removeprefix('global batch: ')}") from None
         if out is not None:
             out["global_batch"] = global_batch_json(wanted)
         else:
-            text = f"{text}\n\n{global_batch_text(wanted)}"
+            text = f"{text}\n\n{global_batch_text(wanted, plan.units)}"
     if plan.model.architecture is not None:  # the cheapest recomputation per block that fits (issue 30)
         from .core.fit_recompute import cheapest_fitting, policy_json, policy_text
 

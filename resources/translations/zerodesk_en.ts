@@ -70,6 +70,18 @@
         <translation>Collectives: in the node + between</translation>
     </message>
     <message>
+        <source>gradients are reduced on every micro-batch</source>
+        <translation>gradients are reduced on every micro-batch</translation>
+    </message>
+    <message>
+        <source>gradients are reduced on the last micro-batch only</source>
+        <translation>gradients are reduced on the last micro-batch only</translation>
+    </message>
+    <message>
+        <source>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</source>
+        <translation>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</translation>
+    </message>
+    <message>
         <source>shard group of {n}, {r} replicas</source>
         <translation>shard group of {n}, {r} replicas</translation>
     </message>
@@ -131,6 +143,16 @@ micro-batch</translation>
 per step ({unit})</source>
         <translation>Communication
 per step ({unit})</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step
+of {k} micro-batches ({unit})</source>
+        <translation>
+            <numerusform>Communication per step
+of {k} micro-batch ({unit})</numerusform>
+            <numerusform>Communication per step
+of {k} micro-batches ({unit})</numerusform>
+        </translation>
     </message>
     <message>
         <source>none</source>
@@ -720,6 +742,74 @@ per step ({unit})</translation>
     <message>
         <source>{name}: choose one of the listed values.</source>
         <translation>{name}: choose one of the listed values.</translation>
+    </message>
+</context>
+<context>
+    <name>GlobalBatchPanel</name>
+    <message>
+        <source>Global batch: type a whole number of sequences from 1 to {top}.</source>
+        <translation>Global batch: type a whole number of sequences from 1 to {top}.</translation>
+    </message>
+    <message>
+        <source>Global batch: {g} is not a multiple of Nd ({dp}); every rank takes the same number of sequences per step.</source>
+        <translation>Global batch: {g} is not a multiple of Nd ({dp}); every rank takes the same number of sequences per step.</translation>
+    </message>
+    <message>
+        <source>No micro-batch of it fits, with or without accumulation.</source>
+        <translation>No micro-batch of it fits, with or without accumulation.</translation>
+    </message>
+    <message numerus="yes">
+        <source>{k} steps of micro-batch {mb}; communication per step: {comm}</source>
+        <translation>
+            <numerusform>{k} step of micro-batch {mb}; communication per step: {comm}</numerusform>
+            <numerusform>{k} steps of micro-batch {mb}; communication per step: {comm}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Global batch {g} at Nd = {dp}: {n} sequences per rank per step.</source>
+        <translation>
+            <numerusform>Global batch {g} at Nd = {dp}: {n} sequence per rank per step.</numerusform>
+            <numerusform>Global batch {g} at Nd = {dp}: {n} sequences per rank per step.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing reaches it: no micro-batch of it fits, with or without accumulation.</source>
+        <translation>Nothing reaches it: no micro-batch of it fits, with or without accumulation.</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} takes it in one step of micro-batch {mb}, without accumulation, moving {comm} per step.</source>
+        <translation>Stage {stage} {recompute} takes it in one step of micro-batch {mb}, without accumulation, moving {comm} per step.</translation>
+    </message>
+    <message>
+        <source>gradients reduced on every micro-batch</source>
+        <translation>gradients reduced on every micro-batch</translation>
+    </message>
+    <message>
+        <source>gradients reduced on the last micro-batch only</source>
+        <translation>gradients reduced on the last micro-batch only</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fewest accumulation steps: stage {stage} {recompute}, {k} steps of micro-batch {mb}, moving {comm} per step ({when}).</source>
+        <translation>
+            <numerusform>Fewest accumulation steps: stage {stage} {recompute}, {k} step of micro-batch {mb}, moving {comm} per step ({when}).</numerusform>
+            <numerusform>Fewest accumulation steps: stage {stage} {recompute}, {k} steps of micro-batch {mb}, moving {comm} per step ({when}).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Global batch:</source>
+        <translation>Global batch:</translation>
+    </message>
+    <message>
+        <source>sequences per optimizer step</source>
+        <translation>sequences per optimizer step</translation>
+    </message>
+    <message>
+        <source>The global batch wanted (sequences per optimizer step, all ranks): the fewest accumulation steps that reach it at the plan&apos;s Nd, per stage and recompute mode</source>
+        <translation>The global batch wanted (sequences per optimizer step, all ranks): the fewest accumulation steps that reach it at the plan&apos;s Nd, per stage and recompute mode</translation>
+    </message>
+    <message>
+        <source>Accumulation steps × micro-batch for the global batch, per stage and recompute mode</source>
+        <translation>Accumulation steps × micro-batch for the global batch, per stage and recompute mode</translation>
     </message>
 </context>
 <context>
@@ -3447,6 +3537,13 @@ states (Δ)</translation>
     <message>
         <source>Communication per step</source>
         <translation>Communication per step</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step of {k} micro-batches</source>
+        <translation>
+            <numerusform>Communication per step of {k} micro-batch</numerusform>
+            <numerusform>Communication per step of {k} micro-batches</numerusform>
+        </translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>

@@ -70,6 +70,18 @@
         <translation>Коллективные операции: внутри узла + между узлами</translation>
     </message>
     <message>
+        <source>gradients are reduced on every micro-batch</source>
+        <translation>градиенты сводятся после каждого микробатча</translation>
+    </message>
+    <message>
+        <source>gradients are reduced on the last micro-batch only</source>
+        <translation>градиенты сводятся только в последнем микробатче</translation>
+    </message>
+    <message>
+        <source>A step here is {k} micro-batches: {reduced}, and parameters resharded between micro-batches (stage 3, and FSDP2&apos;s stage 2) are gathered again for each.</source>
+        <translation>Шаг здесь — микробатчей: {k}; {reduced}, а параметры, снова разделяемые между микробатчами (стадия 3 и стадия 2 в FSDP2), собираются заново для каждого.</translation>
+    </message>
+    <message>
         <source>shard group of {n}, {r} replicas</source>
         <translation>группа разделения N = {n}, реплики: {r}</translation>
     </message>
@@ -131,6 +143,18 @@ micro-batch</source>
 per step ({unit})</source>
         <translation>Обмены
 за шаг ({unit})</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step
+of {k} micro-batches ({unit})</source>
+        <translation>
+            <numerusform>Обмены за шаг
+из {k} микробатча ({unit})</numerusform>
+            <numerusform>Обмены за шаг
+из {k} микробатчей ({unit})</numerusform>
+            <numerusform>Обмены за шаг
+из {k} микробатчей ({unit})</numerusform>
+        </translation>
     </message>
     <message>
         <source>none</source>
@@ -720,6 +744,77 @@ per step ({unit})</source>
     <message>
         <source>{name}: choose one of the listed values.</source>
         <translation>{name}: выберите одно из значений списка.</translation>
+    </message>
+</context>
+<context>
+    <name>GlobalBatchPanel</name>
+    <message>
+        <source>Global batch: type a whole number of sequences from 1 to {top}.</source>
+        <translation>Глобальный батч: введите целое число последовательностей от 1 до {top}.</translation>
+    </message>
+    <message>
+        <source>Global batch: {g} is not a multiple of Nd ({dp}); every rank takes the same number of sequences per step.</source>
+        <translation>Глобальный батч: {g} не кратен Nd ({dp}); каждый участник берёт за шаг одинаковое число последовательностей.</translation>
+    </message>
+    <message>
+        <source>No micro-batch of it fits, with or without accumulation.</source>
+        <translation>Ни один микробатч из него не помещается ни с накоплением, ни без него.</translation>
+    </message>
+    <message numerus="yes">
+        <source>{k} steps of micro-batch {mb}; communication per step: {comm}</source>
+        <translation>
+            <numerusform>{k} шаг с микробатчем {mb}; обмены за шаг: {comm}</numerusform>
+            <numerusform>{k} шага с микробатчем {mb}; обмены за шаг: {comm}</numerusform>
+            <numerusform>{k} шагов с микробатчем {mb}; обмены за шаг: {comm}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Global batch {g} at Nd = {dp}: {n} sequences per rank per step.</source>
+        <translation>
+            <numerusform>Глобальный батч {g} при Nd = {dp}: {n} последовательность на участника за шаг.</numerusform>
+            <numerusform>Глобальный батч {g} при Nd = {dp}: {n} последовательности на участника за шаг.</numerusform>
+            <numerusform>Глобальный батч {g} при Nd = {dp}: {n} последовательностей на участника за шаг.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing reaches it: no micro-batch of it fits, with or without accumulation.</source>
+        <translation>Его не достичь: ни один микробатч из него не помещается ни с накоплением, ни без него.</translation>
+    </message>
+    <message>
+        <source>Stage {stage} {recompute} takes it in one step of micro-batch {mb}, without accumulation, moving {comm} per step.</source>
+        <translation>Стадия {stage} {recompute} берёт его за один шаг с микробатчем {mb}, без накопления; обмены за шаг: {comm}.</translation>
+    </message>
+    <message>
+        <source>gradients reduced on every micro-batch</source>
+        <translation>градиенты сводятся после каждого микробатча</translation>
+    </message>
+    <message>
+        <source>gradients reduced on the last micro-batch only</source>
+        <translation>градиенты сводятся только в последнем микробатче</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fewest accumulation steps: stage {stage} {recompute}, {k} steps of micro-batch {mb}, moving {comm} per step ({when}).</source>
+        <translation>
+            <numerusform>Меньше всего шагов накопления: стадия {stage} {recompute}, {k} шаг с микробатчем {mb}; обмены за шаг: {comm} ({when}).</numerusform>
+            <numerusform>Меньше всего шагов накопления: стадия {stage} {recompute}, {k} шага с микробатчем {mb}; обмены за шаг: {comm} ({when}).</numerusform>
+            <numerusform>Меньше всего шагов накопления: стадия {stage} {recompute}, {k} шагов с микробатчем {mb}; обмены за шаг: {comm} ({when}).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Global batch:</source>
+        <translation>Глобальный батч:</translation>
+    </message>
+    <message>
+        <source>sequences per optimizer step</source>
+        <translation>последовательностей на шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>The global batch wanted (sequences per optimizer step, all ranks): the fewest accumulation steps that reach it at the plan&apos;s Nd, per stage and recompute mode</source>
+        <translation>Нужный глобальный батч (последовательностей на шаг оптимизатора, все участники): наименьшее число шагов накопления, которое его даёт при Nd плана, по стадиям и режимам пересчёта активаций</translation>
+    </message>
+    <message>
+        <source>Accumulation steps × micro-batch for the global batch, per stage and recompute mode</source>
+        <translation>Шаги накопления × микробатч для глобального батча по стадиям и режимам пересчёта активаций</translation>
     </message>
 </context>
 <context>
@@ -3451,6 +3546,14 @@ states (Δ)</source>
     <message>
         <source>Communication per step</source>
         <translation>Обмены за шаг</translation>
+    </message>
+    <message numerus="yes">
+        <source>Communication per step of {k} micro-batches</source>
+        <translation>
+            <numerusform>Обмены за шаг из {k} микробатча</numerusform>
+            <numerusform>Обмены за шаг из {k} микробатчей</numerusform>
+            <numerusform>Обмены за шаг из {k} микробатчей</numerusform>
+        </translation>
     </message>
     <message>
         <source>Communication time at {bw} GB/s</source>

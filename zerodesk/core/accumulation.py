@@ -25,14 +25,24 @@ the part not yet reduced (the moment's own sharded gradients say how far backwar
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from .accounting import SCHEMES, Breakdown
 from .options import Profile
 
 if TYPE_CHECKING:
-    from .peak import Moment
     from .plan import Plan
+
+
+class MomentLike(Protocol):
+    """A moment of the step (core.peak.Moment; named by shape, so this module does not import the peak that calls it)."""
+
+    phase: str
+    name: str
+    components: dict[str, int]
+
+
+M = TypeVar("M", bound=MomentLike)
 
 FP32 = 4
 KEPT = "accumulated_grads"  # the peak component of gradients kept unsharded across micro-batches (`last`)
@@ -62,7 +72,7 @@ def kept_bytes(plan: "Plan", stage: int, b: Breakdown) -> int:
     return sum(v for k, v in b.stage(0).components.items() if k in keys)  # the scheme's gradients, whole
 
 
-def accumulate(plan: "Plan", stage: int, moments: list["Moment"], b: Breakdown) -> list["Moment"]:
+def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list[M]:
     """The one-micro-batch step's moments and, with accumulation, the same moments in later micro-batches."""
     if plan.accum_steps <= 1:
         return moments

@@ -15,6 +15,14 @@ group lines up with the nodes (N divides the ranks per node or is a multiple of 
 once: a shard group inside a node keeps its all-gathers and reduce-scatters on NVLink, and only the replicas'
 all-reduce of one shard, 2 (S/N)(R-1)/R, leaves the node.
 
+A step of k micro-batches (plan.accum_steps) repeats some collectives (times_per_step): gradients are reduced on
+every micro-batch (accum_sync=every: DDP's all-reduce, the reduce-scatter and the replicas' all-reduce, k times) or
+on the last only (accum_sync=last: DDP's no_sync, FSDP2's set_requires_gradient_sync(False): once); parameters
+resharded between micro-batches are gathered again for each (stage 3's forward and backward all-gathers, and
+FSDP2's stage-2 forward all-gather, as FSDP2 reshards after every backward), k times either way; the rest follow
+the optimizer step, once (ZeroRedundancyOptimizer's broadcast; the paper's stages 1-2 all-gather of the updated
+parameters, whole at rest). At k = 1 every collective runs once.
+
 Seconds are bytes over the link's bandwidth per GPU and per direction. Compute is not modelled, and overlapping
 communication with compute hides part of this time: every figure here is a lower bound on what the step spends
 communicating, and max(intra, inter) the bound when both links work at once. Pure Python.
@@ -56,9 +64,10 @@ class Collective:
     group: str  # "all" (Nd ranks), "shard" (N), "replicate" (Nd/N), "secondary" (hpZ's N)
     size: int  # ranks in the group, n
     per_node: Fraction  # members of the group on one node, g
-    payload_bytes: Fraction  # the buffer S the collective works on (a replicate all-reduce: one shard)
-    intra_node_bytes: int  # what one rank sends over the intra-node link
+    payload_bytes: Fraction  # the buffer S one call works on (a replicate all-reduce: one shard)
+    intra_node_bytes: int  # what one rank sends over the intra-node link, per step (every call)
     inter_node_bytes: int  # ... and between nodes
+    times: int = 1  # calls per step: k for what repeats with each of k micro-batches (times_per_step)
 
     @property
     def bytes(self) -> int:
@@ -143,8 +152,20 @@ def _sharded(stage: int, grad: Fraction, gather: Fraction, n: int) -> list[tuple
                       ("all-reduce", "gradients", "backward", "replicate", grad / n)]
 
 
+def times_per_step(plan: Plan, stage: int, what: str, phase: str) -> int:
+    """How often a collective of the one-micro-batch step runs in a step of plan.accum_steps micro-batches."""
+    k = plan.accum_steps
+    if what == "gradients":  # reduced on every micro-batch, or only on the last (no_sync)
+        return k if plan.accum_sync == "every" else 1
+    # parameters: gathered again for each micro-batch where they are resharded between micro-batches
+    if phase != "step" and (stage == 3 or (stage == 2 and plan.profile == Profile.TORCH)):
+        return k
+    return 1
+
+
 def stage_comm(plan: Plan, stage: int, size: ElementBytes) -> StageComm:
-    """The stage's collectives, the bytes one rank sends over each link per step, and their time.
+    """The stage's collectives, the bytes one rank sends over each link per step (of plan.accum_steps
+    micro-batches), and their time.
 
     size: the element sizes of the plan's scheme or engines (accounting.comm_by_link passes them)."""
     sizes = groups(plan)
@@ -153,11 +174,12 @@ def stage_comm(plan: Plan, stage: int, size: ElementBytes) -> StageComm:
     found, intra_sum, inter_sum = [], Fraction(0), Fraction(0)
     for op, what, phase, group, payload in _steps(plan, stage, size):
         size, per_node = sizes[group]
-        intra, inter = split(op, payload, size, per_node)
+        times = times_per_step(plan, stage, what, phase)
+        intra, inter = (times * b for b in split(op, payload, size, per_node))
         intra_sum, inter_sum = intra_sum + intra, inter_sum + inter
         if size > 1:  # a group of one rank moves nothing: left out
             found.append(Collective(op, what, phase, group, size, min(Fraction(size), per_node), payload, floor(intra),
-                                    floor(inter)))
+                                    floor(inter), times))
     cl = plan.cluster
     intra_b, inter_b = floor(intra_sum), floor(inter_sum)
     return StageComm(stage, tuple(found), intra_b, inter_b, floor(intra_sum + inter_sum),

@@ -29,13 +29,29 @@ def layout(plan: Plan) -> str:
             f"inter-node {cl.inter_node_gbps:g} GB/s per GPU per direction")
 
 
+def per_step(plan: Plan, when: bool = False) -> str:
+    """'per step' or, with accumulation, 'per step of 4 micro-batches' (when: then '(gradients reduced on every
+    micro-batch)' or '(... on the last micro-batch only)')."""
+    k = plan.accum_steps
+    if k == 1:
+        return "per step"
+    text = f"per step of {k:,} micro-batches"
+    if when:
+        text += " (gradients reduced on " + ("every micro-batch)" if plan.accum_sync == "every" else
+                                             "the last micro-batch only)")
+    return text
+
+
 def collective_label(c: Collective) -> str:
-    """'reduce-scatter of gradients (backward), shard group of 8, 8 per node'."""
-    return f"{c.op} of {c.what} ({c.phase}), {GROUP_NAMES[c.group].format(n=c.size)}, {float(c.per_node):g} per node"
+    """'reduce-scatter of gradients (backward), shard group of 8, 8 per node' (', 4 times a step' when repeated)."""
+    times = f", {c.times:,} times a step" if c.times > 1 else ""
+    return (f"{c.op} of {c.what} ({c.phase}), {GROUP_NAMES[c.group].format(n=c.size)}, {float(c.per_node):g} per node"
+            f"{times}")
 
 
 def comm_json(plan: Plan, comm: StageComm) -> dict:
-    """One stage's "comm": per link bytes and seconds, the lower bound, and each collective."""
+    """One stage's "comm": per link bytes and seconds per step (of plan.accum_steps micro-batches), the lower bound,
+    and each collective (payload_bytes per call, times calls per step, the link bytes of all of them)."""
     return {
         "intra_node": {"bytes": comm.intra_node_bytes, "seconds": comm.intra_node_seconds},
         "inter_node": {"bytes": comm.inter_node_bytes, "seconds": comm.inter_node_seconds},
@@ -43,7 +59,7 @@ def comm_json(plan: Plan, comm: StageComm) -> dict:
         "lower_bound_seconds": comm.lower_bound_seconds,
         "collectives": [
             {"op": c.op, "of": c.what, "phase": c.phase, "group": c.group, "ranks": c.size, "per_node": float(c.per_node),
-             "payload_bytes": int(c.payload_bytes), "intra_node_bytes": c.intra_node_bytes,
+             "payload_bytes": int(c.payload_bytes), "times": c.times, "intra_node_bytes": c.intra_node_bytes,
              "inter_node_bytes": c.inter_node_bytes}
             for c in comm.collectives
         ],
@@ -78,7 +94,7 @@ def comm_table(plan: Plan, comms: list[StageComm]) -> str:
         rows.append([str(c.stage), "per step", f"{c.intra_node_bytes / scale:,.2f}", f"{c.inter_node_bytes / scale:,.2f}",
                      _ms(c.intra_node_seconds), _ms(c.inter_node_seconds), _ms(c.lower_bound_seconds)])
     indented = "\n".join("  " + line for line in table(rows, {2, 3, 4, 5, 6}).splitlines())  # apart from the stage table
-    lines = [f"Communication per rank per step, by link ({layout(plan)}):", "", indented,
+    lines = [f"Communication per rank {per_step(plan, when=True)}, by link ({layout(plan)}):", "", indented,
              f"{LOWER_BOUND}.", section7_line(plan, comms)]
     return "\n".join(lines)
 
@@ -90,5 +106,5 @@ def section7_line(plan: Plan, comms: list[StageComm]) -> str:
     scale = UNIT_BYTES[unit]
     ratio = f"{three.total_bytes / two.total_bytes:.2f}x" if two.total_bytes else "n/a"
     return (f"Stage 3 vs stage 2 (§7: 1.5x the traffic): {three.total_bytes / scale:,.2f} vs "
-            f"{two.total_bytes / scale:,.2f} {unit} per rank per step ({ratio}), at least "
+            f"{two.total_bytes / scale:,.2f} {unit} per rank {per_step(plan)} ({ratio}), at least "
             f"{_ms(three.lower_bound_seconds)} vs {_ms(two.lower_bound_seconds)} ms at these bandwidths.")

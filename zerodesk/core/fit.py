@@ -14,11 +14,12 @@ Pure Python: no torch, no Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from functools import cache
+from typing import Any, Callable, Sequence
 
 from annotated_types import Le
 
-from .accounting import STAGES, Breakdown, compute
+from .accounting import STAGES, Breakdown, comm_by_link, compute
 from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moments, predict
@@ -320,48 +321,60 @@ class GlobalBatchFit:
     recompute: str
     accum_steps: int | None  # None: no whole micro-batch of G / Nd sequences over any number of steps fits
     micro_batch: int | None
+    comm_bytes: int | None  # bytes one rank moves per step of those accumulation steps (None: not reached)
 
 
 @dataclass(frozen=True)
 class GlobalBatchAnswer:
     global_batch: int
     dp: int
+    accum_sync: str  # the plan's: when the gradients are reduced, which sets what accumulation adds to communication
     configs: list[GlobalBatchFit]  # stage-major, as FitAnswer.configs
-    recommended: GlobalBatchFit | None  # the fewest steps, then the least communication, recompute, stage
+    recommended: GlobalBatchFit | None  # the fewest steps, then the least communication per step, recompute, stage
 
 
-def global_batch_fit(plan: Plan, global_batch: int, answer: FitAnswer | None = None,
-                     memo: _Peaks | None = None) -> GlobalBatchAnswer:
+def global_batch_fit(plan: Plan, global_batch: int, memos: dict[str, _Peaks] | None = None) -> GlobalBatchAnswer:
     """The global batch G at the plan's Nd with the fewest accumulation steps, per stage and recompute mode.
 
     Every rank takes n = G / Nd sequences per step as k micro-batches of n / k (k divides n). One step (k = 1) needs
     micro-batch n to fit without accumulation; from k = 2 on the gradients kept between micro-batches are the same
     whatever k is (core.accumulation), so the largest micro-batch that fits with accumulation, m, gives the fewest
-    steps: the smallest divisor k >= 2 of n with n / k <= m. FitError when Nd does not divide G."""
+    steps: the smallest divisor k >= 2 of n with n / k <= m. Communication per step is counted at that k (with
+    accumulation some collectives repeat per micro-batch: core.comm_links). FitError when Nd does not divide G.
+    memos: a dict this fills with the stage peaks of one step and of accumulation (peak_memo); pass the same one
+    again, as the window does across edits, to reuse them."""
     dp = plan.dp
     if global_batch < 1 or global_batch % dp:
         raise FitError(f"global batch: {global_batch:,} sequences must be a positive multiple of Nd ({dp:,}), "
                        "as every rank takes the same number per step")
+    usable_memory(plan)  # FitError without a GPU size
     per_rank = global_batch // dp
-    peaks = peak_memo(plan, memo)
-    answer = answer or solve(plan, peaks)
-    with_accum = answer if plan.accum_steps >= 2 else solve(plan.model_copy(update={"accum_steps": 2}))
-    limits = {(c.stage, c.recompute): c.max_micro_batch for c in with_accum.configs}
-    one = plan.model_copy(update={"accum_steps": 1})
+    memos = {} if memos is None else memos
+    limits = {}  # (steps: 1 or "more", stage, recompute) -> the largest micro-batch that fits
+    for name, steps in (("one step", 1), ("accumulating", 2)):
+        variant = plan.model_copy(update={"accum_steps": steps})
+        memos[name] = peak_memo(variant, memos.get(name))
+        for r in RECOMPUTE:
+            for (stage, _), most in batch_limits(variant, [dp], memos[name], r).items():
+                limits[steps, stage, r] = most
+    comm_at = comm_per_step(plan)
     configs = []
-    for c in answer.configs:
-        alone = c.max_micro_batch if plan.accum_steps == 1 else batch_boundary(one, c.stage, c.recompute)[0]
-        if per_rank <= alone:
-            configs.append(GlobalBatchFit(c.stage, c.recompute, 1, per_rank))
-            continue
-        most = limits.get((c.stage, c.recompute), 0)
-        k = next((k for k in _divisors(per_rank) if k >= 2 and per_rank // k <= most), None)
-        configs.append(GlobalBatchFit(c.stage, c.recompute, k, per_rank // k if k else None))
-    comm = {c.stage: c.comm_bytes for c in answer.configs}
+    for stage in STAGES:
+        for r in RECOMPUTE:
+            if per_rank <= limits[1, stage, r]:
+                k: int | None = 1
+            else:
+                k = next((k for k in _divisors(per_rank) if k >= 2 and per_rank // k <= limits[2, stage, r]), None)
+            configs.append(GlobalBatchFit(stage, r, k, per_rank // k if k else None, comm_at(k)[stage] if k else None))
     reached = [g for g in configs if g.accum_steps is not None]
     best = min(reached, default=None,
-               key=lambda g: (g.accum_steps, comm[g.stage], RECOMPUTE.index(g.recompute), g.stage))
-    return GlobalBatchAnswer(global_batch, dp, configs, best)
+               key=lambda g: (g.accum_steps, g.comm_bytes, RECOMPUTE.index(g.recompute), g.stage))
+    return GlobalBatchAnswer(global_batch, dp, plan.accum_sync, configs, best)
+
+
+def comm_per_step(plan: Plan) -> Callable[[int], list[int]]:
+    """Each stage's bytes one rank moves per step of k micro-batches at the plan's Nd, by k (memoised)."""
+    return cache(lambda k: [c.total_bytes for c in comm_by_link(plan.model_copy(update={"accum_steps": k}))])
 
 
 def _divisors(n: int) -> list[int]:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from math import gcd
 
 from .accounting import STAGES
-from .fit import MAX_MICRO_BATCH, FitAnswer, FitError, batch_limits, peak_memo, solve, stage_peaks, usable_memory
+from .fit import (MAX_MICRO_BATCH, FitAnswer, FitError, GlobalBatchAnswer, batch_limits, global_batch_fit, peak_memo,
+                  solve, stage_peaks, usable_memory)
 from .plan import MAX_RANKS, Cluster, Plan
 
 MIN_TOP_DP = 1024  # the map shows Nd up to at least this: what more GPUs would change
@@ -74,6 +75,7 @@ class FitState:
     map: FitMap | None = None
     error: str = ""
     _cells: dict[tuple[int, int], Cell] = field(default_factory=dict, repr=False)
+    _global: dict[int, GlobalBatchAnswer] = field(default_factory=dict, repr=False)
 
 
 class FitMapModel:
@@ -81,6 +83,7 @@ class FitMapModel:
 
     def __init__(self) -> None:
         self._memo = None
+        self._global_memos: dict = {}  # global_batch_fit's peaks of one step and of accumulation, kept across edits
         self.state: FitState | None = None
 
     def update(self, plan: Plan) -> FitState:
@@ -110,6 +113,16 @@ class FitMapModel:
             state._cells[key] = Cell(dp, micro_batch, fmap.stage_at(dp, micro_batch), peaks,
                                      fmap.column_limits(dp), fmap.usable_bytes)
         return state._cells[key]
+
+    def global_batch(self, global_batch: int) -> GlobalBatchAnswer:
+        """The fewest accumulation steps that reach a global batch at the plan's Nd (fit.global_batch_fit), kept per
+        global batch; FitError (one sentence) when the plan has no answer or Nd does not divide it."""
+        state = self.state
+        if state is None or state.answer is None:
+            raise FitError(state.error if state is not None else "no plan yet")
+        if global_batch not in state._global:
+            state._global[global_batch] = global_batch_fit(state.plan, global_batch, self._global_memos)
+        return state._global[global_batch]
 
     def _map(self, plan: Plan) -> FitMap:
         world = plan.cluster.world_size

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .comm_report import per_step
 from .fit import MAX_MICRO_BATCH, MAX_SEQ, FitAnswer, GlobalBatchAnswer, Reason
 from .plan import Plan
 from .report import PROFILE_SOURCE, provenance, unit_note
@@ -105,7 +106,7 @@ def fit_table(plan: Plan, answer: FitAnswer) -> str:
                      f"GPU(s) = {search.world:,} (Nd must divide it).")
     capped = "the learned position table" if answer.max_seq_cap < MAX_SEQ else "the plan's limit"
     lines.append(f"Max seq searched up to {answer.max_seq_cap:,} tokens ({capped}); micro-batches up to "
-                 f"{MAX_MICRO_BATCH:,}. Communication per rank per step at Nd = {plan.dp:,} "
+                 f"{MAX_MICRO_BATCH:,}. Communication per rank {per_step(plan, when=True)} at Nd = {plan.dp:,} "
                  f"({PROFILE_SOURCE[plan.profile]}).")
     if not answer.complete:
         lines.append("Without the architecture (a raw count or a tensor list) activations are unknown, so these peaks "
@@ -125,22 +126,27 @@ def global_batch_json(g: GlobalBatchAnswer) -> dict[str, Any]:
     """`zerodesk fit --global-batch G --json`'s "global_batch" key."""
     def one(c):
         return None if c is None else {"stage": c.stage, "recompute": c.recompute, "accum_steps": c.accum_steps,
-                                       "micro_batch": c.micro_batch}
+                                       "micro_batch": c.micro_batch, "comm_bytes": c.comm_bytes}
     return {"global_batch": g.global_batch, "dp": g.dp, "per_rank": g.global_batch // g.dp,
             "configs": [one(c) for c in g.configs], "recommended": one(g.recommended)}
 
 
-def global_batch_text(g: GlobalBatchAnswer) -> str:
-    """The global batch's answer in lines: the recommendation, then each stage's fewest steps."""
+def global_batch_text(g: GlobalBatchAnswer, unit: str = "GB") -> str:
+    """The global batch's answer in lines: the recommendation, then each stage's fewest steps and the communication
+    per step they take."""
     per_rank = g.global_batch // g.dp
     head = f"Global batch {g.global_batch:,} at Nd = {g.dp:,}: {per_rank:,} sequence{'s' if per_rank != 1 else ''} per rank per step."
     best = g.recommended
     if best is None:
         return head + " Nothing reaches it: no micro-batch of it fits, with or without accumulation."
     lines = [head, f"Fewest accumulation steps: stage {best.stage} {RECOMPUTE_WORDS[best.recompute]}, "
-                   f"{best.accum_steps:,} step{'s' if best.accum_steps != 1 else ''} of micro-batch {best.micro_batch:,}."]
-    rows = [["Stage", "Recompute", "Accumulation steps", "Micro-batch"]]
+                   f"{best.accum_steps:,} step{'s' if best.accum_steps != 1 else ''} of micro-batch {best.micro_batch:,}, "
+                   f"moving {fmt_bytes(best.comm_bytes, unit)} per rank per step."]
+    rows = [["Stage", "Recompute", "Accumulation steps", "Micro-batch", f"Comm/step ({unit})"]]
     for c in g.configs:
         rows.append([str(c.stage), c.recompute, "-" if c.accum_steps is None else f"{c.accum_steps:,}",
-                     "-" if c.micro_batch is None else f"{c.micro_batch:,}"])
-    return "\n".join(lines + ["", table(rows, {2, 3})])
+                     "-" if c.micro_batch is None else f"{c.micro_batch:,}", _number(c.comm_bytes, unit)])
+    when = "every micro-batch" if g.accum_sync == "every" else "the last micro-batch only"
+    return "\n".join(lines + ["", table(rows, {2, 3, 4}),
+                              f"Comm/step: bytes one rank moves in a step of that many micro-batches, gradients reduced "
+                              f"on {when} (--accum-sync)."])

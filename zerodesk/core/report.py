@@ -197,7 +197,10 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         lines.append(f"Scheme bytes per parameter: {spec.bytes_per_param:g} (K = {spec.k:g}); "
                      f"communication per rank per step: stages 0-2 move 2P elements, stage 3 moves 3P (§7), "
                      f"times the ring factor (Nd-1)/Nd = {(b.dp - 1) / b.dp:.3g}, "
-                     f"at {plan.bandwidth_gbps:g} GB/s")
+                     f"at {plan.bandwidth_gbps:g} GB/s"
+                     + ("" if plan.accum_steps == 1 else
+                        f"; that is one micro-batch's: a step of {plan.accum_steps:,} repeats the collectives the "
+                        "communication table below marks, and Comm/step counts them"))
     if (line := knobs_line(plan)) is not None:
         lines.append(line)
     lines.append("")

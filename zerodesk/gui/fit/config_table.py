@@ -33,7 +33,9 @@ class ConfigTable(QTableWidget):
         return [self.tr("Stage"), self.tr("Recompute"), self.tr("Largest\nmicro-batch"),
                 self.tr("Peak there\n({unit})").format(unit=unit), self.tr("Peak at one more\n({unit})").format(unit=unit),
                 self.tr("Longest sequence\n(micro-batch 1)"), self.tr("Fewest Nd\n(micro-batch 1)"),
-                self.tr("Communication\nper step ({unit})").format(unit=unit)]
+                self.tr("Communication\nper step ({unit})").format(unit=unit) if plan.accum_steps == 1 else
+                self.tr("Communication per step\nof {k} micro-batches ({unit})", "", plan.accum_steps).format(
+                    k=i18n.fmt_int(plan.accum_steps), unit=unit)]
 
     def rows(self, plan: Plan, answer: FitAnswer) -> list[list[str]]:
         """Every row as displayed (figures with their unit)."""

@@ -2,7 +2,8 @@
 
 The figures come from the core (zerodesk.core.fit_map.FitMapModel: the solver's answer and the map, kept across
 edits); this tab only words and draws them, and sets the plan to a chosen cell through the model (plan_at), as
-any other edit. While another tab is in view it only notes the latest plan, and answers it when shown.
+any other edit. While another tab is in view it only notes the latest plan, and answers it when shown. Under the
+table, the global-batch question (global_batch.GlobalBatchPanel, answered by FitMapModel.global_batch).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..base.style import ERROR_COLOR, STAGE_COLORS, WARN_COLOR
 from ..charts.chart_export import save_png, save_svg
 from . import texts
 from .config_table import ConfigTable
+from .global_batch import GlobalBatchPanel
 from .map_chart import FitMapChart
 
 
@@ -83,6 +85,8 @@ class FitTab(QWidget):
         self.table = ConfigTable()
         self.table.setMinimumHeight(MIN_TABLE_HEIGHT)
         v.addWidget(self.table, 2)
+        self.global_batch = GlobalBatchPanel(self.fit.global_batch)
+        v.addWidget(self.global_batch)
         self.notes = _label("fitNotes", rich=False)
         self.notes.setStyleSheet(f"color: {WARN_COLOR};")
         v.addWidget(self.notes)
@@ -138,6 +142,7 @@ class FitTab(QWidget):
         rows = len(state.map.batches) if state.map is not None else 4
         self.chart.setMinimumHeight(min(MAX_MIN_MAP_HEIGHT, max(MIN_MAP_HEIGHT, rows * MAP_ROW_PX + MAP_AXES_PX)))
         self.table.show_answer(plan, state.answer)
+        self.global_batch.set_plan(plan)
         self._update_texts()
 
     def choose(self, dp: int, micro_batch: int) -> None:
@@ -183,6 +188,7 @@ class FitTab(QWidget):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+            self.global_batch.retranslate()
             self._show_stale()
             if self.state is not None:
                 self.table.show_answer(self.state.plan, self.state.answer)

@@ -29,14 +29,15 @@ def _group(c: Collective) -> str:
 
 
 def collective_lines(collectives: tuple[Collective, ...], unit: str) -> list[str]:
-    """'2 × all-gather, group of 8: 28.00 GB + 0.00 GB' (in the node + between), alike collectives together."""
+    """'2 × all-gather, group of 8: 28.00 GB + 0.00 GB' (in the node + between), alike collectives together; the
+    count is calls per step (a collective repeated for each of k micro-batches counts k)."""
     merged: list[tuple[Collective, int, int, int]] = []  # (collective, count, intra bytes, inter bytes)
     for c in collectives:
         if merged and (merged[-1][0].op, merged[-1][0].group) == (c.op, c.group):
             first, count, intra, inter = merged[-1]
-            merged[-1] = (first, count + 1, intra + c.intra_node_bytes, inter + c.inter_node_bytes)
+            merged[-1] = (first, count + c.times, intra + c.intra_node_bytes, inter + c.inter_node_bytes)
         else:
-            merged.append((c, 1, c.intra_node_bytes, c.inter_node_bytes))
+            merged.append((c, c.times, c.intra_node_bytes, c.inter_node_bytes))
     return [translate("CommRows", "{op}, {group}: {intra} + {inter}").format(
         op=(f"{count} × " if count > 1 else "") + _OPS[c.op], group=_group(c), intra=i18n.fmt_bytes(intra, unit),
         inter=i18n.fmt_bytes(inter, unit)) for c, count, intra, inter in merged]
@@ -65,6 +66,17 @@ def comm_rows(plan: Plan, comms: list[StageComm] | None = None) -> list[list[str
     ]
 
 
+def _accumulation_note(plan: Plan) -> str:
+    """With accumulation, what a step's k micro-batches repeat (core.comm_links.times_per_step); '' without."""
+    if plan.accum_steps == 1:
+        return ""
+    reduced = (translate("CommRows", "gradients are reduced on every micro-batch") if plan.accum_sync == "every" else
+               translate("CommRows", "gradients are reduced on the last micro-batch only"))
+    return translate("CommRows", "A step here is {k} micro-batches: {reduced}, and parameters resharded between "
+                                 "micro-batches (stage 3, and FSDP2's stage 2) are gathered again for each.").format(
+        k=i18n.fmt_int(plan.accum_steps), reduced=reduced)
+
+
 def comm_note(plan: Plan, comms: list[StageComm] | None = None) -> str:
     """The caveat, the layout and §7's observation in seconds for this plan."""
     comms = comms if comms is not None else comm_by_link(plan)
@@ -75,7 +87,8 @@ def comm_note(plan: Plan, comms: list[StageComm] | None = None) -> str:
               translate("CommRows", "no shard group"))
     two, three = comms[2], comms[3]
     ratio = i18n.fmt_number(three.total_bytes / two.total_bytes, 2) if two.total_bytes else "—"
-    return translate(
+    accumulation = _accumulation_note(plan)
+    return (accumulation + " " if accumulation else "") + translate(
         "CommRows", "Communication by link ({layout}; {nodes} × {gpus} GPUs): ring collectives at nominal bandwidths; "
                     "compute is not modelled and overlap hides part of the time, so these are lower bounds. §7: stage 3 "
                     "moves {ratio}× stage 2's traffic here, at least {t3} against {t2} a step.").format(

@@ -35,6 +35,46 @@ from ..base.style import WARN_COLOR
 from .comm_rows import comm_note, comm_rows
 
 
+
+MIN_COLUMN = 120  # px: narrower than this a stage's figures wrap word by word
+
+
+def balanced_lines(header: str, longest: int = 16) -> str:
+    """A header line longer than `longest` characters in two lines of about equal length (a header does not
+    wrap, so 'optimizer states partitioned' would set its column's width)."""
+    out = []
+    for line in header.split("\n"):
+        spaces = [i for i, ch in enumerate(line) if ch == " "]
+        if len(line) > longest and spaces:
+            cut = min(spaces, key=lambda i: abs(i - len(line) / 2))
+            line = line[:cut] + "\n" + line[cut + 1:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def share_width(wanted: list[int], available: int, floors: list[int] | None = None) -> list[int]:
+    """Column widths: each as wide as it wants when all fit (spare shared evenly); otherwise the width is shared
+    fairly (water-filling: a column that wants less than its share keeps what it wants, the rest split what is
+    left), so every stage stays in view and long verdicts wrap instead of pushing stages out to a scroll bar.
+    `floors`: no column narrower (its header, which does not wrap; MIN_COLUMN by default)."""
+    n = len(wanted)
+    if sum(wanted) <= available:
+        return [w + (available - sum(wanted)) // n for w in wanted]
+    widths = [0] * n
+    floors = floors or [MIN_COLUMN] * n
+    left, open_ = available, sorted(range(n), key=lambda c: wanted[c])
+    while open_:
+        share = left // len(open_)
+        c = open_[0]
+        if wanted[c] > share:
+            for c in open_:
+                widths[c] = max(floors[c], share)
+            break
+        widths[c] = wanted[c]
+        left -= wanted[c]
+        open_.pop(0)
+    return widths
+
 class TableTab(QWidget):
     """The Table tab: it observes the plan model and draws when shown (a hidden table costs an edit nothing)."""
 
@@ -63,6 +103,7 @@ class TableTab(QWidget):
         self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         v.addWidget(self.table, 1)
+        self.table.viewport().installEventFilter(self)
         self.activations = QLabel()
         self.activations.setObjectName("activationsNote")
         self.activations.setWordWrap(True)
@@ -173,7 +214,10 @@ class TableTab(QWidget):
                                over=i18n.fmt_bytes(p.total_bytes - gpu, scaled_unit(p.total_bytes - gpu, plan.units)), pct=pct))
             rows.append([self.tr("Predicted peak vs GPU memory"), *fit])
         comm_unit = scaled_unit(max(s.comm_bytes for s in b.stages), plan.units)
-        rows.append([self.tr("Communication per step"), *[i18n.fmt_bytes(s.comm_bytes, comm_unit) for s in b.stages]])
+        k = plan.accum_steps
+        label = (self.tr("Communication per step") if k == 1 else  # a step of k micro-batches: what repeats, k times
+                 self.tr("Communication per step of {k} micro-batches", "", k).format(k=i18n.fmt_int(k)))
+        rows.append([label, *[i18n.fmt_bytes(s.comm_bytes, comm_unit) for s in b.stages]])
         rows.append([self.tr("Communication time at {bw} GB/s").format(bw=i18n.fmt_number(plan.bandwidth_gbps, 0 if plan.bandwidth_gbps == int(plan.bandwidth_gbps) else 2)),
                      *[i18n.fmt_seconds(comm_seconds(s.comm_bytes, plan.bandwidth_gbps)) for s in b.stages]])
         return rows + comm_rows(plan)
@@ -195,20 +239,29 @@ class TableTab(QWidget):
         return scaled_unit(max([s.total_bytes for s in b.stages] + [p.total_bytes for p in predict(plan, b)]), plan.units)
 
     def _fit_columns(self) -> None:
-        """Each column at least as wide as its header and cells; spare width shared evenly."""
+        """Each column as wide as its header and cells where the width allows, else the long ones wrap."""
         table = self.table
         n = table.columnCount()
         if not n:
             return
         table.resizeColumnsToContents()
-        widths = [table.columnWidth(c) + 12 for c in range(n)]
-        spare = table.viewport().width() - sum(widths)
+        bar = table.verticalScrollBar()  # wrapped rows may bring it: leave it room now
+        available = table.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
+        header = table.horizontalHeader()
+        floors = [max(MIN_COLUMN, header.sectionSizeFromContents(c).width() + 12) for c in range(n)]
+        widths = share_width([table.columnWidth(c) + 12 for c in range(n)], available, floors)
         for c, w in enumerate(widths):
-            table.setColumnWidth(c, w + max(0, spare) // n)
+            table.setColumnWidth(c, w)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_columns()
+
+    def eventFilter(self, watched, event) -> bool:
+        # the viewport narrows without the tab resizing (the row labels widen in Russian, a scroll bar appears)
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return super().eventFilter(watched, event)
 
     def _render(self) -> None:
         self._dirty = False
@@ -245,8 +298,8 @@ class TableTab(QWidget):
         body = rows[1:]
         self.table.setColumnCount(len(rows[0]) - 1)
         self.table.setRowCount(len(body))
-        self.table.setHorizontalHeaderLabels(rows[0][1:])
-        self.table.setVerticalHeaderLabels([r[0] for r in body])
+        self.table.setHorizontalHeaderLabels([balanced_lines(h) for h in rows[0][1:]])
+        self.table.setVerticalHeaderLabels([balanced_lines(r[0], 32) for r in body])
         bold = QFont(self.table.font())
         bold.setBold(True)
         total_row = len(b.stages[0].components)

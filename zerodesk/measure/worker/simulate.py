@@ -75,8 +75,8 @@ def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None
 
     shard_group: N of a hybrid (HSDP) mesh, (world/N, N) with dims ("replicate", "shard"); None or world: flat.
 
-    Inside it the trackers and FSDP2 run with the simulation's speed-ups (torch_compat: chunks made on demand,
-    the global peak only, a direct walk over each op's outputs), which leave every figure as it is."""
+    Inside it FSDP2 makes its chunks on demand (torch_compat.chunks_on_demand), which leaves every figure as it is;
+    the trackers' own speed-ups are step.measure_stage's, as on real ranks."""
     import torch.distributed as dist
 
     from . import torch_compat
@@ -89,8 +89,7 @@ def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None
         setattr(dist, name, _gloo_reduce_scatter(original))
     try:
         mesh = data_parallel_mesh("cpu", world, shard_group or world)
-        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand(), \
-                torch_compat.global_peak_only(), torch_compat.direct_output_walk():
+        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand():
             yield mesh
     finally:
         setattr(dist, name, original)
