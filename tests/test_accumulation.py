@@ -104,7 +104,9 @@ def test_card_example_states_unchanged_and_peaks_named():
     plan = card(accum_steps=4, accum_sync="last")
     assert [s.total_bytes / 1e9 for s in compute(plan).stages] == [32, 14, 11, 8]
     peaks = predict(plan)
-    assert peaks[2].total_bytes - predict(card())[2].total_bytes == 4 * 10**9  # 2P of whole 16-bit gradients
+    # a later forward holds 2P of whole 16-bit gradients on top of the first one's (the paper's own step peaks at
+    # its optimizer step without accumulation, so the phases are compared)
+    assert peaks[2].phase_totals["forward"] - predict(card())[2].phase_totals["forward"] == 4 * 10**9
     assert "micro-batch" in peaks[2].moment
 
 

@@ -120,6 +120,21 @@ def test_core_modules_import_neither_qt_nor_torch():
     assert proc.stdout.strip() == "[]", proc.stderr
 
 
+def test_shard_placement_and_kernels_flags_and_the_padding_warning():
+    out = json.loads(run("plan", "--preset", "mixtral-8x7b", "--dp", "256", "--profile", "torch", "--json").stdout)
+    assert out["shard_placement"] == "dim0" and out["kernels"] == "cpu"
+    (warning,) = out["warnings"]
+    assert "dim-0" in warning and "GB" in warning and "--shard-placement auto" in warning
+    auto = json.loads(run("plan", "--preset", "mixtral-8x7b", "--dp", "256", "--profile", "torch",
+                          "--shard-placement", "auto", "--kernels", "cuda", "--json").stdout)
+    assert auto["warnings"] == [] and auto["kernels"] == "cuda"
+    assert auto["stages"][3]["total_bytes"] * 20 < out["stages"][3]["total_bytes"]
+    text = run("plan", "--preset", "mixtral-8x7b", "--dp", "256", "--profile", "torch").stdout
+    assert "Warning: FSDP2's default dim-0 sharding pads" in text
+    bad = run("plan", "--preset", "gpt2", "--shard-placement", "dim1", check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--shard-placement" in bad.stderr
+
+
 # --- --json prints JSON, whatever the data holds (issue 27, item 8) ---
 
 def _strict_json(text: str):

@@ -199,3 +199,45 @@ def test_cli_names_the_model_from_the_config_and_keeps_its_context(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "Model: meta-llama/Llama-2-7b-hf, P = 6,738,415,616" in out.stdout and "checkpoint-1000" not in out.stdout
     assert "seq 4096 x micro-batch 1" in out.stdout  # Llama 2's context, not a 2048 default
+
+
+@pytest.mark.parametrize("data, window, period", [
+    (MISTRAL_7B, 4096, None),
+    ({**MISTRAL_7B, "sliding_window": None}, None, None),  # null is no window, not transformers' default 4096
+    ({k: v for k, v in MISTRAL_7B.items() if k != "sliding_window"}, 4096, None),  # absent: MistralConfig's 4096
+    ({**MISTRAL_7B, "model_type": "phi3", "sliding_window": 2047}, 2047, None),  # Phi-3-mini-4k's own window
+    ({**MISTRAL_7B, "model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 2}, 4096, None),
+    ({**QWEN25_7B, "sliding_window": 131072}, None, None),  # use_sliding_window false (every public Qwen2.5)
+    ({**QWEN25_7B, "use_sliding_window": True, "max_window_layers": 0, "sliding_window": 4096}, 4096, None),
+    ({**QWEN25_7B, "use_sliding_window": True, "max_window_layers": 28, "sliding_window": 4096}, None, None),
+    ({**MISTRAL_7B, "model_type": "gemma2", "head_dim": 128}, 4096, 2),  # Gemma-2: windowed and global alternate
+    ({**MISTRAL_7B, "model_type": "gemma2", "head_dim": 128, "num_hidden_layers": 4,
+      "layer_types": ["sliding_attention"] * 4}, 4096, None),
+], ids=["mistral", "mistral-null", "mistral-absent", "phi3", "mixtral", "qwen-off", "qwen-all", "qwen-none-reached",
+        "gemma2", "gemma2-layer-types"])
+def test_sliding_window_read_as_the_model_applies_it(tmp_path, data, window, period):
+    arch, _ = architecture_from_hf_config(write(tmp_path, data))
+    assert (arch.sliding_window, arch.window_period) == (window, period)
+    if period == 2:
+        assert [arch.windowed(i) for i in range(4)] == [True, False, True, False]
+        assert arch.windowed_layers == arch.layers // 2
+
+
+def test_partial_windows_and_unknown_activations_are_one_sentence(tmp_path):
+    with pytest.raises(PlanError, match="max_window_layers"):
+        architecture_from_hf_config(write(tmp_path, {**QWEN25_7B, "use_sliding_window": True,
+                                                     "max_window_layers": 4, "sliding_window": 4096}))
+    with pytest.raises(PlanError, match="activation_function must be one of"):
+        architecture_from_hf_config(write(tmp_path, {**GPT2, "activation_function": "gelu_10"}))
+
+
+def test_activation_is_the_one_transformers_runs(tmp_path):
+    gpt2, _ = architecture_from_hf_config(write(tmp_path, GPT2))
+    assert gpt2.activation is None and gpt2.act == "gelu_new"  # GPT-2's own default: NewGELUActivation
+    tanh, _ = architecture_from_hf_config(write(tmp_path, {**GPT2, "activation_function": "gelu_pytorch_tanh"}))
+    assert tanh.act == "gelu_tanh"
+    phi, _ = architecture_from_hf_config(write(tmp_path, {**LLAMA_2_7B, "hidden_act": "gelu_new"}))
+    assert phi.act == "gelu_new"
+    from zerodesk.core.hf_config import hf_config_from_architecture
+
+    assert hf_config_from_architecture(phi)["hidden_act"] == "gelu_new"

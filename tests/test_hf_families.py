@@ -133,3 +133,57 @@ def test_variants_equal_transformers(tmp_path, name):
     arch, _ = architecture_from_hf_config(path)
     assert tensor_shapes(arch) == hf_named_shapes(config)
     assert hf_named_shapes(hf_config_from_architecture(arch)) == tensor_shapes(arch)
+
+
+@pytest.mark.parametrize("name", ["mistral-7b-v0.1", "phi-3-mini-4k-instruct", "gemma-2-2b", "mixtral-8x7b-v0.1",
+                                  "gpt2", "qwen2.5-0.5b"])
+def test_window_softcap_and_activation_reach_transformers_as_the_config_says(name):
+    """The worker's model (built from hf_config_from_architecture) has the public config's window (null: none),
+    Gemma-2's alternation and softcaps, and the activation the public config names."""
+    transformers = pytest.importorskip("transformers")
+    public = json.loads((CONFIGS / f"{name}.json").read_text())
+    arch, _ = architecture_from_hf_config(CONFIGS / f"{name}.json")
+    ours = hf_config_from_architecture(arch)
+
+    def built(cfg):
+        cfg = dict(cfg)
+        return transformers.AutoConfig.for_model(cfg.pop("model_type"), **cfg)
+
+    from zerodesk.core.hf_config import _ACT_KEY
+
+    theirs, mine = built(public), built(ours)
+    for key in ("sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping",
+                _ACT_KEY.get(arch.family, "hidden_act")):
+        assert getattr(mine, key, None) == getattr(theirs, key, None), (name, key)
+
+
+@pytest.mark.parametrize("family, extra", [("gpt_neox", {"mlp": "plain", "norm": "layernorm", "bias": "all"}),
+                                           ("phi", {"mlp": "plain", "norm": "layernorm", "bias": "all",
+                                                    "head_bias": True, "parallel": True}),
+                                           ("stablelm", {"norm": "layernorm"})])
+def test_partial_rotary_reaches_transformers(family, extra):
+    """The worker's model rotates the lanes the architecture says (GPTNeoXConfig reads rotary_pct, not
+    partial_rotary_factor: a 0.5 model once ran with 0.25)."""
+    transformers = pytest.importorskip("transformers")
+    from zerodesk.core.architecture import Architecture
+
+    arch = Architecture(family=family, layers=1, hidden=64, heads=4, ffn=128, vocab=50, rotary_dim=8, **extra)
+    cfg = dict(hf_config_from_architecture(arch))
+    conf = transformers.AutoConfig.for_model(cfg.pop("model_type"), **cfg)
+    assert int(16 * conf.rope_parameters["partial_rotary_factor"]) == 8
+
+
+def test_the_worker_builds_the_window_and_activation_the_config_names():
+    """A null window is no window (not transformers' default 4096); gelu_new runs NewGELUActivation."""
+    pytest.importorskip("transformers")
+    from zerodesk.core.architecture import Architecture
+    from zerodesk.measure.worker.model import build_model
+
+    mistral = Architecture(family="mistral", layers=1, hidden=64, heads=4, kv_heads=2, ffn=96, vocab=50)
+    assert build_model(mistral, "meta").config.sliding_window is None
+    assert build_model(mistral.model_copy(update={"sliding_window": 2047}), "meta").config.sliding_window == 2047
+    gptj = Architecture(family="gptj", layers=1, hidden=64, heads=4, ffn=256, vocab=50, mlp="plain",
+                        norm="layernorm", bias="mlp", head_bias=True, parallel=True, rotary_dim=8,
+                        activation="gelu_new")
+    model = build_model(gptj, "meta")
+    assert any(type(m).__name__ == "NewGELUActivation" for m in model.modules())

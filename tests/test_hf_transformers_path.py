@@ -86,6 +86,29 @@ def test_known_type_needs_no_subprocess(tmp_path):
     assert model["architecture"]["family"] == "gpt2" and hints["seq_len"] == 1024 and model["name"] == "gpt2"
 
 
+# Granite has no ZeroDesk layout either; its step template is fitted from its own module (only s and b are symbols).
+GRANITE = {"model_type": "granite", "hidden_size": 64, "intermediate_size": 96, "num_attention_heads": 4,
+           "num_key_value_heads": 2, "num_hidden_layers": 3, "vocab_size": 101, "max_position_embeddings": 512,
+           "pad_token_id": None, "bos_token_id": None, "eos_token_id": None, "tie_word_embeddings": False}
+
+
+def test_a_type_never_seen_gets_its_activations_from_its_own_module(tmp_path):
+    """The predicted peak of a model type ZeroDesk has no layout for, from the template fitted at import: every
+    stage and recompute choice within 0.1% of its simulated step."""
+    pytest.importorskip("transformers")
+    from zerodesk.core.peak import predict
+
+    model, hints = model_from_hf_config(write(tmp_path, GRANITE), fit_template=True)
+    assert model["step_template"]["key"].startswith("config:") and "step_template" not in hints
+    for recompute in ("none", "full"):
+        plan = Plan.model_validate({"model": model, "seq_len": 256, "micro_batch": 2, "profile": "torch",
+                                    "recompute": recompute, "kernels": "cpu", "cluster": {"dp": 2}})
+        sims = {m.stage: m for m in MeasureRun(simulate_command(plan, [0, 1, 2, 3]), timeout=600)
+                if isinstance(m, Result)}
+        for p in predict(plan):
+            assert p.complete and abs(p.total_bytes / sims[p.stage].peak_bytes - 1) < 0.001, (recompute, p.stage)
+
+
 def test_absurd_sizes_are_named_and_every_transformers_default_passes():
     """The size check knows fields by their names' words; no config class of transformers trips it by default."""
     transformers = pytest.importorskip("transformers")

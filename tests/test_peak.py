@@ -110,10 +110,14 @@ def test_plan_json_keys():
 
 
 def test_raw_count_still_predicts_states_and_gathered_params():
-    plan = Plan.model_validate({"model": {"params": 2 * 10**9}, "cluster": {"nodes": 1, "gpus_per_node": 4}})
+    plan = Plan.model_validate({"model": {"params": 2 * 10**9}, "profile": "torch",
+                                "cluster": {"nodes": 1, "gpus_per_node": 4}})
     peaks = predict(plan)
     assert not peaks[0].complete
-    assert peaks[2].components["gathered_params"] == 2 * 2 * 10**9  # stage 2 holds every 16-bit parameter
+    assert peaks[2].components["gathered_params"] == 2 * 2 * 10**9  # FSDP2's stage 2 gathers every bf16 parameter
+    paper = predict(plan.model_copy(update={"profile": "paper"}))
+    assert "gathered_params" not in paper[2].components  # the paper's stage 2 keeps its fp16 parameters whole
+    assert "cast_weights" not in paper[0].components  # ... and uses them as they are
 
 
 
@@ -178,8 +182,15 @@ def test_fused_projections_and_python_gelu():
 
 
 def test_block_backward_moment_under_full_recompute():
+    """The closed-form model's own moments (the fallback for structures without a step template)."""
     from zerodesk.core.residuals import mlp_backward
+    from zerodesk.core.step_template import closed_form_only
 
+    with closed_form_only():
+        _closed_form_block_backward(mlp_backward)
+
+
+def _closed_form_block_backward(mlp_backward):
     h, f = 256, 512
     assert mlp_backward(LLAMA, T) == 2 * 2 * T * f and mlp_backward(LLAMA, T, "autocast") == 2 * T * f
     assert mlp_backward(GPT, T) == 2 * T * f and mlp_backward(GPT, T, "autocast") == 0
@@ -205,9 +216,74 @@ def test_foreach_temporaries_are_one_fp32_copy_of_the_largest_ranks_parameters(p
     from zerodesk.core.peak import local_elements
     from zerodesk.core.torch_profile import rank_runs
 
-    plan = Plan(model=find_model(preset).to_model_spec(), cluster={"nodes": 1, "gpus_per_node": dp})
+    plan = Plan(model=find_model(preset).to_model_spec(), profile="torch", cluster={"nodes": 1, "gpus_per_node": dp})
     shapes = [s for _, s in plan.model.named_shapes]
     for stage in range(4):
         owned = max(r["optimizer"] for _, r in rank_runs(shapes, plan.params, stage, dp, device="cuda")) // 8
         assert local_elements(plan, stage) == owned
         assert predict(plan)[stage].phase_totals["optimizer"] >= 4 * owned
+    paper = plan.model_copy(update={"profile": "paper"})  # the paper's even partition of the fp32 master weights
+    assert [local_elements(paper, stage) for stage in range(4)] == [plan.params] + [-(-plan.params // dp)] * 3
+
+
+def test_paper_profile_peak_is_the_papers_own_step():
+    """The README's `plan --preset llama-2-7b --dp 8`: the paper's stage 2 keeps its fp16 parameters whole (the 2P
+    of 2P + 14P/Nd), so nothing is gathered on top; stages 0-1 use them as they are (no autocast copy)."""
+    paper = _plan(profile="paper")
+    peaks, states = predict(paper), compute(paper)
+    p = paper.params
+    assert peaks[2].total_bytes == pytest.approx(49.7e9, rel=0.002)  # was 63.2 GB with 2P gathered on top
+    assert "gathered_params" not in peaks[2].components and "cast_weights" not in peaks[0].components
+    assert peaks[2].components["params"] == 2 * p  # the state itself is what the step computes with
+    for stage in (0, 1, 2):
+        assert all("gathered_params" not in m.components and "cast_weights" not in m.components
+                   for m in moments(paper, stage, states))
+    # stage 3 gathers one block and the root (embedding, head), with the next block prefetched, in fp16
+    from zerodesk.core.architecture import tensor_shapes
+
+    arch = paper.model.architecture
+    block = sum(_numel(s) for n, s in tensor_shapes(arch.model_copy(update={"layers": 1})) if ".layers.0." in n)
+    first = next(m for m in moments(paper, 3, states) if m.name == "first block")
+    assert first.components["gathered_params"] == 2 * (p - block * arch.layers) + 2 * block
+
+
+def test_paper_and_torch_peaks_differ_only_where_their_bookkeeping_does():
+    """Stages 2-3, moment by moment: the same activations, logits, temporaries and unsharded gradients. What
+    differs: the states (fp32 shards + AdamW vs fp16 parameters + fp32 master + Adam), FSDP2's gathered bf16
+    copy (stage 2: of every parameter, which the paper keeps as a state), FSDP2's dim-0 padding and its fp32
+    reduce-scatter (the paper reduces fp16 gradients). Stages 0-1: the paper has no autocast copies and its
+    activations are 16-bit throughout (DDP + autocast keeps an fp32 residual stream)."""
+    from zerodesk.core.peak import _shapes
+
+    torch_plan, paper_plan = _plan(), _plan(profile="paper")
+    sh_t, sh_p = _shapes(torch_plan), _shapes(paper_plan)
+    dp = torch_plan.dp
+    for stage in (2, 3):
+        t = {m.name: m.components for m in moments(torch_plan, stage)}
+        p = {m.name: m.components for m in moments(paper_plan, stage)}
+        assert t.keys() == p.keys()
+        for name in t:
+            for key in ("activations", "logits", "temporaries", "unsharded_grads", "inputs"):
+                assert t[name].get(key) == p[name].get(key), (stage, name, key)
+            if "reduce_scatter" in t[name] and name != "root reduce-scatter":
+                assert (t[name]["reduce_scatter"], p[name]["reduce_scatter"]) == (4 * sh_t.block_padded,
+                                                                                  2 * sh_p.block_padded)
+        if stage == 2:
+            assert t["loss"]["gathered_params"] == 2 * sh_t.all_padded and "gathered_params" not in p["loss"]
+        else:
+            assert (t["first block"]["gathered_params"], p["first block"]["gathered_params"]) == (
+                2 * (sh_t.root_padded + sh_t.block_padded), 2 * (sh_p.root_padded + sh_p.block_padded))
+    assert sh_t.block_padded == -(-sh_p.block_padded // dp) * dp or sh_t.block_padded > sh_p.block_padded
+    for stage in (0, 1):
+        t = {m.name: m.components for m in moments(torch_plan, stage)}
+        p = {m.name: m.components for m in moments(paper_plan, stage)}
+        assert t["loss"]["cast_weights"] > 0 and "cast_weights" not in p["loss"]
+        assert t["loss"]["activations"] > p["loss"]["activations"]  # autocast's fp32 stream and per-linear casts
+        assert p["loss"]["activations"] == {m.name: m.components for m in moments(paper_plan, 2)}["loss"]["activations"]
+
+
+def _numel(shape):
+    out = 1
+    for d in shape:
+        out *= d
+    return out

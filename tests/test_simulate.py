@@ -345,3 +345,37 @@ def test_direct_output_walk_tracks_what_torchs_walk_tracks():
             got = fsdp2_mem_tracker.tree_map_only(torch.Tensor, lambda t: seen.append(t) or t.numel(), out)
         assert [id(t) for t in seen] == [id(t) for t in seen_torch] and got == want and type(got) is type(want), out
     assert mem_tracker.tree_map_only is fsdp2_mem_tracker.tree_map_only is tree_map_only
+
+
+def test_auto_shard_placement_rests_exactly_as_the_core_counts():
+    """Stacked experts at Nd beyond their count: FSDP2 with the plan's shard_placement_fn stores what the torch
+    profile counts, byte for byte (and not the dim-0 padding)."""
+    pytest.importorskip("transformers")
+    arch = {"family": "mixtral", "layers": 2, "hidden": 64, "heads": 4, "kv_heads": 2, "ffn": 64, "experts": 4,
+            "top_k": 2, "vocab": 100}
+    plan = Plan.model_validate({"model": {"architecture": arch}, "seq_len": 32, "micro_batch": 2, "profile": "torch",
+                                "shard_placement": "auto", "cluster": {"nodes": 1, "gpus_per_node": 8}})
+    results = results_of(run(simulate_command(plan, [3])))
+    shapes = [s for _, s in tensor_shapes(plan.model.architecture)]
+    auto = rank_states(shapes, plan.params, 3, 8, placement="auto")[0]
+    dim0 = rank_states(shapes, plan.params, 3, 8)[0]
+    assert results[3].states.model_dump() == {k: auto[k] for k in ("params", "grads", "optimizer")}
+    assert auto["params"] < dim0["params"]
+
+
+@pytest.mark.parametrize("arch, kernel", [
+    ({"family": "llama", "layers": 1, "hidden": 64, "heads": 4, "kv_heads": 2, "ffn": 96, "vocab": 100},
+     "FLASH_ATTENTION"),
+    ({"family": "gemma2", "layers": 1, "hidden": 64, "heads": 4, "kv_heads": 2, "head_dim": 16, "ffn": 96,
+      "vocab": 100, "sliding_window": 16, "window_period": 2, "attn_softcap": 50.0, "final_softcap": 30.0}, "EAGER"),
+    ({"family": "bloom", "layers": 1, "hidden": 64, "heads": 4, "ffn": 256, "vocab": 100, "mlp": "plain",
+      "norm": "layernorm", "bias": "all", "positions": "alibi", "embed_norm": True}, "EAGER"),
+    ({"family": "falcon", "layers": 1, "hidden": 64, "heads": 4, "kv_heads": 1, "ffn": 256, "vocab": 100,
+      "mlp": "plain", "norm": "layernorm", "parallel": True}, "MATH"),
+], ids=["llama-flash", "gemma2-eager", "bloom-alibi-eager", "falcon-mqa-math"])
+def test_the_attention_label_is_the_kernel_the_model_runs(arch, kernel):
+    pytest.importorskip("transformers")
+    from zerodesk.core.plan import Architecture
+    from zerodesk.measure.worker.attention_probe import attention_kernel
+
+    assert attention_kernel(Architecture(**arch), 64, "cpu") == kernel

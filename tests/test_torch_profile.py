@@ -121,6 +121,38 @@ def test_fsdp2_gathered_params_by_hand():
     assert torch_transient(named, 1, 4) == {"gathered_params": 0}
 
 
+def test_auto_placement_shards_small_dim0_tensors_on_their_largest_even_dimension():
+    from zerodesk.core.torch_profile import shard_dim
+
+    assert shard_dim((8, 28672, 4096), 256, "auto") == 1  # Mixtral's stacked gate_up: 28672 = 112 x 256
+    assert shard_dim((8, 4096, 14336), 256, "auto") == 2  # its down_proj: the largest dimension Nd divides
+    assert shard_dim((8, 4096, 14336), 256, "dim0") == 0  # fully_shard's default
+    assert shard_dim((8, 4097), 256, "auto") == 0  # FSDP2 reduce-scatters Shard(d > 0) only evenly
+    assert shard_dim((32000, 4096), 256, "auto") == 0  # dim 0 reaches Nd: as the default
+    # one (8, 512) tensor on 16 ranks: dim 0 pads to 16 rows of 512, Shard(1) stores 8 x 32 per rank, no padding
+    dim0 = rank_states([(8, 512)], 4096, 3, 16)
+    auto = rank_states([(8, 512)], 4096, 3, 16, placement="auto")
+    assert [r["params"] for r in dim0] == [4 * 512] * 16
+    assert [r["params"] for r in auto] == [4 * 8 * 32] * 16
+    assert [r["optimizer"] for r in auto] == [2 * 4 * 256 + 4] * 16  # every rank owns real elements
+    assert [r["optimizer"] for r in dim0] == [2 * 4 * 512 + 4] * 8 + [4] * 8
+
+
+@pytest.mark.parametrize("dp", [256, 1024])
+def test_mixtral_auto_placement_rests_at_16p_over_nd(dp):
+    """The issue's bar: stage-3 resting states within 10% of 16P/Nd (dim-0 padding: 30-120x that)."""
+    from zerodesk.core.accounting import compute
+    from zerodesk.core.catalog import find_model
+    from zerodesk.core.plan import Plan
+
+    plan = Plan.model_validate({"model": find_model("mixtral-8x7b").to_model_spec().model_dump(), "profile": "torch",
+                                "shard_placement": "auto", "cluster": {"nodes": 1, "gpus_per_node": dp}})
+    rest = compute(plan).stage(3).total_bytes
+    assert abs(rest / (16 * plan.params / dp) - 1) < 0.10
+    padded = compute(plan.model_copy(update={"shard_placement": "dim0"})).stage(3).total_bytes
+    assert padded > 20 * rest
+
+
 # --- a tensor list counted once (issue 27, item 6): the same figures as tensor by tensor --------------------------
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

@@ -19,8 +19,8 @@ from . import __version__
 from .cli_help import COMMANDS as COMMAND_HELP
 from .cli_help import GUI_SCRIPT_DESCRIPTION, WINDOW_DESCRIPTION, WINDOW_USAGE, Formatter, epilog
 from .core.options import (
-    ACCUM_SYNC, AUTOCAST, HYBRID, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, PROFILE, RECOMPUTE,
-    REDUCE_DTYPE, SCHEME, UNITS, WRAP, Option,
+    ACCUM_SYNC, AUTOCAST, HYBRID, KERNELS, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, PROFILE,
+    RECOMPUTE, REDUCE_DTYPE, SCHEME, SHARD_PLACEMENT, UNITS, WRAP, Option,
 )
 from .core.json_files import json_text
 from .core.per_block import parse_per_block
@@ -40,8 +40,8 @@ CLUSTER_FLAGS = {  # dest -> Cluster field
     "inter_node_bandwidth": "inter_node_gbps", "network": "network",
 }
 KNOB_OPTIONS = (PARAM_DTYPE, REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH)  # the knobs FSDP users turn (core.knobs)
-CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID, ACCUM_SYNC,
-                  *KNOB_OPTIONS)  # dest = the option's key
+CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS, OFFLOAD,
+                  OFFLOAD_TARGET, HYBRID, ACCUM_SYNC, *KNOB_OPTIONS)  # dest = the option's key
 PLAN_FLAGS = {  # dest -> Plan field
     "seq": "seq_len", "batch": "micro_batch", "accum_steps": "accum_steps", "bandwidth": "bandwidth_gbps",
     "cuda_allowance": "cuda_allowance_bytes", "pcie": "pcie_gbps", "wrap_blocks": "wrap_blocks",
@@ -202,7 +202,7 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     off.add_argument("--pcie", type=_positive, metavar="GB/s", help="host<->device bandwidth per GPU in GB/s")
     off.add_argument("--host-memory", type=_memory, metavar="SIZE", help="host memory of one node, e.g. 512GiB")
     acc = parser.add_argument_group("accounting")
-    for option in (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL):
+    for option in (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS):
         _add_choice(acc, option)
     knobs = parser.add_argument_group("mixed precision, FSDP2 units and recomputation per block (torch engines)")
     for option in KNOB_OPTIONS:
@@ -292,7 +292,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None, notes:
     if args.config is not None:
         from .measure.hf_tensors import model_from_hf_config
 
-        model, hints = model_from_hf_config(args.config)  # named from the config itself, not its folder
+        model, hints = model_from_hf_config(args.config, fit_template=True)  # named from the config, not its folder
         if hints.get("seq_len") and args.seq is None:
             data["seq_len"] = int(hints["seq_len"])  # the model's context length (--seq overrides)
             if notes is not None:

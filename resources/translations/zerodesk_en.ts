@@ -1951,6 +1951,26 @@ optimizer sharded</translation>
         <translation>for-loop</translation>
     </message>
     <message>
+        <source>dim 0 (FSDP2&apos;s default)</source>
+        <translation>dim 0 (FSDP2&apos;s default)</translation>
+    </message>
+    <message>
+        <source>auto (experts on their largest dimension)</source>
+        <translation>auto (experts on their largest dimension)</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s device</source>
+        <translation>the plan&apos;s device</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
         <source>optimizer states + gradients</source>
         <translation>optimizer states + gradients</translation>
     </message>

@@ -1957,6 +1957,26 @@ optimizer sharded</source>
         <translation>по одному тензору</translation>
     </message>
     <message>
+        <source>dim 0 (FSDP2&apos;s default)</source>
+        <translation>нулевое измерение (по умолчанию в FSDP2)</translation>
+    </message>
+    <message>
+        <source>auto (experts on their largest dimension)</source>
+        <translation>auto (эксперты по наибольшему измерению)</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s device</source>
+        <translation>устройство плана</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
         <source>optimizer states + gradients</source>
         <translation>состояния оптимизатора + градиенты</translation>
     </message>

@@ -264,7 +264,8 @@ def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     comms = comm_by_link(plan)
     for s in STAGES:
         runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
-                for n, r in torch_profile.hybrid_runs(shapes, params, s, dp, plan.shard_size)]
+                for n, r in torch_profile.hybrid_runs(shapes, params, s, dp, plan.shard_size,
+                                                      placement=plan.shard_placement)]
         largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
         formula = TORCH_FORMULA[s] if plan.shard_size == dp else TORCH_FORMULA[s].replace("/Nd", "/N")
         stages.append(StageResult(s, dict(largest), runs, comms[s].total_bytes, formula))

@@ -30,20 +30,22 @@ FAMILIES: tuple[str, ...] = Family.__args__  # type: ignore[attr-defined]
 # its default, so no setting is ever silently ignored by a layout.
 _ROTARY = {"positions": ("rotary",), "rotary_dim": None}
 _LLAMA = {"mlp": ("gated",), "norm": ("rmsnorm",), "head_dim": None, "activation": None, **_ROTARY}
+_WINDOW = {"sliding_window": None}
 FAMILY_KNOBS: dict[str, dict[str, tuple | None]] = {  # None: any valid value
     "custom": {"mlp": None, "bias": ("none", "qkv", "all"), "norm": ("layernorm", "rmsnorm"),
                "positions": ("learned", "rotary"), "head_dim": None},
     "llama": {**_LLAMA, "bias": ("none", "attention", "mlp", "all")},
-    "mistral": _LLAMA,
-    "qwen2": {**_LLAMA, "bias": ("qkv",)},
-    "qwen3": {**_LLAMA, "bias": ("none", "attention"), "qk_norm": (True,)},
-    "mixtral": {**_LLAMA, "experts": None, "top_k": None},
+    "mistral": {**_LLAMA, **_WINDOW},
+    "qwen2": {**_LLAMA, **_WINDOW, "bias": ("qkv",)},
+    "qwen3": {**_LLAMA, **_WINDOW, "bias": ("none", "attention"), "qk_norm": (True,)},
+    "mixtral": {**_LLAMA, **_WINDOW, "experts": None, "top_k": None},
     "gemma": {**_LLAMA, "bias": ("none", "attention")},
-    "gemma2": {**_LLAMA, "bias": ("none", "attention")},
+    "gemma2": {**_LLAMA, **_WINDOW, "bias": ("none", "attention"), "window_period": None, "attn_softcap": None,
+               "final_softcap": None},
     "olmo": {**_LLAMA, "bias": ("none", "attention"), "norm": ("nonparametric",)},
     "phi": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("all",), "head_bias": (True,), "parallel": (True,),
             "qk_norm": None, "activation": None, **_ROTARY},
-    "phi3": {"mlp": ("gated",), "norm": ("rmsnorm",), "activation": None, **_ROTARY},
+    "phi3": {"mlp": ("gated",), "norm": ("rmsnorm",), "activation": None, **_ROTARY, **_WINDOW},
     "stablelm": {"mlp": ("gated",), "norm": ("layernorm",), "bias": ("none", "qkv"), "qk_norm": None,
                  "parallel": None, "activation": None, **_ROTARY},
     "falcon": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("none", "all"), "positions": ("rotary", "alibi"),
@@ -60,6 +62,15 @@ FAMILY_KNOBS: dict[str, dict[str, tuple | None]] = {  # None: any valid value
     "gpt_neox": {"mlp": ("plain",), "norm": ("layernorm",), "bias": ("all", "mlp"), "parallel": None,
                  "activation": None, **_ROTARY},
 }
+
+
+# Each family's MLP activation when its config names none (transformers' config defaults), by the names
+# Architecture.activation uses (transformers' ACT2FN names; gelu_tanh is its gelu_pytorch_tanh).
+FAMILY_ACTIVATION = {
+    "gemma": "gelu_tanh", "gemma2": "gelu_tanh", "phi": "gelu_new", "falcon": "gelu", "bloom": "gelu", "opt": "relu",
+    "gptj": "gelu_new", "gpt2": "gelu_new", "gpt_neox": "gelu",
+}
+ACTIVATIONS = ("silu", "gelu", "gelu_tanh", "gelu_new", "gelu_fast", "quick_gelu", "relu", "relu2")
 
 
 def default_ffn(hidden: int, mlp: str = "gated") -> int:
@@ -83,8 +94,8 @@ class Architecture(BaseModel):
     kv_heads: int | None = Field(default=None, ge=1, le=4096, description="key/value heads (grouped-query)")
     ffn: int = Field(ge=1, le=10_000_000, description="MLP inner width (per expert for mixture-of-experts)")
     mlp: Literal["gated", "plain"] = "gated"
-    activation: Literal["silu", "gelu", "gelu_tanh", "relu"] | None = Field(
-        default=None, description="MLP activation; default SiLU when gated, GELU when plain")
+    activation: Literal["silu", "gelu", "gelu_tanh", "gelu_new", "gelu_fast", "quick_gelu", "relu", "relu2"] | None = Field(
+        default=None, description="MLP activation (transformers' names); default: the family's own")
     vocab: int = Field(ge=1, le=10_000_000, description="vocabulary size")
     tied_embeddings: bool = False
     bias: Literal["none", "qkv", "attention", "mlp", "all"] = Field(
@@ -103,6 +114,12 @@ class Architecture(BaseModel):
     final_norm: bool = Field(default=True, description="a norm after the last block")
     experts: int | None = Field(default=None, ge=2, le=4096, description="mixture-of-experts: experts per layer")
     top_k: int | None = Field(default=None, ge=1, le=4096, description="experts routed per token")
+    sliding_window: int | None = Field(default=None, ge=1, le=10_000_000,
+                                       description="sliding-window attention span in tokens; none: no window")
+    window_period: int | None = Field(default=None, ge=2, le=1024,
+                                      description="every N-th layer attends globally (Gemma-2: 2); none: all windowed")
+    attn_softcap: float | None = Field(default=None, gt=0, le=1e6, description="tanh cap on attention scores")
+    final_softcap: float | None = Field(default=None, gt=0, le=1e6, description="tanh cap on the logits")
 
     # Field validators (not a model validator) so each error carries the field's own path.
     @model_validator(mode="before")
@@ -158,6 +175,8 @@ class Architecture(BaseModel):
                 raise ValueError(f"family {self.family} has no {name} setting (leave it at {_show(field.default)})")
         if self.family == "mixtral" and self.experts is None:
             raise ValueError("family mixtral needs experts (num_local_experts)")
+        if self.window_period is not None and self.sliding_window is None:
+            raise ValueError("window_period needs a sliding_window")
         if self.family == "bloom" and self.ffn != 4 * self.hidden:
             raise ValueError(f"family bloom has ffn = 4 x hidden ({4 * self.hidden}), not {self.ffn}")
         return self
@@ -182,7 +201,19 @@ class Architecture(BaseModel):
 
     @property
     def act(self) -> str:
-        return self.activation or ("silu" if self.mlp == "gated" else "gelu")
+        """The MLP activation the model runs: the one set, else the family's own default."""
+        return self.activation or FAMILY_ACTIVATION.get(self.family) or ("silu" if self.mlp == "gated" else "gelu")
+
+    def windowed(self, layer: int) -> bool:
+        """Whether block `layer` (0-based) attends through the sliding window (Gemma-2: even layers)."""
+        if self.sliding_window is None:
+            return False
+        return self.window_period is None or (layer + 1) % self.window_period != 0
+
+    @property
+    def windowed_layers(self) -> int:
+        """Blocks that attend through the sliding window."""
+        return sum(self.windowed(i) for i in range(self.layers)) if self.sliding_window is not None else 0
 
 
 _COMMON = {"family", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "tied_embeddings", "max_positions"}

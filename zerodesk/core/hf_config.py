@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from pydantic import ValidationError
 
-from .architecture import FAMILIES, Architecture
+from .architecture import ACTIVATIONS, FAMILIES, FAMILY_ACTIVATION, Architecture
 from .errors import PlanError, explain
 from .json_files import read_json
 
@@ -62,12 +62,46 @@ class _Config:
         return float(value)
 
     def activation(self, *keys: str) -> str | None:
-        _, value = self.raw(*keys)
-        if not isinstance(value, str):
+        """The activation transformers runs, by Architecture's names; None where it is the family's own default."""
+        key, value = self.raw(*keys)
+        if value is _MISSING or value is None:
             return None
-        if value.startswith("gelu"):
-            return "gelu" if value == "gelu" else "gelu_tanh"
-        return value if value in ("silu", "relu") else None
+        name = _ACT_ALIASES.get(value, value) if isinstance(value, str) else value
+        if self.cfg["model_type"] == "gemma" and name == "gelu":  # GemmaConfig reads its legacy "gelu" as tanh's
+            name = "gelu_tanh"
+        if name not in ACTIVATIONS:
+            raise PlanError(f"{self.path}: {key} must be one of {', '.join(ACTIVATIONS)} "
+                            f"(or gelu_pytorch_tanh, swish), not {value!r}")
+        family = self.cfg["model_type"]
+        default = FAMILY_ACTIVATION.get(family, "silu")
+        return None if name == default else name
+
+    def optional_int(self, key: str, default: Any) -> Any:
+        """An integer the file may set to null (null means none); a missing key takes the class default."""
+        if key not in self.cfg:
+            return default
+        value = self.cfg[key]
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise PlanError(f"{self.path}: {key} must be a positive integer or null, not {value!r}")
+        return value
+
+    def optional_number(self, key: str, default: Any) -> Any:
+        """A positive number the file may set to null (null means none); a missing key takes the class default."""
+        if key not in self.cfg:
+            return default
+        value = self.cfg[key]
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise PlanError(f"{self.path}: {key} must be a positive number or null, not {value!r}")
+        return float(value)
+
+
+_ACT_ALIASES = {"gelu_pytorch_tanh": "gelu_tanh", "swish": "silu"}
+# transformers' default sliding window per family (its config class), where a config.json leaves the key out
+_WINDOW_DEFAULT = {"mistral": 4096, "gemma2": 4096, "mixtral": None, "phi3": None}
 
 
 # Defaults of the transformers (v5) config classes, for the keys read below.
@@ -138,7 +172,46 @@ def _llama_like(c: _Config, family: str) -> dict[str, Any]:
     if family == "phi3":
         out["head_dim"] = None  # Phi-3 always splits hidden evenly
         _partial_rotary(c, out, hidden=out["hidden"], heads=heads, default=1.0)
+    _sliding_window(c, out, family)
+    if family == "gemma2":
+        out["attn_softcap"] = c.optional_number("attn_logit_softcapping", 50.0)
+        out["final_softcap"] = c.optional_number("final_logit_softcapping", 30.0)
     return out
+
+
+def _sliding_window(c: _Config, out: dict[str, Any], family: str) -> None:
+    """The window as transformers applies it: null means none; Gemma-2 alternates windowed and global layers;
+    Qwen2/3 window only with use_sliding_window, on the layers from max_window_layers on."""
+    if family in ("qwen2", "qwen3"):
+        window = c.optional_int("sliding_window", 4096) if c.bool("use_sliding_window", False) else None
+        if window is not None:
+            first = c.cfg.get("max_window_layers", 28)
+            if isinstance(first, bool) or not isinstance(first, int) or first < 0:
+                raise PlanError(f"{c.path}: max_window_layers must be a whole number, not {first!r}")
+            if first >= out["layers"]:
+                window = None  # no layer reaches max_window_layers
+            elif first > 0:
+                raise PlanError(f"{c.path}: a sliding window on layers {first} and later only (max_window_layers) is "
+                                "not modelled; ZeroDesk models a window on every layer or on alternating layers")
+        out["sliding_window"] = window
+        return
+    if family not in _WINDOW_DEFAULT:
+        return
+    out["sliding_window"] = window = c.optional_int("sliding_window", _WINDOW_DEFAULT[family])
+    if family != "gemma2" or window is None:
+        return
+    types = c.cfg.get("layer_types")
+    if types is None:
+        out["window_period"] = 2  # Gemma2Config: layers 0, 2, 4, ... windowed, 1, 3, 5, ... global
+        return
+    if not isinstance(types, list) or any(t not in ("sliding_attention", "full_attention") for t in types):
+        raise PlanError(f"{c.path}: layer_types must list sliding_attention or full_attention per layer")
+    windowed = [t == "sliding_attention" for t in types]
+    for period in [None, *range(2, len(windowed) + 1)]:
+        if windowed == [period is None or (i + 1) % period != 0 for i in range(len(windowed))]:
+            out["window_period"] = period
+            return
+    raise PlanError(f"{c.path}: layer_types must window every layer or all but every N-th one")
 
 
 def _partial_rotary(c: _Config, out: dict[str, Any], *, hidden: int, heads: int, default: float,
@@ -304,7 +377,7 @@ def architecture_from_hf_config(path: str | os.PathLike) -> tuple[Architecture, 
 
 _ACT_KEY = {"gemma2": "hidden_activation", "falcon": "activation", "opt": "activation_function",
             "gptj": "activation_function", "gpt2": "activation_function"}
-_ACT_NAME = {"silu": "silu", "gelu": "gelu", "gelu_tanh": "gelu_pytorch_tanh", "relu": "relu"}
+_ACT_NAME = {name: name for name in ACTIVATIONS} | {"gelu_tanh": "gelu_pytorch_tanh"}
 
 
 def hf_config_from_architecture(arch: Architecture) -> dict[str, Any]:
@@ -337,8 +410,17 @@ def hf_config_from_architecture(arch: Architecture) -> dict[str, Any]:
         cfg["mlp_bias"] = arch.bias in ("mlp", "all")
     if f == "mixtral":
         cfg.update(num_local_experts=arch.experts, num_experts_per_tok=arch.routed_experts)
+    if f in ("mistral", "mixtral", "phi3", "gemma2"):
+        cfg["sliding_window"] = arch.sliding_window  # null: no window (not the class default)
+    if f in ("qwen2", "qwen3"):
+        cfg.update(use_sliding_window=arch.sliding_window is not None, sliding_window=arch.sliding_window,
+                   max_window_layers=0 if arch.sliding_window is not None else arch.layers)
+    if f == "gemma2":
+        cfg["layer_types"] = ["sliding_attention" if arch.windowed(i) else "full_attention" for i in range(arch.layers)]
+        cfg.update(attn_logit_softcapping=arch.attn_softcap, final_logit_softcapping=arch.final_softcap)
     if f in ("phi", "stablelm", "gpt_neox", "phi3"):
-        cfg["partial_rotary_factor"] = (arch.rotary_dim or arch.dim_per_head) / arch.dim_per_head
+        factor = (arch.rotary_dim or arch.dim_per_head) / arch.dim_per_head
+        cfg["rotary_pct" if f == "gpt_neox" else "partial_rotary_factor"] = factor  # GPTNeoXConfig reads rotary_pct
     if f == "phi":
         cfg["qk_layernorm"] = arch.qk_norm
     if f == "stablelm":

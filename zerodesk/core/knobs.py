@@ -96,7 +96,7 @@ def gathered_params(plan: Plan, stage: int) -> int | None:
     census = plan.model.census
     if census is None:
         return None
-    return torch_transient(census, stage, plan.shard_size, param_bytes=param_bytes(plan),
+    return torch_transient(census, stage, plan.shard_size, plan.shard_placement, param_bytes=param_bytes(plan),
                            per_unit=blocks_per_unit(plan))["gathered_params"]
 
 

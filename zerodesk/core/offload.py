@@ -175,7 +175,8 @@ def _torch(plan: Plan) -> list[OffloadStage]:
             continue
         per_node = ranks_per_node(plan)
         node_total, largest = _heaviest_node(
-            torch_profile.hybrid_runs(shapes, plan.params, s, dp, plan.shard_size), per_node)
+            torch_profile.hybrid_runs(shapes, plan.params, s, dp, plan.shard_size, placement=plan.shard_placement),
+            per_node)
         host = {k: largest[k] for k in ("params", "grads", "optimizer")}
         padded_shard = largest["params"]  # fp32 bytes of this rank's padded parameter shard
         gathers = 1 if s == 2 else 2  # reshard_after_forward=True gathers again for backward

@@ -125,6 +125,17 @@ OPTIMIZER_IMPL = Option("optimizer_impl", "--optimizer-impl", "AdamW's kernels, 
     Choice("fused", QT_TRANSLATE_NOOP("Options", "fused"), "no copy"),
     Choice("for-loop", QT_TRANSLATE_NOOP("Options", "for-loop"), "two copies of its largest tensor"),
 ))
+SHARD_PLACEMENT = Option("shard_placement", "--shard-placement", "FSDP2's shard dimension (stages 2-3, torch profile)", (
+    Choice("dim0", QT_TRANSLATE_NOOP("Options", "dim 0 (FSDP2's default)"), "fully_shard's default, padded to Nd"),
+    Choice("auto", QT_TRANSLATE_NOOP("Options", "auto (experts on their largest dimension)"),
+           "a tensor whose dim 0 is below Nd on its largest dimension Nd divides, as stacked experts are sharded"),
+))
+KERNELS = Option("kernels", "--kernels", "whose attention and norm kernels the activations follow", (
+    Choice("plan", QT_TRANSLATE_NOOP("Options", "the plan's device"), "CUDA's when the plan names a GPU, else the CPU's"),
+    Choice("cpu", QT_TRANSLATE_NOOP("Options", "CPU"), "the kernels the step templates were traced with"),
+    Choice("cuda", QT_TRANSLATE_NOOP("Options", "CUDA"),
+           "fused attention and RMSNorm keep less (modelled, unverified on hardware)"),
+))
 OFFLOAD = Option("offload", "--offload", "states moved off the GPU", (
     Choice(Offload.NONE.value, QT_TRANSLATE_NOOP("Options", "none")),
     Choice(Offload.OPTIMIZER.value, QT_TRANSLATE_NOOP("Options", "optimizer states + gradients"),
@@ -193,12 +204,14 @@ LANGUAGE = Option("language", "--lang", "interface language", (
     Choice("ru", "Русский"),
 ))
 
-OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, OFFLOAD, OFFLOAD_TARGET, HYBRID, ACCUM_SYNC, PARAM_DTYPE,
-           REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH, UNITS, LANGUAGE)
+OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS, OFFLOAD, OFFLOAD_TARGET, HYBRID,
+           ACCUM_SYNC, PARAM_DTYPE, REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH, UNITS, LANGUAGE)
 
 # The plan's field types, from the choices above (pydantic checks them).
 Recompute = Literal[RECOMPUTE.values]  # type: ignore[valid-type]
 OptimizerImpl = Literal[OPTIMIZER_IMPL.values]  # type: ignore[valid-type]
+ShardPlacement = Literal[SHARD_PLACEMENT.values]  # type: ignore[valid-type]
+Kernels = Literal[KERNELS.values]  # type: ignore[valid-type]
 OffloadTarget = Literal[OFFLOAD_TARGET.values]  # type: ignore[valid-type]
 AccumSync = Literal[ACCUM_SYNC.values]  # type: ignore[valid-type]
 Unit = Literal[UNITS.values]  # type: ignore[valid-type]

@@ -24,13 +24,18 @@ Fragmentation (reserved - allocated) is not predicted: it is measured, and label
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
 from .accumulation import accumulate
-from .plan import Architecture, Plan, Profile
+from .knobs import param_bytes, reduce_bytes
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
+from .plan import Architecture, Plan, Profile
 from .residuals import ActivationEstimate, Compute, estimate
+
+if TYPE_CHECKING:
+    from .step_template import CompiledStep
 
 BF16, FP32 = 2, 4
 PHASES = ("forward", "backward", "optimizer")
@@ -79,9 +84,14 @@ class _Shapes:
 
 
 def _shapes(plan: Plan) -> _Shapes:
+    """Group sizes as the plan's profile gathers them: FSDP2 pads each tensor's sharded dimension to the shard group
+    (torch; hybrid sharding shards among the group, plan.shard_size); the paper partitions evenly, so its groups are
+    their own size."""
     from .tensor_census import census_of_architecture
 
-    arch, dp = plan.model.architecture, plan.shard_size  # FSDP2 shards among the shard group (HSDP)
+    arch = plan.model.architecture
+    dp = plan.shard_size if plan.profile == Profile.TORCH else 1
+    placement = plan.shard_placement
     # blocks are alike: count one and `layers` times (a tensor list is counted whole, once: core.tensor_census)
     census = census_of_architecture(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.census
     if census is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
@@ -89,13 +99,13 @@ def _shapes(plan: Plan) -> _Shapes:
     layers = arch.layers if arch is not None else 1
     groups: dict[str, int] = {}
     fsdp_local = 0
-    for key, rows in census.group_rows.items():  # key: the FSDP2 group, a block ('model.layers.0') or the root
+    for key, rows in census.placed_group_rows(dp, placement).items():  # key: the FSDP2 group, a block or the root
         copies = layers if key != "root" else 1
         for dim0, width in rows:  # every tensor of the group with this dim 0 is chunked alike
             chunk = -(-dim0 // dp)
             groups[key] = groups.get(key, 0) + chunk * dp * width
             fsdp_local += chunk * width * copies
-    largest_local = max(-(-dim0 // dp) * rest for dim0, rest in census.widest)
+    largest_local = max((-(-dim0 // dp) * rest for dim0, rest in census.placed_widest(dp, placement)), default=0)
     if layers == 1:
         ordered, tensors = census.sizes, census.tensors
     else:  # the listed block stands for `layers` blocks
@@ -114,30 +124,107 @@ def _shapes(plan: Plan) -> _Shapes:
     return _Shapes(root, block, root + sum(blocks), largest, largest_local, census.head, fsdp_local, ordered, tensors)
 
 
+@dataclass(frozen=True)
+class Engine:
+    """The step a profile describes: how its parameters are used and the dtypes its transients take (bytes per
+    element). Both profiles share the step's shape (the same moments); they differ only in this bookkeeping."""
+
+    compute: Compute  # how the activations are made (residuals.Compute)
+    cast_weights: bool  # autocast caches a bf16 copy of every linear weight (torch, stages 0-1)
+    gathered: int  # a gathered parameter (stages 2-3); 0 where the whole parameters are a state already
+    grad: int  # a gradient as backward makes it (held unsharded until its reduce-scatter, stages 2-3)
+    grad_state: int  # a gradient as the stages 0-1 engine keeps it (DDP's fp32 .grad; the paper's fp16 buffer)
+    reduce: int  # a reduce-scatter input
+    shard_grad: int  # a gradient shard (stages 2-3)
+    stream: int  # the residual stream's gradient
+
+
+def engine(plan: Plan, stage: int) -> Engine:
+    """The step of the plan's profile at this stage.
+
+    torch: PyTorch's engines as the measure worker runs them (see the module docstring), FSDP2's with the plan's
+    mixed-precision policy (core.knobs): it gathers, computes and makes gradients in param_dtype, reduce-scatters
+    in reduce_dtype.
+    paper: the ZeRO paper's own step (§3.1, §5): the scheme's 16-bit (or 32-bit) parameters are used as they
+    are (no cast copy; at stages 0-2 every rank holds them whole, so nothing is gathered), stage 3 gathers one
+    block (and the root's embedding and head) at a time with the next block prefetched, gradients are made in the
+    parameters' dtype and reduce-scattered in the scheme's communication dtype as each block's backward ends."""
+    if plan.profile == Profile.TORCH:
+        if stage <= 1:
+            return Engine("autocast", True, 0, FP32, FP32, FP32, FP32, FP32)
+        gb = param_bytes(plan)
+        return Engine("fp32" if gb >= FP32 else "bf16", False, gb, gb, FP32, reduce_bytes(plan), FP32, gb)
+    spec = SCHEMES[plan.scheme]
+    pb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "param"))
+    gb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "grad"))
+    made = pb  # backward makes gradients in the parameters' dtype (the BF16 scheme adds them into its FP32 buffer)
+    return Engine("bf16" if pb <= BF16 else "fp32", False, pb if stage == 3 else 0, made, gb,
+                  spec.comm_bytes_per_element, gb, min(pb, FP32))
+
+
 def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
     if b.profile == Profile.TORCH:
         return {"grads"}
     return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
 
 
+def traced_step(plan: Plan, compute_mode: str) -> "CompiledStep | None":
+    """The model's own step (core.step_template) for this compute mode, when its structure has a template and every
+    block recomputes alike (a choice per block takes the closed form, core.peak_knobs.block_acts)."""
+    from .step_template import template_for
+
+    arch = plan.model.architecture
+    if arch is None and not plan.model.step_template:
+        return None
+    modes = set(step_knobs(plan).modes)
+    if len(modes) > 1:
+        return None
+    recompute = modes.pop() if modes else plan.recompute
+    template = template_for(arch, plan.model.step_template)
+    if template is None:
+        return None
+    return template.step(arch, plan.seq_len, compute_mode, recompute, plan.micro_batch)
+
+
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
-            _act: dict | None = None) -> list[Moment]:
-    """Every candidate peak moment of one stage, each with its components in bytes."""
+            _act: dict | None = None, _top: bool = False) -> list[Moment]:
+    """Every candidate peak moment of one stage, each with its components in bytes.
+
+    From the model's own step (a step template) where its structure has one, else from the closed-form
+    activation model (core.residuals). _top: only the largest moment of each place (predict's shortcut)."""
     b = b or compute(plan)
+    eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
     grad_keys = _grad_keys(plan, b)
     at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
     resting = {k: v for k, v in states.items() if k not in grad_keys}  # set_to_none: no grads in forward
     arch = plan.model.architecture
-    kn = step_knobs(plan)  # the policy, the units and each block's recomputation (core.peak_knobs)
-    one = _sh or _shapes(plan)
-    sh = unit_shapes(one, kn, len(kn.modes))  # block_padded: the largest unit
-    compute_mode: Compute = "autocast" if stage <= 1 else "bf16"
-    acts = block_acts(plan, compute_mode, kn.modes, b.params, _act)
+    kn = step_knobs(plan)  # the units, prefetch and each block's recomputation (core.peak_knobs)
+    one = _sh or _shapes(plan)  # one block a group
+    sh = unit_shapes(one, kn, len(kn.modes))  # block_padded: the largest FSDP2 unit; the root all with the root only
+    step = (_act or {}).get(("step", eng.compute), "unset")
+    if step == "unset":
+        step = traced_step(plan, eng.compute)
+    if step is not None:
+        from .peak_traced import traced_moments
+
+        inputs = 2 * 8 * plan.seq_len * plan.micro_batch
+        out = [Moment(ph, name, comps) for ph, name, comps in
+               traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, cache=_act, units=kn)]
+        if stage >= 2:
+            out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
+                resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
+                unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded).items() if v}))
+        comps = dict(states, inputs=inputs)
+        comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
+        out.append(Moment("optimizer", "optimizer step", comps))
+        return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
+    acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
     layers = acts.total_saved + act.final_norm_bytes if act else 0
     logits = plan.seq_len * plan.micro_batch * arch.vocab if arch else 0
     tokens_h = plan.seq_len * plan.micro_batch * arch.hidden if arch else 0
+    stream = eng.stream * tokens_h  # the gradient of the residual stream (fp32 under autocast)
     last = len(kn.modes) - 1
     out: list[Moment] = []
 
@@ -145,85 +232,89 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
 
     def m(phase: str, name: str, **extra: int) -> None:
         comps = dict(resting, inputs=inputs)
-        comps.update({k: v for k, v in extra.items()})
+        comps.update({k: v for k, v in extra.items() if v})  # what this step does not hold is left out
         out.append(Moment(phase, name, comps))
 
     if stage <= 1:
-        stream = BF16 * tokens_h  # a gradient of the residual stream
-        cast = act.cast_weights_bytes if act else BF16 * plan.params
-        saved_cast = acts.cast_saved if act else cast
+        if eng.cast_weights:
+            cast = act.cast_weights_bytes if act else BF16 * plan.params
+            saved_cast = acts.cast_saved if act else cast
+            recast = acts.recast(last) if act else 0
+        else:  # the parameters are used as they are
+            cast = saved_cast = recast = 0
         m("forward", "loss", cast_weights=cast, activations=layers, logits=10 * logits)
         # autocast's cache is gone after forward: only the weights the layers saved remain
         m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
         # The last gradients arrive with the whole residual stream's gradient still alive.
         m("backward", "end of backward", grads=at_rest_grads, activations=acts.rebuilt(0) if act else 0,
-          temporaries=2 * stream)
+          temporaries=stream)
         if act is not None:
             # The last block's backward at its MLP: every block input or saved tensor, this block's activations
-            # and weight casts rebuilt (full recompute), the fp32 stream gradient, the MLP's gradient temporaries,
-            # and the fp32 gradients already out: the head's (or the tied table's) and the down projection's.
+            # and weight casts rebuilt (full recompute), the stream gradient, the MLP's gradient temporaries,
+            # and the gradients already out: the head's (or the tied table's) and the down projection's.
             full = kn.modes[last] == "full"
-            m("backward", "block backward", cast_weights=saved_cast + (acts.recast(last) if full else 0),
-              grads=FP32 * (arch.vocab + arch.ffn) * arch.hidden, temporaries=2 * stream + act.mlp_backward_bytes,
+            m("backward", "block backward", cast_weights=saved_cast + (recast if full else 0),
+              grads=eng.grad_state * (arch.vocab + arch.ffn) * arch.hidden,
+              temporaries=stream + act.mlp_backward_bytes,
               activations=acts.total_saved + acts.own(last) + act.shared_bytes)
     else:
-        gb = kn.gathered  # param_dtype: what is gathered, computed and made in backward
-        stream = gb * tokens_h
-        unit_gathered = gb * sh.block_padded
+        per_block = one.block_padded  # one block's elements
+        unit_gathered = eng.gathered * sh.block_padded  # the largest unit
+        ag = unit_gathered  # the all-gather buffer held to the next all-gather (nothing without gathering)
+        root_gathered = eng.gathered * sh.root_padded
+        rs = eng.reduce * sh.block_padded  # a unit's reduce-scatter input
+        block_shard = eng.shard_grad * -(-per_block // plan.shard_size)  # one block's gradient shard
         if stage == 2:
-            gathered_end = gb * sh.all_padded
-            m("forward", "last block", gathered_params=gathered_end, all_gather=unit_gathered,
+            gathered_end = eng.gathered * sh.all_padded  # torch: every group stays gathered to its backward
+            m("forward", "last block", gathered_params=gathered_end, all_gather=ag,
               activations=layers, logits=2 * logits)
         else:
             gathered_end = 0  # every group, the root included, is resharded after forward
-            m("forward", "last block", gathered_params=gb * sh.root_padded + unit_gathered,
-              all_gather=unit_gathered, activations=layers)
+            m("forward", "last block", gathered_params=root_gathered + unit_gathered,
+              all_gather=ag, activations=layers)
         # The first block: the root and block 0 gathered, both all-gather buffers still held, the embedding's output
         # and the rotary tables (fp32, and FSDP2's cast) alive.
-        rope = (FP32 + gb) * 2 * plan.seq_len * (arch.dim_per_head // 2) if arch and arch.positions == "rotary" else 0
-        m("forward", "first block", gathered_params=gb * sh.root_padded + unit_gathered,
-          all_gather=gb * sh.root_padded + unit_gathered, activations=stream + rope)
+        rope = ((FP32 + kn.gathered) * 2 * plan.seq_len * (arch.dim_per_head // 2)
+                if arch and arch.positions == "rotary" else 0)
+        m("forward", "first block", gathered_params=root_gathered + unit_gathered,
+          all_gather=root_gathered + ag, activations=stream + rope)
         m("forward", "loss", gathered_params=gathered_end, activations=layers, logits=10 * logits)
         m("backward", "loss backward", gathered_params=gathered_end, activations=layers, logits=12 * logits)
-        if stage == 3:  # the root (the head) re-gathered for backward, its all-gather buffer held, the logits' gradient
-            m("backward", "root gathered for backward", gathered_params=gb * sh.root_padded,
-              all_gather=gb * sh.root_padded, activations=layers, logits=gb * logits)
-        rs = kn.reduce * sh.block_padded  # a unit's reduce-scatter input
-        shard = FP32 * sh.block_padded // plan.shard_size  # a unit's fp32 gradient shard
         # post-backward reshards the unit before it reduce-scatters; stage 3 has the next one prefetched
-        gathered = gb * (sh.all_padded - sh.block_padded) if stage == 2 else gb * sh.root_padded + unit_gathered
-        ag = 0 if stage == 2 or not kn.prefetch else unit_gathered
+        gathered = eng.gathered * (sh.all_padded - sh.block_padded) if stage == 2 else root_gathered + unit_gathered
+        ag3 = 0 if stage == 2 or not kn.prefetch else ag
         if not kn.root_only:
-            # The last unit's reduce-scatter: its input, one shard of output, the head's gradient waiting for the
+            # The first unit's reduce-scatter: its input, one shard of output, the head's gradient waiting for the
             # root's reduce-scatter, the residual stream's gradient, the blocks before the unit still saved.
-            first = kn.unit_start(last)
+            first = kn.unit_start(last) if last >= 0 else 0
             remaining = (acts.saved_upto[first - 1] if first else 0) + acts.rebuilt(first) if act else 0
-            m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag, reduce_scatter=rs,
-              grads=shard, unsharded_grads=gb * sh.head_grad, temporaries=stream, activations=remaining)
+            m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag3,
+              reduce_scatter=rs, grads=eng.shard_grad * -(-sh.block_padded // plan.shard_size),
+              unsharded_grads=eng.grad * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
         if act is not None:
             # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
             # up to it, its own activations rebuilt (full recompute), the MLP's gradient temporaries and the down
             # projection's weight gradient; the gradients of the later blocks of its unit wait unsharded for the
             # unit's reduce-scatter, and the previous unit's reduce-scatter input lives until this unit's ends.
-            temps = stream + act.mlp_backward_bytes + gb * arch.hidden * arch.ffn
-            per_block = one.block_padded  # one block's elements
-            last_gathered = gathered_end if stage == 2 else gb * sh.root_padded + unit_gathered
-            m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag,
-              unsharded_grads=gb * sh.head_grad, temporaries=temps,
+            temps = stream + act.mlp_backward_bytes + eng.grad * arch.hidden * arch.ffn
+            last_gathered = gathered_end if stage == 2 else root_gathered + unit_gathered
+            m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag3,
+              unsharded_grads=eng.grad * sh.head_grad, temporaries=temps,
               activations=acts.total_saved + acts.own(last) + act.shared_bytes)
-            best = max(range(last), key=lambda j: _block_backward_bytes(acts, kn, j, gb * per_block, rs), default=None)
+            best = max(range(last), key=lambda j: _block_backward_bytes(acts, kn, j, eng.grad * per_block, rs),
+                       default=None)
             if best is not None:  # the block whose backward holds the most
                 end = kn.unit_end(best)
                 later = len(kn.modes) - end  # blocks reduce-scattered already
                 m("backward", "block backward",
-                  gathered_params=gb * (sh.all_padded - per_block * later) if stage == 2 else last_gathered,
-                  all_gather=ag, reduce_scatter=rs if later else 0, grads=FP32 * per_block * later // plan.shard_size,
-                  unsharded_grads=gb * (sh.head_grad + per_block * (end - best - 1)), temporaries=temps,
+                  gathered_params=eng.gathered * (sh.all_padded - per_block * later) if stage == 2 else last_gathered,
+                  all_gather=ag3, reduce_scatter=rs if later else 0, grads=block_shard * later,
+                  unsharded_grads=eng.grad * (sh.head_grad + per_block * (end - best - 1)), temporaries=temps,
                   activations=acts.saved_upto[best] + acts.own(best) + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
         # gradients (embedding and head; every block's too with the root only) and their reduce-scatter input.
-        m("backward", "root reduce-scatter", grads=at_rest_grads - FP32 * sh.root_padded // plan.shard_size,
-          unsharded_grads=gb * sh.root_padded, reduce_scatter=kn.reduce * sh.root_padded)
+        m("backward", "root reduce-scatter", grads=block_grads(at_rest_grads, sh),
+          unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
@@ -238,18 +329,30 @@ def _block_backward_bytes(acts, kn: StepKnobs, j: int, block_grads: int, rs: int
             + (rs if end < len(kn.modes) else 0))
 
 
+def block_grads(at_rest_grads: int, sh: _Shapes) -> int:
+    """The blocks' gradient shards while the root reduce-scatters last (stages 2-3): their share of the resting
+    gradients, by elements. A share, not the resting gradients less the root's shard, so it holds whatever dtype and
+    partition the profile's states use (the paper's fp16 gradients against an fp32 root once read negative)."""
+    if sh.all_padded <= 0:
+        return at_rest_grads
+    return at_rest_grads * max(sh.all_padded - sh.root_padded, 0) // sh.all_padded
+
+
 def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     """AdamW's temporaries during the step, by its kernels (plan.optimizer_impl), on the largest rank.
 
     for-loop: per tensor, sqrt(exp_avg_sq) and its quotient: two fp32 copies of the largest local tensor.
     foreach (torch's default on CUDA): _foreach_sqrt over all local tensors at once: one fp32 copy of
-    every parameter this rank steps. fused: updates in place, no temporaries.
+    every parameter this rank steps. fused: updates in place, no temporaries. The paper profile steps its
+    even partition (a flat ⌈P/Nd⌉ elements from stage 1 on), the torch profile what its engines assign.
     """
     if plan.optimizer_impl == "fused":
         return 0
     sh = sh or _shapes(plan)
     if plan.optimizer_impl == "foreach":
         return FP32 * local_elements(plan, stage, sh)
+    if plan.profile != Profile.TORCH:
+        return 2 * FP32 * min(sh.largest_tensor or plan.params, local_elements(plan, stage, sh))
     # ZeroRedundancyOptimizer (stage 1) steps whole tensors: the largest this rank may own
     largest = sh.largest_tensor if stage <= 1 else sh.largest_local
     return 2 * FP32 * largest
@@ -261,6 +364,8 @@ def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
 
     if stage == 0 or plan.shard_size == 1:
         return plan.params
+    if plan.profile != Profile.TORCH:
+        return ceil(plan.params / plan.shard_size)
     sh = sh or _shapes(plan)
     if stage >= 2 or not sh.tensors:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
         return sh.fsdp_local
@@ -275,17 +380,20 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
     b = b or compute(plan)
     allowance = plan.cuda_allowance_bytes
     sh, arch = _shapes(plan), plan.model.architecture
-    acts: dict = {}  # the activation estimates, shared by the stages (core.peak_knobs.block_acts)
+    modes = {engine(plan, stage).compute for stage in STAGES}
+    acts: dict = {("step", mode): traced_step(plan, mode) for mode in modes}
+    # the closed form's activation estimates are made once per (compute, recomputation) as the stages ask
+    # (core.peak_knobs.block_acts)
     out = []
     for stage in STAGES:
-        ms = moments(plan, stage, b, sh, acts)
+        ms = moments(plan, stage, b, sh, acts, _top=True)
         phase_totals = {ph: max((x.total for x in ms if x.phase == ph), default=0) for ph in PHASES}
         top = max(ms, key=lambda x: x.total)
         comps = {k: v for k, v in top.components.items() if v}
         if allowance:
             comps["cuda_allowance"] = allowance
         out.append(StagePeak(stage, top.phase, top.name, comps, phase_totals,
-                             complete=plan.model.architecture is not None))
+                             complete=arch is not None or acts[("step", engine(plan, stage).compute)] is not None))
     return out
 
 
@@ -295,8 +403,9 @@ def predicted_peak(plan: Plan, stage: int) -> StagePeak:
 
 
 def activations(plan: Plan, stage: int) -> ActivationEstimate | None:
-    """The activation model the prediction uses for this stage (autocast for 0-1, bf16 for 2-3)."""
+    """The activation model the prediction uses for this stage (torch: autocast for 0-1, bf16 for 2-3; paper:
+    the scheme's parameter dtype throughout)."""
     arch: Architecture | None = plan.model.architecture
     if arch is None:
         return None
-    return estimate(arch, plan.seq_len, plan.micro_batch, "autocast" if stage <= 1 else "bf16", plan.recompute)
+    return estimate(arch, plan.seq_len, plan.micro_batch, engine(plan, stage).compute, plan.recompute)

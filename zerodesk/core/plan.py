@@ -29,9 +29,9 @@ from .json_files import (
 )
 from .tensor_census import TensorCensus, census_of, census_of_architecture
 from .options import (
-    ACCUM_SYNC, AUTOCAST, HYBRID, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, RECOMPUTE, REDUCE_DTYPE,
-    UNITS, WRAP, AccumSync, Autocast, Hybrid, Offload, OffloadTarget, OptimizerImpl, ParamDtype, Prefetch, Profile,
-    Recompute, ReduceDtype, Scheme, Unit, Wrap,
+    ACCUM_SYNC, AUTOCAST, HYBRID, KERNELS, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, RECOMPUTE,
+    REDUCE_DTYPE, SHARD_PLACEMENT, UNITS, WRAP, AccumSync, Autocast, Hybrid, Kernels, Offload, OffloadTarget,
+    OptimizerImpl, ParamDtype, Prefetch, Profile, Recompute, ReduceDtype, Scheme, ShardPlacement, Unit, Wrap,
 )
 from .per_block import parse_per_block
 from .text import shorten
@@ -76,6 +76,9 @@ class ModelSpec(_Strict):
     # tensor list for the torch profile, and the config the worker rebuilds it from.
     tensors: list[tuple[str, tuple[int, ...]]] | None = Field(default=None, description="named tensor shapes")
     hf_config: dict[str, Any] | None = Field(default=None, description="the Hugging Face config.json it came from")
+    # The model's own step, fitted under fake tensors (zerodesk.measure.worker.step_template), for a structure without a
+    # built-in one: core.step_template evaluates it without torch.
+    step_template: dict[str, Any] | None = Field(default=None, description="the step template of its structure")
 
     @field_validator("params", mode="before")
     @classmethod
@@ -262,6 +265,8 @@ class Plan(_Strict):
     cuda_allowance_bytes: int = Field(
         default=0, ge=0, le=10**13, description="bytes set aside per GPU for the CUDA context and allocator")
     optimizer_impl: OptimizerImpl = Field(default=OPTIMIZER_IMPL.default, description=OPTIMIZER_IMPL.describe())
+    shard_placement: ShardPlacement = Field(default=SHARD_PLACEMENT.default, description=SHARD_PLACEMENT.describe())
+    kernels: Kernels = Field(default=KERNELS.default, description=KERNELS.describe())
     offload: Offload = Offload.NONE
     offload_target: OffloadTarget = OFFLOAD_TARGET.default
     hybrid: Hybrid = Field(default=Hybrid(HYBRID.default), description=HYBRID.describe())
@@ -335,6 +340,13 @@ class Plan(_Strict):
     @property
     def dp(self) -> int:
         return self.cluster.data_parallel
+
+    @property
+    def kernel_device(self) -> str:
+        """The device whose kernels the activations follow: kernels as set, else cuda when the plan names a GPU."""
+        if self.kernels != KERNELS.default:  # set: cpu or cuda
+            return self.kernels
+        return "cuda" if self.cluster.gpu or self.cluster.gpu_memory_bytes else "cpu"
 
     @property
     def global_batch(self) -> int:

@@ -28,6 +28,42 @@ PEAK_WARNING = (
 )
 PEAK_SOURCE = ("predicted, closed form: states + activations, logits, gathered 16-bit parameters and "
                "communication buffers at the step's peak moment, as PyTorch's engines keep them on one rank")
+PAPER_PEAK_SOURCE = ("predicted, closed form: states + activations, logits and communication buffers at the step's "
+                     "peak moment, as the ZeRO paper's step holds them on one rank (its 16-bit parameters used as "
+                     "they are, stage 3 gathering one block at a time)")
+
+
+def peak_source(plan: Plan) -> str:
+    """Whose step the predicted peak follows: the plan's profile."""
+    return PEAK_SOURCE if plan.profile == Profile.TORCH else PAPER_PEAK_SOURCE
+
+
+def activation_source(plan: Plan) -> str:
+    """Where the activations come from: the model's own step (a template of its structure) or the formulas."""
+    from .peak import engine, traced_step
+
+    if plan.model.architecture is None:
+        return "no activations (shapes unknown)"
+    if traced_step(plan, engine(plan, 2).compute) is not None:
+        return "activations traced from the model's own module"
+    return "activations from ZeroDesk's closed-form estimate (no step template for this structure)"
+
+
+def plan_warnings(plan: Plan) -> list[str]:
+    """What the figures warn of, one sentence each: FSDP2's dim-0 padding of tensors smaller than Nd (torch profile),
+    with its bytes per rank, when it is more than 1% of the stage-3 states."""
+    from .torch_profile import dim0_padding
+
+    out = []
+    named = plan.model.named_shapes
+    if plan.profile == Profile.TORCH and plan.shard_placement == "dim0" and named:
+        names, padding = dim0_padding(named, plan.shard_size)  # FSDP2 shards among the shard group
+        if names and padding > 0.01 * 16 * plan.params / plan.shard_size:
+            out.append(f"FSDP2's default dim-0 sharding pads {len(names)} tensors whose dim 0 is smaller than "
+                       f"Nd = {plan.shard_size} (e.g. {names[0]}): each rank stores {fmt_bytes(padding, plan.units)} of padded "
+                       f"fp32 parameters and gradients at stages 2-3; --shard-placement auto shards them on their "
+                       f"largest dimension")
+    return out
 
 
 def provenance(plan: Plan) -> str:
@@ -110,13 +146,17 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
             }
             for s in b.stages
         ],
-        "peak_source": PEAK_SOURCE,
+        "peak_source": peak_source(plan),
+        "warnings": plan_warnings(plan),
         "seq_len": plan.seq_len,  # the shape every activation figure and predicted peak is for
         "micro_batch": plan.micro_batch,
         "accum_steps": plan.accum_steps,
         "accum_sync": plan.accum_sync,
         "global_batch": plan.global_batch,  # sequences per optimizer step: micro-batch x accum_steps x Nd
         "recompute": plan.recompute,
+        "shard_placement": plan.shard_placement,
+        "kernels": plan.kernel_device,
+        "activation_source": activation_source(plan),
         "knobs": knobs_json(plan),
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
@@ -205,8 +245,9 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
         lines.append(line)
     lines.append("")
     if act:
-        lines.append(f"Peak: {PEAK_SOURCE}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "
-                     f"recompute {plan.recompute}, AdamW {plan.optimizer_impl}; the fit verdict uses it.")
+        lines.append(f"Peak: {peak_source(plan)}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "
+                     f"recompute {plan.recompute}, AdamW {plan.optimizer_impl}, {plan.kernel_device.upper()} "
+                     f"kernels, {activation_source(plan)}; the fit verdict uses it.")
         big = peaks[3]
         parts = ", ".join(f"{k} {fmt_bytes(v, unit)}" for k, v in big.components.items())
         lines.append(f"Stage 3 peak ({big.phase}, {big.moment}): {parts}.")
@@ -218,6 +259,8 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                      "and allocator (your allowance).")
     for note in b.notes:
         lines.append(f"Note: {note.text}.")
+    for warning in plan_warnings(plan):
+        lines.append(f"Warning: {warning}.")
     lines += ["", comm_table(plan, comm_by_link(plan)), ""]
     if plan.offload.value != "none":
         lines += [offload_table(plan), ""]

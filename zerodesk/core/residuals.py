@@ -45,25 +45,18 @@ from .plan import Architecture, Plan
 
 ACT_BYTES = 2  # bf16 activations
 FP32 = 4
-Compute = Literal["bf16", "autocast"]
+Compute = Literal["bf16", "autocast", "fp32"]
 Recompute = Literal["none", "selective", "full"]
 
 # transformers' layouts that project q, k and v (or gate and up) with one fused linear layer: under
 # autocast that layer casts its input once, not once per projection.
 FUSED_QKV = frozenset({"gpt2", "gpt_neox", "falcon", "bloom", "phi3"})
 FUSED_GATE_UP = frozenset({"phi3"})
-# Families whose transformers default activation is "gelu_new": NewGELUActivation, written in Python,
-# whose every intermediate autograd keeps (a model's own activation, once set, is torch's F.gelu).
-PYTHON_GELU = frozenset({"gpt2", "gptj", "phi"})
 
 # RMSNorms that keep their fp32 normalised tensor (torch's nn.RMSNorm in ZeroDesk's own decoder, Gemma's
 # float() norm); transformers' other RMSNorms cast it back to bf16 before the weight multiplies it.
 OWN_RMSNORM = frozenset({"custom", "gemma", "gemma2"})
 
-# transformers' default sliding window per family, where every layer uses it (Mistral); from that length on the
-# mask is a (b, 1, s, s) bool tensor made once per forward, and each attention keeps a bf16 copy of it
-# (and SDPA's output, laid out for the mask, is copied for the output projection).
-SLIDING_WINDOW = {"mistral": 4096}
 
 # The loss in bytes per logit (s·b·V): see the module docstring.
 LOGITS_FORWARD_PEAK = 2 + 4 + 4  # bf16 logits + fp32 copy + fp32 log-softmax
@@ -148,7 +141,7 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
     attn_inputs = (1 if arch.family in FUSED_QKV else 3) if compute == "autocast" else 1
     mlp_inputs = (2 if arch.mlp == "gated" and arch.family not in FUSED_GATE_UP else 1) if compute == "autocast" else 1
     mlp_inner = 4 if arch.mlp == "gated" else 2  # gated: gate, silu, up, product; plain: up, gelu
-    if arch.mlp != "gated" and arch.activation is None and arch.family in PYTHON_GELU:
+    if arch.mlp != "gated" and arch.act == "gelu_new" and arch.family != "custom":
         mlp_inner += 3  # NewGELUActivation's 0.5·x, tanh(...) and 1 + tanh(...) are saved too
     return BlockTerms(
         norms=2 * _norm_saved(arch, t, compute),
@@ -163,10 +156,11 @@ def block_terms(arch: Architecture, seq: int, batch: int, compute: Compute = "bf
 
 
 def window_mask(arch: Architecture, seq: int) -> bool:
-    """Whether transformers materialises the attention mask: a sliding window (the family's default) that the
-    sequence reaches. Otherwise SDPA runs with is_causal and no mask."""
-    window = SLIDING_WINDOW.get(arch.family)
-    return window is not None and seq >= window
+    """Whether transformers materialises the attention mask: a sliding window (arch.sliding_window) that the
+    sequence reaches; the mask is a (b, 1, s, s) bool tensor made once per forward, and each attention keeps a bf16
+    copy of it (and SDPA's output, laid out for the mask, is copied for the output projection). Otherwise SDPA runs
+    with is_causal and no mask."""
+    return arch.sliding_window is not None and seq >= arch.sliding_window
 
 
 def rotary_tables(arch: Architecture, seq: int, compute: Compute = "bf16") -> int:
@@ -190,7 +184,14 @@ def linear_weight_count(arch: Architecture, params: int) -> int:
 
 def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16",
              recompute: Recompute = "none", params: int | None = None) -> ActivationEstimate:
-    """The full activation model of one rank for this shape, compute mode and recompute choice."""
+    """The full activation model of one rank for this shape, compute mode and recompute choice.
+
+    fp32 compute (32-bit parameters used as they are) is the bf16 model at twice the bytes: an upper bound, as the
+    tensors bf16 compute already keeps in fp32 (the norms' upcasts) are not copied again."""
+    if compute == "fp32":
+        half = estimate(arch, seq, batch, "bf16", recompute, params)
+        return ActivationEstimate(**{k: 2 * v if isinstance(v, int) and k != "layers" else v
+                                     for k, v in vars(half).items()})
     t = seq * batch
     terms = block_terms(arch, seq, batch, compute)
     h = arch.hidden

@@ -56,6 +56,23 @@ class TensorCensus:
             grouped.setdefault(group, []).append((shape, n))
         return {group: _rows_of(shapes) for group, shapes in grouped.items()}
 
+    def placed_rows(self, dp: int, placement: str = "dim0") -> tuple[tuple[int, int], ...]:
+        """rows as FSDP2 shards among dp ranks under the placement: (the sharded dimension's size, elements per unit
+        of it). dim0 is `rows`; under auto a tensor whose dim 0 is below dp is counted by its shard dimension."""
+        if placement == "dim0":
+            return self.rows
+        return _rows_of(self.shapes, lambda shape: split_shape(shape, dp, placement))
+
+    def placed_group_rows(self, dp: int, placement: str = "dim0") -> dict[str, tuple[tuple[int, int], ...]]:
+        """group_rows under the placement (placed_rows per FSDP2 group)."""
+        if placement == "dim0":
+            return self.group_rows
+        grouped: dict[str, list[tuple[Shape, int]]] = {}
+        for group, shape, n in self.entries:
+            grouped.setdefault(group, []).append((shape, n))
+        split = lambda shape: split_shape(shape, dp, placement)  # noqa: E731
+        return {group: _rows_of(shapes, split) for group, shapes in grouped.items()}
+
     @cached_property
     def widest(self) -> tuple[tuple[int, int], ...]:
         """(dim 0, the most elements per row of a tensor with that dim 0): the largest dim-0 shard at any Nd."""
@@ -63,6 +80,16 @@ class TensorCensus:
         for shape, _ in self.shapes:
             dim0, rest = _dim0_rest(shape)
             out[dim0] = max(out.get(dim0, 0), rest)
+        return tuple(out.items())
+
+    def placed_widest(self, dp: int, placement: str = "dim0") -> tuple[tuple[int, int], ...]:
+        """widest under the placement: (the sharded dimension's size, the most elements per unit of it)."""
+        if placement == "dim0":
+            return self.widest
+        out: dict[int, int] = {}
+        for shape, _ in self.shapes:
+            size, rest = split_shape(shape, dp, placement)
+            out[size] = max(out.get(size, 0), rest)
         return tuple(out.items())
 
     @property
@@ -76,10 +103,29 @@ def _dim0_rest(shape: Shape) -> tuple[int, int]:
     return (shape[0], prod(shape[1:])) if shape else (1, 1)
 
 
-def _rows_of(shapes: Iterable[tuple[Shape, int]]) -> tuple[tuple[int, int], ...]:
+def shard_dim(shape: Shape, dp: int, placement: str = "dim0") -> int:
+    """The dimension FSDP2 shards a tensor on: 0 (fully_shard's default), or under `auto` placement, for a tensor
+    whose dim 0 is smaller than Nd (transformers' stacked experts: dim 0 is the expert count), its largest
+    dimension that Nd divides, as a shard_placement_fn returning Shard(d) does (TorchTitan's experts). FSDP2
+    reduce-scatters a Shard(d > 0) tensor only when Nd divides that dimension, so without one it stays on dim 0."""
+    if placement != "auto" or not shape or shape[0] >= dp:
+        return 0
+    even = [d for d in range(1, len(shape)) if shape[d] % dp == 0]
+    return max(even, key=lambda d: shape[d]) if even else 0
+
+
+def split_shape(shape: Shape, dp: int, placement: str = "dim0") -> tuple[int, int]:
+    """(the sharded dimension's size, elements per unit of it) under the placement."""
+    if not shape:
+        return 1, 1
+    d = shard_dim(shape, dp, placement)
+    return shape[d], prod(shape) // shape[d] if shape[d] else 0
+
+
+def _rows_of(shapes: Iterable[tuple[Shape, int]], split=_dim0_rest) -> tuple[tuple[int, int], ...]:
     out: dict[int, int] = {}
     for shape, n in shapes:
-        dim0, rest = _dim0_rest(shape)
+        dim0, rest = split(shape)
         out[dim0] = out.get(dim0, 0) + n * rest
     return tuple(out.items())
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import heapq
 from functools import lru_cache
-from math import ceil
+from math import ceil, prod
 
-from .tensor_census import TensorCensus, count_shapes, count_tensors
+from .tensor_census import TensorCensus, count_shapes, count_tensors, shard_dim, split_shape  # noqa: F401 (shard_dim: the profile's rule)
 
 FP32 = 4
 STEP_BYTES = 4  # AdamW's `step`: torch.tensor(0.0) -> one fp32 scalar per parameter tensor
@@ -47,6 +47,18 @@ def _zero_partition(numels: tuple[int, ...], dp: int) -> tuple[tuple[int, ...], 
         owned[rank].append(i)
         heapq.heapreplace(heap, (size + numels[i], rank))
     return tuple(tuple(o) for o in owned)
+
+
+def dim0_padding(named_shapes: list[tuple[str, tuple[int, ...]]], dp: int) -> tuple[list[str], int]:
+    """(names of the tensors whose dim 0 is smaller than Nd, largest first, fp32 bytes of padding per rank under dim-0
+    sharding): a rank holding none of their rows stores a whole padded chunk of each, for parameters and gradients
+    alike (AdamW's state holds only real rows)."""
+    found = []
+    for name, shape in named_shapes:
+        if shape and shape[0] < dp:
+            found.append((2 * FP32 * (prod(shape) // shape[0]), name))  # one padded row of parameters and gradients
+    found.sort(key=lambda x: -x[0])  # the largest first
+    return [name for _, name in found], sum(b for b, _ in found)
 
 
 def zero_owned(sizes: tuple[tuple[int, int], ...], dp: int) -> tuple[tuple[int, int], ...]:
@@ -158,7 +170,8 @@ def _append(runs: RankRuns, count: int, states: dict[str, int]) -> None:
 
 
 def _fsdp2(rows: tuple[tuple[int, int], ...], tensors: int, dp: int, step_bytes: int) -> RankRuns:
-    """rows: TensorCensus.rows, (dim 0, elements per row summed over the tensors with that dim 0)."""
+    """rows: TensorCensus.placed_rows, (the sharded dimension's size, elements per unit of it summed over the
+    tensors with that size)."""
     padded = 0  # fp32 elements every rank stores per state: parameter shard and reduce-scatter output
     changes: dict[int, int] = {}  # rank -> change of the real elements it owns (O(distinct dim 0), whatever Nd)
 
@@ -187,13 +200,14 @@ def rank_states(
     *,
     device: str = "cpu",
     optimizer_impl: str = "foreach",
+    placement: str = "dim0",
 ) -> list[dict[str, int]]:
     """Bytes per rank at rest: [{"params", "grads", "optimizer", "comm_buffers"}, ...] for ranks 0..dp-1.
 
     The expanded form of rank_runs(); prefer rank_runs for large Nd.
     """
     return [dict(states) for count, states in rank_runs(shapes, params, stage, dp, device=device,
-                                                                         optimizer_impl=optimizer_impl)
+                                                        optimizer_impl=optimizer_impl, placement=placement)
             for _ in range(count)]
 
 
@@ -205,6 +219,7 @@ def rank_runs(
     *,
     device: str = "cpu",
     optimizer_impl: str = "foreach",
+    placement: str = "dim0",
 ) -> RankRuns:
     """Bytes per rank at rest, run-length: [(count, {"params", "grads", "optimizer", "comm_buffers"}), ...].
 
@@ -221,6 +236,7 @@ def rank_runs(
     device bytes; fused AdamW keeps them on the device.
     comm_buffers are DDP's persistent gradient buckets (stages 0-1): one flat fp32 buffer per
     bucket, together as large as all gradients. FSDP2 keeps none at rest.
+    placement: FSDP2's shard dimension per tensor (shard_dim): "dim0" or "auto".
     """
     if stage not in (0, 1, 2, 3):
         raise ValueError(f"stage must be 0, 1, 2 or 3, not {stage}")
@@ -230,7 +246,8 @@ def rank_runs(
     if shapes is None:
         runs = _raw(params, stage, dp)
     else:
-        runs = _shaped(shapes if isinstance(shapes, TensorCensus) else count_shapes(shapes), stage, dp, step_bytes)
+        census = shapes if isinstance(shapes, TensorCensus) else count_shapes(shapes)
+        runs = _shaped(census, stage, dp, step_bytes, placement)
     return [(count, {key: states[key] for key in STATE_KEYS}) for count, states in runs]  # one key order
 
 
@@ -243,9 +260,9 @@ def _raw(params: int, stage: int, dp: int) -> RankRuns:
                   "comm_buffers": 0})]
 
 
-def _shaped(census: TensorCensus, stage: int, dp: int, step_bytes: int) -> RankRuns:
+def _shaped(census: TensorCensus, stage: int, dp: int, step_bytes: int, placement: str) -> RankRuns:
     if stage >= 2:
-        return _fsdp2(census.rows, census.tensors, dp, step_bytes)
+        return _fsdp2(census.placed_rows(dp, placement), census.tensors, dp, step_bytes)
     total = census.params
     # DDP: every rank holds all params and all grads, plus buckets the size of all grads.
     base = {"params": FP32 * total, "grads": FP32 * total, "comm_buffers": FP32 * total}
@@ -283,17 +300,18 @@ def unit_of(group: str, per_unit: int | None = 1) -> str:
     return group[: len(group) - len(str(index))] + str(first)
 
 
-def unit_elements(census: TensorCensus, dp: int, per_unit: int | None = 1) -> dict[str, int]:
-    """Elements each FSDP2 unit all-gathers, dim 0 of each tensor padded to a multiple of Nd, in order ('root' too)."""
+def unit_elements(census: TensorCensus, dp: int, per_unit: int | None = 1, placement: str = "dim0") -> dict[str, int]:
+    """Elements each FSDP2 unit all-gathers, the sharded dimension of each tensor (placement: "dim0" or "auto",
+    shard_dim) padded to a multiple of Nd, in order ('root' too)."""
     units: dict[str, int] = {}
-    for group, rows in census.group_rows.items():
+    for group, rows in census.placed_group_rows(dp, placement).items():
         unit = unit_of(group, per_unit)
         units[unit] = units.get(unit, 0) + sum(ceil(dim0 / dp) * dp * width for dim0, width in rows)
     return units
 
 
-def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCensus, stage: int, dp: int, *,
-                    param_bytes: int = 2, per_unit: int | None = 1) -> dict[str, int]:
+def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCensus, stage: int, dp: int,
+                    placement: str = "dim0", *, param_bytes: int = 2, per_unit: int | None = 1) -> dict[str, int]:
     """The most parameters FSDP2 holds gathered at once in forward (bytes per rank; 0 for DDP stages): the forward
     phase peak's "unsharded_params" when that peak falls inside the blocks (measured: tests/test_measure.py,
     tests/test_knobs_ranks.py).
@@ -301,6 +319,7 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCens
     named_shapes as from core.architecture.tensor_shapes (or their TensorCensus): each block (`blocks.{i}`,
     `model.layers.{i}`, `transformer.h.{i}`, ...) is a tensor group; FSDP2's units are `per_unit` consecutive blocks
     (core.knobs.blocks_per_unit: 1, N, or None for the root only), the rest (embeddings, final norm, head) the root.
+    placement: FSDP2's shard dimension per tensor ("dim0" or "auto", shard_dim).
     param_bytes: MixedPrecisionPolicy's param_dtype (2 for bf16). All-gather outputs are padded like the shards.
     Stage 2 (reshard_after_forward=False) keeps every unit gathered from forward to its backward. Stage 3 frees each
     unit after its own forward, and the root's after the whole forward: at most the root and the unit being computed
@@ -308,7 +327,7 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCens
     if stage < 2:
         return {"gathered_params": 0}
     census = named_shapes if isinstance(named_shapes, TensorCensus) else count_tensors(named_shapes)
-    units = unit_elements(census, dp, per_unit)
+    units = unit_elements(census, dp, per_unit, placement)
     if stage == 2:
         return {"gathered_params": param_bytes * sum(units.values())}
     blocks = [n for k, n in units.items() if k != "root"]

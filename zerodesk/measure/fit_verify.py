@@ -1,7 +1,8 @@
 """`zerodesk fit --verify`: a fit answer checked by simulation at its boundary, the batch that fits and one more.
 
 The simulator (simulate.py, in its own process, as `zerodesk simulate` runs it) plays PyTorch's engines, so the
-boundary checked is the `torch` profile's; the simulated peak has no CUDA allowance and compares with the usable
+boundary checked is the `torch` profile's with the CPU kernels' saved tensors (plan.kernels "cpu": the simulator runs
+CPU kernels, whatever GPU the plan names); the simulated peak has no CUDA allowance and compares with the usable
 memory. The simulation agrees when the batch fits (its simulated peak is at most the usable memory) and one more
 does not (above it), each within a tolerance: none for the command, 3% for benchmarks/fit_verify.py (the boundary is
 as sharp as the peak's prediction).
@@ -58,7 +59,7 @@ class Check:
 
 
 def torch_plan(plan: Plan, recompute: str, micro_batch: int | None = None) -> Plan:
-    update: dict[str, Any] = {"profile": Profile.TORCH, "recompute": recompute}
+    update: dict[str, Any] = {"profile": Profile.TORCH, "recompute": recompute, "kernels": "cpu"}  # as simulated
     if micro_batch is not None:
         update["micro_batch"] = micro_batch
     return Plan.model_validate(plan.model_copy(update=update).model_dump())

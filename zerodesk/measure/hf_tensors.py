@@ -42,11 +42,13 @@ SIZE_RULES: tuple[tuple[str, frozenset[str], int, str], ...] = (  # (which word,
 )
 
 
-def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+def model_from_hf_config(path: str | Path, python: str | None = None,
+                         fit_template: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
     """(ModelSpec fields, hints) from a config.json or its folder; hints: model_type and seq_len.
 
     A model_type with a ZeroDesk layout becomes an architecture (no torch involved); any other is
-    read by transformers in a subprocess into a tensor list stored with its config."""
+    read by transformers in a subprocess into a tensor list stored with its config, and with fit_template its
+    step template too (its activations from its own module, a minute or two: `zerodesk plan --config` does it)."""
     path, cfg = read_hf_config(path)
     model_type = cfg.get("model_type")
     name = model_name(cfg)
@@ -62,12 +64,35 @@ def model_from_hf_config(path: str | Path, python: str | None = None) -> tuple[d
                             f"and any other type {NEEDS_TRANSFORMERS} (`{python or sys.executable} -m pip install "
                             "transformers`)") from None
         raise
+    template = read_step_template(cfg, python) if fit_template else None  # its activations, from its module
     hints: dict[str, Any] = {"model_type": model_type}
     seq = next((cfg[k] for k in ("max_position_embeddings", "n_positions", "seq_length")
                 if isinstance(cfg.get(k), int) and not isinstance(cfg.get(k), bool) and cfg[k] > 0), None)
     if seq:
         hints["seq_len"] = seq
-    return {"name": name, "tensors": tensors, "hf_config": cfg}, hints
+    model: dict[str, Any] = {"name": name, "tensors": tensors, "hf_config": cfg}
+    if template is not None:
+        model["step_template"] = template
+    elif fit_template:
+        hints["step_template"] = "not fitted: the predicted peak leaves its activations out"
+    return model, hints
+
+
+def read_step_template(config: dict[str, Any], python: str | None = None, timeout: float = 600.0) -> dict | None:
+    """The config's step template (zerodesk.measure.worker.step_template --config), or None when it cannot be fitted."""
+    try:
+        out = subprocess.run([python or sys.executable, "-m", "zerodesk.measure.worker.step_template", "--config", "-"],
+                             input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
+                             env=measure_env())
+    except (subprocess.TimeoutExpired, OSError):
+        return None
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    try:
+        answer = json.loads(lines[-1]) if lines else {}
+    except json.JSONDecodeError:
+        return None
+    answer.pop("fit_s", None)
+    return answer if "steps" in answer else None
 
 
 def _numbers(config: dict[str, Any]) -> Iterator[tuple[str, str, float]]:

@@ -78,7 +78,7 @@ def predicted_states(plan: Plan, stages: Iterable[int], ranks: int) -> dict[int,
     # P follows the shapes: an architecture, a tensor list (any Hugging Face model type) or a raw count
     src = m.architecture.model_dump_json() if m.architecture is not None else (
         tuple((n, tuple(sh)) for n, sh in m.tensors) if m.tensors else m.params)
-    base = (src, ranks)
+    base = (src, ranks, plan.shard_placement)
     shapes, params = None, None
     out = {}
     for s in stages:
@@ -89,7 +89,8 @@ def predicted_states(plan: Plan, stages: Iterable[int], ranks: int) -> dict[int,
                 shapes = [shape for _, shape in named] if named is not None else None
             if len(_STATES_CACHE) > 512:
                 _STATES_CACHE.clear()
-            _STATES_CACHE[(*base, s)] = max(sum(r.values()) for _, r in rank_runs(shapes, params, s, ranks))
+            _STATES_CACHE[(*base, s)] = max(sum(r.values()) for _, r in rank_runs(shapes, params, s, ranks,
+                                                                                 placement=plan.shard_placement))
         out[s] = _STATES_CACHE[(*base, s)]
     return out
 

@@ -98,10 +98,15 @@ def build_engine(stage: int, plan: Plan, model: nn.Module, blocks: nn.ModuleList
 
     from torch.distributed.fsdp import CPUOffloadPolicy, MixedPrecisionPolicy, fully_shard
 
+    from .mesh import shard_group_size
+    from .shard_placement import fully_shard_kwargs
+
     mp = MixedPrecisionPolicy(param_dtype=DTYPES[plan.param_dtype], reduce_dtype=DTYPES[plan.reduce_dtype])
     # offload (core.offload, torch profile): FSDP2 moves parameters, gradients and AdamW's step to the host
     # together; pinned memory only where a device copies from it (CUDA). Not yet run on a GPU by ZeroDesk.
     policy = {"offload_policy": CPUOffloadPolicy(pin_memory=device.type == "cuda")} if fsdp2_offloads(plan) else {}
+    # the plan's shard placement (dim 0, or auto for experts) among the ranks a tensor is sharded over (HSDP: N)
+    policy.update(fully_shard_kwargs(plan, shard_group_size(mesh, mesh.size())))
     for span in unit_spans(len(blocks), blocks_per_unit(plan)):  # a list of modules is one unit (one all-gather)
         unit = [blocks[i] for i in span]
         fully_shard(unit[0] if len(unit) == 1 else unit, mesh=mesh, reshard_after_forward=stage == 3, mp_policy=mp,

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit
     import torch.distributed as dist
 
     from .exchange import gather_bytes
-    from .model import attention_backend
+    from .attention_probe import attention_kernel
     from .step import measure_stage
 
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit
     arch = plan.model.architecture
     if not args.no_started:
         emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan), optimizer_impl=plan.optimizer_impl,
-                     attention=attention_backend(arch, plan.seq_len, device),
+                     attention=attention_kernel(plan.model, plan.seq_len, device),
                      device=device.type, device_name=device_name, ranks=world, stages=stages,
                      architecture=arch, params=plan.params, seq_len=plan.seq_len, micro_batch=plan.micro_batch,
                      scale=scale, shard_group=run_shard_group(plan, world, args.shard_group)))

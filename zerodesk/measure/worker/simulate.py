@@ -117,9 +117,11 @@ def run(args: argparse.Namespace, emit: Emitter, where: dict) -> None:
 
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
     t0 = time.perf_counter()
+    from .attention_probe import attention_kernel
+
     group = run_shard_group(plan, world, args.shard_group)
     emit(Started(torch=torch.__version__, offload=fsdp2_offloads(plan), optimizer_impl=plan.optimizer_impl,
-                 device="cpu", ranks=world, stages=stages,
+                 attention=attention_kernel(plan.model, plan.seq_len, "cpu"), device="cpu", ranks=world, stages=stages,
                  architecture=plan.model.architecture, params=plan.params, seq_len=plan.seq_len,
                  micro_batch=plan.micro_batch, source="simulated", shard_group=group))
     device = torch.device("cpu")

@@ -60,6 +60,6 @@ def predicted(plan: Plan, model: nn.Module, stage: int, world: int, rank: int, d
     shapes = [s for _, s in plan.model.named_shapes or []]
     group = shard_group or world
     pred = rank_states(shapes, sum(p.numel() for p in model.parameters()), stage, group, device=device.type,
-                       optimizer_impl=plan.optimizer_impl)[rank % group]
+                       optimizer_impl=plan.optimizer_impl, placement=plan.shard_placement)[rank % group]
     states = States(params=pred["params"], grads=pred["grads"], optimizer=pred["optimizer"])
     return states, pred["comm_buffers"] if stage <= 1 else None

@@ -781,6 +781,42 @@ def one_sequence_per_row() -> Iterator[None]:
         masking.find_packed_sequence_indices = original
 
 
+# ---------------------------------------------------------------- the step's timeline (step_trace, attention_probe)
+
+
+@_self_check("dispatch_mode", "torch.utils._python_dispatch.TorchDispatchMode and torch.utils._pytree's "
+             "tree_leaves/tree_map, which see every op of a step")
+def _check_dispatch_mode() -> None:
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_leaves, tree_map
+
+    _need(callable(getattr(TorchDispatchMode, "__torch_dispatch__", None)), "no __torch_dispatch__")
+    _need(tree_leaves(([1], {"a": 2})) == [1, 2] and tree_map(lambda x: x, [1]) == [1], "pytree walks differently")
+
+
+def dispatch_mode_base() -> type:
+    """The base class of a mode that sees every op (after autograd): the step's timeline subclasses it."""
+    check("dispatch_mode")
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    return TorchDispatchMode
+
+
+def tree_leaves(tree: Any) -> list:
+    """Every leaf of a nest of lists, tuples and dicts (an op's outputs, a module's arguments)."""
+    check("dispatch_mode")
+    from torch.utils._pytree import tree_leaves as leaves
+
+    return leaves(tree)
+
+
+def tree_map(fn: Callable, tree: Any) -> Any:
+    check("dispatch_mode")
+    from torch.utils._pytree import tree_map as mapped
+
+    return mapped(fn, tree)
+
+
 def check_all() -> None:
     """Every self-check, in order: what a new torch must pass before ZeroDesk runs on it."""
     for run in CHECKS.values():
