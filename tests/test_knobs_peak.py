@@ -23,8 +23,8 @@ def plan(**knob) -> Plan:
 
 
 def moment(p: Plan, stage: int, name: str) -> dict[str, int]:
-    (m,) = [m for m in moments(p, stage) if m.name == name]
-    return m.components
+    """The largest moment of that name (the traced step places every moment of the model's own step there)."""
+    return max((m for m in moments(p, stage) if m.name == name), key=lambda m: m.total).components
 
 
 @pytest.mark.parametrize("units", [dict(), dict(wrap="blocks", wrap_blocks=2), dict(wrap="blocks", wrap_blocks=4),
@@ -65,7 +65,7 @@ def test_gradients_of_a_unit_wait_unsharded_for_its_reduce_scatter():
 def test_prefetch_off_holds_no_next_unit_in_backward():
     on, off = plan(), plan(prefetch="off")
     assert moment(on, 3, "last block backward")["all_gather"] > 0
-    assert moment(off, 3, "last block backward")["all_gather"] == 0
+    assert moment(off, 3, "last block backward").get("all_gather", 0) == 0
     assert predict(off)[3].total_bytes <= predict(on)[3].total_bytes
 
 

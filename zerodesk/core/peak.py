@@ -168,18 +168,21 @@ def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
     return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
 
 
-def traced_step(plan: Plan, compute_mode: str) -> "CompiledStep | None":
-    """The model's own step (core.step_template) for this compute mode, when its structure has a template and every
-    block recomputes alike (a choice per block takes the closed form, core.peak_knobs.block_acts)."""
+def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> "CompiledStep | None":
+    """The model's own step (core.step_template) for this compute mode, when its structure has a template.
+
+    recompute: the mode every block of the step takes; by default the plan's when all its blocks take one, else
+    None (a choice per block: moments() places one step per mode, _mixed_moments)."""
     from .step_template import template_for
 
     arch = plan.model.architecture
     if arch is None and not plan.model.step_template:
         return None
-    modes = set(step_knobs(plan).modes)
-    if len(modes) > 1:
-        return None
-    recompute = modes.pop() if modes else plan.recompute
+    if recompute is None:
+        modes = set(step_knobs(plan).modes)
+        if len(modes) > 1:
+            return None
+        recompute = modes.pop() if modes else plan.recompute
     template = template_for(arch, plan.model.step_template)
     if template is None:
         return None
@@ -205,12 +208,14 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     step = (_act or {}).get(("step", eng.compute), "unset")
     if step == "unset":
         step = traced_step(plan, eng.compute)
-    if step is not None:
+    mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act) if step is None else None
+    if step is not None or mixed is not None:
         from .peak_traced import traced_moments
 
         inputs = 2 * 8 * plan.seq_len * plan.micro_batch
-        out = [Moment(ph, name, comps) for ph, name, comps in
-               traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, cache=_act, units=kn)]
+        out = mixed if mixed is not None else [
+            Moment(ph, name, comps) for ph, name, comps in
+            traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, cache=_act, units=kn)]
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -319,6 +324,43 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
     return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
+
+
+def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
+                   cache: dict | None) -> list[Moment] | None:
+    """The traced step's moments with a recomputation chosen per block: each place read from the step of its own
+    block's mode (core.peak_traced.place_block), the earlier blocks' saved tensors corrected to their own modes by
+    the closed form's per-block difference (core.residuals). None without a template or an architecture."""
+    from .peak_traced import place_block, traced_moments
+
+    arch = plan.model.architecture
+    if arch is None or len(set(kn.modes)) <= 1:
+        return None
+    steps = {}
+    for mode in sorted(set(kn.modes)):
+        key = ("step", eng.compute, mode)
+        step = cache[key] if cache is not None and key in cache else traced_step(plan, eng.compute, mode)
+        if cache is not None:
+            cache[key] = step
+        if step is None:
+            return None
+        steps[mode] = step
+    acts = block_acts(plan, eng.compute, kn.modes, b.params, cache)
+    inputs = 2 * 8 * plan.seq_len * plan.micro_batch
+    layers = len(kn.modes)
+    out = []
+    for mode, step in steps.items():
+        own = acts.by_mode[mode].per_layer_bytes
+        for phase, name, comps, place, i in traced_moments(plan, stage, step, eng, one, resting, inputs,
+                                                           cache=cache, units=kn, every_block=True):
+            block, alive = place_block(place, i, layers)
+            if kn.modes[block] != mode:  # this place is read from its block's own step
+                continue
+            delta = sum(acts.saved[j] - own for j in range(alive))
+            if delta:
+                comps = dict(comps, activations=comps.get("activations", 0) + delta)
+            out.append(Moment(phase, name, comps))
+    return out
 
 
 def _block_backward_bytes(acts, kn: StepKnobs, j: int, block_grads: int, rs: int) -> int:

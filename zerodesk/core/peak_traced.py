@@ -37,8 +37,9 @@ def depth(plan: Any) -> int:
     return max(1, len({block_group(n) for n, _ in plan.model.named_shapes or []} - {"root"}))
 
 
-def positions(layers: int, stage: int) -> list[tuple[str, str, str, int | None]]:
-    """(phase, moment name, template place, block) for every moment the step is checked at."""
+def positions(layers: int, stage: int, every_block: bool = False) -> list[tuple[str, str, str, int | None]]:
+    """(phase, moment name, template place, block) for every moment the step is checked at; every_block: each
+    block's backward (blocks that differ, as by a recomputation chosen per block, peak where they will)."""
     last = layers - 1
     out = [("forward", "embedding", "pre", None), ("forward", "first block", "fwd", 0)]
     if last > 0:
@@ -47,11 +48,22 @@ def positions(layers: int, stage: int) -> list[tuple[str, str, str, int | None]]
             ("backward", "loss backward", "lossb", None), ("backward", "head backward", "headb", None),
             ("backward", "last block backward", "last", last)]
     # between the ends every group grows or shrinks by a block at a time: the extremes are at 0, 1, L-2
-    for i in sorted({i for i in (last - 1, 1, 0) if 0 <= i < last}, reverse=True):
+    for i in sorted({i for i in ((*range(last),) if every_block else (last - 1, 1, 0)) if 0 <= i < last}, reverse=True):
         name = "block backward" if i == last - 1 else "first block backward" if i == 0 else "second block backward"
         out.append(("backward", name, "bwd", i))
     out.append(("backward", "first block reduce-scatter" if stage >= 2 else "end of backward", "tail", None))
     return out
+
+
+def place_block(place: str, i: int | None, layers: int) -> tuple[int, int]:
+    """(the block whose own step a place of `positions` is read from, how many blocks before it keep their saved
+    tensors then): a block's place is its own; the embedding and the end of backward the first block's; the head
+    and the loss the last's, with every block's saves alive."""
+    if place in ("fwd", "bwd", "last"):
+        return i, i
+    if place in ("head", "loss", "lossb", "headb"):
+        return layers - 1, layers
+    return 0, 0
 
 
 def _counts(place: str, i: int | None, kinds: list[str]) -> dict[str, int]:
@@ -168,7 +180,8 @@ def _components(r: Any, compute: str, fsdp: bool) -> dict[str, int]:
     return out
 
 
-def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, compute: str = "bf16") -> list[tuple]:
+def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, compute: str = "bf16",
+                  every_block: bool = False) -> list[tuple]:
     """(phase, name, place, block, template bytes [moment, class, part], totals) per place of the step (a total is
     -inf for the moments that are not of the place).
 
@@ -181,7 +194,7 @@ def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, 
     values = step.values(symbol_values(arch, plan.seq_len, plan.micro_batch))  # [moment, group, class, part]
     at, kind = step.at_array, step.kind_array
     places, picks, weights = [], [], []
-    for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0):
+    for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0, every_block):
         own = kinds[i] if i is not None else ""
         pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
         if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
@@ -211,17 +224,18 @@ def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, 
 
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
                    top_only: bool = False, cache: dict | None = None,
-                   units: Any = None) -> list[tuple[str, str, dict[str, int]]]:
+                   units: Any = None, every_block: bool = False) -> list[tuple]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase.
 
     cache: a dict kept across the stages of one plan (stages 2 and 3 place the same template bytes).
-    units: the FSDP2 units and prefetch (engine_terms)."""
+    units: the FSDP2 units and prefetch (engine_terms). every_block: each block's backward placed (positions), and
+    each moment's (phase, name, components, place, block)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
-    key = (id(step), fsdp, grad_scale)
+    key = (id(step), fsdp, grad_scale, every_block)
     rows = cache.get(key) if cache is not None else None
     if rows is None:
-        rows = template_rows(plan, step, fsdp, grad_scale, eng.compute)
+        rows = template_rows(plan, step, fsdp, grad_scale, eng.compute, every_block)
         if cache is not None:
             cache[key] = rows
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
@@ -234,17 +248,17 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
             n = int(totals.argmax())
             total = extra + float(totals[n])
             if phase not in best or total > best[phase][0]:
-                best[phase] = (total, phase, name, terms, r[n])
+                best[phase] = (total, phase, name, terms, r[n], place, i)
             continue
         for n in [int(j) for j in (totals > float("-inf")).nonzero()[0]]:
-            placed.append((extra + float(totals[n]), phase, name, terms, r[n]))
+            placed.append((extra + float(totals[n]), phase, name, terms, r[n], place, i))
     if top_only:
         placed = list(best.values())
     out = []
-    for _, phase, name, terms, r in placed:
+    for _, phase, name, terms, r, place, i in placed:
         comps = dict(resting, inputs=inputs)
         comps.update({k: v for k, v in terms.items() if v})
         for k, v in _components(r, eng.compute, fsdp).items():
             comps[k] = comps.get(k, 0) + v
-        out.append((phase, name, comps))
+        out.append((phase, name, comps, place, i) if every_block else (phase, name, comps))
     return out
