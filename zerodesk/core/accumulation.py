@@ -79,12 +79,20 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
     kept = kept_bytes(plan, stage, b)
     sharded_grads = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
     out = list(moments)
+    stream = next((m.components.get("temporaries", 0) for m in moments if m.name == "first block reduce-scatter"), 0)
     for m in moments:
         if m.phase == "optimizer":
             continue
         comps = dict(m.components)
         if not unsharded(plan, stage):  # the new gradients are added into the buffer in place
+            if stage >= 2 and m.name.endswith(" end"):
+                out.append(replace(m, name=f"{m.name[:-4]}, its reduce-scatter, later micro-batch",
+                                   components=unit_reduce_scatter(plan, stage, comps, kept, stream)))
+                continue
             comps["grads"] = max(comps.get("grads", 0), kept)
+            if stage >= 2 and m.name.endswith("reduce-scatter") and "grads" in m.components:
+                # the unit's reduce-scatter output, counted in the first micro-batch's gradient shards, is new here
+                comps["grads"] = kept + comps.get("reduce_scatter", 0) // plan.shard_size
             out.append(replace(m, name=f"{m.name}, later micro-batch", components=comps))
             continue
         # how far backward got: the share of the gradient shards already reduce-scattered
@@ -97,3 +105,25 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
             if plan.accum_steps >= 3:
                 out.append(replace(m, name=f"{m.name}, middle micro-batch", components=dict(quiet, **{KEPT: kept})))
     return out
+
+
+def unit_reduce_scatter(plan: "Plan", stage: int, end: dict[str, int], kept: int, stream: int) -> dict[str, int]:
+    """A unit's reduce-scatter in a later micro-batch reducing every micro-batch (stages 2-3), from the end of its
+    first block's backward (core.peak_traced places it): FSDP2 reshards the unit, copies its gradients into the
+    reduce-scatter input (the previous unit's is released first) and frees them, then reduce-scatters into a new
+    output that is added into the kept shards only after. In the first micro-batch that output is the unit's shard
+    itself; in a later one it comes beside all of them. The block's backward temporaries are gone by then: what
+    is left is the residual stream's gradient (`stream`: what the first block's reduce-scatter holds)."""
+    from .peak import _shapes, engine  # the peak calls this module: import at call time
+    from .peak_knobs import step_knobs, unit_shapes
+
+    eng, kn = engine(plan, stage), step_knobs(plan)
+    unit = unit_shapes(_shapes(plan), kn, len(kn.modes)).block_padded
+    grads, rs = eng.grad * unit, eng.reduce * unit
+    comps = dict(end, temporaries=stream, reduce_scatter=rs)
+    comps["gathered_params"] = max(0, comps.get("gathered_params", 0) - eng.gathered * unit)
+    own = min(grads, comps.get("unsharded_grads", 0))
+    # the copy-in holds the unit's gradients and the input; the reduce-scatter, the input and its output
+    comps["unsharded_grads"] = comps.get("unsharded_grads", 0) - own
+    comps["grads"] = kept + max(own, rs // plan.shard_size)
+    return {k: v for k, v in comps.items() if v}

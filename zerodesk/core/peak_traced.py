@@ -240,20 +240,26 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
             cache[key] = rows
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
     placed = []  # (total, phase, name, engine terms, template bytes)
-    best: dict[str, tuple] = {}
+    best: dict[Any, tuple] = {}
+    per_unit = units.per_unit if units is not None else 1
+    ends = plan.accum_steps > 1 and stage >= 2 and not (units is not None and units.root_only)
     for phase, name, place, i, r, totals in rows:
         terms = engine_terms(stage, place, i, layers, sh, eng, dp, units)
         extra = sum(terms.values())
-        if top_only:  # the largest moment of the place, and of its phase so far
+        if ends and place in ("last", "bwd") and i % per_unit == 0:  # a unit reduce-scatters next (core.accumulation)
+            n = int(np.flatnonzero(totals > float("-inf"))[-1])
+            placed.append((float("inf"), phase, f"{name} end", terms, r[n], place, i))
+        if top_only:  # the largest moment of the phase so far (of each place with accumulation: it adds each its own)
             n = int(totals.argmax())
             total = extra + float(totals[n])
-            if phase not in best or total > best[phase][0]:
-                best[phase] = (total, phase, name, terms, r[n], place, i)
+            key = (phase, place, i) if plan.accum_steps > 1 else phase
+            if key not in best or total > best[key][0]:
+                best[key] = (total, phase, name, terms, r[n], place, i)
             continue
         for n in [int(j) for j in (totals > float("-inf")).nonzero()[0]]:
             placed.append((extra + float(totals[n]), phase, name, terms, r[n], place, i))
     if top_only:
-        placed = list(best.values())
+        placed = [*placed, *best.values()]
     out = []
     for _, phase, name, terms, r, place, i in placed:
         comps = dict(resting, inputs=inputs)
