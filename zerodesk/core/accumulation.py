@@ -79,7 +79,6 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
     kept = kept_bytes(plan, stage, b)
     sharded_grads = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
     out = list(moments)
-    stream = next((m.components.get("temporaries", 0) for m in moments if m.name == "first block reduce-scatter"), 0)
     for m in moments:
         if m.phase == "optimizer":
             continue
@@ -87,7 +86,7 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
         if not unsharded(plan, stage):  # the new gradients are added into the buffer in place
             if stage >= 2 and m.name.endswith(" end"):
                 out.append(replace(m, name=f"{m.name[:-4]}, its reduce-scatter, later micro-batch",
-                                   components=unit_reduce_scatter(plan, stage, comps, kept, stream)))
+                                   components=unit_reduce_scatter(plan, stage, comps, kept)))
                 continue
             comps["grads"] = max(comps.get("grads", 0), kept)
             if stage >= 2 and m.name.endswith("reduce-scatter") and "grads" in m.components:
@@ -107,23 +106,26 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
     return out
 
 
-def unit_reduce_scatter(plan: "Plan", stage: int, end: dict[str, int], kept: int, stream: int) -> dict[str, int]:
+def unit_reduce_scatter(plan: "Plan", stage: int, end: dict[str, int], kept: int) -> dict[str, int]:
     """A unit's reduce-scatter in a later micro-batch reducing every micro-batch (stages 2-3), from the end of its
     first block's backward (core.peak_traced places it): FSDP2 reshards the unit, copies its gradients into the
     reduce-scatter input (the previous unit's is released first) and frees them, then reduce-scatters into a new
     output that is added into the kept shards only after. In the first micro-batch that output is the unit's shard
     itself; in a later one it comes beside all of them. The block's backward temporaries are gone by then: what
-    is left is the residual stream's gradient (`stream`: what the first block's reduce-scatter holds)."""
+    is left is the residual stream's gradient, the block input's."""
     from .peak import _shapes, engine  # the peak calls this module: import at call time
     from .peak_knobs import step_knobs, unit_shapes
 
     eng, kn = engine(plan, stage), step_knobs(plan)
     unit = unit_shapes(_shapes(plan), kn, len(kn.modes)).block_padded
     grads, rs = eng.grad * unit, eng.reduce * unit
+    arch = plan.model.architecture
+    stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0
     comps = dict(end, temporaries=stream, reduce_scatter=rs)
     comps["gathered_params"] = max(0, comps.get("gathered_params", 0) - eng.gathered * unit)
-    own = min(grads, comps.get("unsharded_grads", 0))
+    own, output = min(grads, comps.get("unsharded_grads", 0)), rs // plan.shard_size
     # the copy-in holds the unit's gradients and the input; the reduce-scatter, the input and its output
-    comps["unsharded_grads"] = comps.get("unsharded_grads", 0) - own
-    comps["grads"] = kept + max(own, rs // plan.shard_size)
+    if output > own:
+        comps["unsharded_grads"] = comps.get("unsharded_grads", 0) - own
+    comps["grads"] = kept + (output if output > own else 0)
     return {k: v for k, v in comps.items() if v}
