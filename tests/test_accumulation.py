@@ -99,6 +99,35 @@ def test_last_only_keeps_fp32_gradients_of_every_parameter_and_frees_them_as_gro
     assert [p.total_bytes for p in peaks[:2]] == [p.total_bytes for p in every[:2]]  # DDP keeps whole ones anyway
 
 
+@pytest.mark.parametrize("sync", ["every", "last"])
+def test_predicted_peak_is_the_largest_moment_of_every_micro_batch(sync):
+    """predict()'s shortcut (the top moment of each place) loses nothing: accumulation adds each place its own."""
+    for steps in (2, 4):
+        plan = arch_plan(accum_steps=steps, accum_sync=sync)
+        b = compute(plan)
+        for p in predict(plan)[2:]:
+            assert p.total_bytes == max(m.total for m in moments(plan, p.stage, b)), (steps, p.stage)
+
+
+def test_a_units_reduce_scatter_in_a_later_micro_batch_holds_the_kept_shards():
+    """Reducing every micro-batch from stage 2, a later micro-batch's unit reduce-scatter copies the unit's gradients
+    into its input beside all the kept gradient shards (the first micro-batch has only the shards reduced so far);
+    the unit is resharded and of its backward's temporaries only the residual stream's gradient is left."""
+    plan = arch_plan(accum_steps=2)
+    b = compute(plan)
+    for stage in (2, 3):
+        ms = {m.name: m for m in moments(plan, stage, b)}
+        end, rs = ms["last block backward end"], ms["last block backward, its reduce-scatter, later micro-batch"]
+        unit = end.components["gathered_params"] - rs.components["gathered_params"]
+        assert unit > 0 and rs.components["reduce_scatter"] == 2 * unit  # fp32 input, bf16 parameters
+        assert rs.components["grads"] == kept_bytes(plan, stage, b)  # bf16 gradients outweigh the fp32 shard
+        assert rs.components["unsharded_grads"] == end.components["unsharded_grads"]
+        assert rs.components["temporaries"] == 2 * 256 * 2 * ARCH["hidden"] < end.components["temporaries"]
+        assert "reduce_scatter" not in end.components  # the last block is the first to reduce
+        first = ms["first block reduce-scatter, later micro-batch"]  # its output is new beside the kept shards
+        assert first.components["grads"] == kept_bytes(plan, stage, b) + first.components["reduce_scatter"] // ND
+
+
 def test_card_example_states_unchanged_and_peaks_named():
     """Accumulation changes the peak, never the states: 32 / 14 / 11 / 8 GB still."""
     plan = card(accum_steps=4, accum_sync="last")
