@@ -19,7 +19,9 @@ The prediction (core.peak calls accumulate() on its moments) adds, to every forw
 one-micro-batch step, the same moment in a later micro-batch with the buffer alive. In `last` from stage 2 the
 last micro-batch frees each group's unsharded gradients as it reduce-scatters them, so a backward moment keeps
 the part not yet reduced (the moment's own sharded gradients say how far backward got); a middle micro-batch
-(k >= 3) keeps all of it and reduce-scatters nothing. Pure Python, no torch.
+(k >= 3) keeps all of it and reduce-scatters nothing. In `every` from stage 2 a later micro-batch's unit
+reduce-scatter holds the kept shards beside the unit's gradients (or its new output): unit_reduce_scatter, from
+the end of the unit's backward that core.peak_traced places. Pure Python, no torch.
 """
 
 from __future__ import annotations
@@ -79,14 +81,16 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
     kept = kept_bytes(plan, stage, b)
     sharded_grads = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
     out = list(moments)
+    unit = None  # a unit's bytes (unit_bytes), looked up at the first reduce-scatter
     for m in moments:
         if m.phase == "optimizer":
             continue
         comps = dict(m.components)
         if not unsharded(plan, stage):  # the new gradients are added into the buffer in place
             if stage >= 2 and m.name.endswith(" end"):
+                unit = unit or unit_bytes(plan, stage)
                 out.append(replace(m, name=f"{m.name[:-4]}, its reduce-scatter, later micro-batch",
-                                   components=unit_reduce_scatter(plan, stage, comps, kept)))
+                                   components=unit_reduce_scatter(plan, comps, kept, unit)))
                 continue
             comps["grads"] = max(comps.get("grads", 0), kept)
             if stage >= 2 and m.name.endswith("reduce-scatter") and "grads" in m.components:
@@ -106,23 +110,29 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
     return out
 
 
-def unit_reduce_scatter(plan: "Plan", stage: int, end: dict[str, int], kept: int) -> dict[str, int]:
-    """A unit's reduce-scatter in a later micro-batch reducing every micro-batch (stages 2-3), from the end of its
-    first block's backward (core.peak_traced places it): FSDP2 reshards the unit, copies its gradients into the
-    reduce-scatter input (the previous unit's is released first) and frees them, then reduce-scatters into a new
-    output that is added into the kept shards only after. In the first micro-batch that output is the unit's shard
-    itself; in a later one it comes beside all of them. The block's backward temporaries are gone by then: what
-    is left is the residual stream's gradient, the block input's."""
+def unit_bytes(plan: "Plan", stage: int) -> tuple[int, int, int, int]:
+    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit, and the residual stream's
+    gradient, in bytes, as the peak's engine makes them."""
     from .peak import _shapes, engine  # the peak calls this module: import at call time
     from .peak_knobs import step_knobs, unit_shapes
 
     eng, kn = engine(plan, stage), step_knobs(plan)
     unit = unit_shapes(_shapes(plan), kn, len(kn.modes)).block_padded
-    grads, rs = eng.grad * unit, eng.reduce * unit
     arch = plan.model.architecture
     stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0
+    return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream
+
+
+def unit_reduce_scatter(plan: "Plan", end: dict[str, int], kept: int, unit: tuple[int, int, int, int]) -> dict[str, int]:
+    """A unit's reduce-scatter in a later micro-batch reducing every micro-batch (stages 2-3), from the end of its
+    first block's backward (core.peak_traced places it): FSDP2 reshards the unit, copies its gradients into the
+    reduce-scatter input (the previous unit's is released first) and frees them, then reduce-scatters into a new
+    output that is added into the kept shards only after. In the first micro-batch that output is the unit's shard
+    itself; in a later one it comes beside all of them. The block's backward temporaries are gone by then: what
+    is left is the residual stream's gradient, the block input's. unit: unit_bytes."""
+    grads, rs, gathered, stream = unit
     comps = dict(end, temporaries=stream, reduce_scatter=rs)
-    comps["gathered_params"] = max(0, comps.get("gathered_params", 0) - eng.gathered * unit)
+    comps["gathered_params"] = max(0, comps.get("gathered_params", 0) - gathered)
     own, output = min(grads, comps.get("unsharded_grads", 0)), rs // plan.shard_size
     # the copy-in holds the unit's gradients and the input; the reduce-scatter, the input and its output
     if output > own:
