@@ -123,7 +123,8 @@ def unit_bytes(plan: "Plan", stage: int) -> tuple[int, int, int, int]:
     return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream
 
 
-def unit_reduce_scatter(plan: "Plan", end: dict[str, int], kept: int, unit: tuple[int, int, int, int]) -> dict[str, int]:
+def unit_reduce_scatter(plan: "Plan", end: dict[str, int], kept: int,
+                        unit: tuple[int, int, int, int]) -> dict[str, int]:
     """A unit's reduce-scatter in a later micro-batch reducing every micro-batch (stages 2-3), from the end of its
     first block's backward (core.peak_traced places it): FSDP2 reshards the unit, copies its gradients into the
     reduce-scatter input (the previous unit's is released first) and frees them, then reduce-scatters into a new
