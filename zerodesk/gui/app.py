@@ -72,9 +72,6 @@ def _application(offscreen: bool):
     if app is None:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0] if sys.argv else APP_NAME])
-    from .base.wheel_guard import install_wheel_guard
-
-    install_wheel_guard(app)  # every window: the wheel scrolls a form, a box changes only once it has focus
     app.setOrganizationName("ZeroDesk")
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
@@ -220,6 +217,9 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
         print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
         return 2
     window.go(step - 1, animate=False)
+    from .base.wheel_guard import install_wheel_guard
+
+    install_wheel_guard()  # the wheel scrolls the window; a box changes only once it has focus
     if wh:
         window.resize(*wh)
     window.show()

@@ -46,7 +46,6 @@ __all__ = ["MainWindow", "app_icon"]
 class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
     def __init__(self, settings: Settings | None = None, plan: Plan | None = None, persist: bool = True) -> None:
         super().__init__()
-        install_wheel_guard()  # the wheel scrolls the form; a box changes only once it has focus
         self.setObjectName("mainWindow")
         self.settings = settings or Settings()
         self._persist = persist
@@ -56,6 +55,8 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self._asking_reload = False
         self.model = PlanModel()  # the plan, its breakdown and the form's errors: every view observes it
         self.startup = DeferredStart(self)  # what the first frame does not show comes right after it
+        # the wheel scrolls the form; a box changes only once it has focus (no wheel reaches an unpainted window)
+        self.startup.add(install_wheel_guard)
 
         # central: tabs (Plan; Table and Measure are built when first shown)
         self.tabs = QTabWidget()
