@@ -57,12 +57,13 @@ w.show()
 QApplication.processEvents()
 w.chart.viewport().repaint()  # the stage chart; the Nd chart is built and drawn after the first paint
 t3 = time.perf_counter()
-print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} torch={'torch' in sys.modules}", flush=True)
+print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} cpu={time.process_time():.4f} "
+      f"torch={'torch' in sys.modules}", flush=True)
 while not (w.startup.is_done() and w.glossary.is_loaded()) and time.perf_counter() - t3 < 10:  # what waited for the first paint
     QApplication.processEvents()
 QApplication.processEvents()
 w.dp_chart.viewport().repaint()
-print(f"READY after={time.perf_counter() - t3:.4f}", flush=True)
+print(f"READY after={time.perf_counter() - t3:.4f} cpu={time.process_time():.4f}", flush=True)
 """
 
 
@@ -83,7 +84,8 @@ w.show()
 QApplication.processEvents()
 plot.viewport().repaint()
 t3 = time.perf_counter()
-print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} torch=False", flush=True)
+print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} cpu={time.process_time():.4f} torch=False",
+      flush=True)
 """
 
 
@@ -111,9 +113,9 @@ def _process_once(args: list[str], env: dict) -> float:
 
 
 def _start_once(code: str, env: dict) -> tuple[float, dict, float]:
-    """Wall time to the first painted window, its parts, and the wall time until the work that waited
-    for the first paint (the Nd chart, the glossary's card...) is done too (the same as the
-    first for the bare window)."""
+    """Wall time to the first painted window, its parts (with the process's CPU time then, `cpu`, and at ready,
+    `ready_cpu`), and the wall time until the work that waited for the first paint (the Nd chart, the glossary's
+    card...) is done too (the same as the first for the bare window)."""
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
@@ -124,7 +126,9 @@ def _start_once(code: str, env: dict) -> tuple[float, dict, float]:
             part = dict(kv.split("=") for kv in line.split()[1:])
         elif line.startswith("READY"):
             ready = time.perf_counter() - start
+            part["ready_cpu"] = dict(kv.split("=") for kv in line.split()[1:])["cpu"]
     proc.wait(timeout=60)
+    part.setdefault("ready_cpu", part.get("cpu"))
     return shown, part, ready or shown
 
 
@@ -146,15 +150,17 @@ def cold_start(runs: int, baseline: Path | None = None) -> None:
     walls = {name: [] for name in sides}
     parts = {name: [] for name in sides}
     readies = {name: [] for name in sides}
-    bare = []
+    bare, bare_cpu = [], []
     for _ in range(runs):  # alternate, so every side sees the same machine load and disk cache
         for name, env in sides.items():
             wall, part, ready = _start_once(CHILD, env)
             walls[name].append(wall)
             parts[name].append(part)
             readies[name].append(ready)
-        bare.append(_start_once(BARE, sides["ZeroDesk"])[0])
-    base = statistics.median(bare)
+        wall, part, _ready = _start_once(BARE, sides["ZeroDesk"])
+        bare.append(wall)
+        bare_cpu.append(float(part["cpu"]))
+    base, base_cpu = statistics.median(bare), statistics.median(bare_cpu)
     print(f"cold start, {runs} runs each, alternating (interpreter start included); medians:")
     print(f"  a bare PySide6 + pyqtgraph window with one PlotWidget: first paint {base * 1e3:.0f} ms "
           f"(min {min(bare) * 1e3:.0f}, max {max(bare) * 1e3:.0f})")
@@ -168,6 +174,11 @@ def cold_start(runs: int, baseline: Path | None = None) -> None:
         print("    of which " + ", ".join(
             f"{key} {statistics.median(float(p[key]) for p in parts[name]) * 1e3:.0f} ms"
             for key in ("imports", "build", "show")))
+        cpu = statistics.median(float(p["cpu"]) for p in parts[name])
+        ready_cpu = statistics.median(float(p["ready_cpu"]) for p in parts[name])
+        print(f"    CPU time of the process (steadier on a shared machine): first paint {cpu * 1e3:.0f} ms = "
+              f"{cpu / base_cpu:.2f}x the bare window's {base_cpu * 1e3:.0f} ms; ready {ready_cpu * 1e3:.0f} ms = "
+              f"{ready_cpu / base_cpu:.2f}x")
         print(f"    torch imported by the GUI process: {any(p['torch'] == 'True' for p in parts[name])}")
 
 
