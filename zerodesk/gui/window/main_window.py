@@ -11,6 +11,8 @@ runs' records; the mixins only command them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QScrollArea, QTabWidget, QWidget
@@ -28,7 +30,6 @@ from ..glossary.claims import STAGES_CLAIM, segment_claim_ids
 from ..glossary.dock import GlossaryDock
 from ..lesson import install_lesson
 from ..runs.records import RunRecords
-from ..table.table_tab import TableTab
 from .document import PlanDocument
 from .file_commands import FileCommands
 from .fit_scroll import FitScrollArea
@@ -39,6 +40,9 @@ from .menus import WindowMenus
 from .shortcuts import WindowShortcutsFirst
 from .startup import DeferredStart
 from .toolbar_fit import ToolbarFit
+
+if TYPE_CHECKING:
+    from ..table.table_tab import TableTab
 
 __all__ = ["MainWindow", "app_icon"]
 
@@ -187,6 +191,8 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         return self.pages.page(self._table_slot)
 
     def _build_table(self) -> TableTab:
+        from ..table.table_tab import TableTab  # its modules load with the tab
+
         return TableTab(self.model)
 
     @property
