@@ -24,6 +24,7 @@ from .runner import measure_env
 
 NEEDS_TRANSFORMERS = "needs the transformers package"
 TENSOR_LIST_MODULE = "zerodesk.measure.worker.hf_model"  # what the subprocess runs
+STEP_TEMPLATE_MODULE = "zerodesk.measure.worker.step_template"  # isolated like it: no code from the current folder
 
 # The largest number a config may give a field before transformers builds its model: the plan's own bounds
 # (core.architecture) with room for every transformers config class's defaults. Building costs a Python object
@@ -81,7 +82,7 @@ def model_from_hf_config(path: str | Path, python: str | None = None,
 def read_step_template(config: dict[str, Any], python: str | None = None, timeout: float = 600.0) -> dict | None:
     """The config's step template (zerodesk.measure.worker.step_template --config), or None when it cannot be fitted."""
     try:
-        out = subprocess.run([python or sys.executable, "-m", "zerodesk.measure.worker.step_template", "--config", "-"],
+        out = subprocess.run(python_command(python or sys.executable, STEP_TEMPLATE_MODULE, ["--config", "-"]),
                              input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
                              env=measure_env())
     except (subprocess.TimeoutExpired, OSError):
