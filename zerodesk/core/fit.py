@@ -151,6 +151,7 @@ class _Peaks:
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
+        self._placed: dict = {}  # the template's moments placed in the plan's step, shared by every variant
         self.via_predict = False
         if not self._moments_agree():
             self.via_predict = True
@@ -179,11 +180,11 @@ class _Peaks:
                 self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
             else:
                 out: dict[str, int] = {}
-                for m in moments(trial, stage, b):
+                seen: dict[str, int] = {}
+                for m in moments(trial, stage, b, _act=self._placed):
                     name = f"{m.phase}: {m.name}"
-                    while name in out:  # a moment named twice stays two moments
-                        name += "'"
-                    out[name] = m.total
+                    seen[name] = seen.get(name, -1) + 1  # a moment named twice stays two moments: name, name', ...
+                    out[name + "'" * seen[name]] = m.total
                 self._totals[key] = out
         return self._totals[key]
 

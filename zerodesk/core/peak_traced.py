@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .cuda_kernels import blocks_keeping, saved_less
-from .step_template import CLASSES, GROUPS, CompiledStep, block_kinds, symbol_values
+from .step_template import CLASSES, GROUPS, SYMBOLS, CompiledStep, block_kinds, symbol_values
 
 BF16, FP32 = 2, 4
 _TRACE_GRAD = {"bf16": BF16, "autocast": FP32, "fp32": FP32}  # the dtype of a .grad in the traced step
@@ -127,99 +127,190 @@ _NAMES = {  # (class, part) -> component; part 0 (no s, b: weights) is autocast'
 }
 
 
-def _components(r: Any, compute: str, fsdp: bool) -> dict[str, int]:
-    """One moment's template bytes [class, part] by component."""
-    out: dict[str, int] = {}
-    for c, cls in enumerate(CLASSES):
+@lru_cache(maxsize=8)
+def _component_keys(compute: str, fsdp: bool) -> tuple[str, ...]:
+    """The component each [class, part] of a moment's template bytes goes to, in [class, part] order."""
+    keys = []
+    for cls in CLASSES:
         for p in range(3):
-            value = round(float(r[c, p]))
-            if not value:
-                continue
             if cls == "grad":
-                key = "unsharded_grads" if fsdp else "grads"
+                keys.append("unsharded_grads" if fsdp else "grads")
             elif p == 0:
-                key = "cast_weights" if compute == "autocast" else ("activations" if cls == "act" else "temporaries")
+                keys.append("cast_weights" if compute == "autocast" else ("activations" if cls == "act" else "temporaries"))
             else:
-                key = _NAMES[(cls, p)]
-            out[key] = out.get(key, 0) + value
-    return out
+                keys.append(_NAMES[(cls, p)])
+    return tuple(keys)
 
 
-def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, compute: str = "bf16") -> list[tuple]:
-    """(phase, name, place, block, template bytes [moment, class, part], totals) per place of the step (a total is
-    -inf for the moments that are not of the place).
+class _Placed:
+    """A template's moments placed in one step structure (its blocks' kinds, FSDP2 or not, the gradients' scale, the
+    sizes other than s and b), as polynomials in (s, b): what a fit's many (micro-batch, sequence) points share.
 
-    With CUDA kernels (plan.kernel_device), what they keep less (core.cuda_kernels) comes off the kept activations."""
+    Only the (place, moment) pairs that can win are kept (a moment of another place never does). Every coefficient
+    is an integer (or a half under a gradient scale of 1/2), so the sums are exact in float64 below 2^53 bytes and
+    evaluating the polynomials gives the bytes the full contraction gives, bit for bit."""
+
+    def __init__(self, step: CompiledStep, kinds: list[str], fsdp: bool, grad_scale: float,
+                 sizes: dict[str, int]) -> None:
+        at, kind = step.at_array, step.kind_array
+        self.places: list[tuple[str, str, str, int | None]] = []
+        moments, slots, weights, keeping = [], [], [], []
+        for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0):
+            own = kinds[i] if i is not None else ""
+            pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
+            if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
+                pick = (at == "bwd") & (kind == own)
+            if pick.any():
+                k = len(self.places)
+                self.places.append((phase, name, place, i))
+                ns = pick.nonzero()[0]
+                moments.append(ns)
+                slots.append(np.full(len(ns), k))
+                weights.append(_weights(tuple(sorted(_counts(place, i, kinds).items())), fsdp, grad_scale))
+                blocks, final = blocks_keeping(place, i, len(kinds))
+                keeping.append((blocks, final, place in ("fwd", "bwd", "last")))
+        self.moment = np.concatenate(moments)  # [pair]: the template's moment
+        self.slot = np.concatenate(slots)  # [pair]: its place
+        self.bounds = np.cumsum([0] + [len(ns) for ns in moments])  # place k's pairs: bounds[k]:bounds[k + 1]
+        # the monomials' factors other than s and b, then the (s, b) powers they group into
+        exps = step._exponents
+        other = np.array([float(sizes.get(sym, 1)) for sym in SYMBOLS[2:]])
+        factor = np.prod(other ** exps[:, 2:], axis=1) if step.monomials else np.zeros(1)
+        self.powers, group = np.unique(exps[:, :2], axis=0, return_inverse=True)  # [power, (s, b)]
+        by_power = np.zeros((len(factor), len(self.powers)))
+        by_power[np.arange(len(factor)), group.ravel()] = factor  # [monomial, power]
+        coef = step.coef[self.moment]  # [pair, group, class, part, monomial]
+        w = np.array(weights)[self.slot]  # [pair, group, class]
+        self.poly = np.einsum("ngcpm,ngc->ncpm", coef, w) @ by_power  # [pair, class, part, power]
+        # the current block's own kept activations (core.cuda_kernels' correction), as a polynomial
+        self.own_poly = coef[:, GROUPS.index("self"), 0, 2, :] @ by_power  # [pair, power]
+        blocks, final, current = (np.array(x) for x in zip(*keeping))
+        self.current = current[self.slot].astype(bool)
+        self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
+        self.final_less = final[self.slot].astype(float)
+
+    def evaluate(self, s: int, b: int, less_block: int, less_final: int) -> tuple[Any, Any]:
+        """(template bytes [pair, class, part], their totals [pair]) at sequence s and micro-batch b."""
+        mono = float(s) ** self.powers[:, 0] * float(b) ** self.powers[:, 1]
+        r = self.poly @ mono
+        if less_block or less_final:
+            # the blocks before the current one keep their whole forward: each keeps less_block less; the current
+            # block's own saves are whole only from its forward's end to its backward's start, so it keeps less by
+            # at most what it holds at that moment
+            own = np.minimum(less_block, np.maximum(self.own_poly @ mono, 0))
+            less = self.blocks_less * less_block + self.final_less * less_final
+            r[:, 0, 2] -= np.where(self.current, less + own, less)
+        return r, r.sum(axis=(1, 2))
+
+
+def _kinds_of(plan: Any, step: CompiledStep) -> list[str]:
     arch = plan.model.architecture
-    cuda = plan.kernel_device == "cuda" and arch is not None
-    less_block, less_final = saved_less(arch, plan.seq_len, plan.micro_batch, compute, plan.recompute,
-                                        step.attention) if cuda else (0, 0)
-    kinds = block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
-    values = step.values(symbol_values(arch, plan.seq_len, plan.micro_batch))  # [moment, group, class, part]
-    at, kind = step.at_array, step.kind_array
-    places, picks, weights = [], [], []
-    for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0):
-        own = kinds[i] if i is not None else ""
-        pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
-        if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
-            pick = (at == "bwd") & (kind == own)
-        if pick.any():
-            places.append((phase, name, place, i))
-            picks.append(pick)
-            weights.append(_weights(tuple(sorted(_counts(place, i, kinds).items())), fsdp, grad_scale))
-    w = np.array(weights)  # [place, group, class]
-    n, g, c, p = values.shape
-    # every moment at every place: per class, [moment x part, group] @ [group, place]
-    every = np.matmul(values.transpose(2, 0, 3, 1).reshape(c, n * p, g), w.transpose(2, 1, 0))
-    every = every.reshape(c, n, p, len(places)).transpose(3, 1, 0, 2)  # [place, moment, class, part]
-    if less_block or less_final:
-        # the blocks before the current one keep their whole forward: each keeps less_block less; the current
-        # block's own saves are whole only from its forward's end to its backward's start, so it keeps less by
-        # at most what it holds at that moment
-        own = np.minimum(less_block, np.maximum(values[:, GROUPS.index("self"), 0, 2], 0))  # [moment]
-        for k, (_, _, place, i) in enumerate(places):
-            blocks, final = blocks_keeping(place, i, len(kinds))
-            current = place in ("fwd", "bwd", "last")
-            less = (blocks - current) * less_block + (less_final if final else 0)
-            every[k, :, 0, 2] -= less + own if current else less
-    totals = np.where(np.array(picks), every.sum(axis=(2, 3)), -np.inf)  # moments of other places never win
-    return [(*where, every[k], totals[k]) for k, where in enumerate(places)]
+    return block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
+
+
+def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, cache: dict | None) -> _Placed:
+    """The step's placed moments for this plan's structure, from cache (keyed by what they depend on) or built."""
+    kinds = _kinds_of(plan, step)
+    sizes = symbol_values(plan.model.architecture, 1, 1)
+    key = ("placed", step, fsdp, grad_scale, tuple(kinds), tuple(sorted(sizes.items())))
+    placed = cache.get(key) if cache is not None else None
+    if placed is None:
+        placed = _Placed(step, kinds, fsdp, grad_scale, sizes)
+        if cache is not None:
+            cache[key] = placed
+    return placed
+
+
+def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
+    """What CUDA kernels keep less (core.cuda_kernels): per block, and at the final norm."""
+    arch = plan.model.architecture
+    if plan.kernel_device == "cuda" and arch is not None:
+        return saved_less(arch, plan.seq_len, plan.micro_batch, compute, plan.recompute, step.attention)
+    return 0, 0
 
 
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
                    top_only: bool = False, cache: dict | None = None) -> list[tuple[str, str, dict[str, int]]]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase.
 
-    cache: a dict kept across the stages of one plan (stages 2 and 3 place the same template bytes)."""
+    cache: a dict kept across the stages of one plan, or across the variants of a plan a fit searches (the placed
+    moments depend on neither the sequence length nor the micro-batch)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
-    key = (id(step), fsdp, grad_scale)
-    rows = cache.get(key) if cache is not None else None
-    if rows is None:
-        rows = template_rows(plan, step, fsdp, grad_scale, eng.compute)
+    placed = _placed(plan, step, fsdp, grad_scale, cache)
+    less = _less(plan, step, eng.compute)
+    key = ("bytes", placed, plan.seq_len, plan.micro_batch, less)  # stages 2 and 3 place the same template bytes
+    found = cache.get(key) if cache is not None else None
+    if found is None:
+        found = placed.evaluate(plan.seq_len, plan.micro_batch, *less)
         if cache is not None:
-            cache[key] = rows
+            cache[key] = found
+    r, totals = found
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
-    placed = []  # (total, phase, name, engine terms, template bytes)
-    best: dict[str, tuple] = {}
-    for phase, name, place, i, r, totals in rows:
+    bases = []  # per place: what every moment there holds beyond the template's bytes, and its sum
+    for phase, name, place, i in placed.places:
         terms = engine_terms(stage, place, i, layers, sh, eng, dp)
-        extra = sum(terms.values())
-        if top_only:  # the largest moment of the place, and of its phase so far
-            n = int(totals.argmax())
+        base = dict(resting, inputs=inputs)
+        base.update({k: v for k, v in terms.items() if v})
+        bases.append((phase, name, base, sum(terms.values())))
+    if top_only:  # the largest moment of each place, and of its phase so far
+        best: dict[str, tuple] = {}
+        for k, (phase, name, base, extra) in enumerate(bases):
+            lo = placed.bounds[k]
+            n = lo + int(totals[lo:placed.bounds[k + 1]].argmax())
             total = extra + float(totals[n])
             if phase not in best or total > best[phase][0]:
-                best[phase] = (total, phase, name, terms, r[n])
-            continue
-        for n in [int(j) for j in (totals > float("-inf")).nonzero()[0]]:
-            placed.append((extra + float(totals[n]), phase, name, terms, r[n]))
-    if top_only:
-        placed = list(best.values())
+                best[phase] = (total, n)
+        chosen = [n for _, n in best.values()]
+    else:
+        chosen = range(len(placed.moment))
+    picked = r[list(chosen)].reshape(len(chosen), -1)  # [moment, class x part]
+    if picked.size and np.abs(picked).max() < 2.0**62:  # the usual: round in one go, exactly as round() does
+        values = np.rint(picked).astype(np.int64)
+    else:
+        values = np.array([[round(x) for x in row] for row in picked.tolist()], dtype=object)
+    named = _Named.of(eng.compute, fsdp)
+    sums = (values @ named.columns).tolist()  # [moment, component]
+    masks = ((values != 0) @ named.bits).tolist()  # which [class, part] entries are not 0
     out = []
-    for _, phase, name, terms, r in placed:
-        comps = dict(resting, inputs=inputs)
-        comps.update({k: v for k, v in terms.items() if v})
-        for k, v in _components(r, eng.compute, fsdp).items():
-            comps[k] = comps.get(k, 0) + v
+    for n, total, mask in zip(chosen, sums, masks):
+        phase, name, base, _ = bases[placed.slot[n]]
+        comps = dict(base)
+        keys, pick = named.present(mask)
+        if keys:
+            if comps.keys().isdisjoint(keys):  # the usual: the engine holds none of the template's components
+                comps.update(zip(keys, pick(total)))
+            else:
+                for key, value in zip(keys, pick(total)):
+                    comps[key] = comps.get(key, 0) + value
         out.append((phase, name, comps))
     return out
+
+
+class _Named:
+    """How a moment's template bytes [class, part] sum into components (_component_keys), for one compute mode."""
+
+    _made: dict[tuple[str, bool], "_Named"] = {}
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = tuple(dict.fromkeys(keys))  # each component once, in [class, part] order
+        self.of_entry = [self.keys.index(k) for k in keys]
+        self.columns = np.zeros((len(keys), len(self.keys)), dtype=np.int64)  # [entry, component]: 1 where it goes
+        self.columns[np.arange(len(keys)), self.of_entry] = 1
+        self.bits = 1 << np.arange(len(keys), dtype=np.int64)
+        self._present: dict[int, tuple] = {}
+
+    @classmethod
+    def of(cls, compute: str, fsdp: bool) -> "_Named":
+        if (compute, fsdp) not in cls._made:
+            cls._made[compute, fsdp] = cls(_component_keys(compute, fsdp))
+        return cls._made[compute, fsdp]
+
+    def present(self, mask: int) -> tuple[tuple[str, ...], Any]:
+        """The components a moment has (one of its entries is not 0), in the order its entries name them, and a
+        function that picks their sums from the moment's row of sums."""
+        if mask not in self._present:
+            order = list(dict.fromkeys(self.of_entry[j] for j in range(len(self.of_entry)) if mask >> j & 1))
+            self._present[mask] = (tuple(self.keys[j] for j in order),
+                                   lambda row, order=order: [row[j] for j in order])
+        return self._present[mask]
