@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import ceil
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -171,6 +172,7 @@ class _Placed:
                 keeping.append((blocks, final, place in ("fwd", "bwd", "last")))
         self.moment = np.concatenate(moments)  # [pair]: the template's moment
         self.slot = np.concatenate(slots)  # [pair]: its place
+        self.slots: list[int] = self.slot.tolist()
         self.bounds = np.cumsum([0] + [len(ns) for ns in moments])  # place k's pairs: bounds[k]:bounds[k + 1]
         # the monomials' factors other than s and b, then the (s, b) powers they group into
         exps = step._exponents
@@ -247,15 +249,16 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
             cache[key] = found
     r, totals = found
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
-    bases = []  # per place: what every moment there holds beyond the template's bytes, and its sum
-    for phase, name, place, i in placed.places:
+    named = _Named.of(eng.compute, fsdp)
+    bases = []  # per place: what every moment there holds beyond the template's bytes, its sum, and whether the
+    for phase, name, place, i in placed.places:  # engine holds one of the template's components too (never so far)
         terms = engine_terms(stage, place, i, layers, sh, eng, dp)
         base = dict(resting, inputs=inputs)
         base.update({k: v for k, v in terms.items() if v})
-        bases.append((phase, name, base, sum(terms.values())))
+        bases.append((phase, name, base, sum(terms.values()), not base.keys().isdisjoint(named.keys)))
     if top_only:  # the largest moment of each place, and of its phase so far
         best: dict[str, tuple] = {}
-        for k, (phase, name, base, extra) in enumerate(bases):
+        for k, (phase, name, base, extra, _) in enumerate(bases):
             lo = placed.bounds[k]
             n = lo + int(totals[lo:placed.bounds[k + 1]].argmax())
             total = extra + float(totals[n])
@@ -269,20 +272,19 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         values = np.rint(picked).astype(np.int64)
     else:
         values = np.array([[round(x) for x in row] for row in picked.tolist()], dtype=object)
-    named = _Named.of(eng.compute, fsdp)
     sums = (values @ named.columns).tolist()  # [moment, component]
     masks = ((values != 0) @ named.bits).tolist()  # which [class, part] entries are not 0
+    slots, present = placed.slots, named.present
     out = []
-    for n, total, mask in zip(chosen, sums, masks):
-        phase, name, base, _ = bases[placed.slot[n]]
-        comps = dict(base)
-        keys, pick = named.present(mask)
-        if keys:
-            if comps.keys().isdisjoint(keys):  # the usual: the engine holds none of the template's components
-                comps.update(zip(keys, pick(total)))
-            else:
-                for key, value in zip(keys, pick(total)):
-                    comps[key] = comps.get(key, 0) + value
+    for n, row, mask in zip(chosen, sums, masks):
+        phase, name, base, _, clash = bases[slots[n]]
+        keys, pick = present[mask] if mask in present else named.learn(mask)
+        comps = base.copy()
+        if not clash:
+            comps.update(zip(keys, pick(row)))
+        else:
+            for key, value in zip(keys, pick(row)):
+                comps[key] = comps.get(key, 0) + value
         out.append((phase, name, comps))
     return out
 
@@ -298,7 +300,7 @@ class _Named:
         self.columns = np.zeros((len(keys), len(self.keys)), dtype=np.int64)  # [entry, component]: 1 where it goes
         self.columns[np.arange(len(keys)), self.of_entry] = 1
         self.bits = 1 << np.arange(len(keys), dtype=np.int64)
-        self._present: dict[int, tuple] = {}
+        self.present: dict[int, tuple] = {}  # learnt masks
 
     @classmethod
     def of(cls, compute: str, fsdp: bool) -> "_Named":
@@ -306,11 +308,11 @@ class _Named:
             cls._made[compute, fsdp] = cls(_component_keys(compute, fsdp))
         return cls._made[compute, fsdp]
 
-    def present(self, mask: int) -> tuple[tuple[str, ...], Any]:
+    def learn(self, mask: int) -> tuple[tuple[str, ...], Any]:
         """The components a moment has (one of its entries is not 0), in the order its entries name them, and a
-        function that picks their sums from the moment's row of sums."""
-        if mask not in self._present:
-            order = list(dict.fromkeys(self.of_entry[j] for j in range(len(self.of_entry)) if mask >> j & 1))
-            self._present[mask] = (tuple(self.keys[j] for j in order),
-                                   lambda row, order=order: [row[j] for j in order])
-        return self._present[mask]
+        function that picks their sums from the moment's row of sums (a tuple)."""
+        order = list(dict.fromkeys(self.of_entry[j] for j in range(len(self.of_entry)) if mask >> j & 1))
+        pick = itemgetter(*order) if len(order) > 1 else (lambda row, j=order[0]: (row[j],)) if order else \
+            (lambda row: ())
+        self.present[mask] = (tuple(self.keys[j] for j in order), pick)
+        return self.present[mask]
