@@ -241,3 +241,17 @@ def test_activation_is_the_one_transformers_runs(tmp_path):
     from zerodesk.core.hf_config import hf_config_from_architecture
 
     assert hf_config_from_architecture(phi)["hidden_act"] == "gelu_new"
+
+
+def test_a_gemma2_without_a_window_builds_and_reads_back_without_one():
+    """Gemma2Model makes its sliding mask whatever the layers, so the config carries a window no layer uses."""
+    from zerodesk.core.architecture import Architecture
+    from pathlib import Path
+
+    from zerodesk.core.hf_config import architecture_from_config_dict, hf_config_from_architecture
+
+    arch = Architecture(family="gemma2", layers=2, hidden=64, heads=4, kv_heads=2, ffn=128, vocab=256, mlp="gated",
+                        norm="rmsnorm", positions="rotary", tied_embeddings=True)
+    cfg = hf_config_from_architecture(arch)
+    assert cfg["sliding_window"] and cfg["layer_types"] == ["full_attention"] * 2
+    assert architecture_from_config_dict(cfg, Path("config.json")).sliding_window is None

@@ -207,6 +207,9 @@ def _sliding_window(c: _Config, out: dict[str, Any], family: str) -> None:
     if not isinstance(types, list) or any(t not in ("sliding_attention", "full_attention") for t in types):
         raise PlanError(f"{c.path}: layer_types must list sliding_attention or full_attention per layer")
     windowed = [t == "sliding_attention" for t in types]
+    if not any(windowed):  # every layer global: the window is there only because Gemma2Model wants one
+        out["sliding_window"] = None
+        return
     for period in [None, *range(2, len(windowed) + 1)]:
         if windowed == [period is None or (i + 1) % period != 0 for i in range(len(windowed))]:
             out["window_period"] = period
@@ -416,6 +419,8 @@ def hf_config_from_architecture(arch: Architecture) -> dict[str, Any]:
         cfg.update(use_sliding_window=arch.sliding_window is not None, sliding_window=arch.sliding_window,
                    max_window_layers=0 if arch.sliding_window is not None else arch.layers)
     if f == "gemma2":
+        if arch.sliding_window is None:  # Gemma2Model builds its sliding mask whatever the layers: a window no layer uses
+            cfg["sliding_window"] = arch.max_positions or 1 << 20
         cfg["layer_types"] = ["sliding_attention" if arch.windowed(i) else "full_attention" for i in range(arch.layers)]
         cfg.update(attn_logit_softcapping=arch.attn_softcap, final_logit_softcapping=arch.final_softcap)
     if f in ("phi", "stablelm", "gpt_neox", "phi3"):
