@@ -19,7 +19,8 @@ import zerodesk.gui  # noqa: F401  (guards PySide6 6.12 on CPython 3.11 before a
 SLOW_MODULES = frozenset({
     "test_family_measure", "test_gpu_path", "test_gui_measure", "test_hf_families", "test_hf_transformers_path",
     "test_interpreter", "test_lifeline", "test_measure", "test_offload_run", "test_packaging", "test_simulate",
-    "test_fit_verify", "test_torch_compat", "test_hsdp_ranks", "test_accumulation_ranks",
+    "test_fit_verify", "test_torch_compat", "test_hsdp_ranks", "test_knobs_ranks", "test_gui_module_breakdown",
+    "test_accumulation_ranks",
 })
 
 

@@ -20,7 +20,7 @@ LETTER = "0-9A-Za-zА-Яа-яЁё_"
 PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%n|%\d")
 QUOTED = re.compile(r"«[^«»]*»")
 INTERNAL_KEYS = {"id", "lang", "url", "kind", "scheme", "profile", "quantity", "component", "formula", "sources", "refs",
-                 "claim", "name", "family", "mlp", "bias", "norm", "positions", "source", "vendor", "memory_type"}
+                 "claim", "name", "family", "mlp", "bias", "norm", "positions", "source", "vendor", "memory_type", "knobs"}
 
 
 @dataclass(frozen=True)

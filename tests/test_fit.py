@@ -317,10 +317,12 @@ def test_cli_json_and_table():
     proc = run("--preset", "llama-2-7b", "--gpu", "h100-80gb", "--dp", "8", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert set(out) == {"gpu_memory_bytes", "fits", "min_dp", "recommended"}
+    assert set(out) == {"gpu_memory_bytes", "fits", "min_dp", "recommended", "cheapest_recompute"}
+    assert [c["stage"] for c in out["cheapest_recompute"]] == [0, 1, 2, 3]
     assert out["gpu_memory_bytes"] == find_gpu("h100-80gb").memory_bytes
     table = run("--preset", "llama-2-7b", "--gpu", "h100-80gb", "--dp", "8", "--units", "GiB")
     assert table.returncode == 0 and "predicted" in table.stdout and "1 GiB = 2^30 B" in table.stdout
+    assert "The cheapest recomputation that fits micro-batch 1" in table.stdout
 
 
 @pytest.mark.parametrize("args,words", [

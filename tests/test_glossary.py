@@ -222,7 +222,7 @@ def _computed(fig, p: int, nd: int):
     from zerodesk.core.plan import Cluster, ModelSpec, Plan
 
     plan = Plan(model=ModelSpec(params=p), scheme=fig.scheme, profile=fig.profile,
-                cluster=Cluster(nodes=nd, gpus_per_node=1))
+                cluster=Cluster(nodes=nd, gpus_per_node=1), **fig.knobs)
     stage = compute(plan).stage(fig.stage)
     if fig.quantity == "comm":
         return stage.comm_bytes

@@ -41,10 +41,13 @@ KEEP = {
     # the collectives keep their names (the term list), and the links and sharding schemes are products and papers
     "all", "reduce", "scatter", "gather", "broadcast", "nvlink", "infiniband", "ethernet", "roce", "connectx", "mics",
     "hpz",
+    # PyTorch's and TorchTitan's names for the knobs (issue 30): the API a user searches for
+    "autocast", "mixedprecisionpolicy", "prefetch", "torchtitan",
     # keys are named as printed on the keyboard
     "enter", "return", "esc", "escape", "tab", "space", "home", "end", "del", "delete", "backspace", "insert", "page",
 }
-CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+")  # identifiers, calls, commands
+CODE = re.compile(r"\b\w+(?:\.\w+)*\(\)|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\bzerodesk \w+"
+                  r"|\b[a-z]+\*\d+(?:,[a-z]+\*\d+)*")  # identifiers, calls, commands, typed lists (full*16,none*16)
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
 
 

@@ -48,7 +48,10 @@ def test_the_graph_sees_imports_inside_functions():
     ("gui/__init__.py", "    from ..measure.worker import step", "the window and the command line"),
     ("core/__init__.py", "    from PySide6 import QtCore", "the core imports neither Qt"),
     ("gui/charts/plan_tab.py", "    from ..runs import records", "the window's folders in layers"),
-], ids=["free-to-worker", "free-to-torch", "gui-through-measure", "core-to-qt", "gui-feature-upwards"])
+    ("measure/module_report.py", "    from .worker import module_ledger", "measure's torch-free modules"),
+    ("core/knobs.py", "    import torch", "the core imports neither Qt"),
+], ids=["free-to-worker", "free-to-torch", "gui-through-measure", "core-to-qt", "gui-feature-upwards",
+        "breakdown-reader-to-worker", "knobs-to-torch"])
 def test_an_import_inside_a_function_breaks_its_contract(tmp_path, module, line, broken):
     """Each contract bites: one import added inside a function of a copy of the package breaks it (and any contract
     whose modules reach it indirectly), by name."""

@@ -66,6 +66,8 @@ def _breakers():
         "cublas_workspaces": cublas,
         "fake_world": lambda mp: mp.setitem(sys.modules, "torch.testing._internal.distributed.fake_pg", None),
         "transformers_packing": transformers_packing,
+        "tracker_updates": lambda mp: mp.setattr(mem_tracker.MemTracker, "_update_snap", lambda self, u_type, winfo: None),
+        "fsdp_param_module": lambda mp: mp.setattr(_fsdp_param, "ParamModuleInfo", lambda mod, param_name: None),
         "dispatch_mode": lambda mp: mp.setattr(torch.utils._python_dispatch, "TorchDispatchMode", object),
     }
 

@@ -19,10 +19,11 @@ from . import __version__
 from .cli_help import COMMANDS as COMMAND_HELP
 from .cli_help import GUI_SCRIPT_DESCRIPTION, WINDOW_DESCRIPTION, WINDOW_USAGE, Formatter, epilog
 from .core.options import (
-    ACCUM_SYNC, HYBRID, KERNELS, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PROFILE, RECOMPUTE, SCHEME, SHARD_PLACEMENT,
-    UNITS, Option,
+    ACCUM_SYNC, AUTOCAST, HYBRID, KERNELS, OFFLOAD, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, PROFILE,
+    RECOMPUTE, REDUCE_DTYPE, SCHEME, SHARD_PLACEMENT, UNITS, WRAP, Option,
 )
 from .core.json_files import json_text
+from .core.per_block import parse_per_block
 from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
 from .core.text import shorten
 from .core.units import UNIT_BYTES, parse_count, parse_decimal
@@ -38,11 +39,13 @@ CLUSTER_FLAGS = {  # dest -> Cluster field
     "host_memory": "host_memory_bytes", "shard_group": "shard_group", "intra_node_bandwidth": "intra_node_gbps",
     "inter_node_bandwidth": "inter_node_gbps", "network": "network",
 }
+KNOB_OPTIONS = (PARAM_DTYPE, REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH)  # the knobs FSDP users turn (core.knobs)
 CHOICE_OPTIONS = (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS, OFFLOAD,
-                  OFFLOAD_TARGET, HYBRID, ACCUM_SYNC)  # dest = the option's key
+                  OFFLOAD_TARGET, HYBRID, ACCUM_SYNC, *KNOB_OPTIONS)  # dest = the option's key
 PLAN_FLAGS = {  # dest -> Plan field
-    "seq": "seq_len", "batch": "micro_batch", "accum_steps": "accum_steps", "bandwidth": "bandwidth_gbps", "cuda_allowance": "cuda_allowance_bytes",
-    "pcie": "pcie_gbps", **{o.key: o.key for o in CHOICE_OPTIONS},
+    "seq": "seq_len", "batch": "micro_batch", "accum_steps": "accum_steps", "bandwidth": "bandwidth_gbps",
+    "cuda_allowance": "cuda_allowance_bytes", "pcie": "pcie_gbps", "wrap_blocks": "wrap_blocks",
+    "recompute_every": "recompute_every", "recompute_blocks": "recompute_blocks", **{o.key: o.key for o in CHOICE_OPTIONS},
 }
 
 
@@ -137,6 +140,14 @@ def _allowance(text: str) -> int:
     return _memory(text, least=0)
 
 
+def _per_block(text: str) -> list[str]:
+    """'full,none,full' or 'full*16,none*16': one recomputation mode per block, in order (core.per_block)."""
+    try:
+        return parse_per_block(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     """The plan flags shared by `plan`, `measure` and the window."""
     src = parser.add_argument_group("model")
@@ -193,6 +204,16 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     acc = parser.add_argument_group("accounting")
     for option in (PROFILE, SCHEME, UNITS, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS):
         _add_choice(acc, option)
+    knobs = parser.add_argument_group("mixed precision, FSDP2 units and recomputation per block (torch engines)")
+    for option in KNOB_OPTIONS:
+        _add_choice(knobs, option)
+    knobs.add_argument("--wrap-blocks", type=_whole, metavar="N",
+                       help="blocks in one FSDP2 unit with --wrap blocks (default 2)")
+    knobs.add_argument("--recompute-every", type=_whole, metavar="K",
+                       help="apply --recompute to every K-th block only (the K-th, 2K-th, ...; default 1: every block)")
+    knobs.add_argument("--recompute-blocks", type=_per_block, metavar="LIST",
+                       help="the recomputation of each block in order, e.g. full*16,none*16 (one per block; "
+                            "overrides --recompute and --recompute-every)")
     cat = parser.add_argument_group("catalog")
     cat.add_argument("--list-presets", action="store_true", help="list the model presets (names for --preset) and exit")
     cat.add_argument("--list-gpus", action="store_true", help="list the GPU presets (names for --gpu) and exit")

@@ -73,6 +73,14 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
             out["global_batch"] = global_batch_json(wanted)
         else:
             text = f"{text}\n\n{global_batch_text(wanted, plan.units)}"
+    if plan.model.architecture is not None:  # the cheapest recomputation per block that fits (issue 30)
+        from .core.fit_recompute import cheapest_fitting, policy_json, policy_text
+
+        fits = cheapest_fitting(plan)
+        if out is not None:
+            out["cheapest_recompute"] = policy_json(fits)
+        else:
+            text = f"{text}\n\n{policy_text(plan, fits)}"
     if args.verify:
         from .measure import fit_verify
 

@@ -181,12 +181,20 @@ of {k} micro-batches ({unit})</numerusform>
         <translation>scheme {scheme} is outside the ZeRO paper&apos;s §3.1 accounting</translation>
     </message>
     <message>
-        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
-        <translation>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</translation>
+        <source>the torch profile models AdamW with fp32 states and the plan&apos;s mixed-precision policy; scheme {scheme} does not apply</source>
+        <translation>the torch profile models AdamW with fp32 states and the plan&apos;s mixed-precision policy; scheme {scheme} does not apply</translation>
     </message>
     <message>
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
         <translation>raw parameter count: tensor shapes unknown, so sharding is taken as even</translation>
+    </message>
+    <message>
+        <source>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</source>
+        <translation>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</translation>
+    </message>
+    <message>
+        <source>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</source>
+        <translation>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</translation>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
@@ -1647,6 +1655,10 @@ optimizer sharded</translation>
         <translation>Ranks of the last run</translation>
     </message>
     <message>
+        <source>Peak by module</source>
+        <translation>Peak by module</translation>
+    </message>
+    <message>
         <source>Computed, simulated and measured figures per stage</source>
         <translation>Computed, simulated and measured figures per stage</translation>
     </message>
@@ -1696,6 +1708,89 @@ optimizer sharded</translation>
     <message>
         <source>Run: {command}</source>
         <translation>Run: {command}</translation>
+    </message>
+</context>
+<context>
+    <name>ModuleBreakdown</name>
+    <message>
+        <source>embedding</source>
+        <translation>embedding</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>attention</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <source>block (norms, residual adds)</source>
+        <translation>block (norms, residual adds)</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>head</translation>
+    </message>
+    <message>
+        <source>rest of the model</source>
+        <translation>rest of the model</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>loss</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>optimizer step</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets</source>
+        <translation>DDP gradient buckets</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>other</translation>
+    </message>
+    <message>
+        <source>(rest of the model)</source>
+        <translation>(rest of the model)</translation>
+    </message>
+    <message>
+        <source>Simulate or measure to see where the peak&apos;s memory is, module by module; hover a stage on the Plan chart to show its parts.</source>
+        <translation>Simulate or measure to see where the peak&apos;s memory is, module by module; hover a stage on the Plan chart to show its parts.</translation>
+    </message>
+    <message>
+        <source>simulated</source>
+        <translation>simulated</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>measured</translation>
+    </message>
+    <message>
+        <source>{stage}, {tier} peak {peak}: its &lt;a href=&quot;{claim}&quot;&gt;largest parts by module&lt;/a&gt; (terms: {links})</source>
+        <translation>{stage}, {tier} peak {peak}: its &lt;a href=&quot;{claim}&quot;&gt;largest parts by module&lt;/a&gt; (terms: {links})</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Part</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Kind</translation>
+    </message>
+    <message>
+        <source>FSDP2 unit</source>
+        <translation>FSDP2 unit</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Total</translation>
+    </message>
+    <message>
+        <source>(root)</source>
+        <translation>(root)</translation>
     </message>
 </context>
 <context>
@@ -1898,6 +1993,50 @@ optimizer sharded</translation>
     <message>
         <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
         <translation>ZeRO++ hpZ: a second 16-bit parameter shard in the group</translation>
+    </message>
+    <message>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <source>FP32 (no mixed precision)</source>
+        <translation>FP32 (no mixed precision)</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>on (in the parameter dtype)</source>
+        <translation>on (in the parameter dtype)</translation>
+    </message>
+    <message>
+        <source>off (FP32 compute)</source>
+        <translation>off (FP32 compute)</translation>
+    </message>
+    <message>
+        <source>one unit per block</source>
+        <translation>one unit per block</translation>
+    </message>
+    <message>
+        <source>one unit per N blocks</source>
+        <translation>one unit per N blocks</translation>
+    </message>
+    <message>
+        <source>the root only</source>
+        <translation>the root only</translation>
+    </message>
+    <message>
+        <source>on (FSDP2&apos;s default)</source>
+        <translation>on (FSDP2&apos;s default)</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>off</translation>
     </message>
     <message>
         <source>every micro-batch (sharded gradients kept)</source>
@@ -2459,6 +2598,78 @@ optimizer sharded</translation>
     <message>
         <source>Nd = {nd} ({nodes} × {gpn} GPUs)</source>
         <translation>Nd = {nd} ({nodes} × {gpn} GPUs)</translation>
+    </message>
+    <message>
+        <source>Parameter dtype</source>
+        <translation>Parameter dtype</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s param_dtype: FSDP2 gathers parameters and computes in it (stages 2-3); autocast&apos;s dtype under DDP (stages 0-1). The states stay FP32 either way</source>
+        <translation>MixedPrecisionPolicy&apos;s param_dtype: FSDP2 gathers parameters and computes in it (stages 2-3); autocast&apos;s dtype under DDP (stages 0-1). The states stay FP32 either way</translation>
+    </message>
+    <message>
+        <source>Reduce dtype</source>
+        <translation>Reduce dtype</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s reduce_dtype: FSDP2 reduce-scatters gradients in it (stages 2-3); DDP all-reduces its FP32 gradients as they are</source>
+        <translation>MixedPrecisionPolicy&apos;s reduce_dtype: FSDP2 reduce-scatters gradients in it (stages 2-3); DDP all-reduces its FP32 gradients as they are</translation>
+    </message>
+    <message>
+        <source>Autocast (stages 0-1)</source>
+        <translation>Autocast (stages 0-1)</translation>
+    </message>
+    <message>
+        <source>torch.autocast around DDP&apos;s forward, in the parameter dtype; off: FP32 compute</source>
+        <translation>torch.autocast around DDP&apos;s forward, in the parameter dtype; off: FP32 compute</translation>
+    </message>
+    <message>
+        <source>FSDP2 units</source>
+        <translation>FSDP2 units</translation>
+    </message>
+    <message>
+        <source>Which modules fully_shard wraps before the root: each block, N consecutive blocks together, or the root only (one unit: the whole model gathered at once)</source>
+        <translation>Which modules fully_shard wraps before the root: each block, N consecutive blocks together, or the root only (one unit: the whole model gathered at once)</translation>
+    </message>
+    <message>
+        <source>Blocks per unit N</source>
+        <translation>Blocks per unit N</translation>
+    </message>
+    <message>
+        <source>Blocks in one FSDP2 unit when the units are N blocks</source>
+        <translation>Blocks in one FSDP2 unit when the units are N blocks</translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation>Backward prefetch</translation>
+    </message>
+    <message>
+        <source>FSDP2 gathers the next unit while a unit&apos;s backward runs (its default), or each unit only when its own backward starts</source>
+        <translation>FSDP2 gathers the next unit while a unit&apos;s backward runs (its default), or each unit only when its own backward starts</translation>
+    </message>
+    <message>
+        <source>Recompute every k-th block</source>
+        <translation>Recompute every k-th block</translation>
+    </message>
+    <message>
+        <source>The Recompute mode on the k-th, 2k-th, … block only (TorchTitan&apos;s ac_freq); 1: every block</source>
+        <translation>The Recompute mode on the k-th, 2k-th, … block only (TorchTitan&apos;s ac_freq); 1: every block</translation>
+    </message>
+    <message>
+        <source>Recompute per block</source>
+        <translation>Recompute per block</translation>
+    </message>
+    <message>
+        <source>One choice per block, in order, e.g. full*16,none*16 (none, selective, full, each optionally ×count); overrides Recompute and every k-th. Empty: not used</source>
+        <translation>One choice per block, in order, e.g. full*16,none*16 (none, selective, full, each optionally ×count); overrides Recompute and every k-th. Empty: not used</translation>
+    </message>
+    <message>
+        <source>Mixed precision, FSDP2 units, recompute per block</source>
+        <translation>Mixed precision, FSDP2 units, recompute per block</translation>
+    </message>
+    <message>
+        <source>e.g. full*16,none*16</source>
+        <translation>e.g. full*16,none*16</translation>
     </message>
 </context>
 <context>

@@ -183,12 +183,20 @@ of {k} micro-batches ({unit})</source>
         <translation>схема «{scheme}» выходит за рамки учёта статьи ZeRO (§3.1)</translation>
     </message>
     <message>
-        <source>the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply</source>
-        <translation>профиль «torch» учитывает AdamW с вычислениями в BF16 и состояниями в FP32; схема «{scheme}» здесь не применяется</translation>
+        <source>the torch profile models AdamW with fp32 states and the plan&apos;s mixed-precision policy; scheme {scheme} does not apply</source>
+        <translation>профиль «torch» учитывает AdamW с состояниями в FP32 и политикой смешанной точности плана; схема «{scheme}» здесь не применяется</translation>
     </message>
     <message>
         <source>raw parameter count: tensor shapes unknown, so sharding is taken as even</source>
         <translation>задано только число параметров: формы тензоров неизвестны, поэтому разделение считается равным</translation>
+    </message>
+    <message>
+        <source>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</source>
+        <translation>{knobs}: только для движков PyTorch; профиль «статья» сохраняет типы данных и единицы своей схемы</translation>
+    </message>
+    <message>
+        <source>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</source>
+        <translation>предсказанные активации рассчитаны на 16-битные вычисления, а не на {knobs}; симуляция и замер выполняют их в FP32</translation>
     </message>
     <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
@@ -1652,6 +1660,10 @@ optimizer sharded</source>
         <translation>Участники последнего запуска</translation>
     </message>
     <message>
+        <source>Peak by module</source>
+        <translation>Пик по модулям</translation>
+    </message>
+    <message>
         <source>Computed, simulated and measured figures per stage</source>
         <translation>Расчётные, симулированные и измеренные значения по стадиям</translation>
     </message>
@@ -1702,6 +1714,89 @@ optimizer sharded</source>
     <message>
         <source>Run: {command}</source>
         <translation>Запуск: {command}</translation>
+    </message>
+</context>
+<context>
+    <name>ModuleBreakdown</name>
+    <message>
+        <source>embedding</source>
+        <translation>эмбеддинг</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>внимание</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>блок MLP</translation>
+    </message>
+    <message>
+        <source>block (norms, residual adds)</source>
+        <translation>блок (нормализации, остаточные сложения)</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>выходной слой</translation>
+    </message>
+    <message>
+        <source>rest of the model</source>
+        <translation>остальная модель</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>функция потерь</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>шаг оптимизатора</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets</source>
+        <translation>Бакеты градиентов DDP</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>прочее</translation>
+    </message>
+    <message>
+        <source>(rest of the model)</source>
+        <translation>(остальная модель)</translation>
+    </message>
+    <message>
+        <source>Simulate or measure to see where the peak&apos;s memory is, module by module; hover a stage on the Plan chart to show its parts.</source>
+        <translation>Запустите симуляцию или замер, чтобы увидеть, где память пика, по модулям; наведите курсор на стадию на диаграмме «План», чтобы показать её части.</translation>
+    </message>
+    <message>
+        <source>simulated</source>
+        <translation>симуляция</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>замер</translation>
+    </message>
+    <message>
+        <source>{stage}, {tier} peak {peak}: its &lt;a href=&quot;{claim}&quot;&gt;largest parts by module&lt;/a&gt; (terms: {links})</source>
+        <translation>{stage}, пик ({tier}) {peak}: его &lt;a href=&quot;{claim}&quot;&gt;крупнейшие части по модулям&lt;/a&gt; (термины: {links})</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>Часть</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Вид</translation>
+    </message>
+    <message>
+        <source>FSDP2 unit</source>
+        <translation>Единица FSDP2</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>Всего</translation>
+    </message>
+    <message>
+        <source>(root)</source>
+        <translation>(корень)</translation>
     </message>
 </context>
 <context>
@@ -1904,6 +1999,50 @@ optimizer sharded</source>
     <message>
         <source>ZeRO++ hpZ: a second 16-bit parameter shard in the group</source>
         <translation>ZeRO++ hpZ: вторая доля 16-битных параметров в группе</translation>
+    </message>
+    <message>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <source>FP32 (no mixed precision)</source>
+        <translation>FP32 (без смешанной точности)</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>on (in the parameter dtype)</source>
+        <translation>включён (в типе данных параметров)</translation>
+    </message>
+    <message>
+        <source>off (FP32 compute)</source>
+        <translation>выключен (вычисления в FP32)</translation>
+    </message>
+    <message>
+        <source>one unit per block</source>
+        <translation>одна единица на блок</translation>
+    </message>
+    <message>
+        <source>one unit per N blocks</source>
+        <translation>одна единица на N блоков</translation>
+    </message>
+    <message>
+        <source>the root only</source>
+        <translation>только корень</translation>
+    </message>
+    <message>
+        <source>on (FSDP2&apos;s default)</source>
+        <translation>включён (по умолчанию в FSDP2)</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>выключен</translation>
     </message>
     <message>
         <source>every micro-batch (sharded gradients kept)</source>
@@ -2466,6 +2605,78 @@ optimizer sharded</source>
     <message>
         <source>Nd = {nd} ({nodes} × {gpn} GPUs)</source>
         <translation>Nd = {nd} ({nodes} × {gpn} GPU)</translation>
+    </message>
+    <message>
+        <source>Parameter dtype</source>
+        <translation>Тип параметров</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s param_dtype: FSDP2 gathers parameters and computes in it (stages 2-3); autocast&apos;s dtype under DDP (stages 0-1). The states stay FP32 either way</source>
+        <translation>param_dtype в MixedPrecisionPolicy: в нём FSDP2 собирает параметры и считает (стадии 2-3); тип autocast под DDP (стадии 0-1). Состояния в любом случае остаются в FP32</translation>
+    </message>
+    <message>
+        <source>Reduce dtype</source>
+        <translation>Тип редукции</translation>
+    </message>
+    <message>
+        <source>MixedPrecisionPolicy&apos;s reduce_dtype: FSDP2 reduce-scatters gradients in it (stages 2-3); DDP all-reduces its FP32 gradients as they are</source>
+        <translation>reduce_dtype в MixedPrecisionPolicy: в нём FSDP2 выполняет reduce-scatter градиентов (стадии 2-3); DDP выполняет all-reduce своих градиентов FP32 как есть</translation>
+    </message>
+    <message>
+        <source>Autocast (stages 0-1)</source>
+        <translation>Autocast (стадии 0-1)</translation>
+    </message>
+    <message>
+        <source>torch.autocast around DDP&apos;s forward, in the parameter dtype; off: FP32 compute</source>
+        <translation>torch.autocast вокруг прямого прохода DDP, в типе параметров; выключен: вычисления в FP32</translation>
+    </message>
+    <message>
+        <source>FSDP2 units</source>
+        <translation>Единицы FSDP2</translation>
+    </message>
+    <message>
+        <source>Which modules fully_shard wraps before the root: each block, N consecutive blocks together, or the root only (one unit: the whole model gathered at once)</source>
+        <translation>Какие модули fully_shard оборачивает до корня: каждый блок, N соседних блоков вместе или только корень (одна единица: вся модель собирается сразу)</translation>
+    </message>
+    <message>
+        <source>Blocks per unit N</source>
+        <translation>Блоков в единице N</translation>
+    </message>
+    <message>
+        <source>Blocks in one FSDP2 unit when the units are N blocks</source>
+        <translation>Блоков в одной единице FSDP2, когда единица — N блоков</translation>
+    </message>
+    <message>
+        <source>Backward prefetch</source>
+        <translation>Сбор заранее (prefetch) в обратном проходе</translation>
+    </message>
+    <message>
+        <source>FSDP2 gathers the next unit while a unit&apos;s backward runs (its default), or each unit only when its own backward starts</source>
+        <translation>FSDP2 собирает следующую единицу, пока идёт обратный проход текущей (по умолчанию), или каждую единицу только в начале её собственного обратного прохода</translation>
+    </message>
+    <message>
+        <source>Recompute every k-th block</source>
+        <translation>Пересчёт на каждом k-м блоке</translation>
+    </message>
+    <message>
+        <source>The Recompute mode on the k-th, 2k-th, … block only (TorchTitan&apos;s ac_freq); 1: every block</source>
+        <translation>Режим «Пересчёт» только на k-м, 2k-м, … блоке (ac_freq в TorchTitan); 1: на каждом блоке</translation>
+    </message>
+    <message>
+        <source>Recompute per block</source>
+        <translation>Пересчёт по блокам</translation>
+    </message>
+    <message>
+        <source>One choice per block, in order, e.g. full*16,none*16 (none, selective, full, each optionally ×count); overrides Recompute and every k-th. Empty: not used</source>
+        <translation>Выбор для каждого блока по порядку, например full*16,none*16 (режимы пересчёта через запятую, каждый можно ×число); заменяет «Пересчёт» и «каждый k-й». Пусто: не используется</translation>
+    </message>
+    <message>
+        <source>Mixed precision, FSDP2 units, recompute per block</source>
+        <translation>Смешанная точность, единицы FSDP2, пересчёт по блокам</translation>
+    </message>
+    <message>
+        <source>e.g. full*16,none*16</source>
+        <translation>например, full*16,none*16</translation>
     </message>
 </context>
 <context>

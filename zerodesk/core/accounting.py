@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from math import ceil
 from typing import Literal
 
-from .comm_links import TORCH_BYTES, ElementBytes, StageComm, stage_comm
+from .comm_links import ElementBytes, StageComm, stage_comm
 from .figures import check_figures
+from .knobs import knob_notes, torch_element_bytes
 from .notes import Note, note
 from .plan import Hybrid, Plan, Profile, Scheme
 
@@ -251,6 +252,7 @@ def compute(plan: Plan) -> Breakdown:
         comps, formula = paper_hybrid(plan, spec, s)
         stages.append(StageResult(s, comps, [(dp, comps)], comms[s].total_bytes, formula))
     notes = [] if spec.in_paper else [note("scheme_outside_paper", scheme=plan.scheme.value)]
+    notes += knob_notes(plan)
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
 
 
@@ -270,13 +272,15 @@ def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
     notes = [] if plan.scheme == Scheme.MIXED_ADAM else [note("torch_profile_fixes_scheme", scheme=plan.scheme.value)]
     if shapes is None:
         notes.append(note("raw_count_even_shards"))
+    notes += knob_notes(plan)
     return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=shapes is not None, notes=notes)
 
 
 def element_bytes(plan: Plan) -> ElementBytes:
-    """What one element of the gradients reduced and the parameters gathered takes, for the plan's profile."""
+    """What one element of the gradients reduced and the parameters gathered takes, for the plan's profile (the torch
+    profile: the plan's mixed-precision policy, core.knobs)."""
     if plan.profile == Profile.TORCH:
-        return TORCH_BYTES
+        return torch_element_bytes(plan)
     spec = SCHEMES[plan.scheme]
     return ElementBytes(grad=spec.comm_bytes_per_element,
                         gather=spec.gather_bytes_per_element or spec.comm_bytes_per_element)

@@ -47,11 +47,13 @@ class ElementBytes:
     grad: int  # gradients reduced
     gather: int  # parameters all-gathered
     broadcast: int = 4  # parameters ZeroRedundancyOptimizer broadcasts (torch profile, stage 1)
+    dense_grad: int | None = None  # gradients DDP all-reduces (torch profile, stages 0-1); None: grad
 
 
-# The torch engines: DDP and FSDP2 reduce FP32 gradients (reduce_dtype), FSDP2 gathers BF16 parameters
-# (MixedPrecisionPolicy(param_dtype=bf16)), ZeroRedundancyOptimizer broadcasts its FP32 parameters.
-TORCH_BYTES = ElementBytes(grad=4, gather=2, broadcast=4)
+# The torch engines with the default policy: DDP and FSDP2 reduce FP32 gradients (reduce_dtype), FSDP2 gathers BF16
+# parameters (MixedPrecisionPolicy(param_dtype=bf16)), ZeroRedundancyOptimizer broadcasts its FP32 parameters.
+# core.knobs.torch_element_bytes gives a plan's own.
+TORCH_BYTES = ElementBytes(grad=4, gather=2, broadcast=4, dense_grad=4)
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def _steps(plan: Plan, stage: int, size: ElementBytes) -> list[tuple[str, str, s
     grad, gather = Fraction(size.grad * p), Fraction(size.gather * p)
     if plan.profile == Profile.TORCH:
         if stage <= 1:  # DDP all-reduces every gradient; ZeroRedundancyOptimizer broadcasts its updated fp32 tensors
-            out = [("all-reduce", "gradients", "backward", "all", grad)]
+            out = [("all-reduce", "gradients", "backward", "all", Fraction((size.dense_grad or size.grad) * p))]
             return out + ([("broadcast", "parameters", "step", "shard", Fraction(size.broadcast * p))]
                           if stage == 1 else [])
         # FSDP2 (HSDP on a 2-D mesh): forward all-gather, backward (stage 3) all-gather again, reduce-scatter in

@@ -165,7 +165,9 @@ class _Peaks:
     def variant(self, recompute: str, batch: int, seq: int, dp: int) -> Plan:
         key = (recompute, batch, seq, dp)
         if key not in self._plans:
-            update: dict[str, Any] = {"recompute": recompute, "micro_batch": batch, "seq_len": seq}
+            # one mode on every block: the plan's own choice per block (core.knobs) is fit_recompute's question
+            update: dict[str, Any] = {"recompute": recompute, "micro_batch": batch, "seq_len": seq,
+                                      "recompute_every": 1, "recompute_blocks": None}
             if dp != self.plan.dp:
                 update["cluster"] = self.plan.cluster.model_copy(update={"dp": dp})
             self._plans[key] = self.plan.model_copy(update=update)  # in range by construction: no validation
@@ -198,7 +200,7 @@ class _Peaks:
     def _moments_agree(self) -> bool:
         """predict() is the largest moment plus the allowance, on the plan itself, for every stage."""
         plan = self.plan
-        peaks = predict(plan, self.breakdown(plan.dp))
+        peaks = predict(self.variant(plan.recompute, plan.micro_batch, plan.seq_len, plan.dp), self.breakdown(plan.dp))
         return all(p.total_bytes == self.peak(p.stage, plan.recompute, plan.micro_batch, plan.seq_len, plan.dp)
                    + self.allowance for p in peaks)
 

@@ -68,6 +68,8 @@ class Figure(_Frozen):
     scheme: Scheme = Scheme.MIXED_ADAM
     stage: int = Field(ge=0, le=3)
     component: str | None = None
+    knobs: dict[str, str] = Field(default_factory=dict, description="plan fields the figure is computed with "
+                                  "(core.knobs: param_dtype, reduce_dtype, ...); none: the defaults")
     formula: str = Field(pattern=r"^\d+(\.\d+)?P(/(Nd|\d+))?( ?\+ ?\d+(\.\d+)?P(/(Nd|\d+))?)*$")
 
 

@@ -17,9 +17,15 @@ NOTES: dict[str, str] = {
         "CoreNotes", "scheme {scheme} is outside the ZeRO paper's §3.1 accounting"),
     "torch_profile_fixes_scheme": QT_TRANSLATE_NOOP(
         "CoreNotes",
-        "the torch profile models AdamW with bf16 compute and fp32 states; scheme {scheme} does not apply"),
+        "the torch profile models AdamW with fp32 states and the plan's mixed-precision policy; scheme {scheme} "
+        "does not apply"),
     "raw_count_even_shards": QT_TRANSLATE_NOOP(
         "CoreNotes", "raw parameter count: tensor shapes unknown, so sharding is taken as even"),
+    # the knobs (zerodesk.core.knobs): what does not follow them yet
+    "knobs_torch_only": QT_TRANSLATE_NOOP(
+        "CoreNotes", "{knobs}: PyTorch's engines only; the paper profile keeps its scheme's dtypes and units"),
+    "peak_fp32_compute": QT_TRANSLATE_NOOP(
+        "CoreNotes", "the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32"),
     # offload (zerodesk.core.offload): the whole answer, and why a stage has none
     "fsdp2_offload_step_on_cpu": QT_TRANSLATE_NOOP(
         "CoreNotes", "FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled"),

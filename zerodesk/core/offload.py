@@ -25,6 +25,7 @@ from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, sharded
 from .figures import check_figures
+from .knobs import gathered_params
 from .notes import Note, note
 from .plan import Offload, Plan, Profile
 
@@ -180,8 +181,7 @@ def _torch(plan: Plan) -> list[OffloadStage]:
         padded_shard = largest["params"]  # fp32 bytes of this rank's padded parameter shard
         gathers = 1 if s == 2 else 2  # reshard_after_forward=True gathers again for backward
         traffic = gathers * padded_shard + largest["grads"]
-        working = (torch_profile.torch_transient(shapes, s, plan.shard_size, plan.shard_placement)["gathered_params"]
-                   if shapes else None)
+        working = gathered_params(plan, s) if shapes else None  # with the plan's policy and wrapping
         out.append(OffloadStage(
             s, True, gpu={"params": 0, "grads": 0, "optimizer": 0}, gpu_working_bytes=working, host_per_rank=host,
             offloaded_node_bytes=node_total, ranks_per_node=per_node, on_nvme=False, traffic_bytes=traffic,

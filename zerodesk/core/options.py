@@ -154,6 +154,38 @@ HYBRID = Option("hybrid", "--hybrid", "what the shard group N means (--shard-gro
            "DeepSpeed ZeRO++: stage 3 sharded among all Nd, plus the 16-bit parameters sharded among N "
            "for backward's all-gather; paper profile only"),
 ))
+# The knobs FSDP users turn (core.knobs reads them): FSDP2's MixedPrecisionPolicy under its own names, autocast for
+# DDP's stages, how fully_shard wraps the model and whether backward gathers ahead. The torch profile follows them;
+# the paper profile keeps its scheme's dtypes.
+PARAM_DTYPE = Option("param_dtype", "--param-dtype",
+                     "MixedPrecisionPolicy's param_dtype: the dtype FSDP2 gathers parameters in and computes in "
+                     "(stages 2-3), and autocast's dtype (stages 0-1)", (
+    Choice("bf16", QT_TRANSLATE_NOOP("Options", "BF16"), "torch.bfloat16"),
+    Choice("fp16", QT_TRANSLATE_NOOP("Options", "FP16"), "torch.float16"),
+    Choice("fp32", QT_TRANSLATE_NOOP("Options", "FP32 (no mixed precision)"), "torch.float32: gathered and computed "
+           "as stored"),
+))
+REDUCE_DTYPE = Option("reduce_dtype", "--reduce-dtype",
+                      "MixedPrecisionPolicy's reduce_dtype: the dtype FSDP2 reduce-scatters gradients in (stages 2-3)", (
+    Choice("fp32", QT_TRANSLATE_NOOP("Options", "FP32"), "torch.float32"),
+    Choice("bf16", QT_TRANSLATE_NOOP("Options", "BF16"), "torch.bfloat16: half the reduce-scatter bytes"),
+))
+AUTOCAST = Option("autocast", "--autocast", "torch.autocast around DDP's forward (stages 0-1)", (
+    Choice("on", QT_TRANSLATE_NOOP("Options", "on (in the parameter dtype)"),
+           "compute in param_dtype when it is 16-bit"),
+    Choice("off", QT_TRANSLATE_NOOP("Options", "off (FP32 compute)"), "compute in fp32"),
+))
+WRAP = Option("wrap", "--wrap", "FSDP2's units: which modules fully_shard wraps before the root (stages 2-3)", (
+    Choice("block", QT_TRANSLATE_NOOP("Options", "one unit per block"), "each block, then the root"),
+    Choice("blocks", QT_TRANSLATE_NOOP("Options", "one unit per N blocks"),
+           "N consecutive blocks together (--wrap-blocks N), then the root"),
+    Choice("root", QT_TRANSLATE_NOOP("Options", "the root only"), "one unit: the whole model"),
+))
+PREFETCH = Option("prefetch", "--prefetch", "FSDP2's backward prefetch (stages 2-3)", (
+    Choice("on", QT_TRANSLATE_NOOP("Options", "on (FSDP2's default)"),
+           "each unit's backward gathers the next unit ahead"),
+    Choice("off", QT_TRANSLATE_NOOP("Options", "off"), "each unit gathered when its own backward starts"),
+))
 ACCUM_SYNC = Option("accum_sync", "--accum-sync", "when gradients are reduced under gradient accumulation (--accum-steps)", (
     Choice("every", QT_TRANSLATE_NOOP("Options", "every micro-batch (sharded gradients kept)"),
            "DDP's and FSDP2's default: each micro-batch reduces, so the gradients kept between micro-batches are "
@@ -173,7 +205,7 @@ LANGUAGE = Option("language", "--lang", "interface language", (
 ))
 
 OPTIONS = (SCHEME, PROFILE, RECOMPUTE, OPTIMIZER_IMPL, SHARD_PLACEMENT, KERNELS, OFFLOAD, OFFLOAD_TARGET, HYBRID,
-           ACCUM_SYNC, UNITS, LANGUAGE)
+           ACCUM_SYNC, PARAM_DTYPE, REDUCE_DTYPE, AUTOCAST, WRAP, PREFETCH, UNITS, LANGUAGE)
 
 # The plan's field types, from the choices above (pydantic checks them).
 Recompute = Literal[RECOMPUTE.values]  # type: ignore[valid-type]
@@ -183,3 +215,8 @@ Kernels = Literal[KERNELS.values]  # type: ignore[valid-type]
 OffloadTarget = Literal[OFFLOAD_TARGET.values]  # type: ignore[valid-type]
 AccumSync = Literal[ACCUM_SYNC.values]  # type: ignore[valid-type]
 Unit = Literal[UNITS.values]  # type: ignore[valid-type]
+ParamDtype = Literal[PARAM_DTYPE.values]  # type: ignore[valid-type]
+ReduceDtype = Literal[REDUCE_DTYPE.values]  # type: ignore[valid-type]
+Autocast = Literal[AUTOCAST.values]  # type: ignore[valid-type]
+Wrap = Literal[WRAP.values]  # type: ignore[valid-type]
+Prefetch = Literal[PREFETCH.values]  # type: ignore[valid-type]

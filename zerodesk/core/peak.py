@@ -29,6 +29,8 @@ from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
 from .accumulation import accumulate
+from .knobs import param_bytes, reduce_bytes
+from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .plan import Architecture, Plan, Profile
 from .residuals import ActivationEstimate, Compute, estimate
 
@@ -140,7 +142,9 @@ class Engine:
 def engine(plan: Plan, stage: int) -> Engine:
     """The step of the plan's profile at this stage.
 
-    torch: PyTorch's engines as the measure worker runs them (see the module docstring).
+    torch: PyTorch's engines as the measure worker runs them (see the module docstring), FSDP2's with the plan's
+    mixed-precision policy (core.knobs): it gathers, computes and makes gradients in param_dtype, reduce-scatters
+    in reduce_dtype.
     paper: the ZeRO paper's own step (§3.1, §5): the scheme's 16-bit (or 32-bit) parameters are used as they
     are (no cast copy; at stages 0-2 every rank holds them whole, so nothing is gathered), stage 3 gathers one
     block (and the root's embedding and head) at a time with the next block prefetched, gradients are made in the
@@ -148,7 +152,8 @@ def engine(plan: Plan, stage: int) -> Engine:
     if plan.profile == Profile.TORCH:
         if stage <= 1:
             return Engine("autocast", True, 0, FP32, FP32, FP32, FP32, FP32)
-        return Engine("bf16", False, BF16, BF16, FP32, FP32, FP32, BF16)
+        gb = param_bytes(plan)
+        return Engine("fp32" if gb >= FP32 else "bf16", False, gb, gb, FP32, reduce_bytes(plan), FP32, gb)
     spec = SCHEMES[plan.scheme]
     pb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "param"))
     gb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "grad"))
@@ -163,17 +168,25 @@ def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
     return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
 
 
-def traced_step(plan: Plan, compute_mode: str) -> "CompiledStep | None":
-    """The model's own step (core.step_template) for this compute mode, when its structure has a template."""
+def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> "CompiledStep | None":
+    """The model's own step (core.step_template) for this compute mode, when its structure has a template.
+
+    recompute: the mode every block of the step takes; by default the plan's when all its blocks take one, else
+    None (a choice per block: moments() places one step per mode, _mixed_moments)."""
     from .step_template import template_for
 
     arch = plan.model.architecture
     if arch is None and not plan.model.step_template:
         return None
+    if recompute is None:
+        modes = set(step_knobs(plan).modes)
+        if len(modes) > 1:
+            return None
+        recompute = modes.pop() if modes else plan.recompute
     template = template_for(arch, plan.model.step_template)
     if template is None:
         return None
-    return template.step(arch, plan.seq_len, compute_mode, plan.recompute, plan.micro_batch)
+    return template.step(arch, plan.seq_len, compute_mode, recompute, plan.micro_batch)
 
 
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
@@ -188,34 +201,36 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     grad_keys = _grad_keys(plan, b)
     at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
     resting = {k: v for k, v in states.items() if k not in grad_keys}  # set_to_none: no grads in forward
-    sh = _sh or _shapes(plan)
     arch = plan.model.architecture
+    kn = step_knobs(plan)  # the units, prefetch and each block's recomputation (core.peak_knobs)
+    one = _sh or _shapes(plan)  # one block a group
+    sh = unit_shapes(one, kn, len(kn.modes))  # block_padded: the largest FSDP2 unit; the root all with the root only
     step = (_act or {}).get(("step", eng.compute), "unset")
     if step == "unset":
         step = traced_step(plan, eng.compute)
-    if step is not None:
+    mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act) if step is None else None
+    if step is not None or mixed is not None:
         from .peak_traced import traced_moments
 
         inputs = 2 * 8 * plan.seq_len * plan.micro_batch
-        out = [Moment(ph, name, comps) for ph, name, comps in
-               traced_moments(plan, stage, step, eng, sh, resting, inputs, top_only=_top, cache=_act)]
+        out = mixed if mixed is not None else [
+            Moment(ph, name, comps) for ph, name, comps in
+            traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, cache=_act, units=kn)]
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
                 unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded).items() if v}))
         comps = dict(states, inputs=inputs)
-        comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
+        comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
         out.append(Moment("optimizer", "optimizer step", comps))
         return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
-    if _act is not None and eng.compute in _act:
-        act = _act[eng.compute]
-    else:
-        act = estimate(arch, plan.seq_len, plan.micro_batch, eng.compute, plan.recompute) if arch else None
-    layers = act.per_layer_bytes * act.layers + act.final_norm_bytes if act else 0
+    acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
+    act = acts.common if acts else None
+    layers = acts.total_saved + act.final_norm_bytes if act else 0
     logits = plan.seq_len * plan.micro_batch * arch.vocab if arch else 0
     tokens_h = plan.seq_len * plan.micro_batch * arch.hidden if arch else 0
     stream = eng.stream * tokens_h  # the gradient of the residual stream (fp32 under autocast)
-    rebuilt = act.recompute_bytes if act else 0
+    last = len(kn.modes) - 1
     out: list[Moment] = []
 
     inputs = 2 * 8 * plan.seq_len * plan.micro_batch  # int64 tokens and targets
@@ -228,78 +243,132 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     if stage <= 1:
         if eng.cast_weights:
             cast = act.cast_weights_bytes if act else BF16 * plan.params
-            saved_cast = act.cast_saved_bytes if act else cast
-            recast = act.recast_bytes if act else 0
+            saved_cast = acts.cast_saved if act else cast
+            recast = acts.recast(last) if act else 0
         else:  # the parameters are used as they are
             cast = saved_cast = recast = 0
         m("forward", "loss", cast_weights=cast, activations=layers, logits=10 * logits)
         # autocast's cache is gone after forward: only the weights the layers saved remain
         m("backward", "loss backward", cast_weights=saved_cast, activations=layers, logits=12 * logits)
         # The last gradients arrive with the whole residual stream's gradient still alive.
-        m("backward", "end of backward", grads=at_rest_grads, activations=rebuilt, temporaries=stream)
+        m("backward", "end of backward", grads=at_rest_grads, activations=acts.rebuilt(0) if act else 0,
+          temporaries=stream)
         if act is not None:
             # The last block's backward at its MLP: every block input or saved tensor, this block's activations
             # and weight casts rebuilt (full recompute), the stream gradient, the MLP's gradient temporaries,
             # and the gradients already out: the head's (or the tied table's) and the down projection's.
-            full = act.recompute == "full"
+            full = kn.modes[last] == "full"
             m("backward", "block backward", cast_weights=saved_cast + (recast if full else 0),
               grads=eng.grad_state * (arch.vocab + arch.ffn) * arch.hidden,
               temporaries=stream + act.mlp_backward_bytes,
-              activations=act.per_layer_bytes * act.layers + (rebuilt if full else 0) + act.shared_bytes)
+              activations=acts.total_saved + acts.own(last) + act.shared_bytes)
     else:
-        block_gathered = eng.gathered * sh.block_padded
-        ag = block_gathered  # the all-gather buffer held to the next all-gather (nothing without gathering)
+        per_block = one.block_padded  # one block's elements
+        unit_gathered = eng.gathered * sh.block_padded  # the largest unit
+        ag = unit_gathered  # the all-gather buffer held to the next all-gather (nothing without gathering)
         root_gathered = eng.gathered * sh.root_padded
-        block_shard = eng.shard_grad * -(-sh.block_padded // plan.shard_size)
+        rs = eng.reduce * sh.block_padded  # a unit's reduce-scatter input
+        block_shard = eng.shard_grad * -(-per_block // plan.shard_size)  # one block's gradient shard
         if stage == 2:
             gathered_end = eng.gathered * sh.all_padded  # torch: every group stays gathered to its backward
             m("forward", "last block", gathered_params=gathered_end, all_gather=ag,
               activations=layers, logits=2 * logits)
         else:
             gathered_end = 0  # every group, the root included, is resharded after forward
-            m("forward", "last block", gathered_params=root_gathered + block_gathered,
+            m("forward", "last block", gathered_params=root_gathered + unit_gathered,
               all_gather=ag, activations=layers)
         # The first block: the root and block 0 gathered, both all-gather buffers still held, the embedding's output
-        # and the rotary tables (fp32, and FSDP2's bf16 cast) alive.
-        rope = (FP32 + BF16) * 2 * plan.seq_len * (arch.dim_per_head // 2) if arch and arch.positions == "rotary" else 0
-        m("forward", "first block", gathered_params=root_gathered + block_gathered,
+        # and the rotary tables (fp32, and FSDP2's cast) alive.
+        rope = ((FP32 + kn.gathered) * 2 * plan.seq_len * (arch.dim_per_head // 2)
+                if arch and arch.positions == "rotary" else 0)
+        m("forward", "first block", gathered_params=root_gathered + unit_gathered,
           all_gather=root_gathered + ag, activations=stream + rope)
         m("forward", "loss", gathered_params=gathered_end, activations=layers, logits=10 * logits)
         m("backward", "loss backward", gathered_params=gathered_end, activations=layers, logits=12 * logits)
-        # The first block's reduce-scatter: its input, one shard of output, the head's gradient waiting for the
-        # root's reduce-scatter, the residual stream's gradient.
-        remaining = layers - (act.per_layer_bytes + act.final_norm_bytes if act else 0) + rebuilt
-        # post-backward reshards the block before it reduce-scatters; stage 3 has the next one prefetched
-        gathered = eng.gathered * (sh.all_padded - sh.block_padded) if stage == 2 else root_gathered + block_gathered
-        ag3 = 0 if stage == 2 else ag
-        m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag3,
-          reduce_scatter=eng.reduce * sh.block_padded, grads=block_shard,
-          unsharded_grads=eng.grad * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
+        # post-backward reshards the unit before it reduce-scatters; stage 3 has the next one prefetched
+        gathered = eng.gathered * (sh.all_padded - sh.block_padded) if stage == 2 else root_gathered + unit_gathered
+        ag3 = 0 if stage == 2 or not kn.prefetch else ag
+        if not kn.root_only:
+            # The first unit's reduce-scatter: its input, one shard of output, the head's gradient waiting for the
+            # root's reduce-scatter, the residual stream's gradient, the blocks before the unit still saved.
+            first = kn.unit_start(last) if last >= 0 else 0
+            remaining = (acts.saved_upto[first - 1] if first else 0) + acts.rebuilt(first) if act else 0
+            m("backward", "first block reduce-scatter", gathered_params=gathered, all_gather=ag3,
+              reduce_scatter=rs, grads=eng.shard_grad * -(-sh.block_padded // plan.shard_size),
+              unsharded_grads=eng.grad * sh.head_grad, temporaries=stream, activations=max(remaining, 0))
         if act is not None:
             # A block's backward at its MLP (the first sub-layer backward reaches): the saved tensors of every block
-            # up to it, its own activations rebuilt (full recompute; selective rebuilds only attention, later), the
-            # MLP's gradient temporaries and the down projection's weight gradient (the block's gradients wait
-            # unsharded for its reduce-scatter). The last block holds them all; the next one holds one block less
-            # while the last reduce-scatters.
-            own = rebuilt if act.recompute == "full" else 0
+            # up to it, its own activations rebuilt (full recompute), the MLP's gradient temporaries and the down
+            # projection's weight gradient; the gradients of the later blocks of its unit wait unsharded for the
+            # unit's reduce-scatter, and the previous unit's reduce-scatter input lives until this unit's ends.
             temps = stream + act.mlp_backward_bytes + eng.grad * arch.hidden * arch.ffn
-            last_gathered = gathered_end if stage == 2 else root_gathered + block_gathered
+            last_gathered = gathered_end if stage == 2 else root_gathered + unit_gathered
             m("backward", "last block backward", gathered_params=last_gathered, all_gather=ag3,
               unsharded_grads=eng.grad * sh.head_grad, temporaries=temps,
-              activations=act.per_layer_bytes * act.layers + own + act.shared_bytes)
-            if act.layers > 1:
-                m("backward", "block backward", gathered_params=gathered, all_gather=ag3,
-                  reduce_scatter=eng.reduce * sh.block_padded, grads=block_shard,
-                  unsharded_grads=eng.grad * sh.head_grad, temporaries=temps,
-                  activations=act.per_layer_bytes * (act.layers - 1) + own + act.shared_bytes)
+              activations=acts.total_saved + acts.own(last) + act.shared_bytes)
+            best = max(range(last), key=lambda j: _block_backward_bytes(acts, kn, j, eng.grad * per_block, rs),
+                       default=None)
+            if best is not None:  # the block whose backward holds the most
+                end = kn.unit_end(best)
+                later = len(kn.modes) - end  # blocks reduce-scattered already
+                m("backward", "block backward",
+                  gathered_params=eng.gathered * (sh.all_padded - per_block * later) if stage == 2 else last_gathered,
+                  all_gather=ag3, reduce_scatter=rs if later else 0, grads=block_shard * later,
+                  unsharded_grads=eng.grad * (sh.head_grad + per_block * (end - best - 1)), temporaries=temps,
+                  activations=acts.saved_upto[best] + acts.own(best) + act.shared_bytes)
         # The root's reduce-scatter at the end (resharded first): every block's gradient shard, the root's
-        # gradients (embedding and head) and their reduce-scatter input.
+        # gradients (embedding and head; every block's too with the root only) and their reduce-scatter input.
         m("backward", "root reduce-scatter", grads=block_grads(at_rest_grads, sh),
           unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
     comps = dict(states, inputs=inputs)
-    comps["optimizer_temps"] = optimizer_temps(plan, stage, sh)
+    comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
     return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
+
+
+def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
+                   cache: dict | None) -> list[Moment] | None:
+    """The traced step's moments with a recomputation chosen per block: each place read from the step of its own
+    block's mode (core.peak_traced.place_block), the earlier blocks' saved tensors corrected to their own modes by
+    the closed form's per-block difference (core.residuals). None without a template or an architecture."""
+    from .peak_traced import place_block, traced_moments
+
+    arch = plan.model.architecture
+    if arch is None or len(set(kn.modes)) <= 1:
+        return None
+    steps = {}
+    for mode in sorted(set(kn.modes)):
+        key = ("step", eng.compute, mode)
+        step = cache[key] if cache is not None and key in cache else traced_step(plan, eng.compute, mode)
+        if cache is not None:
+            cache[key] = step
+        if step is None:
+            return None
+        steps[mode] = step
+    acts = block_acts(plan, eng.compute, kn.modes, b.params, cache)
+    inputs = 2 * 8 * plan.seq_len * plan.micro_batch
+    layers = len(kn.modes)
+    out = []
+    for mode, step in steps.items():
+        own = acts.by_mode[mode].per_layer_bytes
+        for phase, name, comps, place, i in traced_moments(plan, stage, step, eng, one, resting, inputs,
+                                                           cache=cache, units=kn, every_block=True):
+            block, alive = place_block(place, i, layers)
+            if kn.modes[block] != mode:  # this place is read from its block's own step
+                continue
+            delta = sum(acts.saved[j] - own for j in range(alive))
+            if delta:
+                comps = dict(comps, activations=comps.get("activations", 0) + delta)
+            out.append(Moment(phase, name, comps))
+    return out
+
+
+def _block_backward_bytes(acts, kn: StepKnobs, j: int, block_grads: int, rs: int) -> int:
+    """What varies between blocks at a block's backward: the saved tensors up to it, its own rebuilt, the gradients
+    of the later blocks of its unit and the previous unit's reduce-scatter input."""
+    end = kn.unit_end(j)
+    return (acts.saved_upto[j] + acts.own(j) + block_grads * (end - j - 1)
+            + (rs if end < len(kn.modes) else 0))
 
 
 def block_grads(at_rest_grads: int, sh: _Shapes) -> int:
@@ -355,8 +424,8 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
     sh, arch = _shapes(plan), plan.model.architecture
     modes = {engine(plan, stage).compute for stage in STAGES}
     acts: dict = {("step", mode): traced_step(plan, mode) for mode in modes}
-    acts.update({mode: estimate(arch, plan.seq_len, plan.micro_batch, mode, plan.recompute, b.params)
-                 for mode in modes if arch is not None and acts[("step", mode)] is None})
+    # the closed form's activation estimates are made once per (compute, recomputation) as the stages ask
+    # (core.peak_knobs.block_acts)
     out = []
     for stage in STAGES:
         ms = moments(plan, stage, b, sh, acts, _top=True)

@@ -38,8 +38,9 @@ def depth(plan: Any) -> int:
     return max(1, len({block_group(n) for n, _ in plan.model.named_shapes or []} - {"root"}))
 
 
-def positions(layers: int, stage: int) -> list[tuple[str, str, str, int | None]]:
-    """(phase, moment name, template place, block) for every moment the step is checked at."""
+def positions(layers: int, stage: int, every_block: bool = False) -> list[tuple[str, str, str, int | None]]:
+    """(phase, moment name, template place, block) for every moment the step is checked at; every_block: each
+    block's backward (blocks that differ, as by a recomputation chosen per block, peak where they will)."""
     last = layers - 1
     out = [("forward", "embedding", "pre", None), ("forward", "first block", "fwd", 0)]
     if last > 0:
@@ -48,11 +49,22 @@ def positions(layers: int, stage: int) -> list[tuple[str, str, str, int | None]]
             ("backward", "loss backward", "lossb", None), ("backward", "head backward", "headb", None),
             ("backward", "last block backward", "last", last)]
     # between the ends every group grows or shrinks by a block at a time: the extremes are at 0, 1, L-2
-    for i in sorted({i for i in (last - 1, 1, 0) if 0 <= i < last}, reverse=True):
+    for i in sorted({i for i in ((*range(last),) if every_block else (last - 1, 1, 0)) if 0 <= i < last}, reverse=True):
         name = "block backward" if i == last - 1 else "first block backward" if i == 0 else "second block backward"
         out.append(("backward", name, "bwd", i))
     out.append(("backward", "first block reduce-scatter" if stage >= 2 else "end of backward", "tail", None))
     return out
+
+
+def place_block(place: str, i: int | None, layers: int) -> tuple[int, int]:
+    """(the block whose own step a place of `positions` is read from, how many blocks before it keep their saved
+    tensors then): a block's place is its own; the embedding and the end of backward the first block's; the head
+    and the loss the last's, with every block's saves alive."""
+    if place in ("fwd", "bwd", "last"):
+        return i, i
+    if place in ("head", "loss", "lossb", "headb"):
+        return layers - 1, layers
+    return 0, 0
 
 
 def _counts(place: str, i: int | None, kinds: list[str]) -> dict[str, int]:
@@ -96,29 +108,52 @@ def _weights(counts: tuple[tuple[str, int], ...], fsdp: bool, grad_scale: float)
     return w
 
 
-def engine_terms(stage: int, place: str, i: int | None, layers: int, sh: Any, eng: Any, dp: int) -> dict[str, int]:
+def engine_terms(stage: int, place: str, i: int | None, layers: int, sh: Any, eng: Any, dp: int,
+                 units: Any = None) -> dict[str, int]:
     """What the engine holds at this place beyond states and the template's tensors (stages 2-3: FSDP2, or the
-    paper's partitioned step; stages 0-1 hold nothing more)."""
+    paper's partitioned step; stages 0-1 hold nothing more).
+
+    sh: one block a group (peak._Shapes). units: the FSDP2 units and prefetch (core.peak_knobs.StepKnobs; None:
+    a unit per block, prefetching): a unit of N blocks is gathered, freed and reduce-scattered at once, the later
+    blocks of a unit keep their gradients unsharded to its reduce-scatter; with the root only, the root is all."""
     if stage <= 1:
         return {}
-    gb, blk, root, whole = eng.gathered, sh.block_padded, sh.root_padded, sh.all_padded
-    shard = eng.shard_grad * ceil(blk / dp)
+    size = units.per_unit if units is not None else 1
+    root_only = units is not None and units.root_only
+    prefetch = units is None or units.prefetch
+    gb, per, whole = eng.gathered, sh.block_padded, sh.all_padded
+    root = whole if root_only else sh.root_padded
+    blk = 0 if root_only else per * min(size, max(layers, 1))  # the largest unit
+    shard = eng.shard_grad * ceil(per / dp)  # one block's gradient shard
     s2 = stage == 2
+
+    def end(j: int) -> int:  # one past the last block of j's unit
+        return min((j // size + 1) * size, layers)
+
+    def held(j: int) -> int:  # gathered at block j: stage 2 keeps every unit so far, stage 3 only j's
+        if root_only:
+            return gb * whole
+        return gb * (root + end(j) * per) if s2 else gb * (root + blk)
+
     if place in ("pre", "fwd"):
         i = i or 0
-        return {"gathered_params": gb * (root + (i + 1) * blk) if s2 else gb * (root + blk),
-                "all_gather": gb * (root + blk) if i == 0 else gb * blk}
+        return {"gathered_params": held(i), "all_gather": gb * (root + blk) if i == 0 else gb * blk}
     if place == "head":
         return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": gb * blk}
     if place in ("loss", "lossb"):
         return {"gathered_params": gb * whole if s2 else 0}
-    if place == "headb":
-        return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": 0 if s2 else gb * blk}
+    if place == "headb":  # stage 3: the root re-gathered for the head's backward, the last unit prefetched
+        return {"gathered_params": gb * whole if s2 else gb * root,
+                "all_gather": 0 if s2 or not prefetch else gb * blk}
     if place in ("bwd", "last"):
-        return {"gathered_params": gb * (root + (i + 1) * blk) if s2 else gb * (root + blk),
-                "all_gather": gb * blk if not s2 and i > 0 else 0,
-                "reduce_scatter": eng.reduce * blk if i < layers - 1 else 0, "grads": shard * (layers - 1 - i)}
+        done = layers - end(i)  # blocks whose unit has reduce-scattered
+        return {"gathered_params": held(i),
+                "all_gather": gb * blk if not s2 and prefetch and i - i % size > 0 else 0,
+                "reduce_scatter": eng.reduce * blk if done else 0, "grads": shard * done,
+                "unsharded_grads": eng.grad * per * (end(i) - i - 1)}
     if place == "tail":
+        if root_only:  # every block's gradients wait for the root's reduce-scatter
+            return {"gathered_params": gb * whole, "unsharded_grads": eng.grad * per * (layers - 1)}
         return {"gathered_params": gb * root, "reduce_scatter": eng.reduce * blk, "grads": shard * layers}
     return {}
 
@@ -152,11 +187,11 @@ class _Placed:
     evaluating the polynomials gives the bytes the full contraction gives, bit for bit."""
 
     def __init__(self, step: CompiledStep, kinds: list[str], fsdp: bool, grad_scale: float,
-                 sizes: dict[str, int]) -> None:
+                 sizes: dict[str, int], every_block: bool = False) -> None:
         at, kind = step.at_array, step.kind_array
         self.places: list[tuple[str, str, str, int | None]] = []
         moments, slots, weights, keeping = [], [], [], []
-        for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0):
+        for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0, every_block):
             own = kinds[i] if i is not None else ""
             pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
             if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
@@ -210,14 +245,15 @@ def _kinds_of(plan: Any, step: CompiledStep) -> list[str]:
     return block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
 
 
-def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, cache: dict | None) -> _Placed:
+def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, cache: dict | None,
+            every_block: bool = False) -> _Placed:
     """The step's placed moments for this plan's structure, from cache (keyed by what they depend on) or built."""
     kinds = _kinds_of(plan, step)
     sizes = symbol_values(plan.model.architecture, 1, 1)
-    key = ("placed", step, fsdp, grad_scale, tuple(kinds), tuple(sorted(sizes.items())))
+    key = ("placed", step, fsdp, grad_scale, tuple(kinds), tuple(sorted(sizes.items())), every_block)
     placed = cache.get(key) if cache is not None else None
     if placed is None:
-        placed = _Placed(step, kinds, fsdp, grad_scale, sizes)
+        placed = _Placed(step, kinds, fsdp, grad_scale, sizes, every_block)
         if cache is not None:
             cache[key] = placed
     return placed
@@ -232,14 +268,17 @@ def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
 
 
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
-                   top_only: bool = False, cache: dict | None = None) -> list[tuple[str, str, dict[str, int]]]:
+                   top_only: bool = False, cache: dict | None = None,
+                   units: Any = None, every_block: bool = False) -> list[tuple]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase.
 
     cache: a dict kept across the stages of one plan, or across the variants of a plan a fit searches (the placed
-    moments depend on neither the sequence length nor the micro-batch)."""
+    moments depend on neither the sequence length nor the micro-batch).
+    units: the FSDP2 units and prefetch (engine_terms). every_block: each block's backward placed (positions), and
+    each moment's (phase, name, components, place, block)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
-    placed = _placed(plan, step, fsdp, grad_scale, cache)
+    placed = _placed(plan, step, fsdp, grad_scale, cache, every_block)
     less = _less(plan, step, eng.compute)
     key = ("bytes", placed, plan.seq_len, plan.micro_batch, less)  # stages 2 and 3 place the same template bytes
     found = cache.get(key) if cache is not None else None
@@ -252,7 +291,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     named = _Named.of(eng.compute, fsdp)
     bases = []  # per place: what every moment there holds beyond the template's bytes, its sum, and whether the
     for phase, name, place, i in placed.places:  # engine holds one of the template's components too (never so far)
-        terms = engine_terms(stage, place, i, layers, sh, eng, dp)
+        terms = engine_terms(stage, place, i, layers, sh, eng, dp, units)
         base = dict(resting, inputs=inputs)
         base.update({k: v for k, v in terms.items() if v})
         bases.append((phase, name, base, sum(terms.values()), not base.keys().isdisjoint(named.keys)))
@@ -274,7 +313,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         values = np.array([[round(x) for x in row] for row in picked.tolist()], dtype=object)
     sums = (values @ named.columns).tolist()  # [moment, component]
     masks = ((values != 0) @ named.bits).tolist()  # which [class, part] entries are not 0
-    slots, present = placed.slots, named.present
+    slots, present, places = placed.slots, named.present, placed.places
     out = []
     for n, row, mask in zip(chosen, sums, masks):
         phase, name, base, _, clash = bases[slots[n]]
@@ -285,7 +324,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         else:
             for key, value in zip(keys, pick(row)):
                 comps[key] = comps.get(key, 0) + value
-        out.append((phase, name, comps))
+        out.append((phase, name, comps, *places[slots[n]][2:]) if every_block else (phase, name, comps))
     return out
 
 

@@ -29,9 +29,11 @@ from .json_files import (
 )
 from .tensor_census import TensorCensus, census_of, census_of_architecture
 from .options import (
-    ACCUM_SYNC, HYBRID, KERNELS, OFFLOAD_TARGET, OPTIMIZER_IMPL, RECOMPUTE, SHARD_PLACEMENT, UNITS, AccumSync, Hybrid,
-    Kernels, Offload, OffloadTarget, OptimizerImpl, Profile, Recompute, Scheme, ShardPlacement, Unit,
+    ACCUM_SYNC, AUTOCAST, HYBRID, KERNELS, OFFLOAD_TARGET, OPTIMIZER_IMPL, PARAM_DTYPE, PREFETCH, RECOMPUTE,
+    REDUCE_DTYPE, SHARD_PLACEMENT, UNITS, WRAP, AccumSync, Autocast, Hybrid, Kernels, Offload, OffloadTarget,
+    OptimizerImpl, ParamDtype, Prefetch, Profile, Recompute, ReduceDtype, Scheme, ShardPlacement, Unit, Wrap,
 )
+from .per_block import parse_per_block
 from .text import shorten
 from .units import parse_count
 
@@ -145,6 +147,13 @@ class ModelSpec(_Strict):
         return [(n, tuple(s)) for n, s in self.tensors] if self.tensors else None
 
     @property
+    def blocks(self) -> int | None:
+        """How many blocks (FSDP2's per-block units) the model has; None for a raw count."""
+        if self.architecture is not None:
+            return self.architecture.layers
+        return sum(1 for group in self.census.group_rows if group != "root") if self.tensors else None
+
+    @property
     def buildable(self) -> bool:
         """A measured or simulated step can build it: an architecture, or a tensor list with its config."""
         return self.architecture is not None or bool(self.tensors and self.hf_config)
@@ -159,6 +168,7 @@ class ModelSpec(_Strict):
         return self.params
 
 
+MAX_BLOCKS = 100_000  # blocks a plan may name one by one (recompute_blocks), and N blocks to an FSDP2 unit
 MAX_GPU_MEMORY = 10**15  # 1 PB: a thousand times today's largest GPU, and safely a float
 MAX_GPUS_PER_NODE = 1024
 MAX_RANKS = 65_536  # the torch profile lists every rank; beyond this the per-rank view stops being useful
@@ -261,6 +271,18 @@ class Plan(_Strict):
     offload_target: OffloadTarget = OFFLOAD_TARGET.default
     hybrid: Hybrid = Field(default=Hybrid(HYBRID.default), description=HYBRID.describe())
     pcie_gbps: float = Field(default=25.0, ge=1e-3, le=1e4, description="host<->device bandwidth per GPU in GB/s")
+    # The knobs FSDP users turn (core.knobs reads them): FSDP2's MixedPrecisionPolicy, autocast for DDP's stages,
+    # the FSDP2 units and backward prefetch, and recomputation per block.
+    param_dtype: ParamDtype = Field(default=PARAM_DTYPE.default, description=PARAM_DTYPE.describe())
+    reduce_dtype: ReduceDtype = Field(default=REDUCE_DTYPE.default, description=REDUCE_DTYPE.describe())
+    autocast: Autocast = Field(default=AUTOCAST.default, description=AUTOCAST.describe())
+    wrap: Wrap = Field(default=WRAP.default, description=WRAP.describe())
+    wrap_blocks: int = Field(default=2, ge=1, le=MAX_BLOCKS, description="blocks in one FSDP2 unit when wrap is blocks")
+    prefetch: Prefetch = Field(default=PREFETCH.default, description=PREFETCH.describe())
+    recompute_every: int = Field(default=1, ge=1, le=MAX_BLOCKS,
+                                 description="recompute every k-th block (the k-th, 2k-th, ...; 1: every block)")
+    recompute_blocks: list[Recompute] | None = Field(
+        default=None, description="the recomputation of each block, in order (overrides recompute and recompute_every)")
 
     @field_validator("schema_version")
     @classmethod
@@ -278,6 +300,27 @@ class Plan(_Strict):
             raise ValueError("hpz (DeepSpeed ZeRO++) is a paper-profile choice: PyTorch's engines keep no secondary "
                              "partition; use hsdp with the torch profile")
         return hybrid
+
+    @field_validator("recompute_blocks", mode="before")
+    @classmethod
+    def _compact_choices(cls, value: Any) -> Any:
+        """The compact text 'full*16,none*16' (core.per_block) as well as a list; an empty text is no list."""
+        if isinstance(value, str):
+            return parse_per_block(value) if value.strip() else None
+        return value
+
+    @field_validator("recompute_blocks")
+    @classmethod
+    def _one_choice_per_block(cls, choices: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        model = info.data.get("model")
+        if choices is None or model is None:  # a model that failed its own check is reported by itself
+            return choices
+        blocks = model.blocks
+        if blocks is None:
+            raise ValueError("a choice per block needs the model's blocks: give an architecture, not a parameter count")
+        if len(choices) != blocks:
+            raise ValueError(f"give one choice per block: {len(choices)} given, the model has {blocks} blocks")
+        return choices
 
     @property
     def params(self) -> int:

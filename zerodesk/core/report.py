@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .accounting import SCHEMES, Breakdown, comm_by_link, comm_seconds
 from .comm_report import comm_json, comm_layout_json, comm_table
+from .knobs import autocast_dtype, blocks_per_unit, checkpoint_counts, knobs_set, unit_spans
 from .peak import StagePeak, predict
 from .offload_report import offload_json, offload_table
 from .options import PROFILE, UNITS
@@ -67,9 +68,41 @@ def plan_warnings(plan: Plan) -> list[str]:
 
 def provenance(plan: Plan) -> str:
     """Where the figures come from: 'computed, profile paper (ZeRO paper §3.1/§5), scheme mixed-adam'."""
-    if plan.profile == Profile.TORCH:  # the engines fix the scheme
-        return f"computed, profile torch ({PROFILE_SOURCE[Profile.TORCH]}; fp32 params, grads and AdamW states, bf16 compute)"
+    if plan.profile == Profile.TORCH:  # the engines fix the scheme; the policy sets what is gathered and reduced
+        return (f"computed, profile torch ({PROFILE_SOURCE[Profile.TORCH]}; fp32 params, grads and AdamW states, "
+                f"{policy_words(plan)})")
     return f"computed, profile {plan.profile.value} ({PROFILE_SOURCE[plan.profile]}), scheme {plan.scheme.value}"
+
+
+def policy_words(plan: Plan) -> str:
+    """'FSDP2 gathers bf16, reduces fp32; DDP under bf16 autocast': the mixed-precision policy in a phrase."""
+    ddp = f"{autocast_dtype(plan)} autocast" if autocast_dtype(plan) else "fp32 compute"
+    return f"FSDP2 gathers {plan.param_dtype}, reduces {plan.reduce_dtype}; DDP under {ddp}"
+
+
+def knobs_json(plan: Plan) -> dict:
+    """plan --json's "knobs": the policy, the wrapping and recomputation per block as the plan sets them, the units
+    and the blocks each recomputation mode gets (None without the model's blocks)."""
+    blocks = plan.model.blocks
+    return {
+        "param_dtype": plan.param_dtype, "reduce_dtype": plan.reduce_dtype, "autocast": plan.autocast,
+        "wrap": plan.wrap, "wrap_blocks": plan.wrap_blocks, "prefetch": plan.prefetch,
+        "recompute_every": plan.recompute_every, "recompute_blocks": plan.recompute_blocks,
+        "blocks": blocks,
+        "fsdp_units": None if blocks is None else len(unit_spans(blocks, blocks_per_unit(plan))) + 1,  # + the root
+        "checkpointed_blocks": None if blocks is None else checkpoint_counts(plan, blocks),
+    }
+
+
+def knobs_line(plan: Plan) -> str | None:
+    """The knobs away from their defaults, in one line for the table (None when every one is its default)."""
+    found = knobs_set(plan)
+    if not found:
+        return None
+    blocks = plan.model.blocks
+    counts = checkpoint_counts(plan, blocks) if blocks is not None else None
+    per_block = ("; recomputation per block: " + ", ".join(f"{n} {mode}" for mode, n in counts.items() if n)) if counts else ""
+    return f"Knobs: {', '.join(found)}{per_block}."
 
 
 def rank_spread(totals: list[int], unit: str) -> str:
@@ -124,6 +157,7 @@ def plan_json(plan: Plan, b: Breakdown) -> dict:
         "shard_placement": plan.shard_placement,
         "kernels": plan.kernel_device,
         "activation_source": activation_source(plan),
+        "knobs": knobs_json(plan),
         "cuda_allowance_bytes": plan.cuda_allowance_bytes,
         "activation_estimate_bytes": act.total_bytes if act else None,
         "offload": offload_json(plan),
@@ -207,6 +241,8 @@ def plan_table(plan: Plan, b: Breakdown) -> str:
                      + ("" if plan.accum_steps == 1 else
                         f"; that is one micro-batch's: a step of {plan.accum_steps:,} repeats the collectives the "
                         "communication table below marks, and Comm/step counts them"))
+    if (line := knobs_line(plan)) is not None:
+        lines.append(line)
     lines.append("")
     if act:
         lines.append(f"Peak: {peak_source(plan)}; seq {plan.seq_len} x micro-batch {plan.micro_batch}, "

@@ -284,26 +284,54 @@ def _zero1(census: TensorCensus, dp: int, base: dict[str, int], step_bytes: int)
     return runs
 
 
-def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCensus, stage: int, dp: int,
-                    placement: str = "dim0") -> dict[str, int]:
-    """Gathered bf16 parameters FSDP2 holds at the end of forward (bytes per rank; 0 for DDP stages).
+def block_index(group: str) -> int | None:
+    """A block's index from its FSDP2 group name ('model.layers.12' -> 12; 'root' -> None)."""
+    last = group.rsplit(".", 1)[-1]
+    return int(last) if group != "root" and last.isdigit() else None
 
-    named_shapes as from core.architecture.tensor_shapes (or their TensorCensus): each block (`blocks.{i}`, `model.layers.{i}`,
-    `transformer.h.{i}`, ...) is one FSDP2 group, the rest (embeddings, final norm, head) the root group. All-gather outputs are padded like the
-    shards. Stage 2 (reshard_after_forward=False) keeps every group gathered from forward to its
-    backward: 2 bytes x all padded elements. Stage 3 frees each block after its forward; the root
-    stays gathered, plus the block being computed. Measured: the forward phase peak's
-    "unsharded_params" (tests/test_measure.py). Prefetch all-gather buffers come on top.
-    """
+
+def unit_of(group: str, per_unit: int | None = 1) -> str:
+    """The FSDP2 unit a tensor group belongs to (core.knobs.blocks_per_unit: 1 a unit per block, N, or None for the
+    root only): 'root', or the group name of the unit's first block ('model.layers.4' holds blocks 4-7, four a unit)."""
+    index = block_index(group)
+    if index is None or per_unit is None:
+        return "root"
+    first = index - index % per_unit
+    return group[: len(group) - len(str(index))] + str(first)
+
+
+def unit_elements(census: TensorCensus, dp: int, per_unit: int | None = 1, placement: str = "dim0") -> dict[str, int]:
+    """Elements each FSDP2 unit all-gathers, the sharded dimension of each tensor (placement: "dim0" or "auto",
+    shard_dim) padded to a multiple of Nd, in order ('root' too)."""
+    units: dict[str, int] = {}
+    for group, rows in census.placed_group_rows(dp, placement).items():
+        unit = unit_of(group, per_unit)
+        units[unit] = units.get(unit, 0) + sum(ceil(dim0 / dp) * dp * width for dim0, width in rows)
+    return units
+
+
+def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCensus, stage: int, dp: int,
+                    placement: str = "dim0", *, param_bytes: int = 2, per_unit: int | None = 1) -> dict[str, int]:
+    """The most parameters FSDP2 holds gathered at once in forward (bytes per rank; 0 for DDP stages): the forward
+    phase peak's "unsharded_params" when that peak falls inside the blocks (measured: tests/test_measure.py,
+    tests/test_knobs_ranks.py).
+
+    named_shapes as from core.architecture.tensor_shapes (or their TensorCensus): each block (`blocks.{i}`,
+    `model.layers.{i}`, `transformer.h.{i}`, ...) is a tensor group; FSDP2's units are `per_unit` consecutive blocks
+    (core.knobs.blocks_per_unit: 1, N, or None for the root only), the rest (embeddings, final norm, head) the root.
+    placement: FSDP2's shard dimension per tensor ("dim0" or "auto", shard_dim).
+    param_bytes: MixedPrecisionPolicy's param_dtype (2 for bf16). All-gather outputs are padded like the shards.
+    Stage 2 (reshard_after_forward=False) keeps every unit gathered from forward to its backward. Stage 3 frees each
+    unit after its own forward, and the root's after the whole forward: at most the root and the unit being computed
+    are gathered at once (the whole model with the root only). All-gather buffers come on top."""
     if stage < 2:
         return {"gathered_params": 0}
     census = named_shapes if isinstance(named_shapes, TensorCensus) else count_tensors(named_shapes)
-    groups = {key: sum(ceil(dim0 / dp) * dp * width for dim0, width in rows)
-              for key, rows in census.placed_group_rows(dp, placement).items()}
+    units = unit_elements(census, dp, per_unit, placement)
     if stage == 2:
-        return {"gathered_params": 2 * sum(groups.values())}
-    blocks = [n for k, n in groups.items() if k != "root"]
-    return {"gathered_params": 2 * (groups.get("root", 0) + max(blocks, default=0))}
+        return {"gathered_params": param_bytes * sum(units.values())}
+    blocks = [n for k, n in units.items() if k != "root"]
+    return {"gathered_params": param_bytes * (units.get("root", 0) + max(blocks, default=0))}
 
 
 def hybrid_runs(

@@ -29,6 +29,7 @@ from .cli_text import (
     units_line,
 )
 from .interpreter import resolve_python
+from .module_report import add_by_module_argument, by_module_json, module_lines
 from .protocol import Result, Scale, Started, scale_plan
 from .progress import fmt_seconds
 from .rules import default_ranks, host_fit, measure_seconds, unit_family
@@ -50,6 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--timeout", type=parse_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
     g.add_argument("--python", type=parse_python, default=None, metavar="PATH", help="the Python with torch that runs the ranks")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+    add_by_module_argument(g)
 
 
 def hybrid_words(started: Started) -> str:
@@ -92,6 +94,8 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
                          f"tracker never sees: cuBLAS/cuDNN workspaces, blocks held for other CUDA streams)"
                          + (f"; outside torch's allocator {in_unit(r.device_overhead_bytes, unit)} {unit} (CUDA "
                             f"context, NCCL buffers, other processes)" if r.device_overhead_bytes is not None else ""))
+    for r in results:
+        lines += module_lines(r, unit)
     if started is not None and started.device == "cuda":
         lines.append("On CUDA the attention kernel and autocast's op lists differ from CPU and simulate, so do the "
                      "activations; the tracker rounds each tensor to 512 B, the states at rest are exact bytes.")
@@ -103,7 +107,11 @@ def table(started: Started | None, results: list[Result], family: str) -> str:
 
 
 def result_json(started: Started | None, results: list[Result]) -> dict[str, Any]:
-    return started_json(started, results, "measured")
+    out = started_json(started, results, "measured")
+    for r, result in zip(out["results"], results):
+        if result.by_module is not None:
+            r.update(by_module_json(result))
+    return out
 
 
 def host_problem(plan: Plan, ranks: int, stages: list[int], device: str) -> str | None:
@@ -146,7 +154,7 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
               f"expect about {fmt_seconds(estimate(None))}, much of it starting the ranks (each imports torch).",
               file=sys.stderr)
     messages = run_measure(plan, args.stages, args.ranks, args.device, scale, timeout=args.timeout, python=python,
-                           samples=False)
+                           samples=False, by_module=args.by_module)
     state = collect(messages, RunState(args.stages, ranks), estimate)
     if state.error is not None:
         return fail(state.error.message)

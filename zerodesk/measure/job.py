@@ -42,7 +42,13 @@ def rank_arguments() -> argparse.ArgumentParser:
     p.add_argument("--collective-timeout", type=float, default=None, metavar="S",
                    help="fail a collective that waits longer than S seconds (NCCL/gloo), so a hung peer is named")
     _shard_group_argument(p)
+    _by_module_argument(p)
     return p
+
+
+def _by_module_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--by-module", action="store_true",
+                   help="report the peak's composition by module and FSDP2 unit too (Result.by_module)")
 
 
 def _shard_group_argument(p: argparse.ArgumentParser) -> None:
@@ -62,6 +68,7 @@ def simulation_arguments() -> argparse.ArgumentParser:
                    help="stages 2-3: track the warm-up too, as real ranks do (the same figures, slower)")
     p.add_argument("--fast-warmup", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
     _shard_group_argument(p)
+    _by_module_argument(p)
     return p
 
 

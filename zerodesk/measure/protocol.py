@@ -11,6 +11,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..core.knobs import resample_blocks
 from ..core.options import OptimizerImpl
 from ..core.plan import Architecture, Plan
 
@@ -101,6 +102,8 @@ def scale_plan(plan: Plan, scale: Scale) -> Plan:
     out = plan.model_dump()
     out["model"] = {"name": plan.model.name, "architecture": data}
     out["seq_len"] = seq
+    if plan.recompute_blocks is not None:  # one choice per block of the scaled model, at the same depths
+        out["recompute_blocks"] = list(resample_blocks(plan.recompute_blocks, data["layers"]))
     return Plan.model_validate(out)
 
 
@@ -158,6 +161,27 @@ class Sample(_Msg):
     bytes: int = Field(ge=0)
 
 
+ModuleKind = Literal["embedding", "attention", "mlp", "block", "head", "model", "loss", "optimizer", "buckets", "other"]
+
+
+class ModuleShare(_Msg):
+    """One part of the model at the step's peak moment, and what it holds then by category (worker/module_ledger.py).
+
+    module: its path in the model ('blocks.3.attn'; '' the rest of the model), or outside the model '(loss)',
+    '(loss backward)', '(optimizer step)', '(DDP gradient buckets)', '(before the step: inputs, buffers)'. kind:
+    embedding, attention, mlp, block (a block's norms and residual adds), head, model (the rest), loss, optimizer,
+    buckets, other."""
+
+    module: str
+    kind: ModuleKind
+    unit: str | None = Field(default=None, description="the FSDP2 unit holding it ('' the root; None for DDP)")
+    bytes: dict[str, int] = Field(description="category (activations, unsharded_params, grads, ...) -> bytes")
+
+    @property
+    def total(self) -> int:
+        return sum(self.bytes.values())
+
+
 class Result(_Msg):
     kind: Literal["result"] = "result"
     stage: int
@@ -184,6 +208,9 @@ class Result(_Msg):
     step_s: float | None = Field(default=None, ge=0, description="wall time of the measured step")
     source: Source = "measured"
     method: str | None = Field(default=None, description="how a simulated result was simulated")
+    by_module: list[ModuleShare] | None = Field(
+        default=None, description="the peak moment by part of the model, largest first (asked with --by-module); "
+                                  "the parts' bytes sum to peak_bytes")
 
 
 class Error(_Msg):

@@ -35,6 +35,7 @@ def measure_command(
     python: str | None = None,
     samples: bool = True,
     collective_timeout: float | None = None,
+    by_module: bool = False,
 ) -> list[str]:
     """argv that measures `stages` with `ranks` local ranks: the launcher in an isolated Python (child.py).
 
@@ -48,16 +49,20 @@ def measure_command(
         args.append("--no-samples")
     if collective_timeout is not None:
         args += ["--collective-timeout", f"{collective_timeout:g}"]
+    if by_module:
+        args.append("--by-module")
     return python_command(python or sys.executable, "zerodesk.measure.worker.launcher", args)
 
 
 def simulate_command(plan: Plan, stages: Sequence[int] = (0, 1, 2, 3), python: str | None = None,
-                     backend: str = "nccl") -> list[str]:
+                     backend: str = "nccl", by_module: bool = False) -> list[str]:
     """argv that simulates rank 0 of plan.dp ranks under fake tensors: zerodesk.measure.worker.simulate, isolated (child.py).
 
     One process, no launcher; MeasureRun reads it like a measurement (its lines carry source="simulated")."""
     args = [PLAN_FILE_FLAG, write_plan_file(plan.model_dump_json(exclude_none=True)),
             "--stage", ",".join(str(s) for s in stages), "--dp", str(plan.dp), "--backend", backend]
+    if by_module:
+        args.append("--by-module")
     return python_command(python or sys.executable, "zerodesk.measure.worker.simulate", args)
 
 
@@ -249,10 +254,11 @@ def run_measure(
     env: dict[str, str] | None = None,
     cancel: threading.Event | None = None,
     samples: bool = True,
+    by_module: bool = False,
 ) -> Iterator[Message]:
     """Measure and yield protocol messages; ends after Done or one Error. Closing the generator kills the run."""
     # a collective that waits this long fails on its own, naming the rank, before the run's watchdog fires
-    argv = measure_command(plan, stages, ranks, device, scale, python, samples, collective_timeout(timeout))
+    argv = measure_command(plan, stages, ranks, device, scale, python, samples, collective_timeout(timeout), by_module)
     yield from MeasureRun(argv, timeout, env, cancel)
 
 

@@ -29,6 +29,7 @@ from .cli_text import (
     units_line,
 )
 from .interpreter import resolve_python
+from .module_report import add_by_module_argument, by_module_json, module_lines
 from .protocol import SIMULATED_BACKENDS, SIMULATED_STAGES, Result, Started
 from .progress import fmt_seconds
 from .rules import simulate_seconds, unit_family
@@ -47,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--timeout", type=parse_timeout, default=600.0, metavar="S", help="give up after S seconds (default 600)")
     g.add_argument("--python", type=parse_python, default=None, metavar="PATH", help="the Python with torch that runs the simulation")
     g.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+    add_by_module_argument(g)
 
 
 def predicted_peaks(plan: Plan) -> dict[int, int]:
@@ -82,6 +84,8 @@ def table(started: Started | None, results: list[Result], family: str, predicted
         rows += [[c, *(in_unit(by[k].get(c, 0), unit) for k in columns)] for c in [*cats, "total"]]
         lines += aligned(rows, left_first=True)
     for r in results:
+        lines += module_lines(r, unit)
+    for r in results:
         if r.method:
             lines.append(f"Stage {r.stage} simulated with {r.method}.")
     if predicted:
@@ -95,9 +99,11 @@ def simulated_json(started: Started | None, results: list[Result], predicted: di
     """measure --json's object with kind "simulated": the same result keys, so scripts read both alike,
     plus the core's predicted peak per result."""
     out = started_json(started, results, "simulated")
-    for r in out["results"]:
+    for r, result in zip(out["results"], results):
         if predicted and r["stage"] in predicted:
             r["predicted_peak_bytes"] = predicted[r["stage"]]
+        if result.by_module is not None:
+            r.update(by_module_json(result))
     return out
 
 
@@ -120,7 +126,8 @@ def main(args: argparse.Namespace, plan: Plan) -> int:
 
         print(f"zerodesk simulate: {run_line(args.stages, plan.dp, None, plan)}; "
               f"expect about {fmt_seconds(estimate(None))}.", file=sys.stderr)
-    run = iter(MeasureRun(simulate_command(plan, args.stages, python, backend=args.backend), timeout=args.timeout))
+    run = iter(MeasureRun(simulate_command(plan, args.stages, python, backend=args.backend,
+                                                  by_module=args.by_module), timeout=args.timeout))
     state = collect(run, RunState(args.stages, plan.dp, kind="simulated"), estimate)
     if state.error is not None:
         return fail(state.error.message)

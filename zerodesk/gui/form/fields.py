@@ -84,6 +84,8 @@ def with_model_preset(base: Plan | None, name: str) -> Plan:
     preset = catalog.find_model(name)
     base = base or Plan(model={"params": 1})
     update: dict = {"model": preset.to_model_spec()}
+    if base.recompute_blocks is not None and len(base.recompute_blocks) != update["model"].blocks:
+        update["recompute_blocks"] = None  # a choice per block made for another model's blocks
     if preset.seq_len:
         update["seq_len"] = preset.seq_len
     if preset.dp:

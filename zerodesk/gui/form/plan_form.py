@@ -25,6 +25,7 @@ from .fields import ERROR_ALIASES, card_example, default_plan, with_model_preset
 from .memory_edit import MemoryEdit
 from .messages import friendly_errors
 from .hybrid_section import HybridSection, hybrid_texts
+from .knobs_section import KnobsSection, knobs_texts
 from .model_section import ModelSection
 from .sections import ClusterSection, OffloadSection, TrainingSection
 
@@ -79,6 +80,7 @@ class PlanForm(QWidget):
         self.hybrid = HybridSection(f, self._networks)  # shard group and links (issue 24)
         self.cluster.gpu_preset.activated.connect(lambda _i: self.hybrid.follow_gpu(self.cluster.gpu_preset.currentData()))
         self.offload = OffloadSection(f)  # apart from the stages
+        self.knobs = KnobsSection(f)  # mixed precision, FSDP2 units, recomputation per block (issue 30)
         for section in self._sections():
             outer.addWidget(section)
         # an action, so it comes after the fields it fills, where it cannot be read as the form's title
@@ -90,13 +92,14 @@ class PlanForm(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
     def _sections(self) -> tuple:
-        return self.model_section, self.training, self.cluster, self.hybrid, self.offload
+        return self.model_section, self.training, self.cluster, self.hybrid, self.offload, self.knobs
 
     # -- texts ----------------------------------------------------------------------------------
     def retranslate(self) -> None:
         self._label_fields()
         tips = {**texts.field_tips(), **{k: tip for k, (_, tip) in texts.offload_texts("").items()},
-                **{k: tip for k, (_, tip) in hybrid_texts().items()}}
+                **{k: tip for k, (_, tip) in hybrid_texts().items()},
+                **{k: tip for k, (_, tip) in knobs_texts().items()}}
         for key, text in tips.items():
             self._set.fields[key].setToolTip(text)
             self._set.fields[key].setAccessibleDescription(text)
@@ -122,7 +125,8 @@ class PlanForm(QWidget):
         """Every field's label and accessible name; memory fields name the unit they are typed in."""
         unit = i18n.unit_label(self.cluster.unit())
         labels = {**texts.field_labels(unit), **{k: label for k, (label, _) in texts.offload_texts(unit).items()},
-                  **{k: label for k, (label, _) in hybrid_texts().items()}}
+                  **{k: label for k, (label, _) in hybrid_texts().items()},
+                  **{k: label for k, (label, _) in knobs_texts().items()}}
         accessible = texts.accessible_names()
         for key, text in labels.items():
             self._set.labels[key].setText(text)
@@ -166,7 +170,7 @@ class PlanForm(QWidget):
         """The fields as a plain dict in the Plan's shape; strings are left for the core to judge."""
         unit = self.cluster.unit()
         raw = nest({**self.training.values(), **self.cluster.values(unit), **self.hybrid.values(),
-                    **self.offload.values(unit), "units": unit})
+                    **self.offload.values(unit), **self.knobs.values(), "units": unit})
         raw["model"] = self.model_section.raw()
         return raw
 
@@ -178,6 +182,7 @@ class PlanForm(QWidget):
             self.cluster.show(plan)
             self.hybrid.show(plan)
             self.offload.show(plan)
+            self.knobs.show(plan)
             self._shown_unit = plan.units
             self._label_fields()
         self._validate()

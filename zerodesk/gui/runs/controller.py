@@ -36,9 +36,9 @@ class RunJob:
     def argv(self) -> list[str]:
         plan = self.plan.model_copy(update={"evidence": None})  # the worker needs the shapes, not the file's evidence
         if self.kind == "simulated":
-            return simulate_command(plan, self.stages, python=self.python or None)
+            return simulate_command(plan, self.stages, python=self.python or None, by_module=True)
         return measure_command(plan, self.stages, self.ranks, self.device, self.scale, python=self.python or None,
-                               samples=True, collective_timeout=collective_timeout(self.timeout_s))
+                               samples=True, collective_timeout=collective_timeout(self.timeout_s), by_module=True)
 
     @property
     def on_chart(self) -> bool:

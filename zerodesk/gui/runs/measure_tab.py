@@ -26,6 +26,7 @@ from ..base.settings import MeasureSettings, Settings
 from .controller import RunController, RunJob
 from .controls import MeasureControls
 from .fmt import fmt_auto
+from .module_breakdown import ModuleBreakdown
 from .results import RankResults, TierComparison
 from .run_bar import RunBar
 from .texts import RunTexts
@@ -95,6 +96,8 @@ class MeasureTab(QWidget):
         self.tables.setDocumentMode(True)
         self.tables.addTab(self.comparison.table, "")
         self.tables.addTab(self.rank_results.table, "")
+        self.modules = ModuleBreakdown()  # the peak by module of the stage under the Plan chart's cursor
+        self.tables.addTab(self.modules, "")
         self.log = QPlainTextEdit()
         self.log.setObjectName("measureLog")
         self.log.setReadOnly(True)
@@ -124,6 +127,7 @@ class MeasureTab(QWidget):
         self.timeline.setAccessibleName(self.tr("Live memory timeline"))
         self.tables.setTabText(0, self.tr("Tiers side by side"))
         self.tables.setTabText(1, self.tr("Ranks of the last run"))
+        self.tables.setTabText(2, self.tr("Peak by module"))
         self.comparison.table.setAccessibleName(self.tr("Computed, simulated and measured figures per stage"))
         self.rank_results.table.setAccessibleName(self.tr("Results of the last run per rank"))
         self.rank_results.retranslate()
@@ -238,6 +242,7 @@ class MeasureTab(QWidget):
     def _on_run_started(self) -> None:
         self._stale = False
         self.rank_results.show([], self.rank_results.family)
+        self.modules.set_results([])
         self.timeline.family = rules.unit_family(self.controller.job.plan)
         self.timeline.clear_data()
         self._tick.start()
@@ -288,6 +293,7 @@ class MeasureTab(QWidget):
                              c.job.kind if showing else "measured")
         if showing and state.results and len(state.results) != len(self.rank_results.results):
             self.rank_results.show(state.sorted_results(), rules.unit_family(c.job.plan))
+            self.modules.set_results(state.sorted_results(), rules.unit_family(c.job.plan))
         if showing and state.error is not None:
             self.timeline.stop(simulated=c.job.kind == "simulated")
         self.status.setText(self._status_html(showing, problems))

@@ -211,6 +211,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
 
         tab = MeasureTab(self.runs, self.settings.measure(persist=self._persist), self.model)
         tab.set_records(self.run_records.shelf.shown())
+        tab.modules.claimRequested.connect(self.show_claim)
         return tab
 
     def show_tab(self, name: str) -> None:
@@ -278,15 +279,24 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
 
     def _on_segment_clicked(self, stage: int, key: str) -> None:
         for claim_id in segment_claim_ids(key, self.model.plan):
-            if self.glossary.select_claim(claim_id):
-                self.glossary.show()
-                self.glossary.raise_()
-                claim = self.glossary.glossary.claim(claim_id)  # its words, not its internal id
-                self.statusBar().showMessage(self.tr("Glossary: {claim}").format(claim=claim.summary), 4000)
+            if self.show_claim(claim_id):
                 return
+
+    def show_claim(self, claim_id: str) -> bool:
+        """Open the glossary at a claim (False when it has none of that id)."""
+        if not self.glossary.select_claim(claim_id):
+            return False
+        self.glossary.show()
+        self.glossary.raise_()
+        claim = self.glossary.glossary.claim(claim_id)  # its words, not its internal id
+        self.statusBar().showMessage(self.tr("Glossary: {claim}").format(claim=claim.summary), 4000)
+        return True
 
     def _on_segment_focused(self, stage: int, key: str) -> None:
         """The keyboard's cursor on a segment: its figure and formula in the status bar, until the next move."""
+        measure = self.pages.built(self._measure_slot)
+        if measure is not None:
+            measure.modules.set_stage(stage)
         self.statusBar().showMessage(self.chart.accessibleDescription().replace("\n", " · "))
 
     def _on_nd_point_activated(self, stage: int, nd: int) -> None:
@@ -295,6 +305,9 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
             self.glossary.raise_()
 
     def _on_segment_hovered(self, stage: int, key: str) -> None:
+        measure = self.pages.built(self._measure_slot)
+        if measure is not None:  # the last run's peak by module follows the stage under the cursor
+            measure.modules.set_stage(stage)
         b, plan = self.chart.breakdown, self.chart.plan  # what the chart drew, which the mouse is over
         if b is not None and plan is not None:
             self.statusBar().showMessage(

@@ -76,7 +76,8 @@ def run(args: argparse.Namespace, rank: int, world: int, local: int | None, emit
         mesh = data_parallel_mesh(device.type, world, group)
     for stage in run_now:
         where["stage"] = stage
-        result = measure_stage(stage, plan, device, rank, world, emit, mesh, args.warmup, not args.no_samples)
+        result = measure_stage(stage, plan, device, rank, world, emit, mesh, args.warmup, not args.no_samples,
+                               by_module=args.by_module)
         for item in gather_bytes(result.model_dump_json().encode(), rank, world, device):  # JSON, not pickle
             emit(Result.model_validate_json(item))
         where["stage"] = None

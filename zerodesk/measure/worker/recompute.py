@@ -1,15 +1,17 @@
 """Activation recomputation per block, applied from outside the model (torch's activation checkpointing).
 
-`selective` checkpoints each block's attention sub-layer (only its input is kept), `full` each
-whole block (only the block input is kept); the core's residuals model counts both. Each module's
-forward is replaced on the instance, so the module tree, parameter names and FSDP2 wrapping stay
-as they are; non-reentrant checkpointing replays autocast and FSDP2's gathered parameters.
+Each block gets its own mode (core.knobs.recompute_per_block: the plan's mode on every k-th block, or a
+choice per block, as checkpoint_wrapper policies set it): `selective` checkpoints the block's attention
+sub-layer (only its input is kept), `full` the whole block (only the block input is kept), `none` leaves
+it as it is; the core's residuals model counts each. Each module's forward is replaced on the instance,
+so the module tree, parameter names and FSDP2 wrapping stay as they are; non-reentrant checkpointing
+replays autocast and FSDP2's gathered parameters.
 """
 
 from __future__ import annotations
 
 from functools import partial, wraps
-from typing import Any
+from typing import Any, Sequence
 
 from ...core.options import RECOMPUTE
 
@@ -36,11 +38,25 @@ def attention_of(block: Any) -> Any:
     raise ValueError(f"no attention sub-layer in {type(block).__name__}: selective recompute cannot apply")
 
 
-def apply_recompute(blocks: Any, mode: str) -> None:
-    """Wrap each block (a model's ModuleList of blocks) for `mode`: none, selective or full; none leaves them untouched."""
-    RECOMPUTE.check(mode)
-    if mode == "none":
-        return
-    for block in blocks:
+def mlp_of(block: Any) -> Any:
+    """The block's MLP sub-layer (mlp, feed_forward, ffn, block_sparse_moe, ...), or None when it has none by a known name."""
+    children = dict(block.named_children())
+    for name in ("mlp", "feed_forward", "ffn", "block_sparse_moe"):
+        if name in children:
+            return children[name]
+    return next((child for name, child in children.items() if ("mlp" in name or "ffn" in name) and "norm" not in name),
+                None)
+
+
+def apply_recompute(blocks: Any, modes: str | Sequence[str]) -> None:
+    """Wrap each block (a model's ModuleList of blocks) for its mode, one per block (or one mode for every block):
+    none (left untouched), selective or full."""
+    if isinstance(modes, str):
+        modes = [modes] * len(blocks)
+    if len(modes) != len(blocks):
+        raise ValueError(f"{len(modes)} recomputation modes for {len(blocks)} blocks")
+    for block, mode in zip(blocks, modes):
+        if RECOMPUTE.check(mode) == "none":
+            continue
         target = block if mode == "full" else attention_of(block)
         target.forward = _checkpointed(partial(type(target).forward, target))

@@ -14,6 +14,7 @@ from typing import Any, Callable
 import torch
 import torch.distributed as dist
 
+from ...core.knobs import recompute_per_block
 from ...core.plan import Plan
 from ..protocol import PhaseMsg, Result, WorkerError
 from . import states, torch_compat, trackers
@@ -22,6 +23,7 @@ from .mesh import shard_group_size
 from .failures import inject_fault
 from .hf_model import TransformersMissing
 from .model import blocks_of, build_model, loss_fn
+from .module_ledger import ModuleLedger
 from .recompute import apply_recompute
 
 
@@ -97,22 +99,25 @@ def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: 
 
 
 def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Callable[..., None], mesh: Any,
-                  warmup: int, samples: bool, ddp_class: Any = None, track_warmup: bool = True) -> Result:
+                  warmup: int, samples: bool, ddp_class: Any = None, track_warmup: bool = True,
+                  by_module: bool = False) -> Result:
     """Measure `stage` on this rank of `world`: a Result with the tracked peak, its phases and the states at rest.
 
     ddp_class: a stand-in for DistributedDataParallel (the simulation's). track_warmup=False (FSDP2 only) warms up
-    before the tracker is entered and then files what a tracked warm-up would have left it knowing.
-    Runs under torch_compat.same_figures_faster (the trackers' and DTensor's work that changes no figure, dropped)."""
+    before the tracker is entered and then files what a tracked warm-up would have left it knowing. by_module: the
+    peak's composition by module and FSDP2 unit too (module_ledger). Runs under torch_compat.same_figures_faster
+    (the trackers' and DTensor's work that changes no figure, dropped)."""
     # Everything alive now (torch, transformers, earlier stages' results) outlives the stage: frozen, the collector's
     # passes (ours below, and its own during the step) scan only what the stage makes, not the ~10^6 objects of the
     # imports (~0.2 s a pass with transformers loaded). Garbage of earlier stages was collected as each one ended.
     gc.freeze()
     with torch_compat.same_figures_faster():
-        return _measure_stage(stage, plan, device, rank, world, emit, mesh, warmup, samples, ddp_class, track_warmup)
+        return _measure_stage(stage, plan, device, rank, world, emit, mesh, warmup, samples, ddp_class, track_warmup,
+                              by_module)
 
 
 def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Callable[..., None], mesh: Any,
-                   warmup: int, samples: bool, ddp_class: Any, track_warmup: bool) -> Result:
+                   warmup: int, samples: bool, ddp_class: Any, track_warmup: bool, by_module: bool) -> Result:
     cuda = device.type == "cuda"
     trackers.check_tracker(stage)
 
@@ -126,10 +131,13 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
     except (TransformersMissing, ValueError) as exc:
         raise WorkerError("unsupported", str(exc)) from None
     blocks = blocks_of(model)
-    apply_recompute(blocks, plan.recompute)
+    apply_recompute(blocks, recompute_per_block(plan, len(blocks)))
     engine = build_engine(stage, plan, model, blocks, device, mesh, ddp_class)
     tokens, targets = batch(plan, rank, device)
-    tracker = trackers.start_tracker(stage, engine, tokens, targets)
+    ledgers: list[ModuleLedger] = []
+    tracker = trackers.start_tracker(stage, engine, tokens, targets,
+                                     observe=(lambda t: ledgers.append(ModuleLedger(t))) if by_module else None)
+    ledger = ledgers[0] if ledgers else None
     say("setup", 1.0)
     if not track_warmup:  # FSDP2 only (simulate's default): FSDPMemTracker picks up the states on entry
         warm_up(engine, tokens, targets, warmup, say)
@@ -149,7 +157,7 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
         dist.barrier()
         used_after = None
         with trackers.streaming(tracker, device, emit, stage, rank, on=samples and rank == 0):
-            peaks = trackers.PhasePeaks(tracker, device)
+            peaks = trackers.PhasePeaks(tracker, device, ledger)
             t0 = time.perf_counter()
             say("forward", 0.0)
             train_step(engine, tokens, targets, say, peaks.start, tracker.reset_mod_stats)
@@ -171,9 +179,12 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
         comm_buffers=states.comm_buffer_bytes(engine), predicted_comm_buffers=predicted_comm,
         step_s=step_s,
     )
+    if ledger is not None:
+        result.by_module = ledger.shares(peaks.peak_phase, device, model, blocks, engine.local_optimizer,
+                                         engine.train_model)
     if cuda:
         add_cuda_figures(result, device, baseline, used_after)
-    del tracker, peaks, engine, model
+    del tracker, peaks, engine, model, ledger, ledgers
     gc.collect()
     if cuda:
         torch.cuda.empty_cache()

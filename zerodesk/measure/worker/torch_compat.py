@@ -150,6 +150,120 @@ def file_as_unsharded_param(tracker: Any, tensor: Any) -> None:
     tracker._update_and_maybe_create_winfos(tensor, _FSDPRefType.UNSHARDED_PARAM)
 
 
+# ---------------------------------------------------------------- where the tracked bytes are (by module)
+
+
+@_self_check("tracker_updates", "MemTracker._update_snap(self, u_type, winfo, old_mem_consumed, old_reftype) with its "
+                                "_UpdateType ADD, DEL, REF, SIZE; the tracked storages' _WeakRefInfo (mem_consumed, "
+                                "reftype, device) in MemTracker._WINFO; its ModTracker's parents and get_known_fqn",
+             code="tracker_unavailable")
+def _check_tracker_updates() -> None:
+    from torch.distributed._tools import mem_tracker
+    from torch.distributed._tools.common_utils import get_untyped_storages
+
+    params = list(inspect.signature(mem_tracker.MemTracker._update_snap).parameters)
+    _need(params == ["self", "u_type", "winfo", "old_mem_consumed", "old_reftype"], f"its parameters are {params}")
+    _need({"ADD", "DEL", "REF", "SIZE"} <= {u.name for u in mem_tracker._UpdateType}, "an update type is missing")
+    _need("_update_snap" in _code_names(mem_tracker.MemTracker), "MemTracker no longer calls it")
+    probe = mem_tracker.MemTracker()
+    _need(isinstance(probe._mod_tracker.parents, set) and "Global" in probe._mod_tracker.parents,
+          "its ModTracker keeps no set of parents with 'Global'")
+    _need(callable(probe._mod_tracker.get_known_fqn), "its ModTracker has no get_known_fqn")
+    t = torch.zeros(3)
+    probe._update_and_maybe_create_winfos(t, mem_tracker._MemRefType.ACT)
+    (storage,) = get_untyped_storages(t)
+    winfo, _ = probe._WINFO.get(storage, (None, None))
+    _need(winfo is not None and winfo.mem_consumed == 12 and winfo.reftype == mem_tracker._MemRefType.ACT
+          and winfo.device == t.device, "a tracked tensor's storage has no _WeakRefInfo with its bytes, reftype, device")
+
+
+def observe_tracker(tracker: Any, on_change: Callable[[Any, int, Any], None], on_peak: Callable[[], None]) -> None:
+    """Tell on_change(winfo, bytes, reftype) every change of the tracker's bytes, storage by storage (a storage's
+    first change creates it; a changed category is its bytes leaving one reftype and joining another), and on_peak()
+    after every op that raised the tracker's running peak. The tracker's own figures stay exactly as they are."""
+    check("tracker_updates")
+    check("tracker_peak_update")
+    from torch.distributed._tools.mem_tracker import _UpdateType
+
+    update = tracker._update_snap
+    add, delete, ref = _UpdateType.ADD, _UpdateType.DEL, _UpdateType.REF
+
+    def _update_snap(u_type: Any, winfo: Any, old_mem_consumed: Any = None, old_reftype: Any = None) -> None:
+        update(u_type, winfo, old_mem_consumed, old_reftype)
+        if u_type is add:
+            on_change(winfo, winfo.mem_consumed, winfo.reftype)
+        elif u_type is delete:
+            on_change(winfo, -winfo.mem_consumed, winfo.reftype)
+        elif u_type is ref:
+            on_change(winfo, -winfo.mem_consumed, old_reftype)
+            on_change(winfo, winfo.mem_consumed, winfo.reftype)
+        else:  # SIZE
+            on_change(winfo, winfo.mem_consumed - old_mem_consumed, winfo.reftype)
+
+    def _update_peak_stats(peak_state: Any) -> None:
+        before = dict(tracker._peak_mem)
+        type(tracker)._update_peak_stats(tracker, peak_state)  # the class's, as patched by global_peak_only or not
+        if tracker._peak_mem != before:
+            on_peak()
+
+    tracker._update_snap = _update_snap  # the instance's own: its methods and callbacks call self._update_snap
+    tracker._update_peak_stats = _update_peak_stats
+
+
+def tracker_parents(tracker: Any) -> set[str]:
+    """The names of the modules running now (their forward or backward), 'Global' always among them: the tracker's
+    ModTracker's live set (read it, never keep a copy as the answer for later)."""
+    return tracker._mod_tracker.parents
+
+
+def tracker_module_name(tracker: Any, module: Any) -> str | None:
+    """The name the tracker's ModTracker gave `module` ('FSDPDecoder.blocks.0.attn'), None if it never ran."""
+    return tracker._mod_tracker.get_known_fqn(module)
+
+
+def tracker_winfos(tracker: Any, tensor: Any) -> list:
+    """The tracker's _WeakRefInfo of each storage behind `tensor` (a DTensor's local shard) that it tracks."""
+    from torch.distributed._tools.common_utils import get_untyped_storages
+
+    out = []
+    for storage in get_untyped_storages(tensor):
+        winfo, _ = tracker._WINFO.get(storage, (None, None))
+        if winfo is not None:
+            out.append(winfo)
+    return out
+
+
+def fsdp_unsharded_params(model: Any) -> Iterator[tuple[Any, Any]]:
+    """(module, unsharded parameter) for every FSDP2 parameter of `model` that has one: the module holding it."""
+    check("fsdp_state")
+    check("fsdp_param_module")
+    from torch.distributed.fsdp import FSDPModule
+
+    for module in model.modules():
+        group = module._get_fsdp_state()._fsdp_param_group if isinstance(module, FSDPModule) else None
+        for fsdp_param in group.fsdp_params if group else ():
+            if hasattr(fsdp_param, "_unsharded_param"):
+                yield fsdp_param._module_info.module, fsdp_param._unsharded_param
+
+
+@_self_check("fsdp_param_module", "FSDP2's FSDPParam._module_info.module (the module holding the parameter)")
+def _check_fsdp_param_module() -> None:
+    from torch.distributed.fsdp._fully_shard._fsdp_param import FSDPParam, ParamModuleInfo
+
+    _need("_module_info" in _code_names(FSDPParam), "FSDPParam keeps no _module_info")
+    _need("module" in inspect.signature(ParamModuleInfo).parameters, "ParamModuleInfo has no module")
+
+
+def fsdp_units(model: Any) -> Iterator[tuple[Any, Any]]:
+    """(module, its FSDP2 parameter group) for every module fully_shard wrapped; modules wrapped together share one."""
+    check("fsdp_state")
+    from torch.distributed.fsdp import FSDPModule
+
+    for module in model.modules():
+        if isinstance(module, FSDPModule) and (group := module._get_fsdp_state()._fsdp_param_group) is not None:
+            yield module, group
+
+
 # ---------------------------------------------------------------- FSDP2
 
 

@@ -39,13 +39,20 @@ def check_tracker(stage: int) -> None:
             from None
 
 
-def start_tracker(stage: int, engine: Engine, tokens: Any, targets: Any) -> Any:
-    """The tracker of `stage`, told about everything that exists before the step: model, optimizer, batch."""
+def start_tracker(stage: int, engine: Engine, tokens: Any, targets: Any,
+                  observe: Callable[[Any], Any] | None = None) -> Any:
+    """The tracker of `stage`, told about everything that exists before the step: model, optimizer, batch.
+
+    observe(tracker): called before the tracker counts anything (a module_ledger.ModuleLedger listens from there)."""
     if stage >= 2:
         tracker = torch_compat.fsdp_mem_tracker(engine.train_model, engine.optimizer)
+        if observe is not None:
+            observe(tracker)
         tracker.track_inputs((tokens, targets))
     else:
         tracker = torch_compat.mem_tracker()
+        if observe is not None:
+            observe(tracker)
         tracker.track_external(engine.train_model, engine.optimizer, tokens, targets)
     return tracker
 
@@ -67,24 +74,32 @@ class PhasePeaks:
     """Per-phase peaks from one tracker: its running peak restarts from the current total at each phase start; a phase
     that comes again (gradient accumulation: one forward and backward per micro-batch) keeps its highest."""
 
-    def __init__(self, tracker: Any, device: Any) -> None:
-        self.tracker, self.device = tracker, device
+    def __init__(self, tracker: Any, device: Any, ledger: Any = None) -> None:
+        self.tracker, self.device, self.ledger = tracker, device, ledger  # ledger: a ModuleLedger, told each phase
         self.current: str | None = None
         self.peaks: dict[str, dict[str, int]] = {}
 
     def start(self, name: str | None) -> None:
+        kept = False
         if self.current is not None:  # a phase met again (the next micro-batch's forward) keeps its highest peak
             snap = categories(self.tracker.get_tracker_snapshot("peak").get(self.device, {}))
             if snap["total"] >= self.peaks.get(self.current, {"total": -1})["total"]:
                 self.peaks[self.current] = snap
+                kept = True
+        if self.ledger is not None:
+            self.ledger.mark(self.current, name, kept)
         self.current = name
         if name is not None:
             torch_compat.restart_peak(self.tracker)
 
     def overall(self) -> tuple[int, dict[str, int]]:
-        name = max(self.peaks, key=lambda n: self.peaks[n]["total"])
-        cats = dict(self.peaks[name])
+        cats = dict(self.peaks[self.peak_phase])
         return cats.pop("total"), cats
+
+    @property
+    def peak_phase(self) -> str:
+        """The phase whose peak is the step's."""
+        return max(self.peaks, key=lambda n: self.peaks[n]["total"])
 
 
 class Sampler(threading.Thread):

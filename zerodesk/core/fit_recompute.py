@@ -1,0 +1,118 @@
+"""The cheapest recomputation policy that fits, per ZeRO stage: none, or one mode on every k-th block (as
+checkpoint_wrapper policies and TorchTitan's ac_freq set it), from the predicted full-step peak. Pure Python.
+
+"Cheapest" is the forward work recomputed in backward, in FLOPs per step (a multiply-add is 2): full recompute
+reruns a block's forward (its linear layers, 2 FLOPs per weight per token, and the attention scores and their
+weighted sum, 2·t·s·q each, halved by the causal mask); selective reruns the attention sub-layer (its projections
+and the scores). A policy fits when its predicted peak is at most the usable memory (core.fit.usable_memory).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .accounting import STAGES, compute
+from .fit import usable_memory
+from .peak import predict
+from .plan import Architecture, Plan
+
+
+@dataclass(frozen=True)
+class RecomputePolicy:
+    """One policy: `recompute` on every `every`-th block (the every-th, 2·every-th, ...), the rest none."""
+
+    recompute: str
+    every: int
+    blocks: int  # blocks it recomputes
+    flops: int  # forward FLOPs it reruns per step
+
+    @property
+    def fields(self) -> dict:
+        """The plan fields that set it."""
+        return {"recompute": self.recompute, "recompute_every": self.every, "recompute_blocks": None}
+
+
+@dataclass(frozen=True)
+class PolicyFit:
+    stage: int
+    policy: RecomputePolicy | None  # None: not even full recompute on every block fits
+    peak_bytes: int | None  # the policy's predicted peak, the CUDA allowance included
+    usable_bytes: int
+
+
+def block_flops(arch: Architecture, seq: int, batch: int) -> dict[str, int]:
+    """Forward FLOPs one block reruns under each recomputation mode."""
+    t = seq * batch
+    q, kv = arch.heads * arch.dim_per_head, arch.n_kv_heads * arch.dim_per_head
+    attn_weights = 2 * arch.hidden * q + 2 * arch.hidden * kv
+    mlp_weights = (3 if arch.mlp == "gated" else 2) * arch.hidden * arch.ffn
+    scores = 2 * t * seq * q  # QK^T and the weighted sum of V (2·t·s·q each), half of them masked
+    attention = 2 * t * attn_weights + scores
+    return {"none": 0, "selective": attention, "full": attention + 2 * t * mlp_weights}
+
+
+def policies(arch: Architecture, seq: int, batch: int) -> list[RecomputePolicy]:
+    """Every policy, from the least work rerun to the most (ties: the fewer blocks, then selective first)."""
+    per_block = block_flops(arch, seq, batch)
+    out = [RecomputePolicy("none", 1, 0, 0)]
+    for mode in ("selective", "full"):
+        for every in range(arch.layers, 0, -1):
+            n = arch.layers // every
+            out.append(RecomputePolicy(mode, every, n, n * per_block[mode]))
+    return sorted(out, key=lambda p: (p.flops, p.blocks, p.recompute != "selective", -p.every))
+
+
+def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES)) -> list[PolicyFit]:
+    """The cheapest policy that fits the plan's micro-batch and sequence at each stage (the plan's own recomputation
+    aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise)."""
+    arch = plan.model.architecture
+    usable = usable_memory(plan)
+    found: dict[int, PolicyFit] = {}
+    if arch is None:
+        return [PolicyFit(s, None, None, usable) for s in stages]
+    states = compute(plan)  # the states do not depend on recomputation
+    allowance = plan.cuda_allowance_bytes
+    for policy in policies(arch, plan.seq_len, plan.micro_batch):
+        peaks = predict(plan.model_copy(update=policy.fields), states)
+        for s in stages:
+            if s not in found and peaks[s].total_bytes - allowance <= usable:
+                found[s] = PolicyFit(s, policy, peaks[s].total_bytes, usable)
+        if len(found) == len(stages):
+            break
+    return [found.get(s, PolicyFit(s, None, None, usable)) for s in stages]
+
+
+def policy_words(policy: RecomputePolicy | None, layers: int) -> str:
+    if policy is None:
+        return "nothing fits, not even full recompute on every block"
+    if policy.recompute == "none":
+        return "no recompute"
+    if policy.every == 1:
+        return f"{policy.recompute} recompute on every block"
+    return (f"{policy.recompute} recompute on every {_ordinal(policy.every)} block ({policy.blocks:,} of {layers:,}: "
+            f"--recompute {policy.recompute} --recompute-every {policy.every})")
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def policy_json(fits: list[PolicyFit]) -> list[dict]:
+    return [{"stage": f.stage, "tier": "predicted", "fits": f.policy is not None,
+             **({"recompute": f.policy.recompute, "recompute_every": f.policy.every, "blocks": f.policy.blocks,
+                 "rerun_flops": f.policy.flops, "peak_bytes": f.peak_bytes} if f.policy else {})} for f in fits]
+
+
+def policy_text(plan: Plan, fits: list[PolicyFit]) -> str:
+    """The lines `zerodesk fit` prints under its table."""
+    from .units import fmt_bytes
+
+    layers = plan.model.architecture.layers if plan.model.architecture else 0
+    lines = [f"The cheapest recomputation that fits micro-batch {plan.micro_batch:,} at sequence {plan.seq_len:,} "
+             f"(the least forward work rerun; predicted peaks, the CUDA allowance included, against the GPU's "
+             f"{fmt_bytes(plan.cluster.gpu_memory_bytes, plan.units)}):"]
+    for f in fits:
+        peak = f" (peak {fmt_bytes(f.peak_bytes, plan.units)}, predicted)" if f.peak_bytes is not None else ""
+        lines.append(f"  stage {f.stage}: {policy_words(f.policy, layers)}{peak}")
+    return "\n".join(lines)
