@@ -208,6 +208,8 @@ class _Placed:
         self.moment = np.concatenate(moments)  # [pair]: the template's moment
         self.slot = np.concatenate(slots)  # [pair]: its place
         self.slots: list[int] = self.slot.tolist()
+        self.names = tuple(self.places[k][:2] for k in self.slots)  # [pair]: (phase, moment name)
+        self._at: dict[tuple, tuple] = {}  # the last points evaluated (a plan's stages 2 and 3 share theirs)
         self.bounds = np.cumsum([0] + [len(ns) for ns in moments])  # place k's pairs: bounds[k]:bounds[k + 1]
         # the monomials' factors other than s and b, then the (s, b) powers they group into
         exps = step._exponents
@@ -225,6 +227,20 @@ class _Placed:
         self.current = current[self.slot].astype(bool)
         self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
         self.final_less = final[self.slot].astype(float)
+
+    def at(self, s: int, b: int, less_block: int, less_final: int) -> tuple[Any, Any, Any]:
+        """evaluate's bytes and totals, and each pair's bytes rounded as its components are and summed (None where
+        they pass int64), memoised for the last points asked (read only)."""
+        key = (s, b, less_block, less_final)
+        if key not in self._at:
+            if len(self._at) >= 64:
+                self._at.clear()
+            r, totals = self.evaluate(s, b, less_block, less_final)
+            flat = r.reshape(len(r), -1)
+            rounded = np.rint(flat).astype(np.int64).sum(axis=1) if not flat.size or \
+                np.abs(flat).max() * flat.shape[1] < 2.0**62 else None
+            self._at[key] = (r, totals, rounded)
+        return self._at[key]
 
     def evaluate(self, s: int, b: int, less_block: int, less_final: int) -> tuple[Any, Any]:
         """(template bytes [pair, class, part], their totals [pair]) at sequence s and micro-batch b."""
@@ -245,18 +261,19 @@ def _kinds_of(plan: Any, step: CompiledStep) -> list[str]:
     return block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
 
 
-def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, cache: dict | None,
-            every_block: bool = False) -> _Placed:
-    """The step's placed moments for this plan's structure, from cache (keyed by what they depend on) or built."""
-    kinds = _kinds_of(plan, step)
+def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, every_block: bool = False) -> _Placed:
+    """The step's placed moments for this plan's structure (placed_form's memo: a plan edited or searched keeps its
+    structure, so its moments are placed once)."""
     sizes = symbol_values(plan.model.architecture, 1, 1)
-    key = ("placed", step, fsdp, grad_scale, tuple(kinds), tuple(sorted(sizes.items())), every_block)
-    placed = cache.get(key) if cache is not None else None
-    if placed is None:
-        placed = _Placed(step, kinds, fsdp, grad_scale, sizes, every_block)
-        if cache is not None:
-            cache[key] = placed
-    return placed
+    return placed_form(step, tuple(_kinds_of(plan, step)), fsdp, grad_scale, tuple(sorted(sizes.items())), every_block)
+
+
+@lru_cache(maxsize=32)
+def placed_form(step: CompiledStep, kinds: tuple[str, ...], fsdp: bool, grad_scale: float,
+                sizes: tuple[tuple[str, int], ...], every_block: bool) -> _Placed:
+    """A template's moments placed in one step structure, keyed by all it depends on (step: a template's compiled
+    step, kept by its template for the process's life); cache_clear() to start cold."""
+    return _Placed(step, list(kinds), fsdp, grad_scale, dict(sizes), every_block)
 
 
 def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
@@ -268,26 +285,29 @@ def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
 
 
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
-                   top_only: bool = False, cache: dict | None = None,
-                   units: Any = None, every_block: bool = False) -> list[tuple]:
-    """(phase, name, components) of every moment the template places; top_only: only the largest of each phase.
+                   top_only: bool = False,
+                   units: Any = None, every_block: bool = False, totals_only: bool = False) -> list[tuple]:
+    """(phase, name, components) of every moment the template places; top_only: only the largest of each phase;
+    totals_only (not with top_only): ((phase, name) per moment, total bytes per moment) instead, the components
+    never built (the fit's question).
 
-    cache: a dict kept across the stages of one plan, or across the variants of a plan a fit searches (the placed
-    moments depend on neither the sequence length nor the micro-batch).
+    The placed moments and their last points are memoised (placed_form, _Placed.at): a plan's stages 2 and 3, an
+    edited plan and a fit's variants share them.
     units: the FSDP2 units and prefetch (engine_terms). every_block: each block's backward placed (positions), and
     each moment's (phase, name, components, place, block)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
-    placed = _placed(plan, step, fsdp, grad_scale, cache, every_block)
-    less = _less(plan, step, eng.compute)
-    key = ("bytes", placed, plan.seq_len, plan.micro_batch, less)  # stages 2 and 3 place the same template bytes
-    found = cache.get(key) if cache is not None else None
-    if found is None:
-        found = placed.evaluate(plan.seq_len, plan.micro_batch, *less)
-        if cache is not None:
-            cache[key] = found
-    r, totals = found
+    placed = _placed(plan, step, fsdp, grad_scale, every_block)
+    r, totals, rounded = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
+    if totals_only and not top_only:  # a moment's total: what every moment of its place holds, and its own bytes
+        held = sum(resting.values()) + inputs
+        extras = [held + sum(engine_terms(stage, place, i, layers, sh, eng, dp, units).values())
+                  for _, _, place, i in placed.places]
+        if rounded is not None and max(extras) < 2**62:
+            return placed.names, (rounded + np.array(extras, dtype=np.int64)[placed.slot]).tolist()
+        own = [sum(round(x) for x in row) for row in r.reshape(len(r), -1).tolist()]
+        return placed.names, [extras[k] + v for k, v in zip(placed.slots, own)]
     named = _Named.of(eng.compute, fsdp)
     bases = []  # per place: what every moment there holds beyond the template's bytes, its sum, and whether the
     for phase, name, place, i in placed.places:  # engine holds one of the template's components too (never so far)
@@ -311,9 +331,10 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         values = np.rint(picked).astype(np.int64)
     else:
         values = np.array([[round(x) for x in row] for row in picked.tolist()], dtype=object)
+    slots, places = placed.slots, placed.places
     sums = (values @ named.columns).tolist()  # [moment, component]
     masks = ((values != 0) @ named.bits).tolist()  # which [class, part] entries are not 0
-    slots, present, places = placed.slots, named.present, placed.places
+    present = named.present
     out = []
     for n, row, mask in zip(chosen, sums, masks):
         phase, name, base, _, clash = bases[slots[n]]
