@@ -228,9 +228,9 @@ class _Placed:
         self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
         self.final_less = final[self.slot].astype(float)
 
-    def at(self, s: int, b: int, less_block: int, less_final: int) -> tuple[Any, Any, Any]:
-        """evaluate's bytes and totals, and each pair's bytes rounded as its components are and summed (None where
-        they pass int64), memoised for the last points asked (read only)."""
+    def at(self, s: int, b: int, less_block: int, less_final: int) -> list:
+        """[evaluate's bytes, their totals, each pair's bytes rounded as its components are and summed (None where
+        they pass int64), each place's largest (best)], memoised for the last points asked (read only)."""
         key = (s, b, less_block, less_final)
         if key not in self._at:
             if len(self._at) >= 64:
@@ -239,8 +239,18 @@ class _Placed:
             flat = r.reshape(len(r), -1)
             rounded = np.rint(flat).astype(np.int64).sum(axis=1) if not flat.size or \
                 np.abs(flat).max() * flat.shape[1] < 2.0**62 else None
-            self._at[key] = (r, totals, rounded)
+            self._at[key] = [r, totals, rounded, None]
         return self._at[key]
+
+    def best(self, found: list) -> tuple[list[int], list[float]]:
+        """Each place's first largest pair and its total, at a point at() found (kept with it)."""
+        if found[3] is None:
+            totals = found[1]
+            hit = np.flatnonzero(totals == np.maximum.reduceat(totals, self.bounds[:-1])[self.slot])
+            _, first = np.unique(self.slot[hit], return_index=True)
+            n = hit[first]
+            found[3] = (n.tolist(), totals[n].tolist())
+        return found[3]
 
     def evaluate(self, s: int, b: int, less_block: int, less_final: int) -> tuple[Any, Any]:
         """(template bytes [pair, class, part], their totals [pair]) at sequence s and micro-batch b."""
@@ -298,7 +308,8 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
     placed = _placed(plan, step, fsdp, grad_scale, every_block)
-    r, totals, rounded = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
+    found = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
+    r, rounded = found[0], found[2]
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
     if totals_only and not top_only:  # a moment's total: what every moment of its place holds, and its own bytes
         held = sum(resting.values()) + inputs
@@ -308,24 +319,22 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
             return placed.names, (rounded + np.array(extras, dtype=np.int64)[placed.slot]).tolist()
         own = [sum(round(x) for x in row) for row in r.reshape(len(r), -1).tolist()]
         return placed.names, [extras[k] + v for k, v in zip(placed.slots, own)]
-    named = _Named.of(eng.compute, fsdp)
-    bases = []  # per place: what every moment there holds beyond the template's bytes, its sum, and whether the
-    for phase, name, place, i in placed.places:  # engine holds one of the template's components too (never so far)
-        terms = engine_terms(stage, place, i, layers, sh, eng, dp, units)
-        base = dict(resting, inputs=inputs)
-        base.update({k: v for k, v in terms.items() if v})
-        bases.append((phase, name, base, sum(terms.values()), not base.keys().isdisjoint(named.keys)))
+    terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in placed.places]
     if top_only:  # the largest moment of each place, and of its phase so far
         best: dict[str, tuple] = {}
-        for k, (phase, name, base, extra, _) in enumerate(bases):
-            lo = placed.bounds[k]
-            n = lo + int(totals[lo:placed.bounds[k + 1]].argmax())
-            total = extra + float(totals[n])
+        for (phase, *_), held, n, own in zip(placed.places, terms, *placed.best(found)):
+            total = sum(held.values()) + own
             if phase not in best or total > best[phase][0]:
                 best[phase] = (total, n)
         chosen = [n for _, n in best.values()]
     else:
         chosen = range(len(placed.moment))
+    named = _Named.of(eng.compute, fsdp)
+    bases = {}  # per place of a chosen moment: what every moment there holds beyond the template's bytes, and
+    for k in dict.fromkeys(placed.slots[n] for n in chosen):  # whether the engine holds one of the template's
+        base = dict(resting, inputs=inputs)  # components too (never so far)
+        base.update({key: v for key, v in terms[k].items() if v})
+        bases[k] = (*placed.places[k][:2], base, not base.keys().isdisjoint(named.keys))
     picked = r[list(chosen)].reshape(len(chosen), -1)  # [moment, class x part]
     if picked.size and np.abs(picked).max() < 2.0**62:  # the usual: round in one go, exactly as round() does
         values = np.rint(picked).astype(np.int64)
@@ -337,7 +346,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     present = named.present
     out = []
     for n, row, mask in zip(chosen, sums, masks):
-        phase, name, base, _, clash = bases[slots[n]]
+        phase, name, base, clash = bases[slots[n]]
         keys, pick = present[mask] if mask in present else named.learn(mask)
         comps = base.copy()
         if not clash:
