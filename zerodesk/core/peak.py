@@ -395,12 +395,13 @@ def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: d
     out = []
     for mode, step in steps.items():
         own = acts.by_mode[mode].per_layer_bytes
+        def own_block(place: str, i: int | None, mode: str = mode) -> bool:  # a place is read from its block's step
+            return kn.modes[place_block(place, i, layers)[0]] == mode
+
         for phase, name, comps, place, i in traced_moments(plan, stage, step, eng, one, resting, inputs,
-                                                           units=kn, every_block=True):
-            block, alive = place_block(place, i, layers)
-            if kn.modes[block] != mode:  # this place is read from its block's own step
-                continue
-            delta = sum(acts.saved[j] - own for j in range(alive))
+                                                           units=kn, every_block=True, only=own_block):
+            alive = place_block(place, i, layers)[1]
+            delta = (acts.saved_upto[alive - 1] - own * alive) if alive else 0  # sum(saved[j] - own), j < alive
             if delta:
                 comps = dict(comps, activations=comps.get("activations", 0) + delta)
             out.append(Moment(phase, name, comps))

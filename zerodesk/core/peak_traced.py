@@ -296,7 +296,8 @@ def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
 
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
                    top_only: bool = False,
-                   units: Any = None, every_block: bool = False, totals_only: bool = False) -> list[tuple]:
+                   units: Any = None, every_block: bool = False, totals_only: bool = False,
+                   only: Any = None) -> list[tuple]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase;
     totals_only (not with top_only): ((phase, name) per moment, total bytes per moment) instead, the components
     never built (the fit's question).
@@ -304,7 +305,8 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     The placed moments and their last points are memoised (placed_form, _Placed.at): a plan's stages 2 and 3, an
     edited plan and a fit's variants share them.
     units: the FSDP2 units and prefetch (engine_terms). every_block: each block's backward placed (positions), and
-    each moment's (phase, name, components, place, block)."""
+    each moment's (phase, name, components, place, block). only: a test of (place, block) that the places whose
+    moments are wanted pass (all of them by default; not with top_only or totals_only)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
     placed = _placed(plan, step, fsdp, grad_scale, every_block)
@@ -327,6 +329,9 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
             if phase not in best or total > best[phase][0]:
                 best[phase] = (total, n)
         chosen = [n for _, n in best.values()]
+    elif only is not None:
+        wanted = [only(place, i) for _, _, place, i in placed.places]
+        chosen = [n for n, k in enumerate(placed.slots) if wanted[k]]
     else:
         chosen = range(len(placed.moment))
     named = _Named.of(eng.compute, fsdp)
