@@ -242,7 +242,10 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     step = (_act or {}).get(("step", eng.compute), "unset")
     if step == "unset":
         step = traced_step(plan, eng.compute)
-    mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act) if step is None else None
+    # top: only each phase's largest (an earlier block's correction is one figure per place, so a place's largest
+    # stays its largest); not with accumulation, whose later micro-batches read every moment's gradients
+    mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act,
+                           _top and plan.accum_steps <= 1) if step is None else None
     if step is not None or mixed is not None:
         from .peak_traced import traced_moments
 
@@ -371,7 +374,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
-                   cache: dict | None) -> list[Moment] | None:
+                   cache: dict | None, top: bool = False) -> list[Moment] | None:
     """The traced step's moments with a recomputation chosen per block: each place read from the step of its own
     block's mode (core.peak_traced.place_block), the earlier blocks' saved tensors corrected to their own modes by
     the closed form's per-block difference (core.residuals). None without a template or an architecture."""
@@ -398,13 +401,13 @@ def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: d
         def own_block(place: str, i: int | None, mode: str = mode) -> bool:  # a place is read from its block's step
             return kn.modes[place_block(place, i, layers)[0]] == mode
 
-        for phase, name, comps, place, i in traced_moments(plan, stage, step, eng, one, resting, inputs,
-                                                           units=kn, every_block=True, only=own_block):
+        def earlier(place: str, i: int | None, own: int = own) -> int:  # sum(saved[j] - own) over the blocks alive
             alive = place_block(place, i, layers)[1]
-            delta = (acts.saved_upto[alive - 1] - own * alive) if alive else 0  # sum(saved[j] - own), j < alive
-            if delta:
-                comps = dict(comps, activations=comps.get("activations", 0) + delta)
-            out.append(Moment(phase, name, comps))
+            return acts.saved_upto[alive - 1] - own * alive if alive else 0
+
+        out += [Moment(phase, name, comps) for phase, name, comps, *_ in traced_moments(
+            plan, stage, step, eng, one, resting, inputs, top_only=top, units=kn, every_block=True, only=own_block,
+            more=earlier)]
     return out
 
 

@@ -297,7 +297,7 @@ def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
                    top_only: bool = False,
                    units: Any = None, every_block: bool = False, totals_only: bool = False,
-                   only: Any = None) -> list[tuple]:
+                   only: Any = None, more: Any = None) -> list[tuple]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase;
     totals_only (not with top_only): ((phase, name) per moment, total bytes per moment) instead, the components
     never built (the fit's question).
@@ -306,7 +306,8 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     edited plan and a fit's variants share them.
     units: the FSDP2 units and prefetch (engine_terms). every_block: each block's backward placed (positions), and
     each moment's (phase, name, components, place, block). only: a test of (place, block) that the places whose
-    moments are wanted pass (all of them by default; not with top_only or totals_only)."""
+    moments are wanted pass (all of them by default; not with totals_only). more: the activations' bytes a place's
+    moments hold beyond the template's, by (place, block) (none by default; not with totals_only)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
     placed = _placed(plan, step, fsdp, grad_scale, every_block)
@@ -322,15 +323,17 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         own = [sum(round(x) for x in row) for row in r.reshape(len(r), -1).tolist()]
         return placed.names, [extras[k] + v for k, v in zip(placed.slots, own)]
     terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in placed.places]
+    wanted = [only is None or only(place, i) for _, _, place, i in placed.places]
+    added = [more(place, i) if more is not None and want else 0
+             for (_, _, place, i), want in zip(placed.places, wanted)]
     if top_only:  # the largest moment of each place, and of its phase so far
         best: dict[str, tuple] = {}
-        for (phase, *_), held, n, own in zip(placed.places, terms, *placed.best(found)):
-            total = sum(held.values()) + own
-            if phase not in best or total > best[phase][0]:
+        for (phase, *_), held, n, own, want, add in zip(placed.places, terms, *placed.best(found), wanted, added):
+            total = sum(held.values()) + own + add
+            if want and (phase not in best or total > best[phase][0]):
                 best[phase] = (total, n)
         chosen = [n for _, n in best.values()]
     elif only is not None:
-        wanted = [only(place, i) for _, _, place, i in placed.places]
         chosen = [n for n, k in enumerate(placed.slots) if wanted[k]]
     else:
         chosen = range(len(placed.moment))
@@ -359,6 +362,8 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         else:
             for key, value in zip(keys, pick(row)):
                 comps[key] = comps.get(key, 0) + value
+        if added[slots[n]]:
+            comps["activations"] = comps.get("activations", 0) + added[slots[n]]
         out.append((phase, name, comps, *places[slots[n]][2:]) if every_block else (phase, name, comps))
     return out
 
