@@ -1,10 +1,11 @@
 """What fits, timed (issue 23's bars: the in-process solve under 20 ms for a 70B model, `zerodesk fit` as a whole
 process under 1.5 s). Prints figures; asserts nothing.
 
-In-process: zerodesk.core.fit.solve on Llama 2 70B (seq 4096, H100 80 GB, 1 GiB allowance), with every memo the
-core keeps between answers (the torch profile's ZeRO-1 partition and per-shape sums, the architecture's tensor list
-and count) cleared before each run so every run starts cold; wall and CPU time (CPU time is steadier
-on a shared machine). Whole process: `python -m zerodesk fit ...` as a user runs it.
+In-process: zerodesk.core.fit.solve on Llama 2 70B (seq 4096, H100 80 GB, 1 GiB allowance), cold: with every memo
+the core keeps between answers (the torch profile's ZeRO-1 partition and per-shape sums, the architecture's tensor
+list and count, the step template's moments placed in the plan's step) cleared before each run, as a fresh
+process's first solve; warm: those memos kept, as the window's next answer for an edited plan (the fit's own memo of
+stage peaks is not reused in either). Wall and CPU time (CPU time is steadier on a shared machine). Whole process: `python -m zerodesk fit ...` as a user runs it.
 Usage: python benchmarks/bench_fit.py [--repeats N]
 """
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from zerodesk.core import architecture, tensor_census, torch_profile  # noqa: E402
+from zerodesk.core import architecture, peak_traced, tensor_census, torch_profile  # noqa: E402
 from zerodesk.core.catalog import find_gpu, find_model  # noqa: E402
 from zerodesk.core.fit import solve  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
@@ -41,7 +42,8 @@ def cold() -> None:
     """Forget what earlier answers memoised: the next solve starts as a fresh process's first would."""
     for memo in (torch_profile._zero_partition, getattr(torch_profile, "_zero_owned", None),
                  getattr(tensor_census, "_architecture_census", None),
-                 getattr(architecture, "_tensor_shapes", None), getattr(architecture, "_param_count", None)):
+                 getattr(architecture, "_tensor_shapes", None), getattr(architecture, "_param_count", None),
+                 getattr(peak_traced, "placed_form", None)):
         if memo is not None:
             memo.cache_clear()
 
@@ -57,20 +59,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}; in-process solve, {args.repeats} cold runs each (median, min)")
+    print(f"python {sys.version.split()[0]}; in-process solve, {args.repeats} runs each, cold and warm (median, min)")
     for label, extra in SOLVES.items():
         plan = plan_for(extra)
-        wall, cpu = [], []
-        for _ in range(args.repeats):
-            cold()
-            t0, c0 = time.perf_counter(), time.process_time()
-            answer = solve(plan)
-            wall.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-        print(f"  {label:58} wall {statistics.median(wall) * 1e3:5.1f} ms (min {min(wall) * 1e3:5.1f})   "
-              f"CPU {statistics.median(cpu) * 1e3:5.1f} ms (min {min(cpu) * 1e3:5.1f}); "
-              f"{answer.evaluations} stage peaks evaluated; {answer.batch_modelled} of 12 batches solved from two "
-              "points at once")
+        for mode in ("cold", "warm"):
+            wall, cpu = [], []
+            for _ in range(args.repeats):
+                if mode == "cold":
+                    cold()
+                t0, c0 = time.perf_counter(), time.process_time()
+                answer = solve(plan)
+                wall.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
+            print(f"  {label:58} {mode} wall {statistics.median(wall) * 1e3:5.1f} ms (min {min(wall) * 1e3:5.1f})   "
+                  f"CPU {statistics.median(cpu) * 1e3:5.1f} ms (min {min(cpu) * 1e3:5.1f}); "
+                  f"{answer.evaluations} stage peaks evaluated; {answer.batch_modelled} of 12 batches solved from two "
+                  "points at once")
     repeats = max(3, args.repeats // 2)
     print(f"whole process `python -m zerodesk ...`, {repeats} runs each (median, min)")
     for label, argv in COMMANDS.items():

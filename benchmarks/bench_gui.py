@@ -1,6 +1,6 @@
 """Window benchmarks: cold start to a shown window, and edit-to-redraw latency. Prints figures.
 
-    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300] [--nd-edits 40]
+    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300] [--nd-edits 40] [--baseline DIR]
 
 Cold start: wall time from launching a fresh Python process to the main window shown and
 painted once (offscreen platform, so no compositor; a real display adds its own frame), side by
@@ -9,7 +9,11 @@ at most 1.5x the bare window. The first frame holds the form with the plan and t
 computed states; what it does not need (the Nd chart below them, the glossary's card, the window icon,
 the keyboard filter; the Table and Measure tabs are built when first opened) is done right after it,
 and the time until all of that is in place and painted (READY) is printed too. ZeroDesk is imported as `zerodesk` imports it
-(the core before Qt) and from bytecode, as an installed app runs.
+(the core before Qt) and from bytecode, as an installed app runs. Targets: first paint at most 1.3x, ready at most 1.5x.
+Whole process through --screenshot: `python -m zerodesk --screenshot out.png` from launch to exit, beside a bare process
+that shows the same PlotWidget window, grabs it and writes the PNG; target: at most 1.5x.
+--baseline DIR: another checkout of ZeroDesk (such as main's) started in the same alternating loop, so a change is
+timed before and after under the same machine load.
 Large clusters: an edit under the torch profile at Nd 1,024 / 16,384 / 65,536, longest blocking
 of the GUI thread; target: never over 50 ms.
 Edit-to-redraw: one user edit of a form field (a key typed into a line edit, a combo choice)
@@ -37,13 +41,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
-import os, sys, time, tempfile
+import os, sys, time
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 t0 = time.perf_counter()
 from zerodesk.gui.app import create_window  # the core, then Qt: the order `zerodesk` itself imports in
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+# settings in the parent's throwaway folder (tempfile here would charge ZeroDesk ~10-40 ms the bare window never pays)
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, os.environ["BENCH_SETTINGS_DIR"])
 t1 = time.perf_counter()
 w = create_window(headless=True)
 t2 = time.perf_counter()
@@ -52,12 +57,13 @@ w.show()
 QApplication.processEvents()
 w.chart.viewport().repaint()  # the stage chart; the Nd chart is built and drawn after the first paint
 t3 = time.perf_counter()
-print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} torch={'torch' in sys.modules}", flush=True)
+print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} cpu={time.process_time():.4f} "
+      f"torch={'torch' in sys.modules}", flush=True)
 while not (w.startup.is_done() and w.glossary.is_loaded()) and time.perf_counter() - t3 < 10:  # what waited for the first paint
     QApplication.processEvents()
 QApplication.processEvents()
 w.dp_chart.viewport().repaint()
-print(f"READY after={time.perf_counter() - t3:.4f}", flush=True)
+print(f"READY after={time.perf_counter() - t3:.4f} cpu={time.process_time():.4f}", flush=True)
 """
 
 
@@ -78,14 +84,38 @@ w.show()
 QApplication.processEvents()
 plot.viewport().repaint()
 t3 = time.perf_counter()
-print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} torch=False", flush=True)
+print(f"SHOWN imports={t1 - t0:.4f} build={t2 - t1:.4f} show={t3 - t2:.4f} cpu={time.process_time():.4f} torch=False",
+      flush=True)
 """
 
 
+BARE_SCREENSHOT = r"""
+import os, sys
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+import pyqtgraph as pg
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication([])
+w = QMainWindow()
+w.setCentralWidget(pg.PlotWidget())
+w.resize(1440, 900)
+w.show()
+QApplication.processEvents()
+sys.exit(0 if w.grab().save(sys.argv[1], "PNG") else 1)
+"""
+
+
+def _process_once(args: list[str], env: dict) -> float:
+    """Wall time of a whole process, launch to exit."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=True, timeout=120)
+    return time.perf_counter() - start
+
+
 def _start_once(code: str, env: dict) -> tuple[float, dict, float]:
-    """Wall time to the first painted window, its parts, and the wall time until the work that waited
-    for the first paint (the Nd chart, the glossary's card...) is done too (the same as the
-    first for the bare window)."""
+    """Wall time to the first painted window, its parts (with the process's CPU time then, `cpu`, and at ready,
+    `ready_cpu`), and the wall time until the work that waited for the first paint (the Nd chart, the glossary's
+    card...) is done too (the same as the first for the bare window)."""
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
@@ -96,34 +126,84 @@ def _start_once(code: str, env: dict) -> tuple[float, dict, float]:
             part = dict(kv.split("=") for kv in line.split()[1:])
         elif line.startswith("READY"):
             ready = time.perf_counter() - start
+            part["ready_cpu"] = dict(kv.split("=") for kv in line.split()[1:])["cpu"]
     proc.wait(timeout=60)
+    part.setdefault("ready_cpu", part.get("cpu"))
     return shown, part, ready or shown
 
 
-def cold_start(runs: int) -> None:
+_SETTINGS_DIR = tempfile.mkdtemp(prefix="bench_gui_settings_")  # the children's settings: never the user's
+
+
+def _env(root: Path) -> dict:
     # An installed ZeroDesk runs from bytecode (pip and PyInstaller compile it); where writing it is
     # turned off (PYTHONDONTWRITEBYTECODE), every start would time the compiler too (~90 ms), not the app.
-    compileall.compile_dir(ROOT / "zerodesk", quiet=1)
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    walls, parts, bare, readies = [], [], [], []
-    for _ in range(runs):  # alternate, so both see the same machine load and disk cache
-        wall, part, ready = _start_once(CHILD, env)
-        walls.append(wall)
-        parts.append(part)
-        readies.append(ready)
-        bare.append(_start_once(BARE, env)[0])
-    ratio = statistics.median(walls) / statistics.median(bare)
-    print(f"cold start to a shown window: median {statistics.median(walls) * 1e3:.0f} ms "
-          f"(min {min(walls) * 1e3:.0f}, max {max(walls) * 1e3:.0f}, {runs} runs; interpreter start included)")
-    print(f"  a bare PySide6 + pyqtgraph window with one PlotWidget: median {statistics.median(bare) * 1e3:.0f} ms "
-          f"(min {min(bare) * 1e3:.0f}) -> ZeroDesk is {ratio:.2f}x ({'within' if ratio <= 1.5 else 'OVER'} 1.5x)")
-    for key in ("imports", "build", "show"):
-        values = [float(p[key]) for p in parts]
-        print(f"  of which {key:8}: median {statistics.median(values) * 1e3:.0f} ms")
-    print(f"  ready (the Nd chart, the glossary's card, the icon: done after the first paint): "
-          f"median {statistics.median(readies) * 1e3:.0f} ms "
-          f"({statistics.median(readies) / statistics.median(bare):.2f}x the bare window)")
-    print(f"  torch imported by the GUI process: {any(p['torch'] == 'True' for p in parts)}")
+    compileall.compile_dir(root / "zerodesk", quiet=1)
+    return dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                BENCH_SETTINGS_DIR=_SETTINGS_DIR)
+
+
+def cold_start(runs: int, baseline: Path | None = None) -> None:
+    sides = {"ZeroDesk": _env(ROOT)}
+    if baseline is not None:
+        sides[f"baseline ({baseline})"] = _env(baseline)
+    walls = {name: [] for name in sides}
+    parts = {name: [] for name in sides}
+    readies = {name: [] for name in sides}
+    bare, bare_cpu = [], []
+    for _ in range(runs):  # alternate, so every side sees the same machine load and disk cache
+        for name, env in sides.items():
+            wall, part, ready = _start_once(CHILD, env)
+            walls[name].append(wall)
+            parts[name].append(part)
+            readies[name].append(ready)
+        wall, part, _ready = _start_once(BARE, sides["ZeroDesk"])
+        bare.append(wall)
+        bare_cpu.append(float(part["cpu"]))
+    base, base_cpu = statistics.median(bare), statistics.median(bare_cpu)
+    print(f"cold start, {runs} runs each, alternating (interpreter start included); medians:")
+    print(f"  a bare PySide6 + pyqtgraph window with one PlotWidget: first paint {base * 1e3:.0f} ms "
+          f"(min {min(bare) * 1e3:.0f}, max {max(bare) * 1e3:.0f})")
+    for name in sides:
+        first, ready = statistics.median(walls[name]), statistics.median(readies[name])
+        print(f"  {name}: first paint {first * 1e3:.0f} ms (min {min(walls[name]) * 1e3:.0f}, "
+              f"max {max(walls[name]) * 1e3:.0f}) = {first / base:.2f}x the bare window "
+              f"({'within' if first / base <= 1.3 else 'OVER'} 1.3x); ready (the Nd chart, the glossary's card, the "
+              f"icon: done after the first paint) {ready * 1e3:.0f} ms = {ready / base:.2f}x "
+              f"({'within' if ready / base <= 1.5 else 'OVER'} 1.5x)")
+        print("    of which " + ", ".join(
+            f"{key} {statistics.median(float(p[key]) for p in parts[name]) * 1e3:.0f} ms"
+            for key in ("imports", "build", "show")))
+        cpu = statistics.median(float(p["cpu"]) for p in parts[name])
+        ready_cpu = statistics.median(float(p["ready_cpu"]) for p in parts[name])
+        print(f"    CPU time of the process (steadier on a shared machine): first paint {cpu * 1e3:.0f} ms = "
+              f"{cpu / base_cpu:.2f}x the bare window's {base_cpu * 1e3:.0f} ms; ready {ready_cpu * 1e3:.0f} ms = "
+              f"{ready_cpu / base_cpu:.2f}x")
+        print(f"    torch imported by the GUI process: {any(p['torch'] == 'True' for p in parts[name])}")
+
+
+def screenshot_process(runs: int, baseline: Path | None = None) -> None:
+    """`zerodesk --screenshot` as a whole process against a bare process writing the same window's PNG."""
+    sides = {"ZeroDesk": _env(ROOT)}
+    if baseline is not None:
+        sides[f"baseline ({baseline})"] = _env(baseline)
+    times = {name: [] for name in sides}
+    bare = []
+    with tempfile.TemporaryDirectory() as tmp:
+        png = str(Path(tmp) / "out.png")
+        env_bare = dict(sides["ZeroDesk"], XDG_CONFIG_HOME=tmp)
+        for _ in range(runs):
+            for name, env in sides.items():
+                times[name].append(_process_once(["-m", "zerodesk", "--screenshot", png],
+                                                 dict(env, XDG_CONFIG_HOME=tmp)))
+            bare.append(_process_once(["-c", BARE_SCREENSHOT, png], env_bare))
+    base = statistics.median(bare)
+    print(f"whole process through --screenshot, {runs} runs each, alternating; medians:")
+    print(f"  a bare process writing the PlotWidget window's PNG: {base * 1e3:.0f} ms (min {min(bare) * 1e3:.0f})")
+    for name, values in times.items():
+        ratio = statistics.median(values) / base
+        print(f"  {name} --screenshot: {statistics.median(values) * 1e3:.0f} ms (min {min(values) * 1e3:.0f}) = "
+              f"{ratio:.2f}x ({'within' if ratio <= 1.5 else 'OVER'} 1.5x)")
 
 
 def _window_app():
@@ -376,16 +456,20 @@ def main() -> None:
     parser.add_argument("--nd-edits", type=int, default=40, help="edits at each large Nd")
     parser.add_argument("--fit-edits", type=int, default=30, help="edits per field with the Fit tab in view")
     parser.add_argument("--quits", type=int, default=5, help="quits to time")
-    parser.add_argument("--only", choices=("start", "edits", "nd", "fit", "quit"), help="run one part only")
+    parser.add_argument("--screenshots", type=int, default=5, help="whole --screenshot processes to time")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="another ZeroDesk checkout (e.g. main's) timed beside this one in the start parts")
+    parser.add_argument("--only", choices=("start", "screenshot", "edits", "nd", "fit", "quit"), help="run one part only")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (figures scale with other work on the machine)")
-    parts = {"start": lambda: cold_start(args.starts), "edits": lambda: edit_latency(args.edits),
+    parts = {"start": lambda: cold_start(args.starts, args.baseline),
+             "screenshot": lambda: screenshot_process(args.screenshots, args.baseline), "edits": lambda: edit_latency(args.edits),
              "nd": lambda: large_cluster_latency(args.nd_edits), "fit": lambda: fit_view_latency(args.fit_edits),
              "quit": lambda: quit_time(args.quits)}
     for name, run in parts.items():
         if args.only in (None, name):
-            if name not in ("start", "quit"):  # those start their own processes
+            if name not in ("start", "screenshot", "quit"):  # those start their own processes
                 _window_app()
             run()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
@@ -157,6 +156,8 @@ def _find(presets: tuple[_P, ...], name: str, what: str) -> _P:
         if preset.name.lower() == wanted:
             return preset
     names = [p.name for p in presets]
+    import difflib  # only for a name that is not found
+
     # difflib is quadratic in the name's length: a 200 KB name from a plan file would freeze the window
     close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5) if len(wanted) <= 100 else []
     hint = f"did you mean {', '.join(close)}?" if close else f"known {what}s: {', '.join(names)}."

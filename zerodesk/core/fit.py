@@ -22,7 +22,7 @@ from annotated_types import Le
 from .accounting import STAGES, Breakdown, comm_by_link, compute
 from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
-from .peak import moments, predict
+from .peak import moment_totals, predict, shapes
 from .plan import MAX_RANKS, Plan, PlanError
 
 RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
@@ -151,6 +151,7 @@ class _Peaks:
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
+        self._shapes: dict[int, Any] = {}
         self.via_predict = False
         if not self._moments_agree():
             self.via_predict = True
@@ -180,13 +181,9 @@ class _Peaks:
             if self.via_predict:  # predict() adds the memo's plan's allowance: take that one off
                 self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
             else:
-                out: dict[str, int] = {}
-                for m in moments(trial, stage, b):
-                    name = f"{m.phase}: {m.name}"
-                    while name in out:  # a moment named twice stays two moments
-                        name += "'"
-                    out[name] = m.total
-                self._totals[key] = out
+                if dp not in self._shapes:  # the tensor groups: the same for every variant at this Nd
+                    self._shapes[dp] = shapes(trial)
+                self._totals[key] = dict(zip(*moment_totals(trial, stage, b, self._shapes[dp])))
         return self._totals[key]
 
     def peak(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import isqrt
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
 
 Totals = Mapping[str, int]  # every moment's bytes at one size, by moment
 
@@ -222,27 +224,35 @@ def _inverse_model(points: list[tuple[int, Totals]], sizes: Sequence[int]) -> li
         return None
     ns = [n for n, _ in points]
     rows = [[1.0, 1 / n, float(n)][:len(ns)] for n in ns]
-    out = [float("-inf")] * len(sizes)
-    for key in keys:
-        coef = _solve(rows, [float(t[key]) for _, t in points])
-        if coef is None:
-            return None
-        for i, n in enumerate(sizes):
-            out[i] = max(out[i], sum(c * f for c, f in zip(coef, (1.0, 1 / n, float(n)))))
-    return out
+    order = list(keys)
+    # every moment at once: the same elimination (the rows are the moments' common sizes), column by column
+    coef = _solve(rows, np.array([[float(t[key]) for key in order] for _, t in points]).reshape(len(points), -1))
+    if coef is None:
+        return None
+    if not order:
+        return [float("-inf")] * len(sizes)
+    n = np.array(sizes, dtype=float)
+    y = coef[0][:, None] * 1.0  # the terms added in the order a + c/size + d·size, as for one moment
+    for c, f in zip(coef[1:], (1 / n, n)):
+        y = y + c[:, None] * f
+    return y.max(axis=0).tolist()
 
 
-def _solve(rows: list[list[float]], ys: list[float]) -> list[float] | None:
-    """Gaussian elimination for a 2x2 or 3x3 system (the model's coefficients); None if singular."""
-    a = [r[:] + [y] for r, y in zip(rows, ys)]
+def _solve(rows: list[list[float]], ys: Any) -> Any:
+    """Gaussian elimination for a 2x2 or 3x3 system (the model's coefficients), for every column of right-hand
+    sides ys [row, column] at once; the coefficients [row, column], or None if singular."""
+    a = [r[:] for r in rows]
+    b = [np.array(y, dtype=float) for y in ys]
     n = len(a)
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         if a[pivot][col] == 0:
             return None
         a[col], a[pivot] = a[pivot], a[col]
+        b[col], b[pivot] = b[pivot], b[col]
         for r in range(n):
             if r != col:
                 f = a[r][col] / a[col][col]
                 a[r] = [x - f * y for x, y in zip(a[r], a[col])]
-    return [a[i][n] / a[i][i] for i in range(n)]
+                b[r] = b[r] - f * b[col]
+    return [b[i] / a[i][i] for i in range(n)]

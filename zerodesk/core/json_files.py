@@ -60,21 +60,18 @@ def parse_json(text: str, source: str) -> Any:
     return data
 
 
-_DIGITS_AS_ZERO = {ord(d): "0" for d in "123456789"}
-_LONG_RUN = "0" * (MAX_NUMBER_DIGITS + 1)
+_LONG_RUN = b"0" * (MAX_NUMBER_DIGITS + 1)
+_ASCII_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 
 
 def _has_long_digit_run(text: str) -> bool:
     """Whether MAX_NUMBER_DIGITS + 1 ASCII digits follow one another anywhere (in a string, too: then only the
-    slower check below runs). A translate and a substring search, fast in C, unlike a regex trying every digit."""
+    slower check below runs). A translate and a substring search on the UTF-8 bytes, fast in C, unlike a regex
+    trying every digit or str.translate with a table (20 ms on the glossary's Russian text): UTF-8 writes every
+    other character in bytes of 0x80 and above, so the runs of digit bytes are the runs of digits."""
     if len(text) <= MAX_NUMBER_DIGITS:
         return False
-    if text.isascii():
-        return _LONG_RUN.encode() in text.encode("ascii").translate(_ASCII_DIGITS_AS_ZERO)
-    return _LONG_RUN in text.translate(_DIGITS_AS_ZERO)
-
-
-_ASCII_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+    return _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_ASCII_DIGITS_AS_ZERO)
 
 
 def plain_json(text: str) -> bool:

@@ -18,6 +18,8 @@ gathered set), core.comm_links (the bytes each collective moves) and the worker,
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .comm_links import ElementBytes
 from .notes import Note, note
 from .options import AUTOCAST, PARAM_DTYPE, PREFETCH, RECOMPUTE, REDUCE_DTYPE, WRAP
@@ -73,8 +75,12 @@ def recompute_per_block(plan: Plan, blocks: int) -> tuple[str, ...]:
     A list made for another block count (a scaled-down measurement) is resampled to `blocks` (resample_blocks)."""
     if plan.recompute_blocks is not None:
         return resample_blocks(plan.recompute_blocks, blocks)
-    every = plan.recompute_every
-    return tuple(plan.recompute if (i + 1) % every == 0 else RECOMPUTE.default for i in range(blocks))
+    return _every_kth(plan.recompute, plan.recompute_every, blocks)
+
+
+@lru_cache(maxsize=256)
+def _every_kth(mode: str, every: int, blocks: int) -> tuple[str, ...]:
+    return tuple(mode if (i + 1) % every == 0 else RECOMPUTE.default for i in range(blocks))
 
 
 def resample_blocks(choices: list[str] | tuple[str, ...], blocks: int) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from functools import lru_cache
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
@@ -124,6 +125,12 @@ def _shapes(plan: Plan) -> _Shapes:
     return _Shapes(root, block, root + sum(blocks), largest, largest_local, census.head, fsdp_local, ordered, tensors)
 
 
+def shapes(plan: Plan) -> _Shapes:
+    """The plan's group sizes, for moments' and moment_totals' _sh (a caller asking for many variants of one plan at
+    one Nd makes them once: they depend on neither the recomputation, the micro-batch nor the sequence)."""
+    return _shapes(plan)
+
+
 @dataclass(frozen=True)
 class Engine:
     """The step a profile describes: how its parameters are used and the dtypes its transients take (bytes per
@@ -189,12 +196,39 @@ def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> 
     return template.step(arch, plan.seq_len, compute_mode, recompute, plan.micro_batch)
 
 
+def moment_totals(plan: Plan, stage: int, b: Breakdown | None = None,
+                  _sh: _Shapes | None = None) -> tuple[tuple[str, ...], list[int]]:
+    """(each moment's label, each moment's bytes) for every moment moments() gives, in its order: the fit's question,
+    answered without building each moment's components where the traced step allows (one recomputation on every
+    block, one micro-batch a step). A label is "phase: name", a name given twice marked with primes (name, name')."""
+    names, totals = moments(plan, stage, b, _sh, _totals=True)
+    return _labels(names), totals
+
+
+@lru_cache(maxsize=256)
+def _labels(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    seen: dict[str, int] = {}
+    out = []
+    for phase, name in names:
+        label = f"{phase}: {name}"
+        seen[label] = seen.get(label, -1) + 1
+        out.append(label + "'" * seen[label])
+    return tuple(out)
+
+
+def _named_totals(ms: list[Moment]) -> tuple[tuple[tuple[str, str], ...], list[int]]:
+    return tuple((m.phase, m.name) for m in ms), [m.total for m in ms]
+
+
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
-            _act: dict | None = None, _top: bool = False) -> list[Moment]:
+            _act: dict | None = None, _top: bool = False, _totals: bool = False) -> list:
     """Every candidate peak moment of one stage, each with its components in bytes.
 
     From the model's own step (a step template) where its structure has one, else from the closed-form
-    activation model (core.residuals). _top: only the largest moment of each place (predict's shortcut)."""
+    activation model (core.residuals). _top: only the largest moment of each place (predict's shortcut).
+    _totals: ((phase, name) per moment, bytes per moment) instead (moment_totals)."""
+    if _totals and plan.accum_steps > 1:  # accumulation reads each moment's gradients: the moments are needed
+        return _named_totals(moments(plan, stage, b, _sh, _act, _top))
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
@@ -208,14 +242,22 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     step = (_act or {}).get(("step", eng.compute), "unset")
     if step == "unset":
         step = traced_step(plan, eng.compute)
-    mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act) if step is None else None
+    # top: only each phase's largest (an earlier block's correction is one figure per place, so a place's largest
+    # stays its largest); not with accumulation, whose later micro-batches read every moment's gradients
+    mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act,
+                           _top and plan.accum_steps <= 1) if step is None else None
     if step is not None or mixed is not None:
         from .peak_traced import traced_moments
 
         inputs = 2 * 8 * plan.seq_len * plan.micro_batch
-        out = mixed if mixed is not None else [
-            Moment(ph, name, comps) for ph, name, comps in
-            traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, cache=_act, units=kn)]
+        placed: tuple = ((), [])  # the fit's way: the template's moments as totals alone
+        if mixed is not None:
+            out = mixed
+        elif _totals and not _top:
+            placed, out = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True), []
+        else:
+            out = [Moment(ph, name, comps) for ph, name, comps in
+                   traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn)]
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -223,6 +265,9 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         comps = dict(states, inputs=inputs)
         comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
         out.append(Moment("optimizer", "optimizer step", comps))
+        if _totals:
+            names, totals = _named_totals(out)
+            return placed[0] + names, placed[1] + totals
         return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
     acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
@@ -323,11 +368,13 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
+    if _totals:
+        return _named_totals(out)
     return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
-                   cache: dict | None) -> list[Moment] | None:
+                   cache: dict | None, top: bool = False) -> list[Moment] | None:
     """The traced step's moments with a recomputation chosen per block: each place read from the step of its own
     block's mode (core.peak_traced.place_block), the earlier blocks' saved tensors corrected to their own modes by
     the closed form's per-block difference (core.residuals). None without a template or an architecture."""
@@ -351,15 +398,16 @@ def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: d
     out = []
     for mode, step in steps.items():
         own = acts.by_mode[mode].per_layer_bytes
-        for phase, name, comps, place, i in traced_moments(plan, stage, step, eng, one, resting, inputs,
-                                                           cache=cache, units=kn, every_block=True):
-            block, alive = place_block(place, i, layers)
-            if kn.modes[block] != mode:  # this place is read from its block's own step
-                continue
-            delta = sum(acts.saved[j] - own for j in range(alive))
-            if delta:
-                comps = dict(comps, activations=comps.get("activations", 0) + delta)
-            out.append(Moment(phase, name, comps))
+        def own_block(place: str, i: int | None, mode: str = mode) -> bool:  # a place is read from its block's step
+            return kn.modes[place_block(place, i, layers)[0]] == mode
+
+        def earlier(place: str, i: int | None, own: int = own) -> int:  # sum(saved[j] - own) over the blocks alive
+            alive = place_block(place, i, layers)[1]
+            return acts.saved_upto[alive - 1] - own * alive if alive else 0
+
+        out += [Moment(phase, name, comps) for phase, name, comps, *_ in traced_moments(
+            plan, stage, step, eng, one, resting, inputs, top_only=top, units=kn, every_block=True, only=own_block,
+            more=earlier)]
     return out
 
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import ceil
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from .cuda_kernels import blocks_keeping, saved_less
-from .step_template import CLASSES, GROUPS, CompiledStep, block_kinds, symbol_values
+from .step_template import CLASSES, GROUPS, SYMBOLS, CompiledStep, block_kinds, symbol_values
 
 BF16, FP32 = 2, 4
 _TRACE_GRAD = {"bf16": BF16, "autocast": FP32, "fp32": FP32}  # the dtype of a .grad in the traced step
@@ -162,109 +163,243 @@ _NAMES = {  # (class, part) -> component; part 0 (no s, b: weights) is autocast'
 }
 
 
-def _components(r: Any, compute: str, fsdp: bool) -> dict[str, int]:
-    """One moment's template bytes [class, part] by component."""
-    out: dict[str, int] = {}
-    for c, cls in enumerate(CLASSES):
+@lru_cache(maxsize=8)
+def _component_keys(compute: str, fsdp: bool) -> tuple[str, ...]:
+    """The component each [class, part] of a moment's template bytes goes to, in [class, part] order."""
+    keys = []
+    for cls in CLASSES:
         for p in range(3):
-            value = round(float(r[c, p]))
-            if not value:
-                continue
             if cls == "grad":
-                key = "unsharded_grads" if fsdp else "grads"
+                keys.append("unsharded_grads" if fsdp else "grads")
             elif p == 0:
-                key = "cast_weights" if compute == "autocast" else ("activations" if cls == "act" else "temporaries")
+                keys.append("cast_weights" if compute == "autocast" else ("activations" if cls == "act" else "temporaries"))
             else:
-                key = _NAMES[(cls, p)]
-            out[key] = out.get(key, 0) + value
-    return out
+                keys.append(_NAMES[(cls, p)])
+    return tuple(keys)
 
 
-def template_rows(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, compute: str = "bf16",
-                  every_block: bool = False) -> list[tuple]:
-    """(phase, name, place, block, template bytes [moment, class, part], totals) per place of the step (a total is
-    -inf for the moments that are not of the place).
+class _Placed:
+    """A template's moments placed in one step structure (its blocks' kinds, FSDP2 or not, the gradients' scale, the
+    sizes other than s and b), as polynomials in (s, b): what a fit's many (micro-batch, sequence) points share.
 
-    With CUDA kernels (plan.kernel_device), what they keep less (core.cuda_kernels) comes off the kept activations."""
+    Only the (place, moment) pairs that can win are kept (a moment of another place never does). Every coefficient
+    is an integer (or a half under a gradient scale of 1/2), so the sums are exact in float64 below 2^53 bytes and
+    evaluating the polynomials gives the bytes the full contraction gives, bit for bit."""
+
+    def __init__(self, step: CompiledStep, kinds: list[str], fsdp: bool, grad_scale: float,
+                 sizes: dict[str, int], every_block: bool = False) -> None:
+        at, kind = step.at_array, step.kind_array
+        self.places: list[tuple[str, str, str, int | None]] = []
+        moments, slots, weights, keeping = [], [], [], []
+        for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0, every_block):
+            own = kinds[i] if i is not None else ""
+            pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
+            if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
+                pick = (at == "bwd") & (kind == own)
+            if pick.any():
+                k = len(self.places)
+                self.places.append((phase, name, place, i))
+                ns = pick.nonzero()[0]
+                moments.append(ns)
+                slots.append(np.full(len(ns), k))
+                weights.append(_weights(tuple(sorted(_counts(place, i, kinds).items())), fsdp, grad_scale))
+                blocks, final = blocks_keeping(place, i, len(kinds))
+                keeping.append((blocks, final, place in ("fwd", "bwd", "last")))
+        self.moment = np.concatenate(moments)  # [pair]: the template's moment
+        self.slot = np.concatenate(slots)  # [pair]: its place
+        self.slots: list[int] = self.slot.tolist()
+        self.names = tuple(self.places[k][:2] for k in self.slots)  # [pair]: (phase, moment name)
+        self._at: dict[tuple, tuple] = {}  # the last points evaluated (a plan's stages 2 and 3 share theirs)
+        self.bounds = np.cumsum([0] + [len(ns) for ns in moments])  # place k's pairs: bounds[k]:bounds[k + 1]
+        # the monomials' factors other than s and b, then the (s, b) powers they group into
+        exps = step._exponents
+        other = np.array([float(sizes.get(sym, 1)) for sym in SYMBOLS[2:]])
+        factor = np.prod(other ** exps[:, 2:], axis=1) if step.monomials else np.zeros(1)
+        self.powers, group = np.unique(exps[:, :2], axis=0, return_inverse=True)  # [power, (s, b)]
+        by_power = np.zeros((len(factor), len(self.powers)))
+        by_power[np.arange(len(factor)), group.ravel()] = factor  # [monomial, power]
+        coef = step.coef[self.moment]  # [pair, group, class, part, monomial]
+        w = np.array(weights)[self.slot]  # [pair, group, class]
+        self.poly = np.einsum("ngcpm,ngc->ncpm", coef, w) @ by_power  # [pair, class, part, power]
+        # the current block's own kept activations (core.cuda_kernels' correction), as a polynomial
+        self.own_poly = coef[:, GROUPS.index("self"), 0, 2, :] @ by_power  # [pair, power]
+        blocks, final, current = (np.array(x) for x in zip(*keeping))
+        self.current = current[self.slot].astype(bool)
+        self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
+        self.final_less = final[self.slot].astype(float)
+
+    def at(self, s: int, b: int, less_block: int, less_final: int) -> list:
+        """[evaluate's bytes, their totals, each pair's bytes rounded as its components are and summed (None where
+        they pass int64), each place's largest (best)], memoised for the last points asked (read only)."""
+        key = (s, b, less_block, less_final)
+        if key not in self._at:
+            if len(self._at) >= 64:
+                self._at.clear()
+            r, totals = self.evaluate(s, b, less_block, less_final)
+            flat = r.reshape(len(r), -1)
+            rounded = np.rint(flat).astype(np.int64).sum(axis=1) if not flat.size or \
+                np.abs(flat).max() * flat.shape[1] < 2.0**62 else None
+            self._at[key] = [r, totals, rounded, None]
+        return self._at[key]
+
+    def best(self, found: list) -> tuple[list[int], list[float]]:
+        """Each place's first largest pair and its total, at a point at() found (kept with it)."""
+        if found[3] is None:
+            totals = found[1]
+            hit = np.flatnonzero(totals == np.maximum.reduceat(totals, self.bounds[:-1])[self.slot])
+            _, first = np.unique(self.slot[hit], return_index=True)
+            n = hit[first]
+            found[3] = (n.tolist(), totals[n].tolist())
+        return found[3]
+
+    def evaluate(self, s: int, b: int, less_block: int, less_final: int) -> tuple[Any, Any]:
+        """(template bytes [pair, class, part], their totals [pair]) at sequence s and micro-batch b."""
+        mono = float(s) ** self.powers[:, 0] * float(b) ** self.powers[:, 1]
+        r = self.poly @ mono
+        if less_block or less_final:
+            # the blocks before the current one keep their whole forward: each keeps less_block less; the current
+            # block's own saves are whole only from its forward's end to its backward's start, so it keeps less by
+            # at most what it holds at that moment
+            own = np.minimum(less_block, np.maximum(self.own_poly @ mono, 0))
+            less = self.blocks_less * less_block + self.final_less * less_final
+            r[:, 0, 2] -= np.where(self.current, less + own, less)
+        return r, r.sum(axis=(1, 2))
+
+
+def _kinds_of(plan: Any, step: CompiledStep) -> list[str]:
     arch = plan.model.architecture
-    cuda = plan.kernel_device == "cuda" and arch is not None
-    less_block, less_final = saved_less(arch, plan.seq_len, plan.micro_batch, compute, plan.recompute,
-                                        step.attention) if cuda else (0, 0)
-    kinds = block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
-    values = step.values(symbol_values(arch, plan.seq_len, plan.micro_batch))  # [moment, group, class, part]
-    at, kind = step.at_array, step.kind_array
-    places, picks, weights = [], [], []
-    for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0, every_block):
-        own = kinds[i] if i is not None else ""
-        pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
-        if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
-            pick = (at == "bwd") & (kind == own)
-        if pick.any():
-            places.append((phase, name, place, i))
-            picks.append(pick)
-            weights.append(_weights(tuple(sorted(_counts(place, i, kinds).items())), fsdp, grad_scale))
-    w = np.array(weights)  # [place, group, class]
-    n, g, c, p = values.shape
-    # every moment at every place: per class, [moment x part, group] @ [group, place]
-    every = np.matmul(values.transpose(2, 0, 3, 1).reshape(c, n * p, g), w.transpose(2, 1, 0))
-    every = every.reshape(c, n, p, len(places)).transpose(3, 1, 0, 2)  # [place, moment, class, part]
-    if less_block or less_final:
-        # the blocks before the current one keep their whole forward: each keeps less_block less; the current
-        # block's own saves are whole only from its forward's end to its backward's start, so it keeps less by
-        # at most what it holds at that moment
-        own = np.minimum(less_block, np.maximum(values[:, GROUPS.index("self"), 0, 2], 0))  # [moment]
-        for k, (_, _, place, i) in enumerate(places):
-            blocks, final = blocks_keeping(place, i, len(kinds))
-            current = place in ("fwd", "bwd", "last")
-            less = (blocks - current) * less_block + (less_final if final else 0)
-            every[k, :, 0, 2] -= less + own if current else less
-    totals = np.where(np.array(picks), every.sum(axis=(2, 3)), -np.inf)  # moments of other places never win
-    return [(*where, every[k], totals[k]) for k, where in enumerate(places)]
+    return block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
+
+
+def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, every_block: bool = False) -> _Placed:
+    """The step's placed moments for this plan's structure (placed_form's memo: a plan edited or searched keeps its
+    structure, so its moments are placed once)."""
+    sizes = symbol_values(plan.model.architecture, 1, 1)
+    return placed_form(step, tuple(_kinds_of(plan, step)), fsdp, grad_scale, tuple(sorted(sizes.items())), every_block)
+
+
+@lru_cache(maxsize=32)
+def placed_form(step: CompiledStep, kinds: tuple[str, ...], fsdp: bool, grad_scale: float,
+                sizes: tuple[tuple[str, int], ...], every_block: bool) -> _Placed:
+    """A template's moments placed in one step structure, keyed by all it depends on (step: a template's compiled
+    step, kept by its template for the process's life); cache_clear() to start cold."""
+    return _Placed(step, list(kinds), fsdp, grad_scale, dict(sizes), every_block)
+
+
+def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
+    """What CUDA kernels keep less (core.cuda_kernels): per block, and at the final norm."""
+    arch = plan.model.architecture
+    if plan.kernel_device == "cuda" and arch is not None:
+        return saved_less(arch, plan.seq_len, plan.micro_batch, compute, plan.recompute, step.attention)
+    return 0, 0
 
 
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
-                   top_only: bool = False, cache: dict | None = None,
-                   units: Any = None, every_block: bool = False) -> list[tuple]:
-    """(phase, name, components) of every moment the template places; top_only: only the largest of each phase.
+                   top_only: bool = False,
+                   units: Any = None, every_block: bool = False, totals_only: bool = False,
+                   only: Any = None, more: Any = None) -> list[tuple]:
+    """(phase, name, components) of every moment the template places; top_only: only the largest of each phase;
+    totals_only (not with top_only): ((phase, name) per moment, total bytes per moment) instead, the components
+    never built (the fit's question).
 
-    cache: a dict kept across the stages of one plan (stages 2 and 3 place the same template bytes).
+    The placed moments and their last points are memoised (placed_form, _Placed.at): a plan's stages 2 and 3, an
+    edited plan and a fit's variants share them.
     units: the FSDP2 units and prefetch (engine_terms). every_block: each block's backward placed (positions), and
-    each moment's (phase, name, components, place, block)."""
+    each moment's (phase, name, components, place, block). only: a test of (place, block) that the places whose
+    moments are wanted pass (all of them by default; not with totals_only). more: the activations' bytes a place's
+    moments hold beyond the template's, by (place, block) (none by default; not with totals_only)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
-    key = (id(step), fsdp, grad_scale, every_block)
-    rows = cache.get(key) if cache is not None else None
-    if rows is None:
-        rows = template_rows(plan, step, fsdp, grad_scale, eng.compute, every_block)
-        if cache is not None:
-            cache[key] = rows
+    placed = _placed(plan, step, fsdp, grad_scale, every_block)
+    found = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
+    r, rounded = found[0], found[2]
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
-    placed = []  # (total, phase, name, engine terms, template bytes)
-    best: dict[Any, tuple] = {}
-    per_unit = units.per_unit if units is not None else 1
-    ends = plan.accum_steps > 1 and stage >= 2 and not (units is not None and units.root_only)
-    for phase, name, place, i, r, totals in rows:
-        terms = engine_terms(stage, place, i, layers, sh, eng, dp, units)
-        extra = sum(terms.values())
-        if ends and place in ("last", "bwd") and i % per_unit == 0:  # a unit reduce-scatters next (core.accumulation)
-            n = int(np.flatnonzero(totals > float("-inf"))[-1])
-            placed.append((float("inf"), phase, f"{name} end", terms, r[n], place, i))
-        if top_only:  # the largest moment of the phase so far (of each place with accumulation: it adds each its own)
-            n = int(totals.argmax())
-            total = extra + float(totals[n])
+    if totals_only and not top_only:  # a moment's total: what every moment of its place holds, and its own bytes
+        held = sum(resting.values()) + inputs
+        extras = [held + sum(engine_terms(stage, place, i, layers, sh, eng, dp, units).values())
+                  for _, _, place, i in placed.places]
+        if rounded is not None and max(extras) < 2**62:
+            return placed.names, (rounded + np.array(extras, dtype=np.int64)[placed.slot]).tolist()
+        own = [sum(round(x) for x in row) for row in r.reshape(len(r), -1).tolist()]
+        return placed.names, [extras[k] + v for k, v in zip(placed.slots, own)]
+    terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in placed.places]
+    wanted = [only is None or only(place, i) for _, _, place, i in placed.places]
+    added = [more(place, i) if more is not None and want else 0
+             for (_, _, place, i), want in zip(placed.places, wanted)]
+    if top_only:  # the largest moment of each place, and of its phase so far (with accumulation, of each place:
+        best: dict[Any, tuple] = {}  # it adds each place its own)
+        for (phase, _, place, i), held, n, own, want, add in zip(placed.places, terms, *placed.best(found), wanted,
+                                                                 added):
+            total = sum(held.values()) + own + add
             key = (phase, place, i) if plan.accum_steps > 1 else phase
-            if key not in best or total > best[key][0]:
-                best[key] = (total, phase, name, terms, r[n], place, i)
-            continue
-        for n in [int(j) for j in (totals > float("-inf")).nonzero()[0]]:
-            placed.append((extra + float(totals[n]), phase, name, terms, r[n], place, i))
-    if top_only:
-        placed = [*placed, *best.values()]
+            if want and (key not in best or total > best[key][0]):
+                best[key] = (total, n)
+        chosen = [n for _, n in best.values()]
+    elif only is not None:
+        chosen = [n for n, k in enumerate(placed.slots) if wanted[k]]
+    else:
+        chosen = list(range(len(placed.moment)))
+    # with accumulation, the end of each unit's backward: its reduce-scatter comes next (core.accumulation)
+    ends = [int(placed.bounds[k + 1]) - 1 for k, (_, _, place, i) in enumerate(placed.places)
+            if plan.accum_steps > 1 and fsdp and place in ("last", "bwd") and wanted[k]
+            and (units is None or not units.root_only and i % units.per_unit == 0)]
+    chosen = [*chosen, *ends]
+    named = _Named.of(eng.compute, fsdp)
+    bases = {}  # per place of a chosen moment: what every moment there holds beyond the template's bytes, and
+    for k in dict.fromkeys(placed.slots[n] for n in chosen):  # whether the engine holds one of the template's
+        base = dict(resting, inputs=inputs)  # components too (never so far)
+        base.update({key: v for key, v in terms[k].items() if v})
+        bases[k] = (*placed.places[k][:2], base, not base.keys().isdisjoint(named.keys))
+    picked = r[list(chosen)].reshape(len(chosen), -1)  # [moment, class x part]
+    if picked.size and np.abs(picked).max() < 2.0**62:  # the usual: round in one go, exactly as round() does
+        values = np.rint(picked).astype(np.int64)
+    else:
+        values = np.array([[round(x) for x in row] for row in picked.tolist()], dtype=object)
+    slots, places = placed.slots, placed.places
+    sums = (values @ named.columns).tolist()  # [moment, component]
+    masks = ((values != 0) @ named.bits).tolist()  # which [class, part] entries are not 0
+    present = named.present
     out = []
-    for _, phase, name, terms, r, place, i in placed:
-        comps = dict(resting, inputs=inputs)
-        comps.update({k: v for k, v in terms.items() if v})
-        for k, v in _components(r, eng.compute, fsdp).items():
-            comps[k] = comps.get(k, 0) + v
-        out.append((phase, name, comps, place, i) if every_block else (phase, name, comps))
+    for j, (n, row, mask) in enumerate(zip(chosen, sums, masks)):
+        phase, name, base, clash = bases[slots[n]]
+        name = f"{name} end" if j >= len(chosen) - len(ends) else name
+        keys, pick = present[mask] if mask in present else named.learn(mask)
+        comps = base.copy()
+        if not clash:
+            comps.update(zip(keys, pick(row)))
+        else:
+            for key, value in zip(keys, pick(row)):
+                comps[key] = comps.get(key, 0) + value
+        if added[slots[n]]:
+            comps["activations"] = comps.get("activations", 0) + added[slots[n]]
+        out.append((phase, name, comps, *places[slots[n]][2:]) if every_block else (phase, name, comps))
     return out
+
+
+class _Named:
+    """How a moment's template bytes [class, part] sum into components (_component_keys), for one compute mode."""
+
+    _made: dict[tuple[str, bool], "_Named"] = {}
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = tuple(dict.fromkeys(keys))  # each component once, in [class, part] order
+        self.of_entry = [self.keys.index(k) for k in keys]
+        self.columns = np.zeros((len(keys), len(self.keys)), dtype=np.int64)  # [entry, component]: 1 where it goes
+        self.columns[np.arange(len(keys)), self.of_entry] = 1
+        self.bits = 1 << np.arange(len(keys), dtype=np.int64)
+        self.present: dict[int, tuple] = {}  # learnt masks
+
+    @classmethod
+    def of(cls, compute: str, fsdp: bool) -> "_Named":
+        if (compute, fsdp) not in cls._made:
+            cls._made[compute, fsdp] = cls(_component_keys(compute, fsdp))
+        return cls._made[compute, fsdp]
+
+    def learn(self, mask: int) -> tuple[tuple[str, ...], Any]:
+        """The components a moment has (one of its entries is not 0), in the order its entries name them, and a
+        function that picks their sums from the moment's row of sums (a tuple)."""
+        order = list(dict.fromkeys(self.of_entry[j] for j in range(len(self.of_entry)) if mask >> j & 1))
+        pick = itemgetter(*order) if len(order) > 1 else (lambda row, j=order[0]: (row[j],)) if order else \
+            (lambda row: ())
+        self.present[mask] = (tuple(self.keys[j] for j in order), pick)
+        return self.present[mask]

@@ -72,9 +72,6 @@ def _application(offscreen: bool):
     if app is None:
         QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
         app = QApplication([sys.argv[0] if sys.argv else APP_NAME])
-    from .base.wheel_guard import install_wheel_guard
-
-    install_wheel_guard(app)  # every window: the wheel scrolls a form, a box changes only once it has focus
     app.setOrganizationName("ZeroDesk")
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
@@ -132,7 +129,8 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
 
     plan: built from command-line flags (shown as given); plan_path: a plan file (opened; when
     `plan` is also given, the flags win and the window shows it as an unsaved change of that file);
-    screenshot: render the window offscreen to this PNG (at least 1280x800) and return 0.
+    screenshot: render the window offscreen to this PNG (at least 1280x800) and end the process (leave()), as the
+    window's Quit does.
     lang ('en'/'ru'), size ('1024x700' or (w, h)), theme_choice ('system'/'light'/'dark') and tab (TAB_CHOICES)
     apply to this run.
     Exit codes: 0 fine, 1 the screenshot could not be written or there is no display, 2 the plan file or an option
@@ -155,7 +153,7 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
     if headless:
         from .screenshot import render_window
 
-        return render_window(window, Path(screenshot), wh)
+        return leave(render_window(window, Path(screenshot), wh))  # the picture is written: nothing is left to tear down
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
@@ -172,7 +170,8 @@ def run_gui(plan: Plan | None = None, plan_path: Path | None = None, screenshot:
 
 
 def leave(code: int) -> int:
-    """The event loop is over: every window has saved what it keeps and stopped its runs. End the process now.
+    """The event loop is over (or the screenshot is written): every window has saved what it keeps and stopped its
+    runs. End the process now.
 
     Python's own teardown after that (a garbage collection over every object of Qt, pydantic and numpy,
     then Qt's widgets one by one) kept the process alive 0.7-1.4 s after the window had gone, 2-3 s on a
@@ -194,7 +193,7 @@ def leave(code: int) -> int:
 def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = None, lang: str | None = None,
                size: str | None = None) -> int:
     """`zerodesk --lesson [N]`: the lesson window at step N (1-based); with a screenshot path,
-    render that step offscreen (at --size, default 1280x800) and return. `plan` (flags) replaces the Figure 1 preset."""
+    render that step offscreen (at --size, default 1280x800) and end the process (leave()). `plan` (flags) replaces the Figure 1 preset."""
     try:
         wh = parse_size(size) if size else None
     except ValueError as exc:
@@ -210,7 +209,7 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
 
     i18n.set_language(lang or Settings().language or i18n.system_language())
     if screenshot is not None:
-        return render.screenshot(Path(screenshot), step, plan, *([wh] if wh else []))
+        return leave(render.screenshot(Path(screenshot), step, plan, *([wh] if wh else [])))
     from PySide6.QtWidgets import QApplication
 
     from .lesson import LessonWindow
@@ -220,6 +219,9 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
         print(f"zerodesk: --lesson must be a step from 1 to {window.count}, not {step}", file=sys.stderr)
         return 2
     window.go(step - 1, animate=False)
+    from .base.wheel_guard import install_wheel_guard
+
+    install_wheel_guard()  # the wheel scrolls the window; a box changes only once it has focus
     if wh:
         window.resize(*wh)
     window.show()

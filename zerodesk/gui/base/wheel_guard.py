@@ -5,6 +5,10 @@ scrolling the form changed the Training scheme to 8-bit Adam on the way down. Qt
 forms do what this does: the boxes take focus by Tab or a click only, and a wheel turned over a box
 without focus goes to the scroll area around it. One application-wide event filter does it for
 every such box, built now or later, in any window.
+
+The filter sees every event of the application, a Python call each: the main window installs it once
+it is first painted (no wheel reaches a window before), and installing sets the boxes built by then
+in one walk, rather than the filter answering the thousands of events that build the window.
 """
 
 from __future__ import annotations
@@ -24,12 +28,16 @@ def _guarded(obj: QObject) -> QWidget | None:
     return None
 
 
+def _no_wheel_focus(box: QWidget) -> None:
+    if box.focusPolicy() == Qt.FocusPolicy.WheelFocus:  # the wheel must not hand it the focus
+        box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+
 class WheelGuard(QObject):
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
         if kind == QEvent.Type.Polish and isinstance(obj, GUARDED):
-            if obj.focusPolicy() == Qt.FocusPolicy.WheelFocus:  # the wheel must not hand it the focus
-                obj.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            _no_wheel_focus(obj)
         elif kind == QEvent.Type.Wheel:
             box = _guarded(obj)
             if box is not None and not box.hasFocus():
@@ -53,10 +61,14 @@ def _pass_on(box: QWidget, event: QWheelEvent) -> None:
 
 
 def install_wheel_guard(app: QApplication | None = None) -> WheelGuard:
-    """Install the guard on the application once (later calls return the same one)."""
+    """Install the guard on the application once (later calls return the same one); the boxes that exist
+    already are set now, those built later when they are polished."""
     app = app or QApplication.instance()
     guard = app.findChild(WheelGuard)
     if guard is None:
         guard = WheelGuard(app)
+        for widget in app.allWidgets():
+            if isinstance(widget, GUARDED):
+                _no_wheel_focus(widget)
         app.installEventFilter(guard)
     return guard

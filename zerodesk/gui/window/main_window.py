@@ -11,6 +11,8 @@ runs' records; the mixins only command them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QScrollArea, QTabWidget, QWidget
@@ -28,7 +30,6 @@ from ..glossary.claims import STAGES_CLAIM, segment_claim_ids
 from ..glossary.dock import GlossaryDock
 from ..lesson import install_lesson
 from ..runs.records import RunRecords
-from ..table.table_tab import TableTab
 from .document import PlanDocument
 from .file_commands import FileCommands
 from .fit_scroll import FitScrollArea
@@ -40,13 +41,15 @@ from .shortcuts import WindowShortcutsFirst
 from .startup import DeferredStart
 from .toolbar_fit import ToolbarFit
 
+if TYPE_CHECKING:
+    from ..table.table_tab import TableTab
+
 __all__ = ["MainWindow", "app_icon"]
 
 
 class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
     def __init__(self, settings: Settings | None = None, plan: Plan | None = None, persist: bool = True) -> None:
         super().__init__()
-        install_wheel_guard()  # the wheel scrolls the form; a box changes only once it has focus
         self.setObjectName("mainWindow")
         self.settings = settings or Settings()
         self._persist = persist
@@ -56,6 +59,8 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self._asking_reload = False
         self.model = PlanModel()  # the plan, its breakdown and the form's errors: every view observes it
         self.startup = DeferredStart(self)  # what the first frame does not show comes right after it
+        # the wheel scrolls the form; a box changes only once it has focus (no wheel reaches an unpainted window)
+        self.startup.add(install_wheel_guard)
 
         # central: tabs (Plan; Table and Measure are built when first shown)
         self.tabs = QTabWidget()
@@ -186,6 +191,8 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         return self.pages.page(self._table_slot)
 
     def _build_table(self) -> TableTab:
+        from ..table.table_tab import TableTab  # its modules load with the tab
+
         return TableTab(self.model)
 
     @property

@@ -4,12 +4,15 @@ A focused QLineEdit claims some Ctrl+letter keys for itself (on X11, Ctrl+U eras
 Ctrl+K cuts to its end, Ctrl+E moves to it), so Switch Units or Export did nothing, or erased
 the field, while the user was typing. This filter answers Qt's ShortcutOverride for every
 shortcut of the window's actions, except the editing keys a field must keep (copy, paste,
-undo, select all...), so the window's action runs instead.
+undo, select all...), so the window's action runs instead. Qt sends ShortcutOverride to the focus
+widget alone, so the filter watches whichever widget of the window has the focus (it follows
+QApplication.focusChanged) rather than every event of the application, a Python call each.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
+from shiboken6 import isValid
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
 
@@ -34,13 +37,25 @@ def _editing_keys() -> set[int]:
 
 
 class WindowShortcutsFirst(QObject):
-    """Install on the application (keyboard events are filtered for one window only)."""
+    """Watches the focus widget of one window (its keyboard events only)."""
 
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
         self._window = window
         self._editing = _editing_keys()
-        QApplication.instance().installEventFilter(self)
+        self._watched: QWidget | None = None
+        app = QApplication.instance()
+        app.focusChanged.connect(self._follow_focus)
+        self._follow_focus(None, app.focusWidget())
+
+    def _follow_focus(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if not isValid(self):  # its window is gone
+            return
+        if self._watched is not None and isValid(self._watched):
+            self._watched.removeEventFilter(self)
+        self._watched = new if new is not None and new.window() is self._window else None
+        if self._watched is not None:
+            self._watched.installEventFilter(self)
 
     def window_keys(self) -> set[int]:
         keys = set()
