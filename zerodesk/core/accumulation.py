@@ -86,6 +86,10 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
         if m.phase == "optimizer":
             continue
         comps = dict(m.components)
+        if m.name == "head backward start":  # stage 3: the root gathered again, before the head's backward
+            unit = unit or unit_bytes(plan, stage)
+            m = replace(m, name="root gathered for the head's backward", components=root_regather(comps, unit))
+            comps = dict(m.components)
         if not unsharded(plan, stage):  # the new gradients are added into the buffer in place
             if stage >= 2 and m.name.endswith(" end"):
                 unit = unit or unit_bytes(plan, stage)
@@ -110,28 +114,39 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
     return out
 
 
-def unit_bytes(plan: "Plan", stage: int) -> tuple[int, int, int, int]:
-    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit, and the residual stream's
-    gradient, in bytes, as the peak's engine makes them."""
+def unit_bytes(plan: "Plan", stage: int) -> tuple[int, int, int, int, int]:
+    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit, the residual stream's
+    gradient and the gathered root, in bytes, as the peak's engine makes them."""
     from .peak import _shapes, engine  # the peak calls this module: import at call time
     from .peak_knobs import step_knobs, unit_shapes
 
     eng, kn = engine(plan, stage), step_knobs(plan)
-    unit = unit_shapes(_shapes(plan), kn, len(kn.modes)).block_padded
+    one = _shapes(plan)
+    unit = unit_shapes(one, kn, len(kn.modes)).block_padded
     arch = plan.model.architecture
     stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0
-    return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream
+    return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream, eng.gathered * one.root_padded
+
+
+def root_regather(start: dict[str, int], unit: tuple[int, ...]) -> dict[str, int]:
+    """Stage 3 just before the head's backward (from `start`, its first moment core.peak_traced places): the root
+    gathered again, its all-gather output alive beside its parameters as they are copied out (in backward FSDP2
+    frees that output right after, then prefetches the last unit); nothing of the head's backward made yet (its
+    gradients, its temporaries). With accumulation's kept gradients on top it can be the step's peak."""
+    comps = {k: v for k, v in start.items() if k not in ("unsharded_grads", "temporaries")}
+    comps["all_gather"] = unit[4]
+    return comps
 
 
 def unit_reduce_scatter(plan: "Plan", end: dict[str, int], kept: int,
-                        unit: tuple[int, int, int, int]) -> dict[str, int]:
+                        unit: tuple[int, ...]) -> dict[str, int]:
     """A unit's reduce-scatter in a later micro-batch reducing every micro-batch (stages 2-3), from the end of its
     first block's backward (core.peak_traced places it): FSDP2 reshards the unit, copies its gradients into the
     reduce-scatter input (the previous unit's is released first) and frees them, then reduce-scatters into a new
     output that is added into the kept shards only after. In the first micro-batch that output is the unit's shard
     itself; in a later one it comes beside all of them. The block's backward temporaries are gone by then: what
     is left is the residual stream's gradient, the block input's. unit: unit_bytes."""
-    grads, rs, gathered, stream = unit
+    grads, rs, gathered, stream, _ = unit
     comps = dict(end, temporaries=stream, reduce_scatter=rs)
     comps["gathered_params"] = max(0, comps.get("gathered_params", 0) - gathered)
     own, output = min(grads, comps.get("unsharded_grads", 0)), rs // plan.shard_size

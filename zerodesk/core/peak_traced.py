@@ -343,6 +343,10 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     ends = [int(placed.bounds[k + 1]) - 1 for k, (_, _, place, i) in enumerate(placed.places)
             if plan.accum_steps > 1 and fsdp and place in ("last", "bwd") and wanted[k]
             and (units is None or not units.root_only and i % units.per_unit == 0)]
+    # and, at stage 3, the head's backward's first: the root is gathered for it just before (core.accumulation)
+    ends += [int(placed.bounds[k]) for k, (_, _, place, _) in enumerate(placed.places)
+             if plan.accum_steps > 1 and stage == 3 and place == "headb" and wanted[k]
+             and (units is None or not units.root_only)]
     chosen = [*chosen, *ends]
     named = _Named.of(eng.compute, fsdp)
     bases = {}  # per place of a chosen moment: what every moment there holds beyond the template's bytes, and
@@ -362,7 +366,8 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     out = []
     for j, (n, row, mask) in enumerate(zip(chosen, sums, masks)):
         phase, name, base, clash = bases[slots[n]]
-        name = f"{name} end" if j >= len(chosen) - len(ends) else name
+        name = (f"{name} start" if places[slots[n]][2] == "headb" else f"{name} end") \
+            if j >= len(chosen) - len(ends) else name
         keys, pick = present[mask] if mask in present else named.learn(mask)
         comps = base.copy()
         if not clash:
