@@ -126,6 +126,11 @@ def test_a_units_reduce_scatter_in_a_later_micro_batch_holds_the_kept_shards():
         assert "reduce_scatter" not in end.components  # the last block is the first to reduce
         first = ms["first block reduce-scatter, later micro-batch"]  # its output is new beside the kept shards
         assert first.components["grads"] == kept_bytes(plan, stage, b) + first.components["reduce_scatter"] // ND
+    # stage 3 gathers the root again for the head's backward: its all-gather output beside its parameters
+    ms = {m.name: m for m in moments(plan, 3, b)}
+    regather, head = ms["root gathered for the head's backward, later micro-batch"], ms["head backward start"]
+    assert regather.components["all_gather"] == regather.components["gathered_params"] > head.components["all_gather"]
+    assert "unsharded_grads" not in regather.components and regather.components["grads"] == kept_bytes(plan, 3, b)
 
 
 def test_card_example_states_unchanged_and_peaks_named():
