@@ -2664,8 +2664,8 @@ optimizer sharded</translation>
         <translation>One choice per block, in order, e.g. full*16,none*16 (none, selective, full, each optionally ×count); overrides Recompute and every k-th. Empty: not used</translation>
     </message>
     <message>
-        <source>Mixed precision, FSDP2 units, recompute per block</source>
-        <translation>Mixed precision, FSDP2 units, recompute per block</translation>
+        <source>Precision, FSDP2 units, recompute</source>
+        <translation>Precision, FSDP2 units, recompute</translation>
     </message>
     <message>
         <source>e.g. full*16,none*16</source>

@@ -2671,8 +2671,8 @@ optimizer sharded</source>
         <translation>Выбор для каждого блока по порядку, например full*16,none*16 (режимы пересчёта через запятую, каждый можно ×число); заменяет «Пересчёт» и «каждый k-й». Пусто: не используется</translation>
     </message>
     <message>
-        <source>Mixed precision, FSDP2 units, recompute per block</source>
-        <translation>Смешанная точность, единицы FSDP2, пересчёт по блокам</translation>
+        <source>Precision, FSDP2 units, recompute</source>
+        <translation>Точность, единицы FSDP2, пересчёт</translation>
     </message>
     <message>
         <source>e.g. full*16,none*16</source>

@@ -68,7 +68,7 @@ class KnobsSection(QGroupBox):
         self.combos["wrap"].currentIndexChanged.connect(self._sync_enabled)
 
     def retranslate(self) -> None:
-        self.setTitle(translate("PlanForm", "Mixed precision, FSDP2 units, recompute per block"))
+        self.setTitle(translate("PlanForm", "Precision, FSDP2 units, recompute"))
         for option in CHOICES:
             combo = self.combos[option.key]
             for i in range(combo.count()):
