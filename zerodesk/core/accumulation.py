@@ -27,7 +27,7 @@ the end of the unit's backward that core.peak_traced places. Pure Python, no tor
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
 
 from .accounting import SCHEMES, Breakdown
 from .options import Profile
@@ -74,25 +74,26 @@ def kept_bytes(plan: "Plan", stage: int, b: Breakdown) -> int:
     return sum(v for k, v in b.stage(0).components.items() if k in keys)  # the scheme's gradients, whole
 
 
-def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list[M]:
+def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown,
+               unit_of: Callable[[], tuple[int, ...]] | None = None) -> list[M]:
     """The one-micro-batch step's moments and, with accumulation, the same moments in later micro-batches."""
     if plan.accum_steps <= 1:
         return moments
     kept = kept_bytes(plan, stage, b)
     sharded_grads = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
     out = list(moments)
-    unit = None  # a unit's bytes (unit_bytes), looked up at the first reduce-scatter
+    unit = None  # a unit's bytes (unit_of: core.peak.unit_bytes, which this module cannot import), at first use
     for m in moments:
         if m.phase == "optimizer":
             continue
         comps = dict(m.components)
         if m.name == "head backward start":  # stage 3: the root gathered again, before the head's backward
-            unit = unit or unit_bytes(plan, stage)
+            unit = unit or unit_of()
             m = replace(m, name="root gathered for the head's backward", components=root_regather(comps, unit))
             comps = dict(m.components)
         if not unsharded(plan, stage):  # the new gradients are added into the buffer in place
             if stage >= 2 and m.name.endswith(" end"):
-                unit = unit or unit_bytes(plan, stage)
+                unit = unit or unit_of()
                 out.append(replace(m, name=f"{m.name[:-4]}, its reduce-scatter, later micro-batch",
                                    components=unit_reduce_scatter(plan, comps, kept, unit)))
                 continue
@@ -112,20 +113,6 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown) -> list
             if plan.accum_steps >= 3:
                 out.append(replace(m, name=f"{m.name}, middle micro-batch", components=dict(quiet, **{KEPT: kept})))
     return out
-
-
-def unit_bytes(plan: "Plan", stage: int) -> tuple[int, int, int, int, int]:
-    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit, the residual stream's
-    gradient and the gathered root, in bytes, as the peak's engine makes them."""
-    from .peak import _shapes, engine  # the peak calls this module: import at call time
-    from .peak_knobs import step_knobs, unit_shapes
-
-    eng, kn = engine(plan, stage), step_knobs(plan)
-    one = _shapes(plan)
-    unit = unit_shapes(one, kn, len(kn.modes)).block_padded
-    arch = plan.model.architecture
-    stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0
-    return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream, eng.gathered * one.root_padded
 
 
 def root_regather(start: dict[str, int], unit: tuple[int, ...]) -> dict[str, int]:

@@ -268,7 +268,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         if _totals:
             names, totals = _named_totals(out)
             return placed[0] + names, placed[1] + totals
-        return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
+        return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
     acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
     layers = acts.total_saved + act.final_norm_bytes if act else 0
@@ -370,7 +370,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     out.append(Moment("optimizer", "optimizer step", comps))
     if _totals:
         return _named_totals(out)
-    return accumulate(plan, stage, out, b)  # later micro-batches keep the gradients (core.accumulation)
+    return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
@@ -499,3 +499,14 @@ def activations(plan: Plan, stage: int) -> ActivationEstimate | None:
     if arch is None:
         return None
     return estimate(arch, plan.seq_len, plan.micro_batch, engine(plan, stage).compute, plan.recompute)
+
+
+def unit_bytes(plan: "Plan", stage: int) -> tuple[int, int, int, int, int]:
+    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit, the residual stream's
+    gradient and the gathered root, in bytes, as the peak's engine makes them (core.accumulation's unit_of)."""
+    eng, kn = engine(plan, stage), step_knobs(plan)
+    one = _shapes(plan)
+    unit = unit_shapes(one, kn, len(kn.modes)).block_padded
+    arch = plan.model.architecture
+    stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0
+    return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream, eng.gathered * one.root_padded
