@@ -10,15 +10,15 @@ says why), so the measured peak may exceed the prediction by up to that copy; th
 from __future__ import annotations
 
 import os
-from math import ceil, prod
 
 import pytest
 
-from zerodesk.core.architecture import tensor_shapes
 from zerodesk.core.peak import predict
 from zerodesk.core.plan import Plan
 from zerodesk.measure.protocol import Error, Result
 from zerodesk.measure.runner import MeasureRun, measure_command
+
+from test_simulate import largest_reduce_scatter_input as gloo_copy  # gloo's fp32 copy of that input
 
 ARCH = {"layers": 2, "hidden": 64, "heads": 4, "ffn": 128, "vocab": 256}  # as tests/test_measure.py's EVEN
 
@@ -38,15 +38,6 @@ def largest_peaks(plan: Plan) -> dict[int, Result]:
         if isinstance(m, Result) and (m.stage not in out or m.peak_bytes > out[m.stage].peak_bytes):
             out[m.stage] = m
     return out
-
-
-def gloo_copy(plan: Plan) -> int:
-    """fp32 bytes of the largest FSDP2 group's padded gradients: gloo's reduce-scatter copy."""
-    groups: dict[str, int] = {}
-    for name, shape in tensor_shapes(plan.model.architecture):
-        key = ".".join(name.split(".")[:2]) if name.startswith("blocks.") else "root"
-        groups[key] = groups.get(key, 0) + ceil(shape[0] / plan.dp) * plan.dp * prod(shape[1:])
-    return 4 * max(groups.values())
 
 
 @pytest.fixture(scope="module")

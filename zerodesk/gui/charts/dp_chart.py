@@ -245,20 +245,6 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._x_range = x_range
             self.setXRange(*x_range, padding=0)
 
-    def keyPressEvent(self, event) -> None:
-        if not self.keys.press(event):
-            super().keyPressEvent(event)
-
-    def focusInEvent(self, event) -> None:
-        super().focusInEvent(event)
-        self._focus_changed()
-        self.keys.focus_in(event.reason())
-
-    def focusOutEvent(self, event) -> None:
-        super().focusOutEvent(event)
-        self._focus_changed()
-        self.keys.focus_out()
-
     def gpu_line_shown(self) -> bool:
         return self._gpu_line.isVisible()
 

@@ -339,21 +339,6 @@ class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         if bottom.height() != height:
             bottom.setHeight(height)
 
-    # -- keys -----------------------------------------------------------------------------------
-    def keyPressEvent(self, event) -> None:
-        if not self.keys.press(event):
-            super().keyPressEvent(event)
-
-    def focusInEvent(self, event) -> None:
-        super().focusInEvent(event)
-        self._focus_changed()
-        self.keys.focus_in(event.reason())
-
-    def focusOutEvent(self, event) -> None:
-        super().focusOutEvent(event)
-        self._focus_changed()
-        self.keys.focus_out()
-
     # -- palette ------------------------------------------------------------------------------
     def _segment_pen(self):
         return pg.mkPen(self.palette().color(QPalette.ColorRole.Base), width=1)

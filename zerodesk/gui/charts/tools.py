@@ -52,7 +52,22 @@ class StickyTip(QObject):
 class FocusFrameMixin:
     """A frame in the palette's highlight colour around a chart while it has the keyboard's focus (the charts
     are in the tab order, and Fusion draws no focus for a graphics view). Painted over the view, so the
-    palette, the layout and an export are as they were."""
+    palette, the layout and an export are as they were. Keys and focus go to the chart's keyboard cursor,
+    `self.keys` (stage_keys.StageKeys, dp_keys.DpKeys)."""
+
+    def keyPressEvent(self, event) -> None:
+        if not self.keys.press(event):
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self._focus_changed()
+        self.keys.focus_in(event.reason())
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self._focus_changed()
+        self.keys.focus_out()
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
