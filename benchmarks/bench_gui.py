@@ -206,11 +206,11 @@ def screenshot_process(runs: int, baseline: Path | None = None) -> None:
               f"{ratio:.2f}x ({'within' if ratio <= 1.5 else 'OVER'} 1.5x)")
 
 
-def _window_app():
+def _window_app(root: Path = ROOT):
     """The offscreen QApplication the in-process parts share (settings in a throwaway folder)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -222,17 +222,15 @@ def _window_app():
     return QApplication.instance()
 
 
-def edit_latency(edits: int) -> None:
-    app = _window_app()
-    from zerodesk.gui.window.main_window import MainWindow
+EDIT_PLANS = {  # label -> (model preset or None for the window's own card example, plan fields)
+    "card example (raw P = 2e9, Nd 4)": (None, {}),
+    "Llama 2 7B, paper, 8 x 8 H100": ("llama-2-7b", {"seq_len": 4096}),
+    "Llama 2 7B, torch, 8 x 8 H100": ("llama-2-7b", {"seq_len": 4096, "profile": "torch"}),
+}
 
-    w = MainWindow(persist=False)
-    w.quiet = True
-    w.resize(1440, 900)
-    w.show()
-    app.processEvents()
-    form = w.form
 
+def _edit_scenarios(form, preset: str | None) -> list[tuple[str, object]]:
+    """(field, edit(i)) for every field a user edits often: one keystroke's text, or one choice, per call."""
     def type_text(key: str, text: str) -> None:
         field = form.field(key)
         field.setText(text)
@@ -240,40 +238,152 @@ def edit_latency(edits: int) -> None:
 
     def choose(key: str, index: int) -> None:
         combo = form.field(key)
-        combo.setCurrentIndex(index)
-        combo.activated.emit(index)
+        combo.setCurrentIndex(index % combo.count())
+        combo.activated.emit(index % combo.count())
 
-    scenarios = [
-        ("Nd", lambda i: type_text("cluster.gpus_per_node", str(1 << (i % 8)))),
-        ("P", lambda i: type_text("model.params", f"{1 + i % 70}B")),
+    def choose_from(key: str, first: int):  # skip the "custom / none" entries of a preset combo
+        return lambda i: choose(key, first + i % (form.field(key).count() - first))
+
+    out = [("P", lambda i: type_text("model.params", f"{1 + i % 70}B"))] if preset is None else []
+    return out + [
+        ("scheme", lambda i: choose("scheme", i)),
+        ("profile", lambda i: choose("profile", i)),
+        ("GPU", choose_from("cluster.gpu", 1)),
         ("GPU memory", lambda i: type_text("cluster.gpu_memory_bytes", str(16 + i % 64))),
-        ("scheme", lambda i: choose("scheme", i % form.field("scheme").count())),
+        ("Nd", lambda i: type_text("cluster.gpus_per_node", str(1 << (i % 8)))),
+        ("sequence", lambda i: type_text("seq_len", str(512 * (1 + i % 8)))),
+        ("micro-batch", lambda i: type_text("micro_batch", str(1 + i % 6))),
+        ("recompute", lambda i: choose("recompute", i)),
+        ("accum steps", lambda i: type_text("accum_steps", str(1 + i % 4))),
+        ("shard group", lambda i: type_text("cluster.shard_group", ("", "2", "4", "8")[i % 4])),
+        ("offload", lambda i: choose("offload", i)),
+        ("param dtype", lambda i: choose("param_dtype", i)),
+        ("prefetch", lambda i: choose("prefetch", i)),
     ]
-    print(f"edit-to-redraw latency, {edits} edits per field (median / p90 / max, ms):")
-    all_updates, all_frames = [], []
-    for name, edit in scenarios:
-        updates, frames = [], []
-        for i in range(edits):
-            t0 = time.perf_counter()
-            edit(i)
-            t1 = time.perf_counter()  # the chart's items hold the core's new numbers
-            w.chart.viewport().repaint()
-            w.dp_chart.viewport().repaint()
-            t2 = time.perf_counter()  # and both charts are painted
-            updates.append(t1 - t0)
-            frames.append(t2 - t0)
-            app.processEvents()
-        all_updates += updates
-        all_frames += frames
-        print(f"  {name:11} data {_stats(updates)}   data + paint {_stats(frames)}")
-    median = statistics.median(all_frames) * 1e3
-    print(f"  all edits  data {_stats(all_updates)}   data + paint {_stats(all_frames)}")
-    print(f"edit -> chart updated and painted: median {median:.1f} ms "
-          f"({'within' if median < 16 else 'OVER'} one 60 Hz frame, 16 ms)")
-    from PySide6.QtWidgets import QMessageBox
 
+
+def _edit_window(view: str):
+    """The window as a user has it: shown, the view in front (plan, table or fit), every chart built."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from zerodesk.gui.window.main_window import MainWindow
+
+    app = QApplication.instance()
+    w = MainWindow(persist=False)
+    w.quiet = True
     w.ask_save_changes = lambda: QMessageBox.StandardButton.Discard  # the edits are throwaway
+    w.resize(1440, 900)
+    w.show()
+    w.dp_chart  # noqa: B018 - built as after the first paint
+    app.processEvents()
+    w.show_tab(view)
+    app.processEvents()
+    return w
+
+
+def edit_samples(edits: int, view: str, plans: dict) -> dict[str, dict[str, list[float]]]:
+    """{"plan / field": {"data": [...], "wall": [...], "cpu": [...]}} in seconds: one user edit (data: until the edit's
+    handlers return), then the event loop's turn that paints the window (the view in front with its charts, the
+    form); `cpu` is the GUI thread's own time (steadier on a shared machine)."""
+    from PySide6.QtWidgets import QApplication
+
+    from zerodesk.core.catalog import find_gpu
+    from zerodesk.core.plan import Plan
+
+    app = QApplication.instance()
+    w = _edit_window(view)
+    start = w.model.plan
+    out: dict[str, dict[str, list[float]]] = {}
+    for label, (preset, fields) in plans.items():
+        for name, edit in _edit_scenarios(w.form, preset):
+            base = start if preset is None else None
+            if base is None:
+                w.form.apply_model_preset(preset)
+                data = {**w.model.plan.model_dump(), **fields}
+                data["cluster"] = {**data["cluster"], "nodes": 8, "gpus_per_node": 8, "dp": None, "gpu": "h100-80gb",
+                                   "gpu_memory_bytes": find_gpu("h100-80gb").memory_bytes}
+                base = Plan.model_validate(data)
+            w.load_plan(base)  # each field starts from the same plan
+            app.processEvents()
+            data, wall, cpu = [], [], []
+            for i in range(edits):
+                t0, c0 = time.perf_counter(), time.thread_time()
+                edit(i)
+                t1 = time.perf_counter()  # the model and every view's items hold the core's new numbers
+                # the event loop's turn: what the edit posted runs and every widget it changed is painted, charts
+                # too (a parent's repaint() would not paint a chart's viewport; the loop paints what is dirty once)
+                app.processEvents()
+                wall.append(time.perf_counter() - t0)
+                cpu.append(time.thread_time() - c0)
+                data.append(t1 - t0)
+            out[f"{label} / {name}"] = {"data": data, "wall": wall, "cpu": cpu}
     w.close()
+    return out
+
+
+def _stats_ms(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return statistics.median(values) * 1e3, ordered[int(0.9 * (len(ordered) - 1))] * 1e3
+
+
+def _sides_samples(part: str, edits: int, baseline: Path | None, rounds: int) -> dict[str, dict]:
+    """Each side's samples, gathered in `rounds` child processes per side started alternately (so both see the same
+    machine load); the baseline runs under its own checkout's .venv when it has one."""
+    sides = {"ZeroDesk": (ROOT, sys.executable)}
+    if baseline is not None:
+        venv = baseline / ".venv" / "bin" / "python"
+        sides["baseline"] = (baseline, str(venv) if venv.exists() else sys.executable)
+    merged: dict[str, dict] = {name: {} for name in sides}
+    per_round = max(1, edits // rounds)
+    for _ in range(rounds):
+        for name, (root, python) in sides.items():
+            env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(root))
+            out = subprocess.run([python, str(Path(__file__).resolve()), "--samples", part, "--root", str(root),
+                                  "--edits", str(per_round)], env=env, capture_output=True, text=True, timeout=1800)
+            if out.returncode != 0:
+                raise SystemExit(f"{name}: the {part} part failed:\n{out.stderr[-3000:]}")
+            import json
+
+            for key, series in json.loads(out.stdout.splitlines()[-1]).items():
+                into = merged[name].setdefault(key, {k: [] for k in series})
+                for k, values in series.items():
+                    into[k] += values
+    return merged
+
+
+def print_edit_table(title: str, merged: dict[str, dict], bar: tuple[float, float] = (16.0, 25.0)) -> None:
+    """Per field: median / p90 of wall and of the GUI thread's CPU time, each side; and whether the bar holds."""
+    names = list(merged)
+    print(title)
+    head = "".join(f" | {n + ': wall med/p90, CPU med/p90, data med':44}" for n in names)
+    print(f"  {'plan / field':58}{head}")
+    worst = {n: (0.0, 0.0) for n in names}
+    for key in merged[names[0]]:
+        row = f"  {key:58}"
+        for n in names:
+            s = merged[n].get(key)
+            if s is None:
+                row += f" | {'-':44}"
+                continue
+            (wm, wp), (cm, cp), (dm, _) = _stats_ms(s["wall"]), _stats_ms(s["cpu"]), _stats_ms(s["data"])
+            ok = "ok" if cm <= bar[0] and cp <= bar[1] else "OVER"
+            row += f" | {wm:5.1f} /{wp:5.1f}, {cm:5.1f} /{cp:5.1f} {ok:4}, {dm:5.1f}      "
+            worst[n] = (max(worst[n][0], cm), max(worst[n][1], cp))
+        print(row)
+    for n in names:
+        every = [v for s in merged[n].values() for v in s["wall"]]
+        every_cpu = [v for s in merged[n].values() for v in s["cpu"]]
+        print(f"  {n}: all edits wall median {_stats_ms(every)[0]:.1f} ms, p90 {_stats_ms(every)[1]:.1f}; CPU median "
+              f"{_stats_ms(every_cpu)[0]:.1f}, p90 {_stats_ms(every_cpu)[1]:.1f}; slowest field CPU median "
+              f"{worst[n][0]:.1f} ms, p90 {worst[n][1]:.1f} ms (bar: median <= {bar[0]:g}, p90 <= {bar[1]:g})")
+
+
+def edit_latency(edits: int, baseline: Path | None = None, rounds: int = 2) -> None:
+    """Edit -> every live view repainted, per field, with the Plan tab and then the Table tab in front."""
+    for view in ("plan", "table"):
+        merged = _sides_samples(f"edits-{view}", edits, baseline, rounds)
+        print_edit_table(f"edit -> data and the {view.title()} tab repainted, {edits} edits per field and side "
+                         f"(ms; CPU: the GUI thread's own; load average {os.getloadavg()[0]:.1f}):", merged)
 
 
 ND_ARCH = {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn": 14336, "vocab": 128256}
@@ -327,81 +437,11 @@ FIT_PLANS = {  # label -> (preset, plan fields): the in-process solve's 70B case
 }
 
 
-def fit_view_latency(edits: int) -> None:
-    """An edit with the Fit tab in view: the GUI thread from the edit to the tab repainted."""
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
-    from zerodesk.core.catalog import find_gpu, find_model
-    from zerodesk.core.plan import Plan
-    from zerodesk.gui.window.main_window import MainWindow
-
-    app = QApplication.instance()
-    w = MainWindow(persist=False)
-    w.quiet = True
-    w.ask_save_changes = lambda: QMessageBox.StandardButton.Discard
-    w.resize(1440, 900)
-    w.show()
-    app.processEvents()
-    w.show_tab("fit")
-    tab = w.fit_tab
-    app.processEvents()
-    form = w.form
-
-    def type_text(key: str, text: str) -> None:
-        field = form.field(key)
-        field.setText(text)
-        field.textEdited.emit(text)
-
-    def choose(key: str, index: int) -> None:
-        combo = form.field(key)
-        combo.setCurrentIndex(index)
-        combo.activated.emit(index)
-
-    h100 = find_gpu("h100-80gb").memory_bytes
-    scenarios = [
-        ("micro-batch", lambda i: type_text("micro_batch", str(1 + i % 6))),
-        ("sequence", lambda i: type_text("seq_len", str(1024 * (1 + i % 4)))),
-        ("GPU memory", lambda i: type_text("cluster.gpu_memory_bytes", str(40 + 10 * (i % 6)))),
-        ("Nd", lambda i: type_text("cluster.gpus_per_node", str(1 << (i % 4)))),
-        ("recompute", lambda i: choose("recompute", i % form.field("recompute").count())),
-    ]
-    print(f"Fit view in view: edit -> answer, map and tab repainted, {edits} edits per field "
-          "(wall median / p90 / max, then CPU median, ms):")
-    worst, worst_cpu, frames_all = 0.0, 0.0, []
-    for label, (preset, fields) in FIT_PLANS.items():
-        base = {"model": find_model(preset).to_model_spec().model_dump(), **fields,
-                "cluster": {"nodes": 8, "gpus_per_node": 8, "gpu": "h100-80gb", "gpu_memory_bytes": h100}}
-        print(f"  {label}")
-        for name, edit in scenarios:
-            w.load_plan(Plan.model_validate(base))
-            app.processEvents()
-            frames, cpu = [], []
-            for i in range(edits):
-                t0, c0 = time.perf_counter(), time.process_time()
-                edit(i)
-                tab.repaint()
-                frames.append(time.perf_counter() - t0)
-                cpu.append(time.process_time() - c0)
-                app.processEvents()
-            frames_all += frames
-            worst, worst_cpu = max(worst, statistics.median(frames)), max(worst_cpu, statistics.median(cpu))
-            print(f"    {name:12} {_stats(frames)}   CPU {statistics.median(cpu) * 1e3:5.1f}")
-        loads, cpu = [], []
-        for i in range(max(3, edits // 10)):  # a new model: nothing of the previous answer is of use
-            w.load_plan(Plan.model_validate({**base, "model": find_model(("llama-2-7b", preset)[i % 2]).to_model_spec()
-                                             .model_dump()}))
-            app.processEvents()
-            t0, c0 = time.perf_counter(), time.process_time()
-            w.load_plan(Plan.model_validate({**base, "seq_len": 2048 + 1024 * (i % 3)}))
-            tab.repaint()
-            loads.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-        worst, worst_cpu = max(worst, statistics.median(loads)), max(worst_cpu, statistics.median(cpu))
-        print(f"    {'new model':12} {_stats(loads)}   CPU {statistics.median(cpu) * 1e3:5.1f}")
-    print(f"Fit view: slowest median edit-to-repaint {worst * 1e3:.1f} ms wall, {worst_cpu * 1e3:.1f} ms CPU "
-          f"({'within' if worst_cpu < 0.05 else 'OVER'} 50 ms of the GUI thread's own time; wall includes other "
-          f"work on this machine); all edits median {statistics.median(frames_all) * 1e3:.1f} ms wall")
-    w.close()
+def fit_view_latency(edits: int, baseline: Path | None = None, rounds: int = 2) -> None:
+    """An edit of every field with the Fit tab in view: the solver's answer and map recomputed and the tab repainted."""
+    merged = _sides_samples("edits-fit", edits, baseline, rounds)
+    print_edit_table(f"Fit tab in view: edit -> answer, map and tab repainted, {edits} edits per field and side "
+                     f"(ms; CPU: the GUI thread's own; load average {os.getloadavg()[0]:.1f}):", merged)
 
 
 QUIT_CHILD = r"""
@@ -460,16 +500,29 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="another ZeroDesk checkout (e.g. main's) timed beside this one in the start parts")
     parser.add_argument("--only", choices=("start", "screenshot", "edits", "nd", "fit", "quit"), help="run one part only")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="edits and fit parts: child processes per side, started alternately with the baseline's")
+    parser.add_argument("--samples", choices=("edits-plan", "edits-table", "edits-fit"), help=argparse.SUPPRESS)
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)  # the checkout a --samples child times
     args = parser.parse_args()
+    if args.samples:  # a child of the edits or fit part: its raw samples as one JSON line
+        import json
+
+        _window_app(args.root)
+        view = args.samples.split("-")[1]
+        samples = edit_samples(args.edits, view, FIT_PLANS if view == "fit" else EDIT_PLANS)
+        print(json.dumps(samples))
+        sys.stdout.flush()
+        os._exit(0)  # the window's teardown is not timed and not needed
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (figures scale with other work on the machine)")
     parts = {"start": lambda: cold_start(args.starts, args.baseline),
-             "screenshot": lambda: screenshot_process(args.screenshots, args.baseline), "edits": lambda: edit_latency(args.edits),
-             "nd": lambda: large_cluster_latency(args.nd_edits), "fit": lambda: fit_view_latency(args.fit_edits),
+             "screenshot": lambda: screenshot_process(args.screenshots, args.baseline), "edits": lambda: edit_latency(args.edits, args.baseline, args.rounds),
+             "nd": lambda: large_cluster_latency(args.nd_edits), "fit": lambda: fit_view_latency(args.fit_edits, args.baseline, args.rounds),
              "quit": lambda: quit_time(args.quits)}
     for name, run in parts.items():
         if args.only in (None, name):
-            if name not in ("start", "screenshot", "quit"):  # those start their own processes
+            if name == "nd":  # the others start their own processes
                 _window_app()
             run()
 

@@ -297,33 +297,76 @@ def comm_seconds(comm_bytes: int, bandwidth_gbps: float) -> float:
     return comm_bytes / (bandwidth_gbps * 1e9)
 
 
+def stage_totals(plan: Plan) -> list[int]:
+    """The largest rank's state bytes per stage: compute(plan)'s totals without what the totals do not need (the
+    communication, the notes, every rank's runs kept), for the sweeps along Nd (the same parts, the same sums)."""
+    params, dp = plan.params, plan.dp
+    if plan.profile == Profile.TORCH:
+        from . import torch_profile
+
+        keys = [c.key for c in TORCH_COMPONENTS]
+        return [max(sum(r[k] for k in keys) for _, r in torch_profile.hybrid_runs(
+            plan.model.census, params, s, dp, plan.shard_size, placement=plan.shard_placement)) for s in STAGES]
+    spec = SCHEMES[plan.scheme]
+    return [sum(paper_hybrid(plan, spec, s)[0].values()) for s in STAGES]
+
+
+def _sweep_key(plan: Plan, dps: list[int], *more: object) -> tuple:
+    # the model by equality, not by its JSON: a million-tensor list compares by identity in microseconds
+    return (plan.model, plan.scheme, plan.profile, plan.shard_placement, tuple(dps), *more)
+
+
+class _LastSweeps:
+    """The last few sweeps by what they depend on: an edit of anything else (Nd, the GPU, the sequence...) and an
+    edit back to a recent model or scheme cost a dictionary look-up, not a sweep."""
+
+    def __init__(self, size: int = 8) -> None:
+        self._size, self._items = size, []
+
+    def get(self, key: tuple, make):
+        for k, value in self._items:
+            if k == key:
+                return value
+        value = make()
+        self._items = [(key, value), *self._items[: self._size - 1]]
+        return value
+
+
+_FLAT, _HYBRID = _LastSweeps(), _LastSweeps()
+
+
 def sweep_dp(plan: Plan, dps: list[int]) -> dict[int, list[int]]:
     """Largest-rank total per stage at each Nd (for the memory-versus-Nd view), flat: every state sharded among
     all Nd ranks (the plan's shard group is left out; sweep_hybrid keeps it). Every point shares the plan's model,
-    so a tensor list is counted once for the whole sweep (ModelSpec.census)."""
-    out: dict[int, list[int]] = {s: [] for s in STAGES}
-    for nd in dps:
-        trial = plan.model_copy(update={"hybrid": Hybrid.HSDP, "cluster": plan.cluster.model_copy(
-            update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": None})})
-        b = compute(trial)
-        for s in STAGES:
-            out[s].append(b.stage(s).total_bytes)
-    return out
+    so a tensor list is counted once for the whole sweep (ModelSpec.census). Recent sweeps are kept (_LastSweeps)."""
+    def make() -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {s: [] for s in STAGES}
+        for nd in dps:
+            trial = plan.model_copy(update={"hybrid": Hybrid.HSDP, "cluster": plan.cluster.model_copy(
+                update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": None})})
+            for s, total in zip(STAGES, stage_totals(trial)):
+                out[s].append(total)
+        return out
+
+    return {s: list(v) for s, v in _FLAT.get(_sweep_key(plan, dps), make).items()}
 
 
 def sweep_hybrid(plan: Plan, dps: list[int]) -> dict[int, list[int | None]]:
     """The plan's hybrid sharding along Nd, beside sweep_dp's flat curves: the largest rank per stage at each Nd
     its shard group N divides (None elsewhere, and below N). Past N only the replicas grow (HSDP: flat in Nd)."""
     n = plan.shard_size
-    out: dict[int, list[int | None]] = {s: [] for s in STAGES}
-    for nd in dps:
-        if nd < n or nd % n:
-            for s in STAGES:
-                out[s].append(None)
-            continue
-        trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(
-            update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": n})})
-        b = compute(trial)
-        for s in STAGES:
-            out[s].append(b.stage(s).total_bytes)
-    return out
+
+    def make() -> dict[int, list[int | None]]:
+        out: dict[int, list[int | None]] = {s: [] for s in STAGES}
+        for nd in dps:
+            if nd < n or nd % n:
+                for s in STAGES:
+                    out[s].append(None)
+                continue
+            trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(
+                update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": n})})
+            for s, total in zip(STAGES, stage_totals(trial)):
+                out[s].append(total)
+        return out
+
+    return {s: list(v) for s, v in _HYBRID.get(_sweep_key(plan, dps, n, plan.hybrid), make).items()}

@@ -72,6 +72,7 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._sweep: dict[int, list[int]] = {}
         self._key: tuple | None = None
         self._drawn: tuple | None = None
+        self._axes: tuple | None = None
         self._nd_drawn: tuple | None = None
         self._gpu_drawn: tuple | None = None
         self._yrange: tuple | None = None
@@ -155,10 +156,10 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._breakdown = breakdown if breakdown is not None else compute(plan)
         grid = dp_grid(plan.dp)
         # the model by equality, not by its JSON: a million-tensor list compares by identity in microseconds
-        key = (plan.model, plan.scheme, plan.profile, tuple(grid))
+        key = (plan.model, plan.scheme, plan.profile, plan.shard_placement, tuple(grid))
         if key != self._key:
             self._grid = grid
-            self._sweep = sweep_dp(plan, grid)
+            self._sweep = sweep_dp(plan, grid)  # the core keeps its last sweeps: an edit back costs a look-up
             self._key = key
         self.hybrid.update(plan, grid[-1])
         self._redraw()
@@ -170,8 +171,8 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._unit = scaled_unit(max([v for s in STAGES for v in self._sweep[s]] + list(self.hybrid.values())), plan.units)
         scale = UNIT_BYTES[self._unit]
         xs = [math.log2(n) for n in self._grid]
-        drawn = (self._key, self.hybrid.grid, plan.units, i18n.current_language(), self._log)
-        if force or drawn != self._drawn:  # curves, ticks and labels change only with these
+        drawn = (self._key, self.hybrid.key, plan.units, i18n.current_language(), self._log)
+        if force or drawn != self._drawn:  # the curves change only with these
             self._drawn = drawn
             self._top = 0.0
             values = [v / scale for s in STAGES for v in self._sweep[s]] + [v / scale for v in self.hybrid.values()]
@@ -181,6 +182,9 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
                 self._curves[s].setData(xs, ys)
             self.hybrid.draw(self._ty, scale)
             self._top = max(values)
+        axes = (tuple(self._grid), self._unit, i18n.current_language())
+        if force or axes != self._axes:  # the ticks and the axes' titles: only with the grid, the unit, the language
+            self._axes = axes
             pi = self.getPlotItem()
             pi.getAxis("bottom").setTicks([[(x, str(n)) for x, n in zip(xs, self._grid)]])
             self.grid_lines.set_vertical(xs)

@@ -65,10 +65,16 @@ class HybridCurves:
     def update(self, plan: Plan, top: int) -> None:
         """Recompute when what the curves depend on changed (model, scheme, profile, group, its meaning, the grid)."""
         grid = hybrid_grid(plan, top)
-        key = (plan.model.model_dump_json(), plan.scheme, plan.profile, plan.hybrid, tuple(grid))
+        # the model by equality, not by its JSON (a long tensor list was serialised on every edit)
+        key = (plan.model, plan.scheme, plan.profile, plan.shard_placement, plan.hybrid, plan.shard_size, tuple(grid))
         if key != self._key:
             self._key, self.grid = key, grid
             self.sweep = sweep_hybrid(plan, grid) if grid else {s: [] for s in STAGES}
+
+    @property
+    def key(self) -> tuple | None:
+        """What the curves were computed for (the chart redraws them when it changes)."""
+        return self._key
 
     def values(self) -> list[int]:
         return [v for s in STAGES for v in self.sweep[s] if v is not None]

@@ -81,6 +81,32 @@ def head_room(y0: float, height: float, wants: list[tuple[float, float]]) -> tup
     return top, fits
 
 
+_WIDTHS: dict[tuple[str, str], float] = {}
+
+
+def text_width(text: str, font: QFont) -> float:
+    """The width a TextItem showing `text` in `font` takes (its QGraphicsTextItem's bounding box), measured once
+    per text and font on an item of its own: no label in the scene is set to a trial text and back on an edit."""
+    key = (text, font.key())
+    width = _WIDTHS.get(key)
+    if width is None:
+        if len(_WIDTHS) > 4096:  # texts come and go with the figures: keep the recent ones
+            _WIDTHS.clear()
+        probe = _probe()
+        probe.setFont(font)
+        probe.setPlainText(text)
+        width = _WIDTHS[key] = probe.boundingRect().width()
+    return width
+
+
+def _probe(item=[]):  # noqa: B006 - one off-scene item, made when first needed
+    if not item:
+        from PySide6.QtWidgets import QGraphicsTextItem
+
+        item.append(QGraphicsTextItem())
+    return item[0]
+
+
 class StageLabels:
     """The per-stage total and peak labels and the GPU line's label of one StageChart."""
 
@@ -109,30 +135,21 @@ class StageLabels:
         font = QFont()
         font.setBold(True)
         size = font.pointSizeF()
-        probe = self.totals[0]
 
         def widest(texts: list[str]) -> float:
-            widths = []
-            for text in texts:
-                probe.setFont(font)
-                probe.setText(text)
-                widths.append(probe.textItem.boundingRect().width())
-            return max(widths, default=0.0)
+            return max((text_width(text, font) for text in texts), default=0.0)
 
         while size > MIN_POINT_SIZE and widest(totals) > limit:
             size -= 0.5
             font.setPointSizeF(size)
         wrap = widest(totals) > limit
         for label, text in zip(self.totals, totals):
-            label.setFont(font)
+            if label.textItem.font() != font:
+                label.setFont(font)
             label.setText(text.replace(" ", "\n", 1) if wrap else text)
         for label, variants in zip(self.peaks, peaks):
-            chosen = ""
-            for text in variants:
-                label.setText(text)
-                if label.textItem.boundingRect().width() <= limit:
-                    chosen = text
-                    break
+            own = label.textItem.font()
+            chosen = next((text for text in variants if text_width(text, own) <= limit), "")
             label.setText(chosen)
             label.setVisible(bool(chosen))
 
