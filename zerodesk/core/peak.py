@@ -465,8 +465,23 @@ def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     return max(elements for elements, _ in zero_owned(sh.sizes, plan.shard_size))
 
 
+_LAST: list[tuple[Plan, Breakdown | None, list[StagePeak]]] = []  # the last few answers, by the very objects asked
+
+
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
-    """The predicted peak of every stage (0-3) for this plan."""
+    """The predicted peak of every stage (0-3) for this plan.
+
+    The views of one edit (the stage chart, the table) ask for the same plan and breakdown: the last few answers
+    are kept by identity (plans and breakdowns are never changed in place), so each edit predicts once."""
+    for known, known_b, peaks in _LAST:
+        if known is plan and known_b is b:
+            return list(peaks)
+    peaks = _predict(plan, b)
+    _LAST[:] = [(plan, b, peaks), *_LAST[:3]]
+    return list(peaks)
+
+
+def _predict(plan: Plan, b: Breakdown | None) -> list[StagePeak]:
     b = b or compute(plan)
     allowance = plan.cuda_allowance_bytes
     sh, arch = _shapes(plan), plan.model.architecture

@@ -110,7 +110,8 @@ class HybridSection(QGroupBox):
         if gpu.intra_node_gbps is not None:
             with self._f.quiet():
                 self.intra.setText(f"{gpu.intra_node_gbps:g}")
-            self._f.validate()
+            if not self._f.is_quiet():  # the cluster section calls this quietly and validates the whole choice once
+                self._f.validate()
 
     def _on_network(self) -> None:
         name = self.network.currentData()

@@ -78,7 +78,7 @@ class PlanForm(QWidget):
         self.training = TrainingSection(f)
         self.cluster = ClusterSection(f, self._gpu_presets, on_units=self._units_changed)
         self.hybrid = HybridSection(f, self._networks)  # shard group and links (issue 24)
-        self.cluster.gpu_preset.activated.connect(lambda _i: self.hybrid.follow_gpu(self.cluster.gpu_preset.currentData()))
+        self.cluster.on_gpu = self.hybrid.follow_gpu  # filled with the GPU's memory, before the one validation
         self.offload = OffloadSection(f)  # apart from the stages
         self.knobs = KnobsSection(f)  # mixed precision, FSDP2 units, recomputation per block (issue 30)
         for section in self._sections():

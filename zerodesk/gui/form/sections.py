@@ -95,6 +95,7 @@ class ClusterSection(QGroupBox):
         super().__init__()
         self._f = f
         self._presets = gpu_presets
+        self.on_gpu: Callable[[str], None] | None = None  # a GPU chosen: other sections fill their fields (quietly)
         form = form_layout(self)
         gpus = [("", CUSTOM)] + [(g.label, g.name) for g in gpu_presets]
         self.gpu_preset = f.combo("cluster.gpu", gpus, min_chars=12, on_choice=self._on_gpu_preset)
@@ -163,7 +164,10 @@ class ClusterSection(QGroupBox):
     def _on_gpu_preset(self) -> None:
         name = self.gpu_preset.currentData()
         if name:
-            self.apply_gpu_preset(name)
+            if self.on_gpu is not None:
+                with self._f.quiet():
+                    self.on_gpu(name)
+            self.apply_gpu_preset(name)  # one validation for the whole choice: one new plan, one redraw
         else:
             self._f.validate()
 

@@ -84,6 +84,7 @@ class TableTab(QWidget):
         self._plan: Plan | None = None
         self._breakdown: Breakdown | None = None
         self._dirty = False
+        self._heads: tuple | None = None  # the header labels shown
         self._rows: list[list[str]] = []
         self._caption_lines: list[str] = []
         v = QVBoxLayout(self)
@@ -296,21 +297,47 @@ class TableTab(QWidget):
         if notes:
             self.activations.setText(self.activations.text() + "\n" + "\n".join(notes))
         body = rows[1:]
-        self.table.setColumnCount(len(rows[0]) - 1)
-        self.table.setRowCount(len(body))
-        self.table.setHorizontalHeaderLabels([balanced_lines(h) for h in rows[0][1:]])
-        self.table.setVerticalHeaderLabels([balanced_lines(r[0], 32) for r in body])
-        bold = QFont(self.table.font())
+        table = self.table
+        table.setColumnCount(len(rows[0]) - 1)
+        table.setRowCount(len(body))
+        heads = ([balanced_lines(h) for h in rows[0][1:]], [balanced_lines(r[0], 32) for r in body])
+        if heads != self._heads:
+            self._heads = heads
+            table.setHorizontalHeaderLabels(heads[0])
+            table.setVerticalHeaderLabels(heads[1])
+        bold = QFont(table.font())
         bold.setBold(True)
         total_row = len(b.stages[0].components)
+        # the cells in place, their text set only where it changed, and the view told once: every cell's own
+        # change had the view measure the rows again (~45 ms for the whole table on an edit)
+        cells = table.model()
+        cells.blockSignals(True)
+        try:
+            self._set_cells(body, total_row, bold)
+        finally:
+            cells.blockSignals(False)
+        if body:
+            cells.dataChanged.emit(cells.index(0, 0), cells.index(len(body) - 1, len(rows[0]) - 2))
+        self._fit_columns()
+
+    def _set_cells(self, body: list[list[str]], total_row: int, bold: QFont) -> None:
+        table = self.table
         for r, row in enumerate(body):
             for c, text in enumerate(row[1:]):
-                item = QTableWidgetItem(text)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if r == total_row:
+                item = table.item(r, c)
+                if item is None:
+                    item = QTableWidgetItem(text)
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    if r == total_row:
+                        item.setFont(bold)
+                    table.setItem(r, c, item)
+                    continue
+                if item.text() != text:
+                    item.setText(text)
+                if r == total_row and item.data(Qt.ItemDataRole.FontRole) != bold:
                     item.setFont(bold)
-                self.table.setItem(r, c, item)
-        self._fit_columns()
+                elif r != total_row and item.data(Qt.ItemDataRole.FontRole) is not None:
+                    item.setData(Qt.ItemDataRole.FontRole, None)  # as a new cell: the table's own font
 
     # -- copying ---------------------------------------------------------------------------------
     def as_text(self) -> str:
