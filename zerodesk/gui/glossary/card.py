@@ -34,6 +34,7 @@ from ...core.plan import PlanError, Profile, Scheme
 from ..base import i18n
 from ..base.first_paint import after_first_paint
 from .card_html import CardColors, CardHtml, error_html
+from .card_pages import CardPages
 from .claims import profile_claim_id, scheme_claim_ids
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ class GlossaryCard(QWidget):
         self.browser.setObjectName("glossaryBrowser")
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_anchor)
+        self._pages = CardPages(self.browser)  # a page laid out once is shown again as it is
         split.addWidget(self.browser)
         checks = QWidget()
         cv = QVBoxLayout(checks)
@@ -306,7 +308,7 @@ class GlossaryCard(QWidget):
         self._render_later.stop()
         g = self._glossary
         if g is None:
-            self.browser.setHtml(error_html(self._error))
+            self._pages.show(error_html(self._error))
             self._count.setText("")
             return
         query = self.search.text()
@@ -316,7 +318,7 @@ class GlossaryCard(QWidget):
         note = self.tr("Filtered by “{q}”: {n} of {total} claims.").format(q=query.strip(), n=len(claims), total=len(g.claims))
         page = CardHtml(g, self._colors(), self._words(), self.origin_label)
         scroll = self.browser.verticalScrollBar().value()
-        self.browser.setHtml(page.document(claims, query, self._selected, self._in_use(), note))
+        self._pages.show(page.document(claims, query, self._selected, self._in_use(), note))
         if query.strip() and query != self._shown_query and claims:
             self.browser.scrollToAnchor(claims[0].id)  # a new filter: show its first match
         else:
