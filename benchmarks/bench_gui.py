@@ -230,7 +230,7 @@ EDIT_PLANS = {  # label -> (model preset or None for the window's own card examp
 
 
 def _edit_scenarios(form, preset: str | None) -> list[tuple[str, object]]:
-    """(field, edit(i)) for every field a user edits often: one keystroke's text, or one choice, per call."""
+    """(name, field key, edit(i)) for every field a user edits often: one keystroke's text, or one choice, per call."""
     def type_text(key: str, text: str) -> None:
         field = form.field(key)
         field.setText(text)
@@ -244,21 +244,21 @@ def _edit_scenarios(form, preset: str | None) -> list[tuple[str, object]]:
     def choose_from(key: str, first: int):  # skip the "custom / none" entries of a preset combo
         return lambda i: choose(key, first + i % (form.field(key).count() - first))
 
-    out = [("P", lambda i: type_text("model.params", f"{1 + i % 70}B"))] if preset is None else []
+    out = [("P", "model.params", lambda i: type_text("model.params", f"{1 + i % 70}B"))] if preset is None else []
     return out + [
-        ("scheme", lambda i: choose("scheme", i)),
-        ("profile", lambda i: choose("profile", i)),
-        ("GPU", choose_from("cluster.gpu", 1)),
-        ("GPU memory", lambda i: type_text("cluster.gpu_memory_bytes", str(16 + i % 64))),
-        ("Nd", lambda i: type_text("cluster.gpus_per_node", str(1 << (i % 8)))),
-        ("sequence", lambda i: type_text("seq_len", str(512 * (1 + i % 8)))),
-        ("micro-batch", lambda i: type_text("micro_batch", str(1 + i % 6))),
-        ("recompute", lambda i: choose("recompute", i)),
-        ("accum steps", lambda i: type_text("accum_steps", str(1 + i % 4))),
-        ("shard group", lambda i: type_text("cluster.shard_group", ("", "2", "4", "8")[i % 4])),
-        ("offload", lambda i: choose("offload", i)),
-        ("param dtype", lambda i: choose("param_dtype", i)),
-        ("prefetch", lambda i: choose("prefetch", i)),
+        ("scheme", "scheme", lambda i: choose("scheme", i)),
+        ("profile", "profile", lambda i: choose("profile", i)),
+        ("GPU", "cluster.gpu", choose_from("cluster.gpu", 1)),
+        ("GPU memory", "cluster.gpu_memory_bytes", lambda i: type_text("cluster.gpu_memory_bytes", str(16 + i % 64))),
+        ("Nd", "cluster.gpus_per_node", lambda i: type_text("cluster.gpus_per_node", str(1 << (i % 8)))),
+        ("sequence", "seq_len", lambda i: type_text("seq_len", str(512 * (1 + i % 8)))),
+        ("micro-batch", "micro_batch", lambda i: type_text("micro_batch", str(1 + i % 6))),
+        ("recompute", "recompute", lambda i: choose("recompute", i)),
+        ("accum steps", "accum_steps", lambda i: type_text("accum_steps", str(1 + i % 4))),
+        ("shard group", "cluster.shard_group", lambda i: type_text("cluster.shard_group", ("", "2", "4", "8")[i % 4])),
+        ("offload", "offload", lambda i: choose("offload", i)),
+        ("param dtype", "param_dtype", lambda i: choose("param_dtype", i)),
+        ("prefetch", "prefetch", lambda i: choose("prefetch", i)),
     ]
 
 
@@ -295,7 +295,7 @@ def edit_samples(edits: int, view: str, plans: dict) -> dict[str, dict[str, list
     start = w.model.plan
     out: dict[str, dict[str, list[float]]] = {}
     for label, (preset, fields) in plans.items():
-        for name, edit in _edit_scenarios(w.form, preset):
+        for name, key, edit in _edit_scenarios(w.form, preset):
             base = start if preset is None else None
             if base is None:
                 w.form.apply_model_preset(preset)
@@ -305,6 +305,8 @@ def edit_samples(edits: int, view: str, plans: dict) -> dict[str, dict[str, list
                 base = Plan.model_validate(data)
             w.load_plan(base)  # each field starts from the same plan
             app.processEvents()
+            if not w.form.field(key).isEnabled():  # a choice the plan turns off (the scheme under the torch profile)
+                continue
             data, wall, cpu = [], [], []
             for i in range(edits):
                 t0, c0 = time.perf_counter(), time.thread_time()
