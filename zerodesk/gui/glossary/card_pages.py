@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QTextBrowser
 
-PAGES_KEPT = 6
+PAGES_KEPT = 10  # every scheme under each profile
 
 
 class CardPages:
