@@ -65,8 +65,9 @@ class HybridCurves:
     def update(self, plan: Plan, top: int) -> None:
         """Recompute when what the curves depend on changed (model, scheme, profile, group, its meaning, the grid)."""
         grid = hybrid_grid(plan, top)
-        # the model by equality, not by its JSON (a long tensor list was serialised on every edit)
-        key = (plan.model, plan.scheme, plan.profile, plan.shard_placement, plan.hybrid, plan.shard_size, tuple(grid))
+        # the model by equality, not by its JSON (a long tensor list was serialised on every edit); the grid starts at
+        # the group's N (and is empty without a group), so Nd alone changes nothing here
+        key = (plan.model, plan.scheme, plan.profile, plan.shard_placement, plan.hybrid, tuple(grid))
         if key != self._key:
             self._key, self.grid = key, grid
             self.sweep = sweep_hybrid(plan, grid) if grid else {s: [] for s in STAGES}

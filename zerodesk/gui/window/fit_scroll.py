@@ -7,7 +7,7 @@ height, or the panel's minimum where the window is smaller, so texts never squee
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QMetaObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 
@@ -18,6 +18,19 @@ class FitScrollArea(QScrollArea):
         self.setFrameShape(QScrollArea.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setWidget(widget)
+        self._fit_pending = False
+
+    def fit_soon(self) -> None:
+        """Fit once the texts that asked for it are all set: an edit that changes several texts (each says so) costs
+        one fit, after them and before the frame is painted (a queued call runs ahead of the paint request)."""
+        if not self._fit_pending:
+            self._fit_pending = True
+            QMetaObject.invokeMethod(self, "_fit_queued", Qt.ConnectionType.QueuedConnection)
+
+    @Slot()
+    def _fit_queued(self) -> None:
+        self._fit_pending = False
+        self.fit()
 
     def fit(self) -> None:
         widget = self.widget()

@@ -73,7 +73,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         plan_scroll = FitScrollArea(self.plan_tab)
         plan_scroll.setObjectName("planScroll")
         plan_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its charts and boxes take the focus; it follows them
-        self.plan_tab.textsChanged.connect(plan_scroll.fit, Qt.ConnectionType.QueuedConnection)
+        self.plan_tab.textsChanged.connect(plan_scroll.fit_soon)
         self.tabs.addTab(plan_scroll, "")
         self.pages = LazyPages(self.tabs)
         self._table_slot = self.pages.add(self._build_table, "tableSlot")
@@ -238,7 +238,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         tab.exportRequested.connect(self._export_fit)
         scroll = FitScrollArea(tab)  # as the Plan tab: a small window scrolls it rather than squeezing the map
         scroll.setObjectName("fitScroll")
-        tab.textsChanged.connect(scroll.fit, Qt.ConnectionType.QueuedConnection)
+        tab.textsChanged.connect(scroll.fit_soon)
         return scroll
 
     def _export_fit(self, suffix: str) -> bool:
