@@ -152,3 +152,25 @@ def test_torch_profile_raw_count_closed_form():
     assert states(0) == {"params": 4 * p, "grads": 4 * p}
     assert states(3) == {"params": 4 * p // nd, "grads": 4 * p // nd}
     assert b.exact_shapes is False
+
+
+@settings(max_examples=60, deadline=None)
+@given(counts, dps, st.sampled_from(list(Scheme)), st.sampled_from(list(Profile)))
+def test_stage_totals_are_compute_totals(p, nd, scheme, profile):
+    """The sweeps' states-only totals are compute()'s, to the byte, in both profiles."""
+    from zerodesk.core.accounting import stage_totals
+
+    plan = plan_for(p, nd, scheme).model_copy(update={"profile": profile})
+    assert stage_totals(plan) == [s.total_bytes for s in compute(plan).stages]
+
+
+def test_sweep_kept_by_its_inputs_and_handed_out_as_copies():
+    """An edit that changes nothing the sweep depends on gets the kept sweep; a caller changing its copy changes
+    nothing kept; another model gets its own."""
+    plan = plan_for(2 * 10**9, 4)
+    first = sweep_dp(plan, [1, 2, 4])
+    first[0][0] = -1
+    again = sweep_dp(plan.model_copy(update={"seq_len": plan.seq_len * 2}), [1, 2, 4])
+    assert again[0][0] == 32 * GB
+    other = sweep_dp(plan_for(10**9, 4), [1, 2, 4])
+    assert other[0][0] == 16 * GB

@@ -493,3 +493,18 @@ def test_plan_at_sets_nd_and_the_micro_batch_and_keeps_the_rest(cluster, dp):
         assert (moved.cluster.nodes, moved.cluster.gpus_per_node) == (plan.cluster.nodes, plan.cluster.gpus_per_node)
     assert moved.model_dump(exclude={"cluster", "micro_batch"}) == plan.model_dump(exclude={"cluster", "micro_batch"})
     assert moved.cluster.gpu_memory_bytes == 80 * GB
+
+
+def test_fit_map_answers_a_plan_edited_back_from_its_recent_answers():
+    """A choice toggled and toggled back is answered from the kept answer, which is the one a fresh model gives."""
+    from zerodesk.core.fit_map import FitMapModel
+
+    base = Plan.model_validate({"model": find_model("llama-2-7b").to_model_spec().model_dump(), "seq_len": 4096,
+                                "cluster": {"nodes": 8, "gpus_per_node": 8, "gpu": "h100-80gb",
+                                            "gpu_memory_bytes": find_gpu("h100-80gb").memory_bytes}})
+    other = base.model_copy(update={"param_dtype": "fp32"})
+    fit = FitMapModel()
+    first = fit.update(base)
+    assert fit.update(other) is not first
+    assert fit.update(Plan.model_validate(base.model_dump())) is first  # an equal plan, not the same object
+    assert repr(FitMapModel().update(base).answer) == repr(first.answer)
