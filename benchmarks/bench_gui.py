@@ -1,6 +1,6 @@
 """Window benchmarks: cold start to a shown window, and edit-to-redraw latency. Prints figures.
 
-    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300] [--nd-edits 40] [--baseline DIR]
+    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300] [--nd-edits 40] [--baseline DIR] [--only PART]
 
 Cold start: wall time from launching a fresh Python process to the main window shown and
 painted once (offscreen platform, so no compositor; a real display adds its own frame), side by
@@ -16,14 +16,19 @@ that shows the same PlotWidget window, grabs it and writes the PNG; target: at m
 timed before and after under the same machine load.
 Large clusters: an edit under the torch profile at Nd 1,024 / 16,384 / 65,536, longest blocking
 of the GUI thread; target: never over 50 ms.
-Edit-to-redraw: one user edit of a form field (a key typed into a line edit, a combo choice)
-to the chart's data updated from the core, and then to both charts repainted; target: median
-under 16 ms (one frame at 60 Hz).
+Edit-to-redraw, per field (P, scheme, profile, GPU, GPU memory, Nd, sequence, micro-batch, recompute, accumulation,
+shard group, offload, parameter dtype, prefetch; a field the plan turns off is skipped), on the card example (raw
+P) and on Llama 2 7B under both profiles: one user edit (a key typed into a line edit, a combo choice) to the
+model and every live view updated ("data"), then the event loop's turn that paints what changed (the view in
+front with its charts, the form, the glossary); with the Plan tab and then the Table tab in front. Median and p90
+of wall time and of the GUI thread's own CPU time (steadier on a shared machine); target: median <= 16 ms and
+p90 <= 25 ms for every field. --baseline DIR times another checkout the same way: each side runs in its own child
+processes (the baseline under DIR/.venv when it has one), started alternately (--rounds), side by side.
 Quit: from Quit (Ctrl+Q) to the process gone, the Measure tab opened first (its interpreter check may
 still run); target: under 0.3 s (Python's own teardown took 0.7-1.4 s here, 2-3 s on a busy machine).
-Fit view: with the Fit tab in view, an edit (micro-batch, sequence, GPU memory, Nd, recompute, a new model)
-to the solver's answer and map recomputed and the tab repainted, on Llama 2 70B and 7B under both profiles;
-target: under 50 ms. Wall and CPU time (the GUI thread's own; steadier on a shared machine). The tab is built only when opened, so the cold start above does not include it.
+Fit view: the same fields with the Fit tab in front (the solver's answer and map recomputed and the tab repainted),
+on Llama 2 70B and 7B under both profiles, side by side with --baseline as above. The tab is built only when
+opened, so the cold start above does not include it.
 """
 
 from __future__ import annotations
