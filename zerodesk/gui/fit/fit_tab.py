@@ -21,6 +21,7 @@ from ...core.fit_map import FitMapModel, FitState, plan_at
 from ...core.plan import Plan
 from ...core.plan_model import PlanModel
 from ..base import i18n
+from ..base.layout_now import settle_layout
 from ..base.style import ERROR_COLOR, STAGE_COLORS, WARN_COLOR
 from ..charts.chart_export import save_png, save_svg
 from . import texts
@@ -144,6 +145,7 @@ class FitTab(QWidget):
         self.table.show_answer(plan, state.answer)
         self.global_batch.set_plan(plan)
         self._update_texts()
+        settle_layout(self)  # laid out at its final size before the frame: one paint of the edit
 
     def choose(self, dp: int, micro_batch: int) -> None:
         """Set the plan to a cell of the map: its Nd and micro-batch, the rest unchanged (through the model)."""
