@@ -508,3 +508,16 @@ def test_fit_map_answers_a_plan_edited_back_from_its_recent_answers():
     assert fit.update(other) is not first
     assert fit.update(Plan.model_validate(base.model_dump())) is first  # an equal plan, not the same object
     assert repr(FitMapModel().update(base).answer) == repr(first.answer)
+
+
+def test_a_memo_of_peaks_is_not_reused_across_an_edit_of_the_shard_group():
+    """The peaks shard among the group: a memo made for another group would give that group's peaks."""
+    from zerodesk.core.fit import peak_memo, stage_peaks
+
+    base = Plan.model_validate({"model": find_model("llama-2-7b").to_model_spec().model_dump(), "seq_len": 4096,
+                                "cluster": {"nodes": 8, "gpus_per_node": 8, "gpu": "h100-80gb",
+                                            "gpu_memory_bytes": find_gpu("h100-80gb").memory_bytes}})
+    grouped = Plan.model_validate({**base.model_dump(), "cluster": {**base.cluster.model_dump(), "shard_group": 8}})
+    memo = peak_memo(base)
+    assert stage_peaks(grouped, 1, 64, peak_memo(grouped, memo)) == stage_peaks(grouped, 1, 64)
+    assert stage_peaks(grouped, 1, 64) != stage_peaks(base, 1, 64)

@@ -136,8 +136,9 @@ MEMO_LIMIT = 50_000  # stage peaks a memo keeps before a fresh one starts (an ed
 
 
 def peak_key(plan: Plan) -> str:
-    """The part of a plan its stage peaks depend on (see PEAK_FREE)."""
-    return plan.model_dump_json(exclude=PEAK_FREE)
+    """The part of a plan its stage peaks depend on (see PEAK_FREE); of the cluster, the shard group: the peaks
+    shard among it (a memo kept across an edit of the group gave the previous group's peaks)."""
+    return plan.model_dump_json(exclude=PEAK_FREE) + f"|shard_group={plan.cluster.shard_group}"
 
 
 class _Peaks:
