@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from math import gcd
 
 from .accounting import STAGES
-from .fit import (MAX_MICRO_BATCH, FitAnswer, FitError, GlobalBatchAnswer, batch_limits, global_batch_fit, peak_key,
-                  peak_memo, solve, stage_peaks, usable_memory)
+from .fit import (MAX_MICRO_BATCH, FitAnswer, FitError, GlobalBatchAnswer, batch_limits, global_batch_fit, peak_memo,
+                  solve, stage_peaks, usable_memory)
 from .plan import MAX_RANKS, Cluster, Plan
 
 MIN_TOP_DP = 1024  # the map shows Nd up to at least this: what more GPUs would change
 MIN_TOP_BATCH = 8  # and micro-batches up to at least this
-RECENT = 6  # answers (and memos of peaks) kept for edits back to an earlier plan
+RECENT = 6  # answers (with their memos of peaks) kept for edits back to an earlier plan
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,6 @@ class FitMapModel:
 
     def __init__(self) -> None:
         self._memo = None
-        self._memos: list = []  # the last few peak memos, newest first: an edit back to a scheme, a dtype... reuses its
         self._recent: list[tuple[FitState, object]] = []  # the last few answers with their memos, newest first
         self._global_memos: dict = {}  # global_batch_fit's peaks of one step and of accumulation, kept across edits
         self.state: FitState | None = None
@@ -92,8 +91,8 @@ class FitMapModel:
     def update(self, plan: Plan) -> FitState:
         """The answer and the map for `plan` (error: one sentence when the plan cannot be answered).
 
-        The last RECENT answers are kept: a plan edited back to one of them (a choice toggled and toggled back) is
-        answered from there; otherwise the memo of peaks for the same peak_key, if one of the last is, is reused."""
+        The last RECENT answers are kept with their memos: a plan edited back to one of them (a choice toggled and
+        toggled back) is answered from there."""
         if self.state is not None and self.state.plan == plan:
             return self.state
         for i, (state, memo) in enumerate(self._recent):
@@ -101,17 +100,12 @@ class FitMapModel:
                 self._recent.insert(0, self._recent.pop(i))
                 self.state, self._memo = state, memo
                 return state
-        previous, key = self._memo, peak_key(plan)
-        if previous is None or previous.key != key:
-            previous = next((m for m in self._memos if m.key == key), previous)
         try:
-            self._memo = peak_memo(plan, previous)
+            self._memo = peak_memo(plan, self._memo)
             answer = solve(plan, self._memo)
             state = FitState(plan, answer, self._map(plan))
         except (FitError, ValueError, ArithmeticError) as exc:  # as PlanModel: one sentence, the window stays
             state = FitState(plan, error=str(exc))
-        if self._memo is not None:
-            self._memos = [self._memo, *[m for m in self._memos if m is not self._memo]][:RECENT]
         self._recent = [(state, self._memo), *self._recent][:RECENT]
         self.state = state
         return state
