@@ -286,7 +286,7 @@ def _edit_window(view: str):
     return w
 
 
-def edit_samples(edits: int, view: str, plans: dict) -> dict[str, dict[str, list[float]]]:
+def edit_samples(edits: int, view: str, plans: dict, only: set[str] | None = None) -> dict[str, dict[str, list[float]]]:
     """{"plan / field": {"data": [...], "wall": [...], "cpu": [...]}} in seconds: one user edit (data: until the edit's
     handlers return), then the event loop's turn that paints the window (the view in front with its charts, the
     form); `cpu` is the GUI thread's own time (steadier on a shared machine)."""
@@ -301,6 +301,8 @@ def edit_samples(edits: int, view: str, plans: dict) -> dict[str, dict[str, list
     out: dict[str, dict[str, list[float]]] = {}
     for label, (preset, fields) in plans.items():
         for name, key, edit in _edit_scenarios(w.form, preset):
+            if only and name not in only:
+                continue
             base = start if preset is None else None
             if base is None:
                 w.form.apply_model_preset(preset)
@@ -333,7 +335,7 @@ def _stats_ms(values: list[float]) -> tuple[float, float]:
     return statistics.median(values) * 1e3, ordered[int(0.9 * (len(ordered) - 1))] * 1e3
 
 
-def _sides_samples(part: str, edits: int, baseline: Path | None, rounds: int) -> dict[str, dict]:
+def _sides_samples(part: str, edits: int, baseline: Path | None, rounds: int, fields: str = "") -> dict[str, dict]:
     """Each side's samples, gathered in `rounds` child processes per side started alternately (so both see the same
     machine load); the baseline runs under its own checkout's .venv when it has one."""
     sides = {"ZeroDesk": (ROOT, sys.executable)}
@@ -346,7 +348,8 @@ def _sides_samples(part: str, edits: int, baseline: Path | None, rounds: int) ->
         for name, (root, python) in sides.items():
             env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(root))
             out = subprocess.run([python, str(Path(__file__).resolve()), "--samples", part, "--root", str(root),
-                                  "--edits", str(per_round)], env=env, capture_output=True, text=True, timeout=1800)
+                                  "--edits", str(per_round), "--fields", fields], env=env, capture_output=True, text=True,
+                                 timeout=1800)
             if out.returncode != 0:
                 raise SystemExit(f"{name}: the {part} part failed:\n{out.stderr[-3000:]}")
             import json
@@ -385,10 +388,10 @@ def print_edit_table(title: str, merged: dict[str, dict], bar: tuple[float, floa
               f"{worst[n][0]:.1f} ms, p90 {worst[n][1]:.1f} ms (bar: median <= {bar[0]:g}, p90 <= {bar[1]:g})")
 
 
-def edit_latency(edits: int, baseline: Path | None = None, rounds: int = 2) -> None:
+def edit_latency(edits: int, baseline: Path | None = None, rounds: int = 2, fields: str = "") -> None:
     """Edit -> every live view repainted, per field, with the Plan tab and then the Table tab in front."""
     for view in ("plan", "table"):
-        merged = _sides_samples(f"edits-{view}", edits, baseline, rounds)
+        merged = _sides_samples(f"edits-{view}", edits, baseline, rounds, fields)
         print_edit_table(f"edit -> data and the {view.title()} tab repainted, {edits} edits per field and side "
                          f"(ms; CPU: the GUI thread's own; load average {os.getloadavg()[0]:.1f}):", merged)
 
@@ -444,9 +447,9 @@ FIT_PLANS = {  # label -> (preset, plan fields): the in-process solve's 70B case
 }
 
 
-def fit_view_latency(edits: int, baseline: Path | None = None, rounds: int = 2) -> None:
+def fit_view_latency(edits: int, baseline: Path | None = None, rounds: int = 2, fields: str = "") -> None:
     """An edit of every field with the Fit tab in view: the solver's answer and map recomputed and the tab repainted."""
-    merged = _sides_samples("edits-fit", edits, baseline, rounds)
+    merged = _sides_samples("edits-fit", edits, baseline, rounds, fields)
     print_edit_table(f"Fit tab in view: edit -> answer, map and tab repainted, {edits} edits per field and side "
                      f"(ms; CPU: the GUI thread's own; load average {os.getloadavg()[0]:.1f}):", merged)
 
@@ -509,6 +512,8 @@ def main() -> None:
     parser.add_argument("--only", choices=("start", "screenshot", "edits", "nd", "fit", "quit"), help="run one part only")
     parser.add_argument("--rounds", type=int, default=2,
                         help="edits and fit parts: child processes per side, started alternately with the baseline's")
+    parser.add_argument("--fields", default="", help="edits and fit parts: only these fields (names as printed, "
+                        "comma-separated), e.g. --fields P,scheme")
     parser.add_argument("--samples", choices=("edits-plan", "edits-table", "edits-fit"), help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)  # the checkout a --samples child times
     args = parser.parse_args()
@@ -517,15 +522,16 @@ def main() -> None:
 
         _window_app(args.root)
         view = args.samples.split("-")[1]
-        samples = edit_samples(args.edits, view, FIT_PLANS if view == "fit" else EDIT_PLANS)
+        samples = edit_samples(args.edits, view, FIT_PLANS if view == "fit" else EDIT_PLANS,
+                               {f.strip() for f in args.fields.split(",") if f.strip()})
         print(json.dumps(samples))
         sys.stdout.flush()
         os._exit(0)  # the window's teardown is not timed and not needed
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (figures scale with other work on the machine)")
     parts = {"start": lambda: cold_start(args.starts, args.baseline),
-             "screenshot": lambda: screenshot_process(args.screenshots, args.baseline), "edits": lambda: edit_latency(args.edits, args.baseline, args.rounds),
-             "nd": lambda: large_cluster_latency(args.nd_edits), "fit": lambda: fit_view_latency(args.fit_edits, args.baseline, args.rounds),
+             "screenshot": lambda: screenshot_process(args.screenshots, args.baseline), "edits": lambda: edit_latency(args.edits, args.baseline, args.rounds, args.fields),
+             "nd": lambda: large_cluster_latency(args.nd_edits), "fit": lambda: fit_view_latency(args.fit_edits, args.baseline, args.rounds, args.fields),
              "quit": lambda: quit_time(args.quits)}
     for name, run in parts.items():
         if args.only in (None, name):
