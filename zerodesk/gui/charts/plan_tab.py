@@ -14,7 +14,6 @@ from ...core.accounting import Breakdown
 from ...core.plan import Offload, Plan
 from ...core.plan_model import PlanModel
 from ..base import i18n
-from ..base.layout_now import settle_layout
 from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
 from .dp_chart import DpChart, dp_legend_html
@@ -239,7 +238,6 @@ class PlanTab(QWidget):
         if self.dp_chart is not None:
             self.dp_chart.set_plan(plan, b)
         self._update_texts()
-        settle_layout(self)  # the charts take their final size now: fewer paints of the edit (six for a scheme)
 
     def set_stale(self, errors: dict[str, str]) -> None:
         """The form is invalid: say that the chart shows the last valid plan."""
