@@ -5,7 +5,11 @@ Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fract
 
 from __future__ import annotations
 
-import argparse
+from . import start_collector
+
+start_collector.hold()  # before the imports: the start's long-lived objects are not walked again and again (released by the window)
+
+import argparse  # noqa: E402  isort: skip
 import math
 import os
 import re
