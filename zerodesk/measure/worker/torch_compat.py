@@ -430,19 +430,24 @@ def direct_output_walk() -> Iterator[None]:
     """The trackers' walk over each op's outputs without pytree's flatten and rebuild.
 
     After every op the trackers call tree_map_only(torch.Tensor, track, outputs) and drop what it returns. For a
-    tensor, None, or a plain list or tuple of tensors (nearly every op; FSDP2's and AdamW's foreach ops return
-    lists of hundreds) this calls track on the same tensors in the same order without building a tree spec and a
-    new tree, which was most of the trackers' own time in a 7B step. Any other output goes to torch's own walk."""
+    tensor, a plain list or tuple of tensors (nearly every op; FSDP2's and AdamW's foreach ops return lists of
+    hundreds) or one value that is no tensor and no container (None, a number, a device: prim.device's output, the
+    most frequent op under fake tensors) this calls track on the same tensors in the same order (none for a value)
+    without building a tree spec and a new tree, which was most of the trackers' own time in a 7B step. Any other
+    output goes to torch's own walk."""
     check("tracker_output_walk")
     from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
     from torch.utils._pytree import tree_map_only
+
+    # outputs that are one leaf and never a tensor: prim.device's (most ops a tracker sees), item()'s, sizes' ...
+    plain = {type(None), int, float, bool, complex, str, torch.device, torch.dtype}
 
     def direct(types: Any, func: Any, tree: Any, is_leaf: Any = None) -> Any:
         if types is torch.Tensor and is_leaf is None:
             if isinstance(tree, torch.Tensor):
                 return func(tree)
-            if tree is None:
-                return None
+            if type(tree) in plain:
+                return tree
             if type(tree) in (list, tuple) and all(isinstance(t, torch.Tensor) for t in tree):
                 return type(tree)([func(t) for t in tree])
         return tree_map_only(types, func, tree, is_leaf)
