@@ -29,7 +29,7 @@ from functools import lru_cache
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
-from .accumulation import accumulate
+from .accumulation import accumulate, unit_reduce_scatter
 from .knobs import param_bytes, reduce_bytes
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .plan import Architecture, Plan, Profile
@@ -254,10 +254,13 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         if mixed is not None:
             out = mixed
         elif _totals and not _top:
-            placed, out = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True), []
+            placed = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True)
+            out = [Moment(ph, name, comps) for ph, name, comps in
+                   traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
         else:
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn)]
+        out = _unit_reduce_scatters(plan, stage, out)
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -371,6 +374,21 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     if _totals:
         return _named_totals(out)
     return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
+
+
+def _unit_reduce_scatters(plan: Plan, stage: int, out: list[Moment]) -> list[Moment]:
+    """Each FSDP2 unit's reduce-scatter (stages 2-3), from the end of its backward that core.peak_traced places
+    ("... end"): the unit resharded, its gradients copied into the reduce-scatter input beside them (the previous
+    unit's input released first), the block's temporaries gone but the residual stream's gradient
+    (core.accumulation.unit_reduce_scatter, with nothing kept). A unit of N blocks holds N blocks' gradients and an
+    N-block input at once. The ends themselves stay only for accumulation, which reads them."""
+    ends = [m for m in out if m.name.endswith(" end")]
+    if not ends:
+        return out
+    unit = unit_bytes(plan, stage)
+    copies = [Moment(m.phase, f"unit reduce-scatter after {m.name[:-4]}",
+                     unit_reduce_scatter(plan, m.components, 0, unit)) for m in ends]
+    return (out if plan.accum_steps > 1 else [m for m in out if not m.name.endswith(" end")]) + copies
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
