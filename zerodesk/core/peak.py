@@ -29,7 +29,7 @@ from functools import lru_cache
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
-from .accumulation import accumulate, unit_reduce_scatter
+from .accumulation import accumulate, root_regather, unit_reduce_scatter
 from .knobs import param_bytes, reduce_bytes
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .plan import Architecture, Plan, Profile
@@ -260,7 +260,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         else:
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn)]
-        out = _unit_reduce_scatters(plan, stage, out)
+        out = _unit_collectives(plan, stage, out)
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -376,19 +376,27 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
 
 
-def _unit_reduce_scatters(plan: Plan, stage: int, out: list[Moment]) -> list[Moment]:
-    """Each FSDP2 unit's reduce-scatter (stages 2-3), from the end of its backward that core.peak_traced places
-    ("... end"): the unit resharded, its gradients copied into the reduce-scatter input beside them (the previous
-    unit's input released first), the block's temporaries gone but the residual stream's gradient
-    (core.accumulation.unit_reduce_scatter, with nothing kept). A unit of N blocks holds N blocks' gradients and an
-    N-block input at once. The ends themselves stay only for accumulation, which reads them."""
-    ends = [m for m in out if m.name.endswith(" end")]
-    if not ends:
+def _unit_collectives(plan: Plan, stage: int, out: list[Moment]) -> list[Moment]:
+    """The moments FSDP2's collectives in backward make (stages 2-3), from the places core.peak_traced marks.
+
+    Each unit's reduce-scatter, from the end of its backward ("... end"): the unit resharded, its gradients copied
+    into the reduce-scatter input beside them (the previous unit's input released first), the block's temporaries
+    gone but the residual stream's gradient (core.accumulation.unit_reduce_scatter, nothing kept). A unit of N
+    blocks holds N blocks' gradients and an N-block input at once.
+    Stage 3's root gathered again for the head's backward, from its first moment ("... start"): the all-gather
+    output beside the parameters copied out of it (core.accumulation.root_regather); with FP32 parameters the root
+    is twice the bytes, and this is the peak.
+    The marked moments themselves stay only for accumulation, which reads them."""
+    marked = [m for m in out if m.name.endswith((" end", " start"))]
+    if not marked:
         return out
     unit = unit_bytes(plan, stage)
-    copies = [Moment(m.phase, f"unit reduce-scatter after {m.name[:-4]}",
-                     unit_reduce_scatter(plan, m.components, 0, unit)) for m in ends]
-    return (out if plan.accum_steps > 1 else [m for m in out if not m.name.endswith(" end")]) + copies
+    made = [Moment(m.phase, f"unit reduce-scatter after {m.name[:-4]}", unit_reduce_scatter(plan, m.components, 0, unit))
+            if m.name.endswith(" end") else
+            Moment(m.phase, "root gathered for the head's backward", root_regather(m.components, unit))
+            for m in marked]
+    ids = {id(m) for m in marked}
+    return (out if plan.accum_steps > 1 else [m for m in out if id(m) not in ids]) + made
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,

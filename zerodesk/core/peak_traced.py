@@ -330,8 +330,9 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     moments are wanted pass (all of them by default; not with totals_only). more: the activations' bytes a place's
     moments hold beyond the template's, by (place, block) (none by default; not with totals_only).
     At stages 2-3 the moments also hold, named "... end", the end of each FSDP2 unit's backward (the last moment of
-    its first block's): its reduce-scatter comes next (core.accumulation.unit_reduce_scatter); ends_only: only
-    those (what the fit's totals lack)."""
+    its first block's): its reduce-scatter comes next (core.accumulation.unit_reduce_scatter); and at stage 3,
+    named "... start", the head backward's first: the root is gathered again just before it
+    (core.accumulation.root_regather). ends_only: only those (what the fit's totals lack)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
     placed = _placed(plan, step, fsdp, grad_scale, every_block, units)
@@ -371,7 +372,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
             and (units is None or not units.root_only and i % units.per_unit == 0)]
     # and, at stage 3, the head's backward's first: the root is gathered for it just before (core.accumulation)
     ends += [int(placed.bounds[k]) for k, (_, _, place, _) in enumerate(placed.places)
-             if plan.accum_steps > 1 and stage == 3 and place == "headb" and wanted[k]
+             if stage == 3 and place == "headb" and wanted[k]
              and (units is None or not units.root_only)]
     chosen = [*chosen, *ends]
     if not chosen:
