@@ -30,7 +30,7 @@ from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
 from .accumulation import accumulate, root_regather, unit_reduce_scatter
-from .knobs import param_bytes, reduce_bytes
+from .knobs import autocast_dtype, param_bytes, reduce_bytes
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .plan import Architecture, Plan, Profile
 from .residuals import ActivationEstimate, Compute, estimate
@@ -157,8 +157,9 @@ def engine(plan: Plan, stage: int) -> Engine:
     block (and the root's embedding and head) at a time with the next block prefetched, gradients are made in the
     parameters' dtype and reduce-scattered in the scheme's communication dtype as each block's backward ends."""
     if plan.profile == Profile.TORCH:
-        if stage <= 1:
-            return Engine("autocast", True, 0, FP32, FP32, FP32, FP32, FP32)
+        if stage <= 1:  # DDP's fp32 parameters, under autocast (16-bit compute, weight copies cached) or not
+            cast = autocast_dtype(plan) is not None
+            return Engine("autocast" if cast else "fp32", cast, 0, FP32, FP32, FP32, FP32, FP32)
         gb = param_bytes(plan)
         return Engine("fp32" if gb >= FP32 else "bf16", False, gb, gb, FP32, reduce_bytes(plan), FP32, gb)
     spec = SCHEMES[plan.scheme]
