@@ -141,38 +141,44 @@ def engine_terms(stage: int, place: str, i: int | None, layers: int, sh: Any, en
     prefetch = units is None or units.prefetch
     gb, per, whole = eng.gathered, sh.block_padded, sh.all_padded
     root = whole if root_only else sh.root_padded
-    blk = 0 if root_only else per * min(size, max(layers, 1))  # the largest unit
     shard = eng.shard_grad * ceil(per / dp)  # one block's gradient shard
     s2 = stage == 2
+
+    def start(j: int) -> int:  # the first block of j's unit
+        return j - j % size
 
     def end(j: int) -> int:  # one past the last block of j's unit
         return min((j // size + 1) * size, layers)
 
+    def unit(j: int) -> int:  # elements of j's unit (the last unit may have fewer blocks)
+        return 0 if root_only else per * (end(j) - start(j))
+
     def held(j: int) -> int:  # gathered at block j: stage 2 keeps every unit so far, stage 3 only j's
         if root_only:
             return gb * whole
-        return gb * (root + end(j) * per) if s2 else gb * (root + blk)
+        return gb * (root + end(j) * per) if s2 else gb * (root + unit(j))
 
+    last = layers - 1
     if place in ("pre", "fwd"):
         i = i or 0
-        return {"gathered_params": held(i), "all_gather": gb * (root + blk) if i == 0 else gb * blk}
-    if place == "head":
-        return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": gb * blk}
+        return {"gathered_params": held(i), "all_gather": gb * (root + unit(i)) if i == 0 else gb * unit(i)}
+    if place == "head":  # the last unit's all-gather output is held to the root's post-forward
+        return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": gb * unit(last)}
     if place in ("loss", "lossb"):
         return {"gathered_params": gb * whole if s2 else 0}
     if place == "headb":  # stage 3: the root re-gathered for the head's backward, the last unit prefetched
         return {"gathered_params": gb * whole if s2 else gb * root,
-                "all_gather": 0 if s2 or not prefetch else gb * blk}
+                "all_gather": 0 if s2 or not prefetch else gb * unit(last)}
     if place in ("bwd", "last"):
         done = layers - end(i)  # blocks whose unit has reduce-scattered
-        return {"gathered_params": held(i),
-                "all_gather": gb * blk if not s2 and prefetch and i - i % size > 0 else 0,
-                "reduce_scatter": eng.reduce * blk if done else 0, "grads": shard * done,
+        return {"gathered_params": held(i),  # the unit before i's prefetched; the unit after i's reduce-scattering
+                "all_gather": gb * unit(start(i) - 1) if not s2 and prefetch and start(i) > 0 else 0,
+                "reduce_scatter": eng.reduce * unit(end(i)) if done else 0, "grads": shard * done,
                 "unsharded_grads": eng.grad * per * (end(i) - i - 1)}
     if place == "tail":
         if root_only:  # every block's gradients wait for the root's reduce-scatter
             return {"gathered_params": gb * whole, "unsharded_grads": eng.grad * per * (layers - 1)}
-        return {"gathered_params": gb * root, "reduce_scatter": eng.reduce * blk, "grads": shard * layers}
+        return {"gathered_params": gb * root, "reduce_scatter": eng.reduce * unit(0), "grads": shard * layers}
     return {}
 
 
