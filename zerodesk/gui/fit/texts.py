@@ -175,7 +175,8 @@ def cheapest_recompute(plan: Plan, fits: list[PolicyFit]) -> str:
     unit = plan.units
     layers = plan.model.architecture.layers if plan.model.architecture is not None else 0
     head = translate("FitTexts", "Cheapest recompute that fits micro-batch {mb} at sequence {seq} (the least forward "
-                                 "work rerun):").format(mb=i18n.fmt_int(plan.micro_batch), seq=i18n.fmt_int(plan.seq_len))
+                                 "work rerun):").format(mb=i18n.fmt_int(plan.micro_batch),
+                                                        seq=i18n.fmt_int(plan.seq_len))
     lines = [f"<b>{html.escape(head)}</b>"]
     for f in fits:
         policy, stage = f.policy, i18n.stage_short(f.stage)
