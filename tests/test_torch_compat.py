@@ -72,6 +72,7 @@ def _breakers():
         "dispatch_mode": lambda mp: mp.setattr(torch.utils._python_dispatch, "TorchDispatchMode", object),
         "fake_cache_key": lambda mp: mp.setattr(fake_tensor.TensorMetadata, "_flatten_into",  # a key of dtypes only
                                                 lambda self, result, mode, state: result.append(self.dtype)),
+        "fsdp_tracker_units": lambda mp: mp.delattr(fsdp2_mem_tracker, "_SavedFSDPMethods"),
     }
 
 
@@ -281,3 +282,58 @@ def test_the_trackers_output_walk_is_torchs_own_for_plain_outputs():
             want = tree_map_only(torch.Tensor, lambda x: torchs.append(x) or x, out)
             assert [id(x) for x in mine] == [id(x) for x in torchs]
             assert type(got) is type(want) and (got is out or got == want)
+def _units_step(tracked: bool) -> tuple[list[int], int]:
+    """One step of four linear blocks in two FSDP2 units of two (fully_shard([b0, b1]), as the worker wraps them) on
+    rank 0 of a fake world of 2, resharding after forward (stage 3): (how many gradients each post-backward
+    reduce-scattered, how many all-gathers ran), under the worker's FSDPMemTracker or without one."""
+    from torch import nn
+    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+    from torch.distributed.fsdp._fully_shard._fsdp_param_group import FSDPParamGroup
+
+    from zerodesk.measure.worker.simulate import fake_world
+
+    reduced, gathers = [], [0]
+    post_backward, unshard = FSDPParamGroup.post_backward, FSDPParamGroup.unshard
+
+    def counting_post_backward(self, *args):
+        reduced.append(sum(p.unsharded_param.grad is not None for p in self.fsdp_params
+                           if hasattr(p, "_unsharded_param")))
+        return post_backward(self, *args)
+
+    def counting_unshard(self, async_op=False):
+        if self._all_gather_result is None and not self.is_unsharded:
+            gathers[0] += 1
+        return unshard(self, async_op)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(FSDPParamGroup, "post_backward", counting_post_backward)
+    mp.setattr(FSDPParamGroup, "unshard", counting_unshard)
+    try:
+        with fake_world(2) as mesh:
+            blocks = nn.ModuleList(nn.Linear(8, 8) for _ in range(4))
+            model = nn.Sequential(*blocks)
+            policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+            for unit in ([blocks[0], blocks[1]], [blocks[2], blocks[3]]):
+                fully_shard(unit, mesh=mesh, reshard_after_forward=True, mp_policy=policy)
+            fully_shard(model, mesh=mesh, reshard_after_forward=True, mp_policy=policy)
+            optimizer = torch.optim.AdamW(model.parameters(), foreach=False)
+            x = torch.ones(4, 8, requires_grad=True)
+            if tracked:
+                tracker = torch_compat.fsdp_mem_tracker(model, optimizer)
+                with tracker:
+                    model(x).sum().backward()
+            else:
+                model(x).sum().backward()
+    finally:
+        mp.undo()
+    return [n for n in reduced if n], gathers[0]
+
+
+def test_the_tracker_keeps_an_fsdp2_unit_of_several_blocks_whole():
+    """FSDPMemTracker re-hooked each module of a unit on its own (torch 2.13): a unit resharded and gathered again at
+    every block, each block's gradients reduce-scattered alone. Tracked, the step is the untracked one: each unit
+    gathered once in forward and once in backward, and reduce-scattered once, with both blocks' gradients."""
+    untracked = _units_step(tracked=False)
+    assert untracked == _units_step(tracked=True)
+    assert sorted(untracked[0]) == [4, 4]  # two units of two blocks (weight and bias each); the root has none
+    assert untracked[1] == 2 * 2  # two units, gathered in forward and again in backward (the root holds nothing)

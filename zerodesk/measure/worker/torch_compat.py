@@ -125,7 +125,101 @@ def fsdp_mem_tracker(model: Any, optimizer: Any) -> Any:
     check("fsdp_mem_tracker")
     from torch.distributed._tools.fsdp2_mem_tracker import FSDPMemTracker
 
-    return FSDPMemTracker(model, optimizer)
+    tracker = FSDPMemTracker(model, optimizer)
+    _units_instrumented_whole(tracker)
+    return tracker
+
+
+@_self_check("fsdp_tracker_units", "FSDPMemTracker's FSDP2 instrumentation (_instrument_fsdp_module, "
+                                   "_deregister_module_and_optimizer_hooks, their hook wrappers, _SavedFSDPMethods) "
+                                   "and FSDP2's grouped forward hooks (_fsdp_state._register_group_forward_hooks, "
+                                   "FSDPState._modules, _modules_to_run_forward, _cast_output_dtype)",
+             code="tracker_unavailable")
+def _check_fsdp_tracker_units() -> None:
+    from torch.distributed._tools import fsdp2_mem_tracker
+    from torch.distributed.fsdp._fully_shard import _fsdp_state
+
+    tracker = fsdp2_mem_tracker.FSDPMemTracker
+    for name in ("_fsdp_state_pre_forward", "_fsdp_state_post_forward", "_fsdp_param_group_pre_backward",
+                 "_fsdp_param_group_post_backward", "_instrument_fsdp_sharded_params_grads"):
+        _need(callable(getattr(tracker, name, None)), f"no FSDPMemTracker.{name}")
+    names = _code_names(tracker)
+    for name in ("_instrument_fsdp_module", "_deregister_module_and_optimizer_hooks", "_fsdp_mod_to_saved_methods",
+                 "_optimizer_hook_handles", "_root_mod"):
+        _need(name in names, f"FSDPMemTracker no longer uses {name}")
+    _need(hasattr(fsdp2_mem_tracker, "_SavedFSDPMethods"), "no _SavedFSDPMethods")
+    params = list(inspect.signature(_fsdp_state._register_group_forward_hooks).parameters)
+    _need(params == ["modules", "pre_hook", "post_hook", "modules_to_run", "cast_output_dtype"],
+          f"_register_group_forward_hooks takes {params}")
+    state_names = _code_names(_fsdp_state.FSDPState)
+    for name in ("_modules", "_modules_to_run_forward", "_cast_output_dtype", "_pre_forward_hook_handle",
+                 "_post_forward_hook_handle"):
+        _need(name in state_names, f"FSDPState no longer has {name}")
+
+
+def _units_instrumented_whole(tracker: Any) -> None:
+    """Make the tracker keep FSDP2's units of several modules whole (fully_shard([block, block, ...])).
+
+    FSDPMemTracker replaces each FSDPModule's forward hooks by its own, one module at a time: the hooks of a unit
+    of N blocks, which FSDP2 runs once for the unit (gather before its first block, reshard and hook backward after
+    its last, reduce-scatter when the first block's backward ends), would run for every block (torch 2.13): a unit
+    resharded and gathered again at each block, each block's gradients reduce-scattered on their own. Here a unit's
+    hooks are the tracker's wrappers inside FSDP2's own group hooks, so the tracked step is the untracked one; a
+    unit of one module is instrumented exactly as the tracker does it, and leaving restores FSDP2's hooks."""
+    check("fsdp_tracker_units")
+    from torch.distributed._tools.fsdp2_mem_tracker import _SavedFSDPMethods
+    from torch.distributed.fsdp import FSDPModule
+    from torch.distributed.fsdp._fully_shard._fsdp_state import _register_group_forward_hooks
+
+    def states() -> list:  # each FSDP2 state with parameters once, in module order
+        found: dict[int, Any] = {}
+        for module in tracker._root_mod.modules():
+            if isinstance(module, FSDPModule):
+                state = module._get_fsdp_state()
+                if state._fsdp_param_group:
+                    found.setdefault(id(state), state)
+        return list(found.values())
+
+    def hook_forward(state: Any, pre: Callable, post: Callable, always_call: bool) -> None:
+        state._pre_forward_hook_handle.remove()
+        state._post_forward_hook_handle.remove()
+        modules = state._modules
+        if len(modules) == 1:
+            state._pre_forward_hook_handle = modules[0].register_forward_pre_hook(
+                pre(modules[0]), prepend=True, with_kwargs=True)
+            state._post_forward_hook_handle = modules[0].register_forward_hook(post(modules[0]), prepend=False,
+                                                                               always_call=always_call)
+            return
+        pres, posts = {m: pre(m) for m in modules}, {m: post(m) for m in modules}
+        handle = _register_group_forward_hooks(
+            modules, lambda module, args, kwargs: pres[module](module, args, kwargs),
+            lambda module, args, output: posts[module](module, args, output),
+            state._modules_to_run_forward, state._cast_output_dtype)
+        state._pre_forward_hook_handle = state._post_forward_hook_handle = handle
+
+    def instrument() -> None:  # FSDPMemTracker._instrument_fsdp_module, a unit's hooks kept a unit's
+        for state in states():
+            group, first = state._fsdp_param_group, state._modules[0]
+            tracker._instrument_fsdp_sharded_params_grads(group)
+            hook_forward(state, lambda m: tracker._fsdp_state_pre_forward(m, state._pre_forward),
+                         lambda m: tracker._fsdp_state_post_forward(m, state._post_forward), always_call=True)
+            tracker._fsdp_mod_to_saved_methods[first] = _SavedFSDPMethods(group.pre_backward, group.post_backward)
+            group.pre_backward = tracker._fsdp_param_group_pre_backward(first, group.pre_backward)
+            group.post_backward = tracker._fsdp_param_group_post_backward(first, group.post_backward)
+
+    def deregister() -> None:  # FSDPMemTracker._deregister_module_and_optimizer_hooks, FSDP2's own hooks back
+        for first, saved in tracker._fsdp_mod_to_saved_methods.items():
+            state = first._get_fsdp_state()
+            hook_forward(state, lambda m: state._pre_forward, lambda m: state._post_forward, always_call=False)
+            state._fsdp_param_group.pre_backward = saved.pre_backward
+            state._fsdp_param_group.post_backward = saved.post_backward
+        tracker._fsdp_mod_to_saved_methods.clear()
+        for handle in tracker._optimizer_hook_handles or ():
+            handle.remove()
+        tracker._optimizer_hook_handles = None
+
+    tracker._instrument_fsdp_module = instrument
+    tracker._deregister_module_and_optimizer_hooks = deregister
 
 
 # The three below run per phase or per sample: they rely on the check made when their tracker was.
