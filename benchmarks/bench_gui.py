@@ -112,8 +112,8 @@ sys.exit(0 if w.grab().save(sys.argv[1], "PNG") else 1)
 def _process_once(args: list[str], env: dict) -> float:
     """Wall time of a whole process, launch to exit."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True, timeout=120)
+    subprocess.run([sys.executable, *args], cwd=env["BENCH_ROOT"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True, timeout=120)
     return time.perf_counter() - start
 
 
@@ -122,7 +122,7 @@ def _start_once(code: str, env: dict) -> tuple[float, dict, float]:
     `ready_cpu`), and the wall time until the work that waited for the first paint (the Nd chart, the glossary's
     card...) is done too (the same as the first for the bare window)."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=env["BENCH_ROOT"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     shown, ready, part = None, None, {}
     for line in proc.stdout:
@@ -144,8 +144,10 @@ def _env(root: Path) -> dict:
     # An installed ZeroDesk runs from bytecode (pip and PyInstaller compile it); where writing it is
     # turned off (PYTHONDONTWRITEBYTECODE), every start would time the compiler too (~90 ms), not the app.
     compileall.compile_dir(root / "zerodesk", quiet=1)
+    # run from that checkout too: `python -c` and `-m` put the working folder first on sys.path, so a baseline
+    # child started in this checkout imported this checkout's zerodesk, not the baseline's
     return dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-                BENCH_SETTINGS_DIR=_SETTINGS_DIR)
+                BENCH_SETTINGS_DIR=_SETTINGS_DIR, BENCH_ROOT=str(root))
 
 
 def cold_start(runs: int, baseline: Path | None = None) -> None:

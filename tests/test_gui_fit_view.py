@@ -288,3 +288,45 @@ def test_screenshot_opens_on_the_tab_asked_for(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "zerodesk", "--tab", "nowhere", "--screenshot", str(tmp_path / "x.png")],
                          capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2 and "--tab" in bad.stderr
+
+
+def test_the_cheapest_recompute_that_fits_each_stage_is_said_and_follows_the_plan(fit_tab, model):
+    """Under the recommendation: per stage the recomputation with the least forward work rerun whose predicted peak
+    fits (core.fit_recompute, as `zerodesk fit` prints it), checked here against predict() itself, in both languages."""
+    from PySide6.QtWidgets import QLabel
+
+    from zerodesk.core.fit import usable_memory
+
+    label = fit_tab.findChild(QLabel, "fitCheapestRecompute")
+    assert label.isVisible() and "no recompute needed" in label.text()  # 80 GB at 4,096 tokens: none is needed
+    plan = llama_plan(seq_len=8192, cluster={"nodes": 1, "gpus_per_node": 8, "gpu_memory_bytes": 64 * GB})
+    model.set_plan(plan)
+    lines = label.text().split("<br>")
+    assert lines[0] == "<b>Cheapest recompute that fits micro-batch 1 at sequence 8,192 (the least forward work " \
+                       "rerun):</b>"
+
+    def peak(stage: int, **policy) -> int:
+        return predict(plan.model_copy(update=dict(policy, recompute_blocks=None)))[stage].total_bytes
+
+    usable, allowance = usable_memory(plan), plan.cuda_allowance_bytes
+    # stage 0: not even full recompute on every block fits
+    assert peak(0, recompute="full", recompute_every=1) - allowance > usable
+    assert lines[1] == f"{i18n.stage_short(0)}: nothing fits, not even full recompute on every block"
+    # stages 1 and 2: full recompute on every 3rd block fits, on every 4th (less work) does not, nor selective anywhere
+    for stage, line in ((1, lines[2]), (2, lines[3])):
+        fits = peak(stage, recompute="full", recompute_every=3)
+        assert fits - allowance <= usable < peak(stage, recompute="full", recompute_every=4) - allowance
+        assert peak(stage, recompute="selective", recompute_every=1) - allowance > usable
+        assert line == (f"{i18n.stage_short(stage)}: full recompute on one block in 3 (10 of 32 blocks; predicted peak "
+                        f"{i18n.fmt_bytes(fits, 'GB')})")
+    # stage 3 fits without any
+    assert peak(3, recompute="none") - allowance <= usable
+    assert lines[4] == f"{i18n.stage_short(3)}: no recompute needed (predicted peak {i18n.fmt_bytes(peak(3), 'GB')})"
+    i18n.set_language("ru")
+    text = label.text()
+    assert "Самый дешёвый пересчёт активаций, при котором помещается микробатч 1 при последовательности 8" in text
+    assert "полный пересчёт активаций в одном блоке из каждых 3 (блоков: 10 из 32; прогноз пика" in text
+    assert "ничего не помещается" in text and "пересчёт активаций не нужен" in text and "ГБ" in text
+    assert not any(word in text for word in ("recompute", "block", "predicted", "GB"))
+    model.set_plan(Plan.model_validate({"model": {"params": "2e9"}}))  # no answer: nothing said
+    assert label.text() == "" and not label.isVisible()

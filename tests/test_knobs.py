@@ -15,6 +15,7 @@ from zerodesk.core import knobs
 from zerodesk.core.accounting import comm_by_link, compute
 from zerodesk.core.architecture import tensor_shapes
 from zerodesk.core.options import AUTOCAST, PARAM_DTYPE, PREFETCH, REDUCE_DTYPE, WRAP
+from zerodesk.core.peak import engine
 from zerodesk.core.plan import Plan, PlanError, plan_from_json, plan_to_json
 from zerodesk.core.report import knobs_json, plan_json
 from zerodesk.core.torch_profile import torch_transient, unit_of
@@ -85,19 +86,21 @@ def test_the_paper_profile_keeps_its_scheme_and_says_so():
     assert [s.comm_bytes for s in turned.stages] == [s.comm_bytes for s in default.stages]
     assert [s.components for s in turned.stages] == [s.components for s in default.stages]
     ids = [n.id for n in turned.notes]
-    assert "knobs_torch_only" in ids and "peak_fp32_compute" not in ids
+    assert "knobs_torch_only" in ids
     assert "param_dtype fp32" in turned.notes[ids.index("knobs_torch_only")].text
-    assert not [n for n in default.notes if n.id in ("knobs_torch_only", "peak_fp32_compute")]
+    assert not [n for n in default.notes if n.id == "knobs_torch_only"]
 
 
-@pytest.mark.parametrize("knob,said", [(dict(param_dtype="fp32"), "param_dtype fp32"),
-                                       (dict(autocast="off"), "autocast off"),
-                                       (dict(reduce_dtype="bf16", wrap="root", recompute_every=2), None)])
-def test_the_peak_says_where_it_assumes_16_bit_compute(knob, said):
-    """The predicted peak follows every knob but fp32 compute (its activations): that one is said, by name."""
-    notes = {n.id: n.text for n in compute(plan(**knob)).notes}
-    assert ("peak_fp32_compute" in notes) == (said is not None)
-    assert said is None or said in notes["peak_fp32_compute"]
+@pytest.mark.parametrize("knob", [dict(param_dtype="fp32"), dict(autocast="off"),
+                                  dict(reduce_dtype="bf16", wrap="root", recompute_every=2)])
+def test_the_peak_follows_fp32_compute_without_a_caveat(knob):
+    """The predicted peak follows every knob, FP32 compute's activations included: no note says otherwise, and the
+    step computes in fp32 where the knob says so (FSDP2's param_dtype at stages 2-3, DDP without autocast at 0-1)."""
+    p = plan(**knob)
+    assert not [n for n in compute(p).notes if n.id.startswith(("peak_", "knobs_"))]
+    fp32 = {s: engine(p, s).compute == "fp32" for s in (0, 1, 2, 3)}
+    assert fp32 == {0: knob.get("autocast") == "off" or "param_dtype" in knob, 1: knob.get("autocast") == "off"
+                    or "param_dtype" in knob, 2: "param_dtype" in knob, 3: "param_dtype" in knob}
 
 
 # ---------------------------------------------------------------- the gathered set follows the policy and the units

@@ -35,6 +35,7 @@ def _breakers():
     from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
     from torch.distributed.fsdp import FSDPModule
     from torch.distributed.fsdp._fully_shard import _fsdp_param
+    from torch._subclasses import fake_tensor
     from torch.distributed.tensor import _sharding_prop
 
     def plain_chunks(tensor, num_chunks, dim):  # torch.chunk without _chunk_with_empty's padding
@@ -69,6 +70,9 @@ def _breakers():
         "tracker_updates": lambda mp: mp.setattr(mem_tracker.MemTracker, "_update_snap", lambda self, u_type, winfo: None),
         "fsdp_param_module": lambda mp: mp.setattr(_fsdp_param, "ParamModuleInfo", lambda mod, param_name: None),
         "dispatch_mode": lambda mp: mp.setattr(torch.utils._python_dispatch, "TorchDispatchMode", object),
+        "fake_cache_key": lambda mp: mp.setattr(fake_tensor.TensorMetadata, "_flatten_into",  # a key of dtypes only
+                                                lambda self, result, mode, state: result.append(self.dtype)),
+        "fsdp_tracker_units": lambda mp: mp.delattr(fsdp2_mem_tracker, "_SavedFSDPMethods"),
     }
 
 
@@ -204,3 +208,132 @@ def test_the_strided_flag_is_scanned_once_per_schema_and_torchs_own_runs_for_a_s
             _sharding_prop._propagate_use_strided_shard_flag(("plain", child), plain)
             _sharding_prop._propagate_use_strided_shard_flag(("strided", child), strided)
     assert calls == [("strided", 0), ("strided", 1), ("strided", 2)]
+
+
+def test_fake_cache_keys_are_torchs_own_for_every_op_of_a_training_step(monkeypatch):
+    """fake_cache_keys_direct: for every op of a small model's forward, backward and foreach AdamW step under fake
+    tensors, the key it builds is torch's own, value for value and type for type; the rest goes to torch's walk."""
+    from torch._subclasses._fake_tensor_utils import _CacheKeyState
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from zerodesk.core.plan import Architecture
+    from zerodesk.measure.worker.model import build_model, loss_fn
+
+    torchs = FakeTensorMode._prep_args_for_hash
+    walk = torch_compat._direct_key_walk()
+    seen = {"direct": 0, "torch's": 0}
+
+    def compared(self, result, args, state, id_hashed_objects):
+        want, got = [], []
+        torchs(self, want, args, _CacheKeyState(self.shape_env), [])
+        try:
+            walk(self, got, args)
+        except torch_compat._KeyFallback:
+            seen["torch's"] += 1
+        else:
+            seen["direct"] += 1
+            assert got == want and list(map(type, got)) == list(map(type, want))
+        torchs(self, result, args, state, id_hashed_objects)
+
+    monkeypatch.setattr(FakeTensorMode, "_prep_args_for_hash", compared)
+    arch = Architecture(family="custom", layers=2, hidden=64, heads=4, ffn=128, vocab=100, mlp="gated",
+                        norm="rmsnorm", positions="rotary", tied_embeddings=True, bias="qkv", kv_heads=2)
+    with torch_compat.fake_tensor_mode(), torch_compat.fake_cache_keys_direct():
+        model = build_model(arch)
+        optimizer = torch.optim.AdamW(model.parameters(), foreach=True)
+        tokens = torch.randint(100, (2, 16))
+        for _ in range(2):
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                loss = loss_fn(model(tokens), tokens)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    assert FakeTensorMode._prep_args_for_hash is compared  # put back as it was
+    assert seen["direct"] > 100, seen
+    monkeypatch.undo()
+
+    class Odd:  # no plain value: torch's walk keys it by type and value
+        def __hash__(self):
+            return 7
+
+    odd = Odd()
+    with torch_compat.fake_tensor_mode() as mode, torch_compat.fake_cache_keys_direct():
+        args = (torch.empty(3, 4), [1, odd], {"k": 2.0})
+        rolled_back = ["kept"]
+        FakeTensorMode._prep_args_for_hash(mode, rolled_back, args, _CacheKeyState(), [])
+    want = ["kept"]
+    torchs(mode, want, args, _CacheKeyState(), [])
+    assert rolled_back == want and odd in want
+
+
+def test_the_trackers_output_walk_is_torchs_own_for_plain_outputs():
+    """direct_output_walk: a value that is no tensor and no container passes through untouched (prim.device's
+    output, item()'s), as torch's tree_map_only returns it; tensors and lists of them are tracked in order."""
+    from torch.distributed._tools import mem_tracker
+    from torch.utils._pytree import tree_map_only
+
+    t, u = torch.zeros(2), torch.ones(3)
+    outputs = [None, 3, 2.5, True, 1j, "x", torch.device("cpu"), torch.float16, t, [t, u], (u, t), (t, 4),
+               torch.Size([2, 3]), {"a": t}]
+    with torch_compat.direct_output_walk():
+        for out in outputs:
+            mine, torchs = [], []
+            got = mem_tracker.tree_map_only(torch.Tensor, lambda x: mine.append(x) or x, out)
+            want = tree_map_only(torch.Tensor, lambda x: torchs.append(x) or x, out)
+            assert [id(x) for x in mine] == [id(x) for x in torchs]
+            assert type(got) is type(want) and (got is out or got == want)
+def _units_step(tracked: bool) -> tuple[list[int], int]:
+    """One step of four linear blocks in two FSDP2 units of two (fully_shard([b0, b1]), as the worker wraps them) on
+    rank 0 of a fake world of 2, resharding after forward (stage 3): (how many gradients each post-backward
+    reduce-scattered, how many all-gathers ran), under the worker's FSDPMemTracker or without one."""
+    from torch import nn
+    from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+    from torch.distributed.fsdp._fully_shard._fsdp_param_group import FSDPParamGroup
+
+    from zerodesk.measure.worker.simulate import fake_world
+
+    reduced, gathers = [], [0]
+    post_backward, unshard = FSDPParamGroup.post_backward, FSDPParamGroup.unshard
+
+    def counting_post_backward(self, *args):
+        reduced.append(sum(p.unsharded_param.grad is not None for p in self.fsdp_params
+                           if hasattr(p, "_unsharded_param")))
+        return post_backward(self, *args)
+
+    def counting_unshard(self, async_op=False):
+        if self._all_gather_result is None and not self.is_unsharded:
+            gathers[0] += 1
+        return unshard(self, async_op)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(FSDPParamGroup, "post_backward", counting_post_backward)
+    mp.setattr(FSDPParamGroup, "unshard", counting_unshard)
+    try:
+        with fake_world(2) as mesh:
+            blocks = nn.ModuleList(nn.Linear(8, 8) for _ in range(4))
+            model = nn.Sequential(*blocks)
+            policy = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+            for unit in ([blocks[0], blocks[1]], [blocks[2], blocks[3]]):
+                fully_shard(unit, mesh=mesh, reshard_after_forward=True, mp_policy=policy)
+            fully_shard(model, mesh=mesh, reshard_after_forward=True, mp_policy=policy)
+            optimizer = torch.optim.AdamW(model.parameters(), foreach=False)
+            x = torch.ones(4, 8, requires_grad=True)
+            if tracked:
+                tracker = torch_compat.fsdp_mem_tracker(model, optimizer)
+                with tracker:
+                    model(x).sum().backward()
+            else:
+                model(x).sum().backward()
+    finally:
+        mp.undo()
+    return [n for n in reduced if n], gathers[0]
+
+
+def test_the_tracker_keeps_an_fsdp2_unit_of_several_blocks_whole():
+    """FSDPMemTracker re-hooked each module of a unit on its own (torch 2.13): a unit resharded and gathered again at
+    every block, each block's gradients reduce-scattered alone. Tracked, the step is the untracked one: each unit
+    gathered once in forward and once in backward, and reduce-scattered once, with both blocks' gradients."""
+    untracked = _units_step(tracked=False)
+    assert untracked == _units_step(tracked=True)
+    assert sorted(untracked[0]) == [4, 4]  # two units of two blocks (weight and bias each); the root has none
+    assert untracked[1] == 2 * 2  # two units, gathered in forward and again in backward (the root holds nothing)

@@ -5,7 +5,11 @@ Imports neither Qt nor torch at module level: `zerodesk plan` answers in a fract
 
 from __future__ import annotations
 
-import argparse
+from . import start_collector
+
+start_collector.hold()  # before the imports: the start's long-lived objects are not walked again and again (main, the window release it)
+
+import argparse  # noqa: E402  isort: skip
 import math
 import os
 import re
@@ -484,6 +488,8 @@ def main(argv: list[str] | None = None, gui_script: bool = False) -> int:
         command, rest = (argv[0], argv[1:]) if argv and argv[0] in COMMANDS and not gui_script else ("window", argv)
         parser = _window_parser(gui_script=True) if gui_script else command_parser(command)
         args = parser.parse_args(rest)
+        if command in COMMANDS:  # not the window: imported and parsed, its start is over
+            start_collector.release()
         if listed_catalog(args):
             return 0
         return (COMMANDS.get(command) or _gui_command)(args)

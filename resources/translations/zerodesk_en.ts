@@ -193,10 +193,6 @@ of {k} micro-batches ({unit})</numerusform>
         <translation>{knobs}: PyTorch&apos;s engines only; the paper profile keeps its scheme&apos;s dtypes and units</translation>
     </message>
     <message>
-        <source>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</source>
-        <translation>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</translation>
-    </message>
-    <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
         <translation>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</translation>
     </message>
@@ -671,6 +667,26 @@ of {k} micro-batches ({unit})</numerusform>
     <message>
         <source>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</source>
         <translation>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</translation>
+    </message>
+    <message>
+        <source>Cheapest recompute that fits micro-batch {mb} at sequence {seq} (the least forward work rerun):</source>
+        <translation>Cheapest recompute that fits micro-batch {mb} at sequence {seq} (the least forward work rerun):</translation>
+    </message>
+    <message>
+        <source>{stage}: nothing fits, not even full recompute on every block</source>
+        <translation>{stage}: nothing fits, not even full recompute on every block</translation>
+    </message>
+    <message>
+        <source>{stage}: no recompute needed (predicted peak {peak})</source>
+        <translation>{stage}: no recompute needed (predicted peak {peak})</translation>
+    </message>
+    <message>
+        <source>{stage}: {mode} recompute on every block (predicted peak {peak})</source>
+        <translation>{stage}: {mode} recompute on every block (predicted peak {peak})</translation>
+    </message>
+    <message>
+        <source>{stage}: {mode} recompute on one block in {k} ({n} of {layers} blocks; predicted peak {peak})</source>
+        <translation>{stage}: {mode} recompute on one block in {k} ({n} of {layers} blocks; predicted peak {peak})</translation>
     </message>
     <message>
         <source>nothing fits</source>

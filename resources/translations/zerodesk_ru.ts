@@ -195,10 +195,6 @@ of {k} micro-batches ({unit})</source>
         <translation>{knobs}: только для движков PyTorch; профиль «статья» сохраняет типы данных и единицы своей схемы</translation>
     </message>
     <message>
-        <source>the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32</source>
-        <translation>предсказанные активации рассчитаны на 16-битные вычисления, а не на {knobs}; симуляция и замер выполняют их в FP32</translation>
-    </message>
-    <message>
         <source>FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled</source>
         <translation>FSDP2 CPUOffloadPolicy: шаг AdamW выполняется на CPU; его время не учитывается</translation>
     </message>
@@ -673,6 +669,26 @@ of {k} micro-batches ({unit})</source>
     <message>
         <source>Usable: {usable} per GPU. Click or Enter: set the plan to this Nd and micro-batch.</source>
         <translation>Доступно: {usable} на GPU. Щелчок или Enter — задать в плане эти Nd и микробатч.</translation>
+    </message>
+    <message>
+        <source>Cheapest recompute that fits micro-batch {mb} at sequence {seq} (the least forward work rerun):</source>
+        <translation>Самый дешёвый пересчёт активаций, при котором помещается микробатч {mb} при последовательности {seq} (меньше всего повторной работы прямого прохода):</translation>
+    </message>
+    <message>
+        <source>{stage}: nothing fits, not even full recompute on every block</source>
+        <translation>{stage}: ничего не помещается, даже с полным пересчётом активаций в каждом блоке</translation>
+    </message>
+    <message>
+        <source>{stage}: no recompute needed (predicted peak {peak})</source>
+        <translation>{stage}: пересчёт активаций не нужен (прогноз пика {peak})</translation>
+    </message>
+    <message>
+        <source>{stage}: {mode} recompute on every block (predicted peak {peak})</source>
+        <translation>{stage}: {mode} пересчёт активаций в каждом блоке (прогноз пика {peak})</translation>
+    </message>
+    <message>
+        <source>{stage}: {mode} recompute on one block in {k} ({n} of {layers} blocks; predicted peak {peak})</source>
+        <translation>{stage}: {mode} пересчёт активаций в одном блоке из каждых {k} (блоков: {n} из {layers}; прогноз пика {peak})</translation>
     </message>
     <message>
         <source>nothing fits</source>

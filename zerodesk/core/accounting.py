@@ -20,7 +20,7 @@ from math import ceil
 from typing import Literal
 
 from .comm_links import ElementBytes, StageComm, stage_comm
-from .figures import check_figures
+from .figures import FigureError, check_figures
 from .knobs import knob_notes, torch_element_bytes
 from .notes import Note, note
 from .plan import Hybrid, Plan, Profile, Scheme
@@ -243,37 +243,59 @@ TORCH_FORMULA = {
 def compute(plan: Plan) -> Breakdown:
     """The per-rank state memory of every stage for this plan."""
     params, dp = plan.params, plan.dp
-    if plan.profile == Profile.TORCH:
-        return _compute_torch(plan, params, dp)
-    spec = SCHEMES[plan.scheme]
-    stages = []
     comms = comm_by_link(plan)
+    rows = _stage_rows(plan, params, dp)
+    stages = [StageResult(s, comps, runs, comms[s].total_bytes, formula) for s, (comps, runs, formula) in zip(STAGES, rows)]
+    if plan.profile == Profile.TORCH:
+        notes = [] if plan.scheme == Scheme.MIXED_ADAM else [note("torch_profile_fixes_scheme", scheme=plan.scheme.value)]
+        if plan.model.census is None:
+            notes.append(note("raw_count_even_shards"))
+    else:
+        notes = [] if SCHEMES[plan.scheme].in_paper else [note("scheme_outside_paper", scheme=plan.scheme.value)]
+    notes += knob_notes(plan)
+    return Breakdown(params, dp, plan.profile, plan.scheme, stages,
+                     exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None, notes=notes)
+
+
+_Row = tuple[dict[str, int], list[tuple[int, dict[str, int]]], str]  # the largest rank's components, the runs, the formula
+
+
+def _stage_rows(plan: Plan, params: int, dp: int) -> list[_Row]:
+    """Every stage's states per rank, without its communication (which sweep_dp does not show)."""
+    if plan.profile == Profile.TORCH:
+        return _torch_rows(plan, params, dp)
+    spec = SCHEMES[plan.scheme]
+    rows = []
     for s in STAGES:
         comps, formula = paper_hybrid(plan, spec, s)
-        stages.append(StageResult(s, comps, [(dp, comps)], comms[s].total_bytes, formula))
-    notes = [] if spec.in_paper else [note("scheme_outside_paper", scheme=plan.scheme.value)]
-    notes += knob_notes(plan)
-    return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=False, notes=notes)
+        rows.append((comps, [(dp, comps)], formula))
+    return rows
 
 
-def _compute_torch(plan: Plan, params: int, dp: int) -> Breakdown:
+def _torch_rows(plan: Plan, params: int, dp: int) -> list[_Row]:
     from . import torch_profile
 
     shapes = plan.model.census  # the tensors counted by shape, once per tensor list (core.tensor_census)
-    stages = []
-    comms = comm_by_link(plan)
+    rows = []
     for s in STAGES:
         runs = [(n, {c.key: r[c.key] for c in TORCH_COMPONENTS})  # one column order
                 for n, r in torch_profile.hybrid_runs(shapes, params, s, dp, plan.shard_size,
                                                       placement=plan.shard_placement)]
         largest = max((r for _, r in runs), key=lambda r: sum(r.values()))
         formula = TORCH_FORMULA[s] if plan.shard_size == dp else TORCH_FORMULA[s].replace("/Nd", "/N")
-        stages.append(StageResult(s, dict(largest), runs, comms[s].total_bytes, formula))
-    notes = [] if plan.scheme == Scheme.MIXED_ADAM else [note("torch_profile_fixes_scheme", scheme=plan.scheme.value)]
-    if shapes is None:
-        notes.append(note("raw_count_even_shards"))
-    notes += knob_notes(plan)
-    return Breakdown(params, dp, plan.profile, plan.scheme, stages, exact_shapes=shapes is not None, notes=notes)
+        rows.append((dict(largest), runs, formula))
+    return rows
+
+
+def _largest_totals(plan: Plan) -> list[int]:
+    """The largest rank's state total per stage: compute's figures, without the communication nor the notes."""
+    totals = []
+    for s, (comps, _runs, _formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp)):
+        bad = [key for key, value in comps.items() if value < 0]
+        if bad:  # as StageResult's own check would say: a bug of ours at its source
+            raise FigureError(f"stage {s} {bad[0]} is {comps[bad[0]]!r} at Nd {plan.dp}; every figure must be >= 0")
+        totals.append(sum(comps.values()))
+    return totals
 
 
 def element_bytes(plan: Plan) -> ElementBytes:
@@ -295,20 +317,6 @@ def comm_by_link(plan: Plan) -> list[StageComm]:
 def comm_seconds(comm_bytes: int, bandwidth_gbps: float) -> float:
     """Time to move the step's bytes at a per-rank bandwidth in GB/s (1 GB = 1e9 B)."""
     return comm_bytes / (bandwidth_gbps * 1e9)
-
-
-def stage_totals(plan: Plan) -> list[int]:
-    """The largest rank's state bytes per stage: compute(plan)'s totals without what the totals do not need (the
-    communication, the notes, every rank's runs kept), for the sweeps along Nd (the same parts, the same sums)."""
-    params, dp = plan.params, plan.dp
-    if plan.profile == Profile.TORCH:
-        from . import torch_profile
-
-        keys = [c.key for c in TORCH_COMPONENTS]
-        return [max(sum(r[k] for k in keys) for _, r in torch_profile.hybrid_runs(
-            plan.model.census, params, s, dp, plan.shard_size, placement=plan.shard_placement)) for s in STAGES]
-    spec = SCHEMES[plan.scheme]
-    return [sum(paper_hybrid(plan, spec, s)[0].values()) for s in STAGES]
 
 
 def _sweep_key(plan: Plan, dps: list[int], *more: object) -> tuple:
@@ -344,7 +352,7 @@ def sweep_dp(plan: Plan, dps: list[int]) -> dict[int, list[int]]:
         for nd in dps:
             trial = plan.model_copy(update={"hybrid": Hybrid.HSDP, "cluster": plan.cluster.model_copy(
                 update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": None})})
-            for s, total in zip(STAGES, stage_totals(trial)):
+            for s, total in zip(STAGES, _largest_totals(trial)):
                 out[s].append(total)
         return out
 
@@ -365,7 +373,7 @@ def sweep_hybrid(plan: Plan, dps: list[int]) -> dict[int, list[int | None]]:
                 continue
             trial = plan.model_copy(update={"cluster": plan.cluster.model_copy(
                 update={"dp": None, "nodes": nd, "gpus_per_node": 1, "shard_group": n})})
-            for s, total in zip(STAGES, stage_totals(trial)):
+            for s, total in zip(STAGES, _largest_totals(trial)):
                 out[s].append(total)
         return out
 

@@ -140,5 +140,6 @@ def unit_reduce_scatter(plan: "Plan", end: dict[str, int], kept: int,
     # the copy-in holds the unit's gradients and the input; the reduce-scatter, the input and its output
     if output > own:
         comps["unsharded_grads"] = comps.get("unsharded_grads", 0) - own
-    comps["grads"] = kept + (output if output > own else 0)
+    # the shards of the units reduce-scattered before are inside the kept ones (the first micro-batch keeps none)
+    comps["grads"] = max(kept, comps.get("grads", 0)) + (output if output > own else 0)
     return {k: v for k, v in comps.items() if v}

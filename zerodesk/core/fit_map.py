@@ -7,6 +7,9 @@ reaches, and the plan's micro-batch. A column's largest micro-batch per stage co
 (fit.batch_limits, each confirmed at its boundary), so a cell's colour is exact; a cell's peaks are found when
 asked (hover) and kept. All at the plan's sequence length and recompute mode, predicted, allowance left out.
 
+The state also holds the cheapest recomputation that fits each stage at the plan's micro-batch and sequence
+(fit_recompute.cheapest_fitting, as `zerodesk fit` prints it).
+
 FitMapModel keeps the solver's memo of stage peaks across edits (fit.peak_memo): an edit of the micro-batch, the
 GPU's memory, the allowance, the cluster or the units finds most peaks already known; a new model starts afresh.
 Pure Python: no torch, no Qt.
@@ -20,6 +23,7 @@ from math import gcd
 from .accounting import STAGES
 from .fit import (MAX_MICRO_BATCH, FitAnswer, FitError, GlobalBatchAnswer, batch_limits, global_batch_fit, peak_memo,
                   solve, stage_peaks, usable_memory)
+from .fit_recompute import PolicyFit, cheapest_fitting
 from .plan import MAX_RANKS, Cluster, Plan
 
 MIN_TOP_DP = 1024  # the map shows Nd up to at least this: what more GPUs would change
@@ -75,6 +79,7 @@ class FitState:
     answer: FitAnswer | None = None
     map: FitMap | None = None
     error: str = ""
+    recompute: list[PolicyFit] = field(default_factory=list)  # the cheapest recomputation that fits, per stage
     _cells: dict[tuple[int, int], Cell] = field(default_factory=dict, repr=False)
     _global: dict[int, GlobalBatchAnswer] = field(default_factory=dict, repr=False)
 
@@ -103,7 +108,8 @@ class FitMapModel:
         try:
             self._memo = peak_memo(plan, self._memo)
             answer = solve(plan, self._memo)
-            state = FitState(plan, answer, self._map(plan))
+            policies = cheapest_fitting(plan) if plan.model.architecture is not None else []
+            state = FitState(plan, answer, self._map(plan), recompute=policies)
         except (FitError, ValueError, ArithmeticError) as exc:  # as PlanModel: one sentence, the window stays
             state = FitState(plan, error=str(exc))
         self._recent = [(state, self._memo), *self._recent][:RECENT]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .accounting import STAGES, compute
 from .fit import usable_memory
-from .peak import predict
+from .peak import moments, shapes
 from .plan import Architecture, Plan
 
 
@@ -72,12 +72,21 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES)) -> lis
         return [PolicyFit(s, None, None, usable) for s in stages]
     states = compute(plan)  # the states do not depend on recomputation
     allowance = plan.cuda_allowance_bytes
-    for policy in policies(arch, plan.seq_len, plan.micro_batch):
-        peaks = predict(plan.model_copy(update=policy.fields), states)
-        for s in stages:
-            if s not in found and peaks[s].total_bytes - allowance <= usable:
-                found[s] = PolicyFit(s, policy, peaks[s].total_bytes, usable)
-        if len(found) == len(stages):
+    sh, cache = shapes(plan), {}  # neither depends on the policy: the closed form's and the steps' per mode are kept
+
+    def peak(policy: RecomputePolicy, stage: int) -> int:  # predict()'s peak of one stage, the allowance aside
+        for key in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
+            del cache[key]
+        return max(m.total for m in moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True))
+
+    ordered = policies(arch, plan.seq_len, plan.micro_batch)
+    # what does not fit with the most rerun (full recompute on every block) fits with nothing less
+    left = [s for s in stages if peak(ordered[-1], s) <= usable]
+    for policy in ordered:
+        for s in left:
+            if s not in found and (total := peak(policy, s)) <= usable:
+                found[s] = PolicyFit(s, policy, total + allowance, usable)
+        if len(found) == len(left):
             break
     return [found.get(s, PolicyFit(s, None, None, usable)) for s in stages]
 

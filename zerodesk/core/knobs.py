@@ -122,17 +122,9 @@ def knobs_set(plan: Plan) -> list[str]:
 
 def knob_notes(plan: Plan) -> list[Note]:
     """What the figures do not follow: under the paper profile the policy and the wrapping do not apply (its scheme
-    fixes the dtypes); the predicted peak follows every knob (core.peak_knobs) but fp32 compute, whose activations
-    the closed form does not model (it assumes 16-bit ones; simulate and measure run it)."""
-    found = knobs_set(plan)
-    notes = []
-    engine_knobs = [k for k in found if not k.startswith("recompute")]
-    if plan.profile == Profile.PAPER:
-        if engine_knobs:
-            notes.append(note("knobs_torch_only", knobs=", ".join(engine_knobs)))
-        return notes
-    fp32 = [k for k in (f"param_dtype {plan.param_dtype}" if plan.param_dtype == "fp32" else None,
-                        "autocast off" if plan.autocast != AUTOCAST.default else None) if k]
-    if fp32:
-        notes.append(note("peak_fp32_compute", knobs=", ".join(fp32)))
-    return notes
+    fixes the dtypes). The predicted peak follows every knob (core.peak_knobs), FP32 compute's activations included
+    (the step's template and the closed form have an fp32 mode; core.peak.engine picks it)."""
+    engine_knobs = [k for k in knobs_set(plan) if not k.startswith("recompute")]
+    if plan.profile == Profile.PAPER and engine_knobs:
+        return [note("knobs_torch_only", knobs=", ".join(engine_knobs))]
+    return []

@@ -24,8 +24,6 @@ NOTES: dict[str, str] = {
     # the knobs (zerodesk.core.knobs): what does not follow them yet
     "knobs_torch_only": QT_TRANSLATE_NOOP(
         "CoreNotes", "{knobs}: PyTorch's engines only; the paper profile keeps its scheme's dtypes and units"),
-    "peak_fp32_compute": QT_TRANSLATE_NOOP(
-        "CoreNotes", "the predicted activations assume 16-bit compute, not {knobs}; simulate and measure run it in fp32"),
     # offload (zerodesk.core.offload): the whole answer, and why a stage has none
     "fsdp2_offload_step_on_cpu": QT_TRANSLATE_NOOP(
         "CoreNotes", "FSDP2 CPUOffloadPolicy: AdamW steps on the CPU; its time is not modelled"),

@@ -29,8 +29,8 @@ from functools import lru_cache
 from math import ceil, prod
 
 from .accounting import SCHEMES, STAGES, Breakdown, compute
-from .accumulation import accumulate
-from .knobs import param_bytes, reduce_bytes
+from .accumulation import accumulate, root_regather, unit_reduce_scatter
+from .knobs import autocast_dtype, param_bytes, reduce_bytes
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .plan import Architecture, Plan, Profile
 from .residuals import ActivationEstimate, Compute, estimate
@@ -157,8 +157,9 @@ def engine(plan: Plan, stage: int) -> Engine:
     block (and the root's embedding and head) at a time with the next block prefetched, gradients are made in the
     parameters' dtype and reduce-scattered in the scheme's communication dtype as each block's backward ends."""
     if plan.profile == Profile.TORCH:
-        if stage <= 1:
-            return Engine("autocast", True, 0, FP32, FP32, FP32, FP32, FP32)
+        if stage <= 1:  # DDP's fp32 parameters, under autocast (16-bit compute, weight copies cached) or not
+            cast = autocast_dtype(plan) is not None
+            return Engine("autocast" if cast else "fp32", cast, 0, FP32, FP32, FP32, FP32, FP32)
         gb = param_bytes(plan)
         return Engine("fp32" if gb >= FP32 else "bf16", False, gb, gb, FP32, reduce_bytes(plan), FP32, gb)
     spec = SCHEMES[plan.scheme]
@@ -254,10 +255,13 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         if mixed is not None:
             out = mixed
         elif _totals and not _top:
-            placed, out = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True), []
+            placed = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True)
+            out = [Moment(ph, name, comps) for ph, name, comps in
+                   traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
         else:
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn)]
+        out = _unit_collectives(plan, stage, out)
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -371,6 +375,64 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     if _totals:
         return _named_totals(out)
     return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
+
+
+def _unit_collectives(plan: Plan, stage: int, out: list[Moment]) -> list[Moment]:
+    """The moments FSDP2's collectives in backward make (stages 2-3), from the places core.peak_traced marks.
+
+    Each unit's reduce-scatter, from the end of its backward ("... end"): the unit resharded, its gradients copied
+    into the reduce-scatter input beside them (the previous unit's input released first), the block's temporaries
+    gone but the residual stream's gradient (core.accumulation.unit_reduce_scatter, nothing kept). A unit of N
+    blocks holds N blocks' gradients and an N-block input at once.
+    Stage 3's root gathered again for the head's backward, from its first moment ("... start"): the all-gather
+    output beside the parameters copied out of it (core.accumulation.root_regather); with FP32 parameters the root
+    is twice the bytes, and this is the peak.
+    The marked moments themselves stay only for accumulation, which reads them."""
+    from .peak_traced import depth, positions
+
+    marked = [m for m in out if m.name.endswith((" end", " start"))]
+    if not marked:
+        return out
+    kn, layers = step_knobs(plan), depth(plan)
+    block_of = {name: i for _, name, place, i in positions(layers, stage, every_block=True) if place in ("bwd", "last")}
+
+    def blocks(name: str) -> int:  # the blocks of the unit whose backward ends there (the last may have fewer)
+        i = block_of[name[:-4]]
+        return min(i + kn.per_unit, layers) - i
+
+    made = []
+    for m in marked:
+        if m.name.endswith(" start"):
+            made.append(Moment(m.phase, "root gathered for the head's backward",
+                               root_regather(m.components, unit_bytes(plan, stage))))
+            continue
+        name, i = m.name[:-4], block_of[m.name[:-4]]
+        unit = unit_bytes(plan, stage, blocks(m.name))
+        copy = unit_reduce_scatter(plan, m.components, 0, unit)
+        made.append(Moment(m.phase, f"unit reduce-scatter after {name}", copy))
+        if stage == 3 and i > 0:  # then the unit before (in forward order) is gathered for its backward
+            before = unit_bytes(plan, stage, i - kn.unit_start(i - 1))[2]
+            made.append(Moment(m.phase, f"unit gathered for its backward after {name}",
+                               _gathered_for_backward(plan, m.components, copy, unit, before, kn.prefetch)))
+    ids = {id(m) for m in marked}
+    return (out if plan.accum_steps > 1 else [m for m in out if id(m) not in ids]) + made
+
+
+def _gathered_for_backward(plan: Plan, end: dict[str, int], copy: dict[str, int], unit: tuple[int, ...],
+                           gathered: int, prefetch: bool) -> dict[str, int]:
+    """Stage 3 just after a unit's reduce-scatter (`copy`, from the end of its backward `end`): its gradients freed and
+    its output shard made, the unit before it in forward order copies its parameters (`gathered` bytes) out of their
+    all-gather output, both alive a moment: made now without prefetch, with it during the unit's backward (already
+    in `end`). Without prefetch with several blocks a unit, this is stage 3's peak."""
+    grads, rs = unit[0], unit[1]
+    comps = dict(copy)
+    waiting = end.get("unsharded_grads", 0)
+    comps["unsharded_grads"] = waiting - min(grads, waiting)
+    comps["grads"] = end.get("grads", 0) + rs // plan.shard_size
+    comps["gathered_params"] = comps.get("gathered_params", 0) + gathered
+    if not prefetch:
+        comps["all_gather"] = comps.get("all_gather", 0) + gathered
+    return {k: v for k, v in comps.items() if v}
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
@@ -516,12 +578,13 @@ def activations(plan: Plan, stage: int) -> ActivationEstimate | None:
     return estimate(arch, plan.seq_len, plan.micro_batch, engine(plan, stage).compute, plan.recompute)
 
 
-def unit_bytes(plan: "Plan", stage: int) -> tuple[int, int, int, int, int]:
-    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit, the residual stream's
-    gradient and the gathered root, in bytes, as the peak's engine makes them (core.accumulation's unit_of)."""
+def unit_bytes(plan: "Plan", stage: int, blocks: int | None = None) -> tuple[int, int, int, int, int]:
+    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit (or of a unit of `blocks`
+    blocks), the residual stream's gradient and the gathered root, in bytes, as the peak's engine makes them
+    (core.accumulation's unit_of)."""
     eng, kn = engine(plan, stage), step_knobs(plan)
     one = _shapes(plan)
-    unit = unit_shapes(one, kn, len(kn.modes)).block_padded
+    unit = unit_shapes(one, kn, len(kn.modes)).block_padded if blocks is None else one.block_padded * blocks
     arch = plan.model.architecture
     stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0
     return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream, eng.gathered * one.root_padded

@@ -38,9 +38,11 @@ def depth(plan: Any) -> int:
     return max(1, len({block_group(n) for n, _ in plan.model.named_shapes or []} - {"root"}))
 
 
-def positions(layers: int, stage: int, every_block: bool = False) -> list[tuple[str, str, str, int | None]]:
+def positions(layers: int, stage: int, every_block: bool = False,
+              per_unit: int = 1) -> list[tuple[str, str, str, int | None]]:
     """(phase, moment name, template place, block) for every moment the step is checked at; every_block: each
-    block's backward (blocks that differ, as by a recomputation chosen per block, peak where they will)."""
+    block's backward (blocks that differ, as by a recomputation chosen per block, peak where they will); per_unit:
+    the blocks of one FSDP2 unit (1, or N of a unit per N blocks)."""
     last = layers - 1
     out = [("forward", "embedding", "pre", None), ("forward", "first block", "fwd", 0)]
     if last > 0:
@@ -48,12 +50,28 @@ def positions(layers: int, stage: int, every_block: bool = False) -> list[tuple[
     out += [("forward", "head", "head", None), ("forward", "loss", "loss", None),
             ("backward", "loss backward", "lossb", None), ("backward", "head backward", "headb", None),
             ("backward", "last block backward", "last", last)]
-    # between the ends every group grows or shrinks by a block at a time: the extremes are at 0, 1, L-2
-    for i in sorted({i for i in ((*range(last),) if every_block else (last - 1, 1, 0)) if 0 <= i < last}, reverse=True):
-        name = "block backward" if i == last - 1 else "first block backward" if i == 0 else "second block backward"
+    for i in sorted({i for i in ((*range(last),) if every_block else backward_blocks(layers, per_unit))
+                     if 0 <= i < last}, reverse=True):
+        name = ("block backward" if i == last - 1 else "first block backward" if i == 0
+                else "second block backward" if i == 1 else f"block {i + 1} backward")
         out.append(("backward", name, "bwd", i))
     out.append(("backward", "first block reduce-scatter" if stage >= 2 else "end of backward", "tail", None))
     return out
+
+
+def backward_blocks(layers: int, per_unit: int = 1) -> tuple[int, ...]:
+    """The blocks whose backward can hold the most. Between the ends every group grows or shrinks by a block at a
+    time: the extremes are at 0, 1, L-2. With units of N blocks what the engine holds depends on a block's place in
+    its unit (its unit's later blocks' gradients waiting unsharded) and changes once a unit (the previous unit's
+    reduce-scatter input, the next unit prefetched, one unit's gradient shards more) while the saved tensors shrink
+    a block at a time: at each place in a unit the extremes are at the first two and the last two units."""
+    last = layers - 1
+    ends = (last - 1, 1, 0)
+    if per_unit <= 1 or per_unit >= layers:
+        return ends
+    units = -(-layers // per_unit)
+    picked = {u for u in (0, 1, units - 2, units - 1) if 0 <= u < units}
+    return tuple(sorted({*ends, *(i for u in picked for i in range(u * per_unit, min((u + 1) * per_unit, layers)))}))
 
 
 def place_block(place: str, i: int | None, layers: int) -> tuple[int, int]:
@@ -123,38 +141,44 @@ def engine_terms(stage: int, place: str, i: int | None, layers: int, sh: Any, en
     prefetch = units is None or units.prefetch
     gb, per, whole = eng.gathered, sh.block_padded, sh.all_padded
     root = whole if root_only else sh.root_padded
-    blk = 0 if root_only else per * min(size, max(layers, 1))  # the largest unit
     shard = eng.shard_grad * ceil(per / dp)  # one block's gradient shard
     s2 = stage == 2
+
+    def start(j: int) -> int:  # the first block of j's unit
+        return j - j % size
 
     def end(j: int) -> int:  # one past the last block of j's unit
         return min((j // size + 1) * size, layers)
 
+    def unit(j: int) -> int:  # elements of j's unit (the last unit may have fewer blocks)
+        return 0 if root_only else per * (end(j) - start(j))
+
     def held(j: int) -> int:  # gathered at block j: stage 2 keeps every unit so far, stage 3 only j's
         if root_only:
             return gb * whole
-        return gb * (root + end(j) * per) if s2 else gb * (root + blk)
+        return gb * (root + end(j) * per) if s2 else gb * (root + unit(j))
 
+    last = layers - 1
     if place in ("pre", "fwd"):
         i = i or 0
-        return {"gathered_params": held(i), "all_gather": gb * (root + blk) if i == 0 else gb * blk}
-    if place == "head":
-        return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": gb * blk}
+        return {"gathered_params": held(i), "all_gather": gb * (root + unit(i)) if i == 0 else gb * unit(i)}
+    if place == "head":  # the last unit's all-gather output is held to the root's post-forward
+        return {"gathered_params": gb * whole if s2 else gb * root, "all_gather": gb * unit(last)}
     if place in ("loss", "lossb"):
         return {"gathered_params": gb * whole if s2 else 0}
     if place == "headb":  # stage 3: the root re-gathered for the head's backward, the last unit prefetched
         return {"gathered_params": gb * whole if s2 else gb * root,
-                "all_gather": 0 if s2 or not prefetch else gb * blk}
+                "all_gather": 0 if s2 or not prefetch else gb * unit(last)}
     if place in ("bwd", "last"):
         done = layers - end(i)  # blocks whose unit has reduce-scattered
-        return {"gathered_params": held(i),
-                "all_gather": gb * blk if not s2 and prefetch and i - i % size > 0 else 0,
-                "reduce_scatter": eng.reduce * blk if done else 0, "grads": shard * done,
+        return {"gathered_params": held(i),  # the unit before i's prefetched; the unit after i's reduce-scattering
+                "all_gather": gb * unit(start(i) - 1) if not s2 and prefetch and start(i) > 0 else 0,
+                "reduce_scatter": eng.reduce * unit(end(i)) if done else 0, "grads": shard * done,
                 "unsharded_grads": eng.grad * per * (end(i) - i - 1)}
     if place == "tail":
         if root_only:  # every block's gradients wait for the root's reduce-scatter
             return {"gathered_params": gb * whole, "unsharded_grads": eng.grad * per * (layers - 1)}
-        return {"gathered_params": gb * root, "reduce_scatter": eng.reduce * blk, "grads": shard * layers}
+        return {"gathered_params": gb * root, "reduce_scatter": eng.reduce * unit(0), "grads": shard * layers}
     return {}
 
 
@@ -187,11 +211,11 @@ class _Placed:
     evaluating the polynomials gives the bytes the full contraction gives, bit for bit."""
 
     def __init__(self, step: CompiledStep, kinds: list[str], fsdp: bool, grad_scale: float,
-                 sizes: dict[str, int], every_block: bool = False) -> None:
+                 sizes: dict[str, int], every_block: bool = False, per_unit: int = 1) -> None:
         at, kind = step.at_array, step.kind_array
         self.places: list[tuple[str, str, str, int | None]] = []
         moments, slots, weights, keeping = [], [], [], []
-        for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0, every_block):
+        for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0, every_block, per_unit):
             own = kinds[i] if i is not None else ""
             pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
             if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
@@ -271,19 +295,22 @@ def _kinds_of(plan: Any, step: CompiledStep) -> list[str]:
     return block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
 
 
-def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, every_block: bool = False) -> _Placed:
+def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, every_block: bool = False,
+            units: Any = None) -> _Placed:
     """The step's placed moments for this plan's structure (placed_form's memo: a plan edited or searched keeps its
     structure, so its moments are placed once)."""
     sizes = symbol_values(plan.model.architecture, 1, 1)
-    return placed_form(step, tuple(_kinds_of(plan, step)), fsdp, grad_scale, tuple(sorted(sizes.items())), every_block)
+    per_unit = units.per_unit if fsdp and units is not None and not units.root_only else 1
+    return placed_form(step, tuple(_kinds_of(plan, step)), fsdp, grad_scale, tuple(sorted(sizes.items())), every_block,
+                       per_unit)
 
 
 @lru_cache(maxsize=32)
 def placed_form(step: CompiledStep, kinds: tuple[str, ...], fsdp: bool, grad_scale: float,
-                sizes: tuple[tuple[str, int], ...], every_block: bool) -> _Placed:
+                sizes: tuple[tuple[str, int], ...], every_block: bool, per_unit: int = 1) -> _Placed:
     """A template's moments placed in one step structure, keyed by all it depends on (step: a template's compiled
     step, kept by its template for the process's life); cache_clear() to start cold."""
-    return _Placed(step, list(kinds), fsdp, grad_scale, dict(sizes), every_block)
+    return _Placed(step, list(kinds), fsdp, grad_scale, dict(sizes), every_block, per_unit)
 
 
 def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
@@ -297,7 +324,7 @@ def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
                    top_only: bool = False,
                    units: Any = None, every_block: bool = False, totals_only: bool = False,
-                   only: Any = None, more: Any = None) -> list[tuple]:
+                   only: Any = None, more: Any = None, ends_only: bool = False) -> list[tuple]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase;
     totals_only (not with top_only): ((phase, name) per moment, total bytes per moment) instead, the components
     never built (the fit's question).
@@ -307,10 +334,14 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     units: the FSDP2 units and prefetch (engine_terms). every_block: each block's backward placed (positions), and
     each moment's (phase, name, components, place, block). only: a test of (place, block) that the places whose
     moments are wanted pass (all of them by default; not with totals_only). more: the activations' bytes a place's
-    moments hold beyond the template's, by (place, block) (none by default; not with totals_only)."""
+    moments hold beyond the template's, by (place, block) (none by default; not with totals_only).
+    At stages 2-3 the moments also hold, named "... end", the end of each FSDP2 unit's backward (the last moment of
+    its first block's): its reduce-scatter comes next (core.accumulation.unit_reduce_scatter); and at stage 3,
+    named "... start", the head backward's first: the root is gathered again just before it
+    (core.accumulation.root_regather). ends_only: only those (what the fit's totals lack)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
-    placed = _placed(plan, step, fsdp, grad_scale, every_block)
+    placed = _placed(plan, step, fsdp, grad_scale, every_block, units)
     found = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
     r, rounded = found[0], found[2]
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
@@ -326,7 +357,9 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     wanted = [only is None or only(place, i) for _, _, place, i in placed.places]
     added = [more(place, i) if more is not None and want else 0
              for (_, _, place, i), want in zip(placed.places, wanted)]
-    if top_only:  # the largest moment of each place, and of its phase so far (with accumulation, of each place:
+    if ends_only:
+        chosen = []
+    elif top_only:  # the largest moment of each place, and of its phase so far (with accumulation, of each place:
         best: dict[Any, tuple] = {}  # it adds each place its own)
         for (phase, _, place, i), held, n, own, want, add in zip(placed.places, terms, *placed.best(found), wanted,
                                                                  added):
@@ -339,15 +372,17 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         chosen = [n for n, k in enumerate(placed.slots) if wanted[k]]
     else:
         chosen = list(range(len(placed.moment)))
-    # with accumulation, the end of each unit's backward: its reduce-scatter comes next (core.accumulation)
+    # the end of each unit's backward: its reduce-scatter comes next (core.accumulation.unit_reduce_scatter)
     ends = [int(placed.bounds[k + 1]) - 1 for k, (_, _, place, i) in enumerate(placed.places)
-            if plan.accum_steps > 1 and fsdp and place in ("last", "bwd") and wanted[k]
+            if fsdp and place in ("last", "bwd") and wanted[k]
             and (units is None or not units.root_only and i % units.per_unit == 0)]
     # and, at stage 3, the head's backward's first: the root is gathered for it just before (core.accumulation)
     ends += [int(placed.bounds[k]) for k, (_, _, place, _) in enumerate(placed.places)
-             if plan.accum_steps > 1 and stage == 3 and place == "headb" and wanted[k]
+             if stage == 3 and place == "headb" and wanted[k]
              and (units is None or not units.root_only)]
     chosen = [*chosen, *ends]
+    if not chosen:
+        return []
     named = _Named.of(eng.compute, fsdp)
     bases = {}  # per place of a chosen moment: what every moment there holds beyond the template's bytes, and
     for k in dict.fromkeys(placed.slots[n] for n in chosen):  # whether the engine holds one of the template's

@@ -5,7 +5,11 @@ Never imports torch (the measure worker runs in its own process).
 
 from __future__ import annotations
 
-import argparse
+from .. import start_collector
+
+start_collector.hold()  # before the imports: the start's long-lived objects are not walked again and again (see startup)
+
+import argparse  # noqa: E402  isort: skip
 import os
 import sys
 from pathlib import Path
@@ -225,6 +229,9 @@ def run_lesson(step: int, plan: Plan | None = None, screenshot: Path | None = No
     if wh:
         window.resize(*wh)
     window.show()
+    from PySide6.QtCore import QTimer
+
+    QTimer.singleShot(0, start_collector.release)  # shown: the collector runs as usual from here on
     return QApplication.instance().exec()
 
 

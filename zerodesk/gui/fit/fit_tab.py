@@ -72,6 +72,8 @@ class FitTab(QWidget):
         v.addWidget(self.stale)
         self.recommendation = _label("fitRecommendation")
         v.addWidget(self.recommendation)
+        self.recompute = _label("fitCheapestRecompute")  # the cheapest recomputation that fits, per stage
+        v.addWidget(self.recompute)
         self.legend = _label("fitLegend")
         v.addWidget(self.legend)
 
@@ -206,10 +208,14 @@ class FitTab(QWidget):
             self.caption.setText(f"<b>{html.escape(self.tr('What fits on one GPU'))}</b>")
             self.recommendation.setText(f'<span style="color:{ERROR_COLOR}">{html.escape(self._error_text(plan))}</span>')
             self.legend.setText("")
+            self.recompute.setText("")
+            self.recompute.hide()
             self.notes.setText("")
             return
         self.caption.setText(texts.caption(plan, state.answer))
         self.recommendation.setText(texts.recommendation(state.answer, plan.units))
+        self.recompute.setText(texts.cheapest_recompute(plan, state.recompute))
+        self.recompute.setVisible(bool(state.recompute))
         self.legend.setText(self._legend_html())
         self.notes.setText("\n".join(texts.notes(plan, state.answer)))
         self.textsChanged.emit()

@@ -10,6 +10,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from ...core.accounting import STAGES
 from ...core.fit import FitAnswer, Reason
 from ...core.fit_map import Cell
+from ...core.fit_recompute import PolicyFit
 from ...core.plan import Plan
 from ..base import i18n
 
@@ -163,6 +164,37 @@ def cell_text(plan: Plan, cell: Cell) -> str:
     lines.append(html.escape(translate("FitTexts", "Usable: {usable} per GPU. Click or Enter: set the plan to this "
                                                    "Nd and micro-batch.").format(
         usable=i18n.fmt_bytes(cell.usable_bytes, unit))))
+    return "<br>".join(lines)
+
+
+def cheapest_recompute(plan: Plan, fits: list[PolicyFit]) -> str:
+    """The cheapest recomputation that fits each stage at the plan's micro-batch and sequence (fit_recompute, as
+    `zerodesk fit` prints it), as rich text: a heading and a line per stage; empty without an answer."""
+    if not fits:
+        return ""
+    unit = plan.units
+    layers = plan.model.architecture.layers if plan.model.architecture is not None else 0
+    head = translate("FitTexts", "Cheapest recompute that fits micro-batch {mb} at sequence {seq} (the least forward "
+                                 "work rerun):").format(mb=i18n.fmt_int(plan.micro_batch),
+                                                        seq=i18n.fmt_int(plan.seq_len))
+    lines = [f"<b>{html.escape(head)}</b>"]
+    for f in fits:
+        policy, stage = f.policy, i18n.stage_short(f.stage)
+        if policy is None:
+            line = translate("FitTexts", "{stage}: nothing fits, not even full recompute on every block").format(
+                stage=stage)
+        else:
+            peak = i18n.fmt_bytes(f.peak_bytes, unit)
+            if policy.recompute == "none":
+                line = translate("FitTexts", "{stage}: no recompute needed (predicted peak {peak})")
+            elif policy.every == 1:
+                line = translate("FitTexts", "{stage}: {mode} recompute on every block (predicted peak {peak})")
+            else:
+                line = translate("FitTexts", "{stage}: {mode} recompute on one block in {k} ({n} of {layers} blocks; "
+                                             "predicted peak {peak})")
+            line = line.format(stage=stage, mode=recompute_name(policy.recompute), k=i18n.fmt_int(policy.every),
+                               n=i18n.fmt_int(policy.blocks), layers=i18n.fmt_int(layers), peak=peak)
+        lines.append(html.escape(line))
     return "<br>".join(lines)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
+from ... import start_collector
 from ..base.first_paint import after_first_paint
 
 
@@ -35,6 +36,7 @@ class DeferredStart(QObject):
         jobs, self._jobs = self._jobs, []
         for job in jobs:
             job()
+        start_collector.release()  # everything is in place: what the start made is frozen, the collector runs as usual
 
     def is_done(self) -> bool:
         return self._done

@@ -75,7 +75,8 @@ def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None
 
     shard_group: N of a hybrid (HSDP) mesh, (world/N, N) with dims ("replicate", "shard"); None or world: flat.
 
-    Inside it FSDP2 makes its chunks on demand (torch_compat.chunks_on_demand), which leaves every figure as it is;
+    Inside it FSDP2 makes its chunks on demand (torch_compat.chunks_on_demand) and FakeTensor builds its cache keys
+    directly (torch_compat.fake_cache_keys_direct), which leave every figure as it is;
     the trackers' own speed-ups are step.measure_stage's, as on real ranks."""
     import torch.distributed as dist
 
@@ -89,7 +90,8 @@ def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None
         setattr(dist, name, _gloo_reduce_scatter(original))
     try:
         mesh = data_parallel_mesh("cpu", world, shard_group or world)
-        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand():
+        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand(), \
+                torch_compat.fake_cache_keys_direct():
             yield mesh
     finally:
         setattr(dist, name, original)

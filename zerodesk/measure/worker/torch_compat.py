@@ -125,7 +125,101 @@ def fsdp_mem_tracker(model: Any, optimizer: Any) -> Any:
     check("fsdp_mem_tracker")
     from torch.distributed._tools.fsdp2_mem_tracker import FSDPMemTracker
 
-    return FSDPMemTracker(model, optimizer)
+    tracker = FSDPMemTracker(model, optimizer)
+    _units_instrumented_whole(tracker)
+    return tracker
+
+
+@_self_check("fsdp_tracker_units", "FSDPMemTracker's FSDP2 instrumentation (_instrument_fsdp_module, "
+                                   "_deregister_module_and_optimizer_hooks, their hook wrappers, _SavedFSDPMethods) "
+                                   "and FSDP2's grouped forward hooks (_fsdp_state._register_group_forward_hooks, "
+                                   "FSDPState._modules, _modules_to_run_forward, _cast_output_dtype)",
+             code="tracker_unavailable")
+def _check_fsdp_tracker_units() -> None:
+    from torch.distributed._tools import fsdp2_mem_tracker
+    from torch.distributed.fsdp._fully_shard import _fsdp_state
+
+    tracker = fsdp2_mem_tracker.FSDPMemTracker
+    for name in ("_fsdp_state_pre_forward", "_fsdp_state_post_forward", "_fsdp_param_group_pre_backward",
+                 "_fsdp_param_group_post_backward", "_instrument_fsdp_sharded_params_grads"):
+        _need(callable(getattr(tracker, name, None)), f"no FSDPMemTracker.{name}")
+    names = _code_names(tracker)
+    for name in ("_instrument_fsdp_module", "_deregister_module_and_optimizer_hooks", "_fsdp_mod_to_saved_methods",
+                 "_optimizer_hook_handles", "_root_mod"):
+        _need(name in names, f"FSDPMemTracker no longer uses {name}")
+    _need(hasattr(fsdp2_mem_tracker, "_SavedFSDPMethods"), "no _SavedFSDPMethods")
+    params = list(inspect.signature(_fsdp_state._register_group_forward_hooks).parameters)
+    _need(params == ["modules", "pre_hook", "post_hook", "modules_to_run", "cast_output_dtype"],
+          f"_register_group_forward_hooks takes {params}")
+    state_names = _code_names(_fsdp_state.FSDPState)
+    for name in ("_modules", "_modules_to_run_forward", "_cast_output_dtype", "_pre_forward_hook_handle",
+                 "_post_forward_hook_handle"):
+        _need(name in state_names, f"FSDPState no longer has {name}")
+
+
+def _units_instrumented_whole(tracker: Any) -> None:
+    """Make the tracker keep FSDP2's units of several modules whole (fully_shard([block, block, ...])).
+
+    FSDPMemTracker replaces each FSDPModule's forward hooks by its own, one module at a time: the hooks of a unit
+    of N blocks, which FSDP2 runs once for the unit (gather before its first block, reshard and hook backward after
+    its last, reduce-scatter when the first block's backward ends), would run for every block (torch 2.13): a unit
+    resharded and gathered again at each block, each block's gradients reduce-scattered on their own. Here a unit's
+    hooks are the tracker's wrappers inside FSDP2's own group hooks, so the tracked step is the untracked one; a
+    unit of one module is instrumented exactly as the tracker does it, and leaving restores FSDP2's hooks."""
+    check("fsdp_tracker_units")
+    from torch.distributed._tools.fsdp2_mem_tracker import _SavedFSDPMethods
+    from torch.distributed.fsdp import FSDPModule
+    from torch.distributed.fsdp._fully_shard._fsdp_state import _register_group_forward_hooks
+
+    def states() -> list:  # each FSDP2 state with parameters once, in module order
+        found: dict[int, Any] = {}
+        for module in tracker._root_mod.modules():
+            if isinstance(module, FSDPModule):
+                state = module._get_fsdp_state()
+                if state._fsdp_param_group:
+                    found.setdefault(id(state), state)
+        return list(found.values())
+
+    def hook_forward(state: Any, pre: Callable, post: Callable, always_call: bool) -> None:
+        state._pre_forward_hook_handle.remove()
+        state._post_forward_hook_handle.remove()
+        modules = state._modules
+        if len(modules) == 1:
+            state._pre_forward_hook_handle = modules[0].register_forward_pre_hook(
+                pre(modules[0]), prepend=True, with_kwargs=True)
+            state._post_forward_hook_handle = modules[0].register_forward_hook(post(modules[0]), prepend=False,
+                                                                               always_call=always_call)
+            return
+        pres, posts = {m: pre(m) for m in modules}, {m: post(m) for m in modules}
+        handle = _register_group_forward_hooks(
+            modules, lambda module, args, kwargs: pres[module](module, args, kwargs),
+            lambda module, args, output: posts[module](module, args, output),
+            state._modules_to_run_forward, state._cast_output_dtype)
+        state._pre_forward_hook_handle = state._post_forward_hook_handle = handle
+
+    def instrument() -> None:  # FSDPMemTracker._instrument_fsdp_module, a unit's hooks kept a unit's
+        for state in states():
+            group, first = state._fsdp_param_group, state._modules[0]
+            tracker._instrument_fsdp_sharded_params_grads(group)
+            hook_forward(state, lambda m: tracker._fsdp_state_pre_forward(m, state._pre_forward),
+                         lambda m: tracker._fsdp_state_post_forward(m, state._post_forward), always_call=True)
+            tracker._fsdp_mod_to_saved_methods[first] = _SavedFSDPMethods(group.pre_backward, group.post_backward)
+            group.pre_backward = tracker._fsdp_param_group_pre_backward(first, group.pre_backward)
+            group.post_backward = tracker._fsdp_param_group_post_backward(first, group.post_backward)
+
+    def deregister() -> None:  # FSDPMemTracker._deregister_module_and_optimizer_hooks, FSDP2's own hooks back
+        for first, saved in tracker._fsdp_mod_to_saved_methods.items():
+            state = first._get_fsdp_state()
+            hook_forward(state, lambda m: state._pre_forward, lambda m: state._post_forward, always_call=False)
+            state._fsdp_param_group.pre_backward = saved.pre_backward
+            state._fsdp_param_group.post_backward = saved.post_backward
+        tracker._fsdp_mod_to_saved_methods.clear()
+        for handle in tracker._optimizer_hook_handles or ():
+            handle.remove()
+        tracker._optimizer_hook_handles = None
+
+    tracker._instrument_fsdp_module = instrument
+    tracker._deregister_module_and_optimizer_hooks = deregister
 
 
 # The three below run per phase or per sample: they rely on the check made when their tracker was.
@@ -430,19 +524,24 @@ def direct_output_walk() -> Iterator[None]:
     """The trackers' walk over each op's outputs without pytree's flatten and rebuild.
 
     After every op the trackers call tree_map_only(torch.Tensor, track, outputs) and drop what it returns. For a
-    tensor, None, or a plain list or tuple of tensors (nearly every op; FSDP2's and AdamW's foreach ops return
-    lists of hundreds) this calls track on the same tensors in the same order without building a tree spec and a
-    new tree, which was most of the trackers' own time in a 7B step. Any other output goes to torch's own walk."""
+    tensor, a plain list or tuple of tensors (nearly every op; FSDP2's and AdamW's foreach ops return lists of
+    hundreds) or one value that is no tensor and no container (None, a number, a device: prim.device's output, the
+    most frequent op under fake tensors) this calls track on the same tensors in the same order (none for a value)
+    without building a tree spec and a new tree, which was most of the trackers' own time in a 7B step. Any other
+    output goes to torch's own walk."""
     check("tracker_output_walk")
     from torch.distributed._tools import fsdp2_mem_tracker, mem_tracker
     from torch.utils._pytree import tree_map_only
+
+    # outputs that are one leaf and never a tensor: prim.device's (most ops a tracker sees), item()'s, sizes' ...
+    plain = {type(None), int, float, bool, complex, str, torch.device, torch.dtype}
 
     def direct(types: Any, func: Any, tree: Any, is_leaf: Any = None) -> Any:
         if types is torch.Tensor and is_leaf is None:
             if isinstance(tree, torch.Tensor):
                 return func(tree)
-            if tree is None:
-                return None
+            if type(tree) in plain:
+                return tree
             if type(tree) in (list, tuple) and all(isinstance(t, torch.Tensor) for t in tree):
                 return type(tree)([func(t) for t in tree])
         return tree_map_only(types, func, tree, is_leaf)
@@ -745,6 +844,127 @@ def fake_tensor_mode() -> Any:
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     return FakeTensorMode()
+
+
+# ---------------------------------------------------------------- FakeTensor's dispatch cache
+
+
+class _KeyFallback(Exception):
+    """An argument the direct key walk leaves to torch's own."""
+
+
+def _direct_key_walk() -> Callable[[Any, list, Any], None]:
+    """walk(mode, result, args): what FakeTensorMode._prep_args_for_hash appends for `args`, value for value, where
+    every argument is a plain value, a list, tuple or dict of them, or a strided FakeTensor of `mode` with static
+    sizes and no constant; _KeyFallback for anything else (the caller rolls back and lets torch walk it)."""
+    from torch._prims_common import suggest_memory_format
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    plain = {int, float, bool, str, type(None), torch.dtype, torch.device, torch.layout, torch.memory_format}
+    strided, size_type, contiguous = torch.strided, torch.Size, torch.contiguous_format
+
+    def tensor(mode: Any, result: list, t: Any) -> None:
+        # extract_tensor_metadata(t) flattened by TensorMetadata._flatten_into, field by field
+        if t.fake_mode is not mode or t.constant is not None or t.layout is not strided \
+                or t._has_symbolic_sizes_strides:
+            raise _KeyFallback
+        shape, stride = t.shape, t.stride()
+        fmt = contiguous if len(shape) not in (4, 5) else suggest_memory_format(t)
+        if not t.is_contiguous(memory_format=fmt):
+            fmt = None
+        result.append(t.dtype)
+        result.append(size_type)
+        result.append(f"length_{len(shape)}")
+        for d in shape:
+            result.append(int)
+            result.append(d)
+        result.append(tuple)
+        result.append(f"length_{len(stride)}")
+        for s in stride:
+            result.append(int)
+            result.append(s)
+        result.extend((t.device, strided, fmt, t.storage_offset(), t.untyped_storage().nbytes(), t.requires_grad,
+                       t.is_quantized, t.is_conj(), t.is_neg(), t.is_inference(), t.is_sparse, None, None, None))
+
+    def walk(mode: Any, result: list, args: Any) -> None:
+        if isinstance(args, (list, tuple, dict)):
+            result.append(type(args))
+            result.append(f"length_{len(args)}")
+        if isinstance(args, dict):
+            walk(mode, result, args.keys())
+            walk(mode, result, args.values())
+            return
+        for arg in args:
+            kind = type(arg)
+            if kind in plain:
+                result.append(kind)
+                result.append(arg)
+            elif kind is FakeTensor:
+                tensor(mode, result, arg)
+            elif kind in (list, tuple, dict, size_type):
+                walk(mode, result, arg)
+            else:
+                raise _KeyFallback
+
+    return walk
+
+
+@_self_check("fake_cache_key", "FakeTensorMode._prep_args_for_hash(self, result, args, state, id_hashed_objects) and "
+                               "the cache key it builds from extract_tensor_metadata")
+def _check_fake_cache_key() -> None:
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch._subclasses._fake_tensor_utils import _CacheKeyState
+
+    original = FakeTensorMode._prep_args_for_hash
+    params = list(inspect.signature(original).parameters)
+    _need(params == ["self", "result", "args", "state", "id_hashed_objects"], f"its parameters are {params}")
+    _need("_prep_args_for_hash" in _code_names(FakeTensorMode), "FakeTensorMode no longer calls it")
+    walk = _direct_key_walk()
+    with FakeTensorMode() as mode:
+        x = torch.empty(2, 3, 4, 5)
+        probes = [x, x[:, 1], x.transpose(1, 3), x.to(memory_format=torch.channels_last), torch.empty(2, 3, 4, 5, 6),
+                  torch.empty(0), torch.empty(()), torch.empty(3, dtype=torch.bfloat16, requires_grad=True),
+                  torch.empty(6, 2)[1:].t(), torch.empty(4, dtype=torch.complex64).conj()]
+        args = [(p,) for p in probes] + [(x, [x[0], None], {"a": 1.5, "b": (2, True)}, "s", torch.float16,
+                                          torch.device("cpu"), torch.strided, torch.Size([2, 3]))]
+        for arg in args:
+            want, got = [], []
+            original(mode, want, arg, _CacheKeyState(), [])
+            walk(mode, got, arg)
+            _need(got == want and list(map(type, got)) == list(map(type, want)),
+                  f"its key for {[type(a).__name__ for a in arg]} is {want}, not {got}")
+
+
+@contextmanager
+def fake_cache_keys_direct() -> Iterator[None]:
+    """FakeTensor's dispatch cache keys built without its general walk: the same key, value for value.
+
+    Under FakeTensorMode every op looks its output up in a cache keyed by the op and its arguments' metadata;
+    building that key (a dataclass per tensor argument, then a recursive walk with a dozen type checks per
+    element of every size and stride) was a fifth of a 70B simulation. For static shapes and plain arguments
+    this appends the very same values directly; anything else (symbolic sizes, another mode's tensors, sparse
+    layouts, graph modules) rolls back and goes to torch's own walk, which may then refuse to cache as before."""
+    check("fake_cache_key")
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    original = FakeTensorMode._prep_args_for_hash
+    walk = _direct_key_walk()
+
+    def prep_args_for_hash(self: Any, result: list, args: Any, state: Any, id_hashed_objects: list) -> None:
+        if self.shape_env is None:
+            start = len(result)
+            try:
+                walk(self, result, args)
+                return
+            except _KeyFallback:
+                del result[start:]
+        original(self, result, args, state, id_hashed_objects)
+
+    FakeTensorMode._prep_args_for_hash = prep_args_for_hash
+    try:
+        yield
+    finally:
+        FakeTensorMode._prep_args_for_hash = original
 
 
 @_self_check("transformers_packing", "transformers.masking_utils.find_packed_sequence_indices, used by its masks",

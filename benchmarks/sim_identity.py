@@ -1,0 +1,85 @@
+"""Byte identity of `zerodesk simulate --json` between this tree and another checkout, over many configurations.
+
+Each configuration runs on both sides (each with its own .venv), one after the other; the whole --json output,
+timings left out (bench_simulate.without_timings), is compared byte for byte. Prints one line per configuration and
+how many differ. Usage: python benchmarks/sim_identity.py --baseline DIR [--only SUBSTRING ...]
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_simulate import without_timings  # noqa: E402
+from zerodesk.measure.runner import measure_env  # noqa: E402
+
+CONFIGS = {
+    "llama-2-70b Nd 1024 stage 3 (the benchmark's)":
+        "--preset llama-2-70b --seq 4096 --batch 1 --dp 1024 --profile torch --stage 3",
+    "llama-2-7b Nd 64 stage 3": "--preset llama-2-7b --seq 4096 --batch 1 --dp 64 --profile torch --stage 3",
+    "gpt2 (tied head) stages 0-3": "--preset gpt2 --seq 512 --batch 2 --dp 8 --stage 0,1,2,3",
+    "custom family stages 0-3": "--layers 4 --hidden 256 --heads 4 --ffn 1024 --vocab 1000 --seq 128 --dp 8 "
+                                "--stage 0,1,2,3",
+    "pythia-70m recompute selective stages 0-3": "--preset pythia-70m --seq 256 --dp 4 --recompute selective "
+                                                 "--stage 0,1,2,3",
+    "pythia-70m recompute full stages 2-3": "--preset pythia-70m --seq 256 --dp 4 --recompute full --stage 2,3",
+    "mixtral-8x7b (MoE) 2 layers stages 2-3": "--preset mixtral-8x7b --layers 2 --seq 256 --dp 64 --stage 2,3",
+    "qwen3-0.6b offload optimizer+params stage 3": "--preset qwen3-0.6b --seq 512 --dp 16 "
+                                                   "--offload optimizer+params --profile torch --stage 3",
+    "llama-3-8b 4 layers accum 2 sync last stage 2-3": "--preset llama-3-8b --layers 4 --seq 1024 --dp 32 "
+                                                       "--accum-steps 2 --accum-sync last --stage 2,3",
+    "gemma-2-2b 4 layers recompute every 2nd": "--preset gemma-2-2b --layers 4 --seq 1024 --dp 8 "
+                                               "--recompute selective --recompute-every 2 --stage 3",
+    "opt-125m gloo by-module stage 3": "--preset opt-125m --seq 512 --dp 8 --backend gloo --by-module --stage 3",
+    "llama-2-7b 4 layers HSDP shard group 4": "--preset llama-2-7b --layers 4 --seq 1024 --dp 16 --shard-group 4 "
+                                              "--stage 1,2,3",
+    "falcon-7b 2 layers wrap 2 blocks prefetch off": "--preset falcon-7b --layers 2 --seq 512 --dp 8 --wrap blocks "
+                                                     "--wrap-blocks 2 --prefetch off --stage 3",
+    "bloom-560m 4 layers for-loop AdamW fp16": "--preset bloom-560m --layers 4 --seq 256 --dp 8 "
+                                                "--optimizer-impl for-loop --param-dtype fp16 --stage 2,3",
+    "phi-2 2 layers fused AdamW recompute full": "--preset phi-2 --layers 2 --seq 512 --dp 8 --optimizer-impl fused "
+                                                 "--recompute full --stage 3",
+}
+
+
+def run(tree: Path, args: str) -> str:
+    python = tree / ".venv" / "bin" / "python"
+    proc = subprocess.run([str(python), "-m", "zerodesk", "simulate", *args.split(), "--json"], cwd=tree,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=measure_env(), text=True)
+    try:
+        return json.dumps(without_timings(json.loads(proc.stdout)), sort_keys=True)
+    except json.JSONDecodeError:  # a refusal: its words and exit status are what must agree
+        return f"exit {proc.returncode}: {proc.stdout.strip()[-400:]} {proc.stderr.strip()[-400:]}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, required=True)
+    parser.add_argument("--only", nargs="*", default=[], help="configurations whose name contains one of these")
+    parser.add_argument("--skip", nargs="*", default=[], help="configurations whose name contains one of these")
+    args = parser.parse_args()
+    differ = compared = results = 0
+    for name, flags in CONFIGS.items():
+        if (args.only and not any(s in name for s in args.only)) or any(s in name for s in args.skip):
+            continue
+        t0 = time.perf_counter()
+        mine, theirs = run(ROOT, flags), run(args.baseline.resolve(), flags)
+        same = mine == theirs
+        compared += 1
+        differ += not same
+        n = len(json.loads(mine).get("results", [])) if mine.startswith("{") else 0
+        results += n
+        print(f"{'same' if same else 'DIFFERENT':9} {name}: {n} result(s), {len(mine):,} bytes "
+              f"({time.perf_counter() - t0:.0f} s)" + ("" if mine.startswith("{") else f"  [{mine[:300]}]"),
+              flush=True)
+    print(f"{compared} configurations, {results} stage results compared: {differ} differ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
