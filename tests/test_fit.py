@@ -410,6 +410,24 @@ def test_peak_free_fields_change_no_peak_so_a_kept_memo_answers_as_a_fresh_one(p
     assert other is not memo  # what the peak reads makes a new memo
 
 
+@pytest.mark.parametrize("profile", ["paper", "torch"])
+def test_a_gpu_chosen_after_a_plan_without_one_gets_the_cuda_kernels_peaks_not_the_memos(profile):
+    """The cluster is left out of the memo's key, but a plan that names no GPU predicts with CPU kernels and one that
+    does with CUDA's (plan.kernel_device): the window's Fit view kept the CPU peaks after a GPU was chosen."""
+    from zerodesk.core.fit import peak_memo
+
+    bare = _llama(profile=profile, cluster={"nodes": 1, "gpus_per_node": 8})
+    assert bare.kernel_device == "cpu"
+    memo = peak_memo(bare)
+    memo.peak(2, "full", 1, 4096, 8)  # what an earlier view asked for
+    plan = _llama(profile=profile, recompute="full", cluster={"nodes": 8, "gpus_per_node": 8, "gpu": "h100-80gb",
+                                                               "gpu_memory_bytes": 80 * GB})
+    assert plan.kernel_device == "cuda"
+    assert peak_memo(plan, memo) is not memo
+    warm, cold = solve(plan, peak_memo(plan, memo)), solve(plan)
+    assert warm.configs == cold.configs and warm.recommendation == cold.recommendation
+
+
 def test_the_architecture_memo_gives_fresh_lists_and_follows_an_edit():
     from zerodesk.core.architecture import Architecture, param_count, tensor_shapes
 

@@ -136,9 +136,11 @@ MEMO_LIMIT = 50_000  # stage peaks a memo keeps before a fresh one starts (an ed
 
 
 def peak_key(plan: Plan) -> str:
-    """The part of a plan its stage peaks depend on (see PEAK_FREE); of the cluster, the shard group: the peaks
-    shard among it (a memo kept across an edit of the group gave the previous group's peaks)."""
-    return plan.model_dump_json(exclude=PEAK_FREE) + f"|shard_group={plan.cluster.shard_group}"
+    """The part of a plan its stage peaks depend on (see PEAK_FREE); of the cluster, what the peaks read: the shard
+    group (the states shard among it) and the kernels a named GPU implies (plan.kernel_device: CUDA's attention and
+    norm kernels save less). A memo kept across an edit of either gave the previous plan's peaks."""
+    return (plan.model_dump_json(exclude=PEAK_FREE)
+            + f"|shard_group={plan.cluster.shard_group}|kernels={plan.kernel_device}")
 
 
 class _Peaks:
