@@ -330,3 +330,23 @@ def test_the_cheapest_recompute_that_fits_each_stage_is_said_and_follows_the_pla
     assert not any(word in text for word in ("recompute", "block", "predicted", "GB"))
     model.set_plan(Plan.model_validate({"model": {"params": "2e9"}}))  # no answer: nothing said
     assert label.text() == "" and not label.isVisible()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_small_window_scrolls_the_panels_and_never_squeezes_them(window, qtbot, lang):
+    """The Plan and Fit panels get at least their layout's least height for the width they have once the scroll bar
+    takes its room (the texts wrap narrower there): fitted at the wider width, the Fit view's map lay 14 px under
+    the hint below it at 1024x700."""
+    window.set_language(lang)
+    window.model.load(llama_plan())
+    for size in ((1024, 700), (1024, 560), (1440, 900)):
+        window.resize(*size)
+        for name, panel in (("plan", window.plan_tab), ("fit", None)):
+            window.show_tab(name)
+            panel = panel or window.fit_tab
+            scroll = panel.parentWidget().parentWidget()
+            qtbot.waitUntil(lambda: panel.width() == scroll.viewport().width())
+            QApplication.processEvents()
+            least = panel.layout().minimumHeightForWidth(panel.width())
+            assert panel.height() >= least, (lang, size, name, panel.height(), least)
+            assert panel.height() >= scroll.viewport().height()  # and fills it when there is more room

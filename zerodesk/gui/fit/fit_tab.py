@@ -31,7 +31,7 @@ from .map_chart import FitMapChart
 
 
 MAP_ROW_PX = 24  # the map's least height per row (a micro-batch), axes aside
-MAP_AXES_PX = 64
+MAP_AXES_LINES = 5  # the axes' least height in lines of text: tick labels, the axis title, their margins
 MIN_MAP_HEIGHT, MAX_MIN_MAP_HEIGHT = 150, 360
 MIN_TABLE_HEIGHT = 140  # the header and four configurations; the rest scroll
 
@@ -143,7 +143,8 @@ class FitTab(QWidget):
         self.state = state = self.fit.update(plan)
         self.chart.set_map(state.map)
         rows = len(state.map.batches) if state.map is not None else 4
-        self.chart.setMinimumHeight(min(MAX_MIN_MAP_HEIGHT, max(MIN_MAP_HEIGHT, rows * MAP_ROW_PX + MAP_AXES_PX)))
+        axes = MAP_AXES_LINES * self.fontMetrics().lineSpacing()  # a fixed 64 px let the axis title under the hint
+        self.chart.setMinimumHeight(min(MAX_MIN_MAP_HEIGHT, max(MIN_MAP_HEIGHT, rows * MAP_ROW_PX + axes)))
         self.table.show_answer(plan, state.answer)
         self.global_batch.set_plan(plan)
         self._update_texts()

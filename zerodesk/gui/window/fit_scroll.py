@@ -37,13 +37,18 @@ class FitScrollArea(QScrollArea):
         if widget is None:
             return
         width = self.width() - 2 * self.frameWidth()  # the viewport's width without a scroll bar, shown or not
+        room = self.height() - 2 * self.frameWidth()
+        least = self._least_height(widget, width)
+        if least > room:  # the scroll bar takes room: the texts wrap at the narrower width and need more height
+            width = max(1, width - self.verticalScrollBar().sizeHint().width())
+            least = self._least_height(widget, width)
+        widget.resize(width, max(room, least))
+
+    @staticmethod
+    def _least_height(widget: QWidget, width: int) -> int:
         layout = widget.layout()
         least = layout.minimumHeightForWidth(width) if layout is not None and layout.hasHeightForWidth() else -1
-        least = max(least, widget.minimumSizeHint().height())
-        height = max(self.viewport().height(), least)
-        if height > self.viewport().height():  # the scroll bar takes room (once): fit the narrower width
-            width = max(1, width - self.verticalScrollBar().sizeHint().width())
-        widget.resize(width, height)
+        return max(least, widget.minimumSizeHint().height())
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
