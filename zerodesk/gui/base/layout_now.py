@@ -15,5 +15,5 @@ def settle_layout(view: QWidget) -> None:
     """Run the layout requests pending now (and those they post: a pane that grew, then its splitter), when `view` is
     on screen; a hidden view is laid out when shown, as before."""
     if view.isVisible():
-        for _ in range(2):
+        for _ in range(4):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)

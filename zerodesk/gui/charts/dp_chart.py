@@ -19,6 +19,7 @@ from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
+from .draw_once import DrawOnceMixin
 from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
@@ -55,7 +56,7 @@ def dp_legend_html() -> str:
     return "&nbsp;&nbsp; ".join(parts)
 
 
-class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
+class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
     pointFocused = Signal(int, int)  # stage, Nd: the keyboard's cursor moved to a point (dp_keys)
     pointActivated = Signal(int, int)  # Enter on a point
 
@@ -114,7 +115,7 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self.menu.log_action.setChecked(True)
         self.menu.logToggled.connect(self.set_log_y)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels follow the height
+        self.getPlotItem().vb.sigResized.connect(self._resized)  # head room and labels follow the height
         self.grid_lines = GridLines(self, vertical=True)
         self.keys = DpKeys(self)
         self._apply_palette()
@@ -162,13 +163,18 @@ class DpChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._sweep = sweep_dp(plan, grid)  # the core keeps its last sweeps: an edit back costs a look-up
             self._key = key
         self.hybrid.update(plan, grid[-1])
+        self._fit_unit()
         self._redraw()
 
-    def _redraw(self, force: bool = False) -> None:
+    def _fit_unit(self) -> None:
+        """The unit the curves are drawn in (set at once, drawn or not: the caption names it)."""
+        self._unit = scaled_unit(max([v for s in STAGES for v in self._sweep[s]] + list(self.hybrid.values())), self._plan.units)
+
+    def _draw(self, force: bool = False) -> None:
         plan = self._plan
         if plan is None:
             return
-        self._unit = scaled_unit(max([v for s in STAGES for v in self._sweep[s]] + list(self.hybrid.values())), plan.units)
+        self._fit_unit()
         scale = UNIT_BYTES[self._unit]
         xs = [math.log2(n) for n in self._grid]
         drawn = (self._key, self.hybrid.key, plan.units, i18n.current_language(), self._log)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
@@ -14,6 +14,7 @@ from ...core.accounting import Breakdown
 from ...core.plan import Offload, Plan
 from ...core.plan_model import PlanModel
 from ..base import i18n
+from ..base.layout_now import settle_layout
 from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
 from .dp_chart import DpChart, dp_legend_html
@@ -226,18 +227,23 @@ class PlanTab(QWidget):
         self.catch_up()
 
     def set_breakdown(self, plan: Plan, b: Breakdown) -> None:
+        """The charts take the plan, the captions say it, the tab is laid out at the captions' new size, and only
+        then each chart draws, once, at its final size: the event loop paints the edit once (it painted, laid out
+        and painted again, two to six times, and a chart drew for the data and again for its new height)."""
         self._plan, self._breakdown = plan, b
-        self.chart.set_breakdown(plan, b)
-        if self.offload_chart is None and plan.offload != Offload.NONE:
-            from .offload_chart import OffloadChart
+        with self.chart.drawing_held(), (self.dp_chart.drawing_held() if self.dp_chart is not None else nullcontext()):
+            self.chart.set_breakdown(plan, b)
+            if self.offload_chart is None and plan.offload != Offload.NONE:
+                from .offload_chart import OffloadChart
 
-            self.offload_chart = OffloadChart()
-            self._chart_row.addWidget(self.offload_chart, 2)
-        if self.offload_chart is not None:
-            self.offload_chart.set_plan(plan)  # hides itself when the plan offloads nothing
-        if self.dp_chart is not None:
-            self.dp_chart.set_plan(plan, b)
-        self._update_texts()
+                self.offload_chart = OffloadChart()
+                self._chart_row.addWidget(self.offload_chart, 2)
+            if self.offload_chart is not None:
+                self.offload_chart.set_plan(plan)  # hides itself when the plan offloads nothing
+            if self.dp_chart is not None:
+                self.dp_chart.set_plan(plan, b)
+            self._update_texts()
+            settle_layout(self)
 
     def set_stale(self, errors: dict[str, str]) -> None:
         """The form is invalid: say that the chart shows the last valid plan."""
@@ -307,7 +313,9 @@ class PlanTab(QWidget):
             text += (f'&nbsp;&nbsp; <span style="color:{PEAK_COLOR}; font-size:large">▨</span>&nbsp;'
                      + _nowrap(self.tr("predicted peak of the step (estimate)")))
         measured = self.chart.measured_legend_html()
-        self.legend.setText(text + ("<br>" + measured if measured else ""))
+        text += "<br>" + measured if measured else ""
+        if text != self.legend.text():  # the chart asks again after each drawing: the same text is no new paint
+            self.legend.setText(text)
 
     @contextmanager
     def _exporting(self):

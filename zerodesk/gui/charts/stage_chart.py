@@ -32,6 +32,7 @@ from .stage_hits import PEAK_KEY, SegmentHits
 from .stage_keys import StageKeys
 from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
 from .stage_texts import stage_tick_labels
+from .draw_once import DrawOnceMixin
 from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
 
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
@@ -44,7 +45,7 @@ def hatch_brush() -> QBrush:
     return QBrush(QColor(PEAK_COLOR), Qt.BrushStyle.FDiagPattern)
 
 
-class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
+class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
     segmentFocused = Signal(int, str)  # the keyboard's cursor moved to a segment (its formula is the chart's description)
@@ -92,7 +93,7 @@ class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self.tip = StickyTip(self)
         self.menu = ChartMenu(self)
         self.menu.logToggled.connect(self.set_log_y)
-        self.getPlotItem().vb.sigResized.connect(lambda *_: self._redraw())  # head room and labels are in pixels
+        self.getPlotItem().vb.sigResized.connect(self._resized)  # head room and labels are in pixels
 
         self.hits = SegmentHits(self)  # hover and click
         self.keys = StageKeys(self)  # arrows, Enter
@@ -141,6 +142,7 @@ class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         peaks = predict(plan, breakdown)
         # a peak without the activations (a raw count, a tensor list) is no peak: none is drawn, the caption says why
         self._peaks = peaks if all(p.complete for p in peaks) else []
+        self._fit_unit()
         self._redraw()
 
     @property
@@ -159,11 +161,9 @@ class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         return self._gpu_above.textItem.toPlainText() if self._gpu_above.isVisible() else ""
 
     # -- drawing --------------------------------------------------------------------------------
-    def _redraw(self) -> None:
+    def _fit_unit(self) -> tuple[int, bool]:
+        """The unit the figures are drawn in (set at once, drawn or not: captions name it); (top bytes, GPU on the axis)."""
         b = self._breakdown
-        if b is None or not getattr(self, "_ready", False):
-            return
-        self._set_x_range()  # the runs' spacing follows the chart's width
         states = [s.total_bytes for s in b.stages]
         peaks = [p.total_bytes for p in self._peaks]
         gpu = self._plan.cluster.gpu_memory_bytes
@@ -171,6 +171,17 @@ class StageChart(FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         # a GPU far above the bars would squash them into the bottom: fit the bars and name the GPU at the top
         gpu_on_axis = bool(gpu) and (self._log or gpu <= top_bytes * GPU_REACH)
         self._unit = scaled_unit(max(top_bytes, gpu if gpu_on_axis else 0), self._plan.units)
+        return top_bytes, gpu_on_axis
+
+    def _draw(self, force: bool = False) -> None:
+        b = self._breakdown
+        if b is None or not getattr(self, "_ready", False):
+            return
+        self._set_x_range()  # the runs' spacing follows the chart's width
+        states = [s.total_bytes for s in b.stages]
+        peaks = [p.total_bytes for p in self._peaks]
+        gpu = self._plan.cluster.gpu_memory_bytes
+        top_bytes, gpu_on_axis = self._fit_unit()
         scale = UNIT_BYTES[self._unit]
         if self._log:
             self._floor = log_floor([v / scale for s in b.stages for v in (s.total_bytes, *s.components.values())])
