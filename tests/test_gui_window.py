@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QToolTip
 
@@ -521,10 +521,11 @@ def test_the_process_ends_with_the_window_its_settings_saved_and_exit_handlers_r
     assert "language=ru" in ini.read_text(encoding="utf-8")
 
 
-def _ink_gaps(image: QImage, top: int, bottom: int, right: int) -> int:
-    """The widest run of columns without dark ink between the first and the last inked column of a text line."""
+def _ink_gaps(image: QImage, top: int, bottom: int, right: int) -> tuple[int, int]:
+    """(the widest run of columns without dark ink between the first and the last inked column of a text line,
+    the last inked column): the band is on the text when the ink runs across the line."""
     inked = [x for x in range(min(right, image.width())) if any(image.pixelColor(x, y).lightness() < 110 for y in range(top, bottom))]
-    return max((b - a for a, b in zip(inked, inked[1:])), default=0)
+    return max((b - a for a, b in zip(inked, inked[1:])), default=0), max(inked, default=0)
 
 
 def test_exports_hold_the_charts_not_the_controls_and_render_alike_in_imagemagick_and_librsvg(form, plan_tab, tmp_path):
@@ -550,7 +551,7 @@ def test_exports_hold_the_charts_not_the_controls_and_render_alike_in_imagemagic
     renders = {"librsvg": tmp_path / "rsvg.png", "imagemagick": tmp_path / "msvg.png"}
     subprocess.run([tools["librsvg"], "-b", "white", str(svg), "-o", str(renders["librsvg"])], check=True, timeout=60)
     subprocess.run([tools["imagemagick"], f"MSVG:{svg}", str(renders["imagemagick"])], check=True, timeout=120)
-    caption = plan_tab.caption.geometry()
+    caption = QRect(plan_tab.caption.mapTo(plan_tab, QPoint(0, 0)), plan_tab.caption.size())  # in the file's coordinates
     line = plan_tab.caption.fontMetrics().height()
     chart = plan_tab.chart
     peak = chart.mapTo(plan_tab, chart.segment_widget_pos(0, "params"))  # x of stage 0
@@ -560,7 +561,8 @@ def test_exports_hold_the_charts_not_the_controls_and_render_alike_in_imagemagic
     bottom = chart.mapTo(plan_tab, chart.mapFromScene(vb.mapViewToScene(QPointF(0, low)))).y()
     for name, path in renders.items():
         render = QImage(str(path))
-        assert _ink_gaps(render, caption.top() + 2, caption.top() + line - 2, caption.right()) < 16, name
+        gap, end = _ink_gaps(render, caption.top() + 2, caption.top() + line - 2, caption.right())
+        assert gap < 16 and end > caption.width() // 2, (name, gap, end)  # on the first line: the bold run and the plain one
         column = [render.pixelColor(peak.x() + dx, y).lightness() for dx in (-8, 0, 8) for y in range(top + 4, bottom - 4)]
         assert min(column) < 200 and max(column) > 220, (name, min(column), max(column))  # stripes: dark and light
 
