@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from PySide6.QtCore import QMetaObject, Qt
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QMetaObject, Qt
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QGraphicsView
 
 
 class DrawOnceMixin:
@@ -21,7 +24,10 @@ class DrawOnceMixin:
     _pending = False  # a redraw was asked for and not done (hidden, or held)
     _pending_force = False
     _held = 0
+    _flush_later = False
     _drawn_size: tuple[float, float] | None = None
+    draw_count = 0  # drawings done (benchmarks and tests count them)
+    paint_count = 0  # paints of the chart's view
 
     def _draw(self, force: bool = False) -> None:
         raise NotImplementedError
@@ -36,34 +42,100 @@ class DrawOnceMixin:
             return
         force, self._pending, self._pending_force = force or self._pending_force, False, False
         self._drawn_size = self._view_size()
+        self.draw_count += 1
         self._draw(force)
-        # pyqtgraph fits its view box's matrix to a new size when the view paints, which moves every item and asks
-        # for a second paint; the scene asks its view for a paint by a queued call of its own. Both now: the chart's
-        # update joins the window's, and the event loop paints it once.
-        self.scene().prepareForPaint()
+        if self._fit_value_axis():  # its labels grew or shrank: the view box is narrower or wider now
+            return  # drawn again at the new size (_resized) before anything is painted
+        if not self._flush_later:
+            self._flush()
+
+    def _flush(self) -> None:
+        """pyqtgraph fits its view box's matrix to a new size when the view paints, which moves every item, and a text
+        item first painted sets its own transform then: each asks for a second paint. The scene asks its view for a
+        paint by a queued call of its own. All of it now: the chart's update joins the window's, one paint (the
+        scene's call paints the window's dirty parts at once)."""
+        self._prepare()
         QMetaObject.invokeMethod(self.scene(), "_q_processDirtyItems", Qt.ConnectionType.DirectConnection)
+
+    def _prepare(self) -> None:
+        scene = self.scene()
+        scene.prepareForPaint()
+        for item in scene.items():
+            if isinstance(item, pg.TextItem):
+                item.updateTransform()
 
     def _resized(self, *_args) -> None:
         """Head room and labels are in pixels: a new size is drawn anew, the size drawn at is not."""
         if self._pending or self._view_size() != self._drawn_size:
             self._redraw()
 
+    def _fit_value_axis(self) -> bool:
+        """Size the value axis to its tick labels now (pyqtgraph does it while painting the axis, then lays the chart
+        out again and paints it twice); True when its width changed and the chart was laid out anew."""
+        pi = self.getPlotItem()
+        axis = pi.getAxis("left")
+        width = axis.maximumWidth()
+        image = QImage(1, 1, QImage.Format.Format_ARGB32)
+        painter = QPainter(image)
+        painter.setFont(self.font())
+        try:
+            axis.generateDrawSpecs(painter)
+        finally:
+            painter.end()
+        if axis.maximumWidth() == width:
+            return False
+        pi.layout.activate()
+        return True
+
     @property
     def redraw_pending(self) -> bool:
         return self._pending
 
-    @contextmanager
-    def drawing_held(self):
-        """Note the redraws asked for inside (new data, the resizes of a layout settled inside) and draw once after."""
-        self._held += 1
-        try:
-            yield
-        finally:
-            self._held -= 1
-            if not self._held and self._pending:
-                self._redraw()
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.paint_count += 1
+        return super().viewportEvent(event)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._pending:
             self._redraw()
+
+
+@contextmanager
+def drawing_held(*charts: DrawOnceMixin):
+    """Note the charts' redraws asked for inside (new data, the resizes of a layout settled inside) and draw each once
+    after, then paint them: the first scene to hand its changes to the window paints all the window has to paint, so
+    a chart the layout resized (painted whole then) goes first, and its own changes are not painted a second time."""
+    for chart in charts:
+        chart._held += 1
+    try:
+        yield
+    finally:
+        drawn = []
+        for chart in charts:
+            chart._held -= 1
+            if not chart._held and chart._pending and chart.isVisible():
+                chart._flush_later = True
+                try:
+                    chart._redraw()
+                finally:
+                    chart._flush_later = False
+                drawn.append(chart)
+        # each scene's call for its changes paints the window's dirty parts at once: a chart the layout moved or resized
+        # is painted whole then, and its own call would paint it again. So the scenes hand their changes over
+        # without asking for a paint, and a drawn chart the window did not paint then is painted whole, once, in the
+        # event loop's next frame.
+        painted = [chart.paint_count for chart in drawn]
+        modes = [chart.viewportUpdateMode() for chart in drawn]
+        for chart in drawn:
+            chart._prepare()
+            chart.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.NoViewportUpdate)
+        try:
+            for chart in drawn:
+                QMetaObject.invokeMethod(chart.scene(), "_q_processDirtyItems", Qt.ConnectionType.DirectConnection)
+        finally:
+            for chart, mode, count in zip(drawn, modes, painted):
+                chart.setViewportUpdateMode(mode)
+                if chart.paint_count == count:
+                    chart.viewport().update()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
@@ -18,6 +18,7 @@ from ..base.layout_now import settle_layout
 from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
 from .dp_chart import DpChart, dp_legend_html
+from .draw_once import drawing_held
 from .dp_hybrid import hybrid_legend_html
 from .stage_chart import StageChart
 
@@ -231,7 +232,7 @@ class PlanTab(QWidget):
         then each chart draws, once, at its final size: the event loop paints the edit once (it painted, laid out
         and painted again, two to six times, and a chart drew for the data and again for its new height)."""
         self._plan, self._breakdown = plan, b
-        with self.chart.drawing_held(), (self.dp_chart.drawing_held() if self.dp_chart is not None else nullcontext()):
+        with drawing_held(*self._charts()):
             self.chart.set_breakdown(plan, b)
             if self.offload_chart is None and plan.offload != Offload.NONE:
                 from .offload_chart import OffloadChart

@@ -1,0 +1,86 @@
+"""An edit draws each chart once and the event loop paints it once; a window's start draws no chart while hidden."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
+
+
+class PaintCounter(QObject):
+    """Counts the paint events of some widgets (the charts' viewports: where a chart is painted)."""
+
+    def __init__(self, widgets: dict) -> None:
+        super().__init__()
+        self.widgets = widgets
+        self.counts = dict.fromkeys(widgets, 0)
+        for w in widgets.values():
+            w.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            for name, w in self.widgets.items():
+                if obj is w:
+                    self.counts[name] += 1
+        return False
+
+    def take(self) -> dict:
+        counts, self.counts = self.counts, dict.fromkeys(self.widgets, 0)
+        return counts
+
+
+def _type(field, text: str) -> None:
+    field.setText(text)
+    field.textEdited.emit(text)
+
+
+def _choose(combo, index: int) -> None:
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+@pytest.mark.parametrize("edit", ["P", "scheme", "Nd"])
+def test_an_edit_draws_and_paints_each_chart_once(window, qtbot, edit):
+    tab = window.plan_tab
+    charts = {"stages": tab.chart, "nd": tab.dp_chart}
+    form = window.form
+    steps = {
+        "P": [lambda text=text: _type(form.field("model.params"), text) for text in ("3B", "30B", "7B")],
+        "scheme": [lambda i=i: _choose(form.field("scheme"), i % form.field("scheme").count()) for i in (1, 2, 0)],
+        "Nd": [lambda text=text: _type(form.field("cluster.gpus_per_node"), text) for text in ("2", "8", "16")],
+    }[edit]
+    counter = PaintCounter({name: chart.viewport() for name, chart in charts.items()})
+    qtbot.wait(50)
+    counter.take()
+    for step in steps:
+        draws = {name: chart.draw_count for name, chart in charts.items()}
+        widths = {name: chart.getPlotItem().getAxis("left").width() for name, chart in charts.items()}
+        figures = {name: (chart.bar_data() if name == "stages" else chart.sweep(), chart.unit) for name, chart in charts.items()}
+        step()
+        for _ in range(5):  # the edit's turn of the event loop, and a few more: nothing is left to paint later
+            QApplication.processEvents()
+        qtbot.wait(20)
+        # once; twice where the value axis's labels changed its width (drawn again at the new size, before the paint)
+        assert {name: chart.draw_count - draws[name] for name, chart in charts.items()} == {
+            name: 1 + (chart.getPlotItem().getAxis("left").width() != widths[name]) for name, chart in charts.items()}
+        assert counter.take() == {"stages": 1, "nd": 1}
+        assert figures["stages"] != (tab.chart.bar_data(), tab.chart.unit)  # the edit did change what is drawn
+
+
+def test_a_window_draws_its_charts_only_when_shown(gui_settings, qtbot):
+    """Built hidden, the charts draw nothing (the layout sizes them several times then); shown, each draws at the
+    sizes it is shown at, and never twice at one size."""
+    from zerodesk.gui.window.main_window import MainWindow
+
+    w = MainWindow(gui_settings)
+    qtbot.addWidget(w)
+    w.quiet = True
+    w.resize(1440, 900)
+    assert w.chart.draw_count == 0 and w.chart.redraw_pending
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(w.startup.is_done, timeout=3000)
+    qtbot.wait(50)
+    for chart in (w.chart, w.dp_chart):
+        assert 1 <= chart.draw_count <= 4 and not chart.redraw_pending
+        assert len(chart.bar_data() if chart is w.chart else chart.sweep()) > 0
