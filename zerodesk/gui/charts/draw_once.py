@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QMetaObject, Qt
+from PySide6.QtCore import QEvent, QMetaObject, Qt, Slot
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QGraphicsView
 
@@ -25,6 +25,8 @@ class DrawOnceMixin:
     _pending_force = False
     _held = 0
     _flush_later = False
+    _resize_queued = False
+    _drawing = False
     _drawn_size: tuple[float, float] | None = None
     draw_count = 0  # drawings done (benchmarks and tests count them)
     paint_count = 0  # paints of the chart's view
@@ -44,7 +46,12 @@ class DrawOnceMixin:
         self._drawn_size = self._view_size()
         self.draw_count += 1
         self._draw(force)
-        if self._fit_value_axis():  # its labels grew or shrank: the view box is narrower or wider now
+        self._drawing = True
+        try:
+            refit = self._fit_value_axis()  # its labels grew or shrank: the view box is narrower or wider now
+        finally:
+            self._drawing = False
+        if refit:
             return  # drawn again at the new size (_resized) before anything is painted
         if not self._flush_later:
             self._flush()
@@ -65,7 +72,18 @@ class DrawOnceMixin:
                 item.updateTransform()
 
     def _resized(self, *_args) -> None:
-        """Head room and labels are in pixels: a new size is drawn anew, the size drawn at is not."""
+        """Head room and labels are in pixels: a new size is drawn anew, the size drawn at is not. While held, noted;
+        else once the layout has settled (a window's layout resizes a chart several times in one pass), before the
+        frame is painted (a queued call runs ahead of the paint request)."""
+        if self._held or not self.isVisible() or self._drawing:
+            self._redraw()  # noted; or, resized by its own axis while drawing, drawn again at once
+        elif not self._resize_queued and (self._pending or self._view_size() != self._drawn_size):
+            self._resize_queued = True
+            QMetaObject.invokeMethod(self, "_draw_resized", Qt.ConnectionType.QueuedConnection)
+
+    @Slot()
+    def _draw_resized(self) -> None:
+        self._resize_queued = False
         if self._pending or self._view_size() != self._drawn_size:
             self._redraw()
 
