@@ -73,12 +73,14 @@ def test_the_first_frame_has_the_plan_and_its_stage_bars_and_the_nd_chart_follow
 
     w = unshown_window(gui_settings, qtbot)
     plan = w.model.plan
-    # before any paint: the form holds the plan and the stage chart the core's states for it
-    assert w.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(plan).stages]
+    # before any paint: the form holds the plan and the stage chart the core's states for it, drawn when it is shown
+    assert w.chart.unit == "GB" and w.chart.redraw_pending and w.chart.draw_count == 0  # not drawn while hidden
     assert w.plan_tab.dp_chart is None and not w.startup.is_done()
     assert "Per-rank model states versus Nd" in w.plan_tab.dp_caption.text()  # its caption is in place
     w.resize(1440, 900)
-    w.show()
+    w.show()  # shown, not yet painted: the stage bars are drawn for the first frame
+    assert w.chart.total_label_texts() == [f"{s.total_bytes / 1e9:,.2f} GB" for s in compute(plan).stages]
+    assert not w.startup.is_done()
     qtbot.waitUntil(w.startup.is_done, timeout=3000)  # the first paint brought the rest, nothing asked for it
     dp = w.plan_tab.dp_chart
     assert dp is not None and dp.isVisible() and dp.log_y == w.plan_tab.dp_log_toggle.isChecked()
