@@ -27,6 +27,7 @@ class DrawOnceMixin:
     _flush_later = False
     _resize_queued = False
     _drawing = False
+    _axis_fitted: tuple | None = None
     _drawn_size: tuple[float, float] | None = None
     draw_count = 0  # drawings done (benchmarks and tests count them)
     paint_count = 0  # paints of the chart's view
@@ -92,6 +93,10 @@ class DrawOnceMixin:
         out again and paints it twice); True when its width changed and the chart was laid out anew."""
         pi = self.getPlotItem()
         axis = pi.getAxis("left")
+        key = (tuple(axis.range), axis.size(), axis.logMode, axis.labelText, axis.labelUnits)
+        if key == self._axis_fitted:  # the same ticks: the same labels
+            return False
+        self._axis_fitted = key
         width = axis.maximumWidth()
         image = QImage(1, 1, QImage.Format.Format_ARGB32)
         painter = QPainter(image)
