@@ -61,6 +61,8 @@ class MeasureControls(QWidget):
         self.settings = settings
         self._loading = True
         self._probe: QProcess | None = None
+        self._search_timer: QTimer | None = None  # search_python's, kept across searches
+        self._search: tuple[threading.Thread, list[str]] | None = None
         self._probe_text = ""
         self._lacks: dict[str, str] = {}  # interpreter -> what it lacks for the worker ("" = ready)
         self._gpus: dict[str, int | None] = {}  # interpreter -> GPUs its torch sees (the probe's answer)
@@ -336,22 +338,26 @@ class MeasureControls(QWidget):
         return ""
 
     def search_python(self) -> None:
-        """A bundle has no Python of its own: find one with torch in a plain thread; a timer picks up the answer."""
+        """A bundle has no Python of its own: find one with torch in a plain thread; a timer picks up the answer.
+
+        The timer is kept and stopped, never deleted from inside its own timeout (a crash in ~QObject was seen in
+        full test runs around this search, not reproduced alone): one timer for every search."""
         found: list[str] = []
         thread = threading.Thread(target=lambda: found.append(find_python_with_torch() or ""), daemon=True)
-        timer = QTimer(self)
-        timer.setInterval(100)
-
-        def picked_up() -> None:
-            if thread.is_alive():
-                return
-            timer.stop()
-            timer.deleteLater()
-            if found and found[0] and not self.interpreter():
-                self.python.setText(found[0])
-                self._on_edit()
-                self.check_interpreter()
-
-        timer.timeout.connect(picked_up)
+        self._search = (thread, found)
+        if self._search_timer is None:
+            self._search_timer = QTimer(self)
+            self._search_timer.setInterval(100)
+            self._search_timer.timeout.connect(self._pick_up_search)
         thread.start()
-        timer.start()
+        self._search_timer.start()
+
+    def _pick_up_search(self) -> None:
+        thread, found = self._search
+        if thread.is_alive():
+            return
+        self._search_timer.stop()
+        if found and found[0] and not self.interpreter():
+            self.python.setText(found[0])
+            self._on_edit()
+            self.check_interpreter()
