@@ -175,7 +175,10 @@ def test_real_gloo_run_fills_the_tab_and_marks_the_plan_chart(window, tab, qtbot
         assert m.peak_bytes == max(r.peak_bytes for r in ranks)
         assert window.chart.measured_difference(m) == pytest.approx(0.0, abs=1e-9)
         assert m.states_bytes == window.model.breakdown.stage(stage).total_bytes
-    assert "measured · CPU, 2 ranks" in window.plan_tab.legend.text()
+    assert window.chart.redraw_pending  # out of view: drawn (and its legend named) when it is seen, not before
+    window.show_tab("plan")
+    qtbot.waitUntil(lambda: "measured · CPU, 2 ranks" in window.plan_tab.legend.text(), timeout=5_000)
+    window.show_tab("measure")
 
     # the live timeline: rank 0's memory through each stage's measured step
     tab.timeline.flush()

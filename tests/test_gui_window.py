@@ -729,3 +729,26 @@ def test_unchecked_boxes_stand_out_on_the_dark_palette(window, qtbot):
             assert lightest - panel > 50, (box.objectName(), lightest, panel)
     finally:
         window.theme_actions["light"].trigger()
+
+
+def test_an_export_from_another_tab_holds_the_plan_charts_and_leaves_that_tab_in_front(window, tmp_path):
+    """Ctrl+E works from every tab: the Plan tab out of view rendered nothing (a blank PNG, an SVG of captions only),
+    and its charts draw what waited only when seen."""
+    from PySide6.QtGui import QImage
+
+    from zerodesk.core.plan import Plan
+
+    window.quiet = True
+    window.show_tab("plan")
+    plan_index = window.tabs.currentIndex()
+    window.show_tab("measure")
+    measure_index = window.tabs.currentIndex()
+    window.load_plan(Plan.model_validate({"model": {"params": 3e9}, "cluster": {"nodes": 1, "gpus_per_node": 4}}))
+    assert window.export_chart(tmp_path / "from_measure.png")
+    assert window.tabs.currentIndex() == measure_index != plan_index
+    image = QImage(str(tmp_path / "from_measure.png"))
+    background = image.pixel(0, 0)
+    ink = sum(image.pixel(x, y) != background for x in range(0, image.width(), 5) for y in range(0, image.height(), 5))
+    assert ink > 2000, ink  # captions, bars, axes and the Nd curves
+    assert window.export_chart(tmp_path / "from_measure.svg")
+    assert (tmp_path / "from_measure.svg").read_text().count("<path") > 20  # the charts' shapes, not captions only

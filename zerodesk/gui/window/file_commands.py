@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from ... import APP_NAME
 from ...core.disk_state import Change, DiskState
@@ -250,7 +250,13 @@ class FileCommands:
         """PNG or SVG by suffix: both charts with their captions (what, whence, unit)."""
         path = Path(path)
         self.startup.flush()  # the Nd chart's lines, if the first paint has not brought them yet
-        ok = self.plan_tab.export_svg(path) if path.suffix.lower() == ".svg" else self.plan_tab.export_png(path)
+        shown = self.tabs.currentIndex()
+        self.show_tab("plan")  # a tab out of view renders nothing (the file was blank from another tab): seen,
+        QApplication.processEvents()  # its charts draw what waited and it is laid out; then the user's tab again
+        try:
+            ok = self.plan_tab.export_svg(path) if path.suffix.lower() == ".svg" else self.plan_tab.export_png(path)
+        finally:
+            self.tabs.setCurrentIndex(shown)
         if ok:
             self.statusBar().showMessage(self.tr("Exported {path}").format(path=path), 4000)
         else:
