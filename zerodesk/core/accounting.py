@@ -24,6 +24,7 @@ from .figures import FigureError, check_figures
 from .knobs import knob_notes, torch_element_bytes
 from .notes import Note, note
 from .plan import Hybrid, Plan, Profile, Scheme
+from .recent import Recent
 
 STAGES = (0, 1, 2, 3)
 StateClass = Literal["param", "grad", "optimizer"]
@@ -324,29 +325,15 @@ def _sweep_key(plan: Plan, dps: list[int], *more: object) -> tuple:
     return (plan.model, plan.scheme, plan.profile, plan.shard_placement, tuple(dps), *more)
 
 
-class _LastSweeps:
-    """The last few sweeps by what they depend on: an edit of anything else (Nd, the GPU, the sequence...) and an
-    edit back to a recent model or scheme cost a dictionary look-up, not a sweep."""
-
-    def __init__(self, size: int = 8) -> None:
-        self._size, self._items = size, []
-
-    def get(self, key: tuple, make):
-        for k, value in self._items:
-            if k == key:
-                return value
-        value = make()
-        self._items = [(key, value), *self._items[: self._size - 1]]
-        return value
-
-
-_FLAT, _HYBRID = _LastSweeps(), _LastSweeps()
+# the last few sweeps: an edit of anything else (Nd, the GPU, the sequence...) and an edit back to a recent model or
+# scheme cost a look-up, not a sweep
+_FLAT, _HYBRID = Recent(8), Recent(8)
 
 
 def sweep_dp(plan: Plan, dps: list[int]) -> dict[int, list[int]]:
     """Largest-rank total per stage at each Nd (for the memory-versus-Nd view), flat: every state sharded among
     all Nd ranks (the plan's shard group is left out; sweep_hybrid keeps it). Every point shares the plan's model,
-    so a tensor list is counted once for the whole sweep (ModelSpec.census). Recent sweeps are kept (_LastSweeps)."""
+    so a tensor list is counted once for the whole sweep (ModelSpec.census). Recent sweeps are kept."""
     def make() -> dict[int, list[int]]:
         out: dict[int, list[int]] = {s: [] for s in STAGES}
         for nd in dps:

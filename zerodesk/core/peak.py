@@ -33,6 +33,7 @@ from .accumulation import accumulate, root_regather, unit_reduce_scatter
 from .knobs import autocast_dtype, param_bytes, reduce_bytes
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
 from .plan import Architecture, Plan, Profile
+from .recent import Recent
 from .residuals import ActivationEstimate, Compute, estimate
 
 if TYPE_CHECKING:
@@ -527,7 +528,7 @@ def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     return max(elements for elements, _ in zero_owned(sh.sizes, plan.shard_size))
 
 
-_LAST: list[tuple[Plan, Breakdown | None, list[StagePeak]]] = []  # the last few answers, by the very objects asked
+_LAST: Recent[list[StagePeak]] = Recent(4, same=lambda a, b: a[0] is b[0] and a[1] is b[1])  # by the very objects asked
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
@@ -535,12 +536,7 @@ def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
 
     The views of one edit (the stage chart, the table) ask for the same plan and breakdown: the last few answers
     are kept by identity (plans and breakdowns are never changed in place), so each edit predicts once."""
-    for known, known_b, peaks in _LAST:
-        if known is plan and known_b is b:
-            return list(peaks)
-    peaks = _predict(plan, b)
-    _LAST[:] = [(plan, b, peaks), *_LAST[:3]]
-    return list(peaks)
+    return list(_LAST.get((plan, b), lambda: _predict(plan, b)))
 
 
 def _predict(plan: Plan, b: Breakdown | None) -> list[StagePeak]:
