@@ -132,7 +132,7 @@ def run(args: argparse.Namespace, emit: Emitter, where: dict) -> None:
             where["stage"] = stage
             result = measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False,
                                    ddp_class=SimulatedDDP, track_warmup=args.tracked_warmup or stage < 2,
-                                   by_module=args.by_module)
+                                   by_module=args.by_module, light_warmup=not args.full_warmup)
             # step_s would be the time to simulate, not a step's time: leave it out.
             emit(result.model_copy(update={"source": "simulated", "step_s": None,
                                            "method": method(stage, args.backend, fsdp2_offloads(plan),
