@@ -114,6 +114,7 @@ def run(args: argparse.Namespace, emit: Emitter, where: dict) -> None:
     plan, stages, world = simulation_job(args)
     import torch
 
+    from .block_extrapolation import eligible, simulate_stage
     from .ddp_sim import SimulatedDDP
     from .step import measure_stage
 
@@ -130,9 +131,17 @@ def run(args: argparse.Namespace, emit: Emitter, where: dict) -> None:
     with fake_world(world, args.backend, group) as mesh:
         for stage in stages:
             where["stage"] = stage
-            result = measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False,
-                                   ddp_class=SimulatedDDP, track_warmup=args.tracked_warmup or stage < 2,
-                                   by_module=args.by_module, light_warmup=not args.full_warmup)
+
+            def measure(plan: Any, recording: Any = None, stage: int = stage) -> Any:
+                return measure_stage(stage, plan, device, 0, world, emit, mesh, args.warmup, samples=False,
+                                     ddp_class=SimulatedDDP, track_warmup=args.tracked_warmup or stage < 2,
+                                     by_module=args.by_module, light_warmup=not args.full_warmup, recording=recording)
+
+            result = None
+            if not (args.tracked_warmup or args.by_module or args.full_model) and eligible(plan, stage):
+                result = simulate_stage(plan, device, measure)  # None: a check failed, simulate the full model
+            if result is None:
+                result = measure(plan)
             # step_s would be the time to simulate, not a step's time: leave it out.
             emit(result.model_copy(update={"source": "simulated", "step_s": None,
                                            "method": method(stage, args.backend, fsdp2_offloads(plan),

@@ -102,13 +102,14 @@ def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: 
 
 def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Callable[..., None], mesh: Any,
                   warmup: int, samples: bool, ddp_class: Any = None, track_warmup: bool = True,
-                  by_module: bool = False, light_warmup: bool = True) -> Result:
+                  by_module: bool = False, light_warmup: bool = True, recording: Any = None) -> Result:
     """Measure `stage` on this rank of `world`: a Result with the tracked peak, its phases and the states at rest.
 
     ddp_class: a stand-in for DistributedDataParallel (the simulation's). track_warmup=False (FSDP2 only) warms up
     before the tracker is entered and then files what a tracked warm-up would have left it knowing; with
     light_warmup, the blocks' arithmetic left out of that warm-up (light_warmup.py), and the stage measured again
-    after a real one where the measured step does not end as it started. by_module: the
+    after a real one where the measured step does not end as it started. recording: a block_extrapolation.Recording,
+    attached to the tracker (it sees every update of the tracker's bytes, every op and phase). by_module: the
     peak's composition by module and FSDP2 unit too (module_ledger). Runs under torch_compat.same_figures_faster
     (the trackers' and DTensor's work that changes no figure, dropped)."""
     # Everything alive now (torch, transformers, earlier stages' results) outlives the stage: frozen, the collector's
@@ -118,16 +119,16 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     with torch_compat.same_figures_faster():
         light = not track_warmup and light_warmup and warmup > 0
         result, settled = _measure_stage(stage, plan, device, rank, world, emit, mesh, warmup, samples, ddp_class,
-                                         track_warmup, by_module, light)
+                                         track_warmup, by_module, light, recording)
         if light and not settled:  # the light warm-up left another state than a real one: measure after a real one
             result, _ = _measure_stage(stage, plan, device, rank, world, emit, mesh, warmup, samples, ddp_class,
-                                       track_warmup, by_module, False)
+                                       track_warmup, by_module, False, recording)
         return result
 
 
 def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Callable[..., None], mesh: Any,
                    warmup: int, samples: bool, ddp_class: Any, track_warmup: bool, by_module: bool,
-                   light: bool) -> tuple[Result, bool]:
+                   light: bool, recording: Any = None) -> tuple[Result, bool]:
     """The stage's Result, and whether its measured step ended with the tracked bytes it started with."""
     cuda = device.type == "cuda"
     trackers.check_tracker(stage)
@@ -146,8 +147,15 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
     engine = build_engine(stage, plan, model, blocks, device, mesh, ddp_class)
     tokens, targets = batch(plan, rank, device)
     ledgers: list[ModuleLedger] = []
+
+    def observe(t: Any) -> None:  # before the tracker counts anything
+        if by_module:
+            ledgers.append(ModuleLedger(t))
+        if recording is not None:
+            recording.attach(t)
+
     tracker = trackers.start_tracker(stage, engine, tokens, targets,
-                                     observe=(lambda t: ledgers.append(ModuleLedger(t))) if by_module else None)
+                                     observe=observe if by_module or recording is not None else None)
     ledger = ledgers[0] if ledgers else None
     say("setup", 1.0)
     if not track_warmup:  # FSDP2 only (simulate's default): FSDPMemTracker picks up the states on entry
@@ -173,7 +181,8 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
             before = trackers.current(tracker, device)
             t0 = time.perf_counter()
             say("forward", 0.0)
-            train_step(engine, tokens, targets, say, peaks.start, tracker.reset_mod_stats)
+            mark = peaks.start if recording is None else recording.marking(peaks.start)
+            train_step(engine, tokens, targets, say, mark, tracker.reset_mod_stats)
             after = trackers.current(tracker, device)
             if cuda:
                 torch.cuda.synchronize(device)
