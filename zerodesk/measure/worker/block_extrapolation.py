@@ -71,12 +71,14 @@ def replay(items: list[tuple], ref_class: list, device: Any) -> tuple[int, dict,
     return peak_bytes, peak, peaks.peaks
 
 
-def insertions(short: list[tuple], longer: list[tuple]) -> list[tuple[int, list[tuple]]] | None:
+def insertions(short: list[tuple], longer: list[tuple], first: bool = False) -> list[tuple[int, list[tuple]]] | None:
     """[(index in short, segment)] that make `longer` from `short` by insertions alone; None where that fails.
 
-    Left to right: where the two part, the segment is the shortest of those after which they agree longest (the
-    places where the next GRAM items of `short` recur in `longer`). The caller checks the result (expand): a segment
-    placed elsewhere than the block's own place can only fail that check, never mislead."""
+    Left to right: where the two part, the segment ends at one of the places where the next GRAM items of `short`
+    recur in `longer`: the one after which they agree longest, or with `first` the nearest after which they agree
+    for GRAM items (two insertions close together, or one at the end of a run of like items, each read one way).
+    The caller checks the result (expand): a segment placed elsewhere than the block's own place can only fail
+    that check, never mislead."""
     numbers: dict[tuple, int] = {}
     a = [numbers.setdefault(item, len(numbers)) for item in short]
     b = tuple(numbers.setdefault(item, len(numbers)) for item in longer)
@@ -97,6 +99,8 @@ def insertions(short: list[tuple], longer: list[tuple]) -> list[tuple[int, list[
                 run = _agreement(a, i, b, p)
                 if best is None or run > best[0]:
                     best = (run, p)
+                if first and run >= min(GRAM, n - i):
+                    break
         if best is None:
             return None
         found.append((i, longer[j:best[1]]))
@@ -104,6 +108,34 @@ def insertions(short: list[tuple], longer: list[tuple]) -> list[tuple[int, list[
     if j < m:
         found.append((n, longer[j:]))
     return found
+
+
+def runs_apart(short: list[tuple], inserted: list[tuple[int, list[tuple]]]) -> list[tuple[int, list[tuple]]]:
+    """The same insertions with a segment's leading or trailing ops that track nothing, where they lengthen a run of
+    such ops in `short`, inserted at that run's start or end instead: the same `longer` once, but a block's own
+    updates and the run's share apart when inserted again."""
+    out = []
+    for i, segment in inserted:
+        lead = 0
+        while lead < len(segment) and i > 0 and segment[lead] is _OP and short[i - 1] is _OP:
+            lead += 1
+        trail = 0
+        while trail < len(segment) - lead and i < len(short) and segment[len(segment) - 1 - trail] is _OP \
+                and short[i] is _OP:
+            trail += 1
+        if lead:
+            start = i - 1
+            while start > 0 and short[start - 1] == short[i - 1]:
+                start -= 1
+            out.append((start, segment[:lead]))
+        if len(segment) - lead - trail:
+            out.append((i, segment[lead:len(segment) - trail]))
+        if trail:
+            end = i
+            while end < len(short) and short[end] == short[i]:
+                end += 1
+            out.append((end, segment[len(segment) - trail:]))
+    return sorted(out, key=lambda ins: ins[0])  # stable: segments at one place keep their order
 
 
 def _agreement(a: list[int], i: int, b: tuple, p: int) -> int:
@@ -171,8 +203,13 @@ def extrapolated(plan: Plan, device: Any, runs: dict[int, tuple[Result, Recordin
     every check of the module's doc holds."""
     a, b, c = (runs[k] for k in (SHORT, SHORT + 1, SHORT + 2))
     streams = [run[1].items for run in (a, b, c)]
-    inserted = insertions(streams[0], streams[1])
-    if not inserted or expand(streams[0], inserted, 2) != streams[2]:
+    for first, apart in ((False, False), (False, True), (True, False), (True, True)):  # readings of the insertions:
+        inserted = insertions(streams[0], streams[1], first)  # the first that also makes c counts
+        if inserted and apart:
+            inserted = runs_apart(streams[0], inserted)
+        if inserted and expand(streams[0], inserted, 1) == streams[1] and expand(streams[0], inserted, 2) == streams[2]:
+            break
+    else:
         return None
     ref_class = a[1].ref_class
     for result, recording in (a, b, c):  # the replay is the tracker's own bookkeeping, checked on every run
