@@ -27,7 +27,7 @@ from . import torch_compat, trackers
 
 SHORT = 3  # the shortest model simulated: a first, a middle and a last block
 GRAM = 8  # items that must recur after an inserted segment for a place to be tried
-SHORTEST_EXTRAPOLATED = 8  # fewer blocks than this: the full simulation costs about what three short ones do
+SHORTEST_EXTRAPOLATED = 16  # fewer blocks: three short runs (3 + 4 + 5 blocks, each built, sharded and warmed) cost about what the full one does
 
 _OP = ("op",)
 _PHASE = "phase"
