@@ -14,7 +14,7 @@ Tier = Literal["simulated", "measured"]
 
 
 class StageEvidence(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     stage: int = Field(ge=0, le=3)
     peak_bytes: int = Field(ge=0, description="tracked peak of the step, largest rank")
@@ -23,7 +23,7 @@ class StageEvidence(BaseModel):
 
 
 class EvidenceRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     kind: Tier
     key: str = Field(description="run_key of the plan it was taken for")

@@ -16,7 +16,8 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..resources import resource
-from .json_files import read_model
+from . import shipped
+from .json_files import read_json, read_model
 from .options import LANGUAGE, Profile, Scheme
 
 LANGUAGES = LANGUAGE.values
@@ -25,7 +26,7 @@ DEFAULT_LANGUAGE = LANGUAGE.default
 
 class _Frozen(BaseModel):
     # frozen: a loaded glossary is cached and shared
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 OriginKind = Literal["card", "paper", "pytorch", "zerodesk"]
@@ -192,6 +193,8 @@ class Glossary(_Frozen):
 @cache
 def _load(lang: str) -> Glossary:
     path = resource("glossary", f"{lang}.json")
+    if shipped.is_shipped(path):  # validated by the tests (core.shipped)
+        return shipped.build(Glossary, read_json(path, "glossary"))
     return read_model(path, "glossary", Glossary)
 
 

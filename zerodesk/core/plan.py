@@ -10,6 +10,7 @@ import os
 import re
 import secrets
 from fractions import Fraction
+from functools import cache
 from math import prod
 from typing import Any
 
@@ -59,7 +60,7 @@ MAX_TENSOR_DIMS = 8
 
 class _Strict(BaseModel):
     # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False, defer_build=True)
 
 
 def _tensor(index: int, name: str) -> str:
@@ -249,7 +250,7 @@ class Plan(_Strict):
     model: ModelSpec
     scheme: Scheme = Scheme.MIXED_ADAM
     profile: Profile = Profile.PAPER
-    cluster: Cluster = Cluster()
+    cluster: Cluster = Cluster.model_construct()  # no validator is built for a default (defer_build)
     seq_len: int = Field(default=2048, ge=1, le=10_000_000, description="tokens per sequence")
     micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per micro-batch")
     # Gradient accumulation: micro-batches per optimizer step (core.accumulation models what they keep)
@@ -426,7 +427,10 @@ def plan_from_bytes(data: bytes, source: str) -> Plan:
     return plan_from_json(decode_text(data, source), source)
 
 
-_TENSOR_LIST = TypeAdapter(list[tuple[str, tuple[int, ...]]])
+@cache
+def _tensor_list() -> TypeAdapter:
+    """The tensor list's JSON writer, built when a plan holding one is first saved (not at start-up)."""
+    return TypeAdapter(list[tuple[str, tuple[int, ...]]])
 
 
 def plan_to_json(plan: Plan) -> str:
@@ -440,7 +444,7 @@ def plan_to_json(plan: Plan) -> str:
     text = stand_in.model_dump_json(indent=2, exclude_none=True) + "\n"
     at = re.search(r'\[\s*\[\s*"' + marker + r'",\s*\[\]\s*\]\s*\]', text)
     assert at is not None, "the tensor list's stand-in is in the text"
-    return text[:at.start()] + _TENSOR_LIST.dump_json(tensors).decode() + text[at.end():]
+    return text[:at.start()] + _tensor_list().dump_json(tensors).decode() + text[at.end():]
 
 
 def save_plan(plan: Plan, path: str | os.PathLike, expect: DiskState | None = None) -> SaveReport:
