@@ -43,3 +43,29 @@ def test_the_loaders_build_shipped_files_and_validate_any_other(tmp_path):
     assert not shipped.is_shipped(resources_dir().parent / "models.json")  # beside the folder, not in it
     assert catalog.find_model("card-example").params == 2_000_000_000
     assert glossary.load_glossary("ru").lang == "ru"
+
+
+def test_every_shipped_preset_gives_the_model_validation_gives():
+    from zerodesk.core.plan import ModelSpec
+
+    for preset in catalog.model_presets():
+        assert preset.shipped
+        spec = preset.to_model_spec()
+        _same(spec, ModelSpec(name=spec.name, params=spec.params, architecture=spec.architecture))
+
+
+@pytest.mark.parametrize("units", ["GB", "GiB"])
+def test_a_new_window_s_plan_is_the_one_validation_gives_and_its_fields_read_it_back(units, form):
+    from zerodesk.core.plan import Plan
+    from zerodesk.gui.form.fields import default_plan
+    from zerodesk.gui.form.plan_form import PlanForm
+
+    plan = default_plan(units)
+    _same(plan, Plan(model=plan.model.model_dump(), cluster={"nodes": 1, "gpus_per_node": plan.cluster.gpus_per_node},
+                     units=units))
+    form.model.load(plan)  # shown without validation: what the fields say is exactly this plan
+    assert form.model.plan is plan and form.model.errors == {}
+    read_back = Plan.model_validate(form.raw())
+    assert read_back == plan
+    PlanForm._validate(form)  # the same fields validated: the same plan
+    assert form.model.plan == plan and form.model.plan is not plan

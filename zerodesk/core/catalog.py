@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from ..resources import resource
 from . import shipped
@@ -27,6 +27,12 @@ class _Preset(BaseModel):
     label: str = Field(min_length=1)
     labels: dict[str, str] = Field(default_factory=dict, description="the label in other languages: {'ru': ...}")
     source: str = Field(min_length=1, description="where the published figures come from")
+    _shipped: bool = PrivateAttr(default=False)
+
+    @property
+    def shipped(self) -> bool:
+        """One of ZeroDesk's own presets: validated by the tests (tests/test_shipped.py), built without validation."""
+        return self._shipped
 
 
 class ModelPreset(_Preset):
@@ -53,7 +59,9 @@ class ModelPreset(_Preset):
     def to_model_spec(self) -> ModelSpec:
         # deep copy: the plan may be edited, the cached preset must not change with it
         arch = self.architecture.model_copy(deep=True) if self.architecture is not None else None
-        return ModelSpec(name=self.name, params=self.params if arch is None else None, architecture=arch)
+        fields = {"name": self.name, "params": self.params if arch is None else None, "architecture": arch}
+        # a shipped preset's model was validated by the tests (tests/test_shipped.py), any other's is validated here
+        return ModelSpec.model_construct(**fields) if self._shipped else ModelSpec(**fields)
 
 
 class GpuPreset(_Preset):
@@ -112,7 +120,9 @@ def _load(filename: str, key: str, cls: type[_P]) -> tuple[_P, ...]:
     trusted = shipped.is_shipped(path)
     for i, item in enumerate(data[key]):
         try:
-            presets.append(shipped.build(cls, item) if trusted else cls.model_validate(item))
+            preset = shipped.build(cls, item) if trusted else cls.model_validate(item)
+            preset._shipped = trusted
+            presets.append(preset)
         except ValidationError as exc:
             raise PlanError(f"catalog {path}, {key}[{i}]: {explain(exc)}") from None
     names = [p.name.lower() for p in presets]

@@ -136,10 +136,10 @@ class Glossary(_Frozen):
     lang: str
     title: str
     definition: str
-    definition_origin: Origin = Origin(kind="card")
+    definition_origin: Origin = Origin.model_construct(kind="card")  # no validator is built for a default
     also_known_as: tuple[str, ...] = ()
     why: str
-    why_origin: Origin = Origin(kind="card")
+    why_origin: Origin = Origin.model_construct(kind="card")
     claims: tuple[Claim, ...]
     checklist: tuple[ChecklistItem, ...] = ()
     sources: tuple[Source, ...]
