@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from .record import ConfigDict, Field, Record, model_validator, validation_error
 
 from ..resources import resource
 from . import shipped
@@ -19,7 +19,7 @@ from .text import shorten
 CATALOG_SCHEMA = 1
 
 
-class _Preset(BaseModel):
+class _Preset(Record):
     # frozen: the loaded presets are cached and shared, so nobody may edit them in place
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -27,7 +27,7 @@ class _Preset(BaseModel):
     label: str = Field(min_length=1)
     labels: dict[str, str] = Field(default_factory=dict, description="the label in other languages: {'ru': ...}")
     source: str = Field(min_length=1, description="where the published figures come from")
-    _shipped: bool = PrivateAttr(default=False)
+    _shipped = False
 
     @property
     def shipped(self) -> bool:
@@ -123,7 +123,7 @@ def _load(filename: str, key: str, cls: type[_P]) -> tuple[_P, ...]:
             preset = shipped.build(cls, item) if trusted else cls.model_validate(item)
             preset._shipped = trusted
             presets.append(preset)
-        except ValidationError as exc:
+        except validation_error() as exc:
             raise PlanError(f"catalog {path}, {key}[{i}]: {explain(exc)}") from None
     names = [p.name.lower() for p in presets]
     dupes = sorted({n for n in names if names.count(n) > 1})

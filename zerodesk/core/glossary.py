@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from .record import ConfigDict, Field, Record, model_validator
 
 from ..resources import resource
 from . import shipped
@@ -24,7 +24,7 @@ LANGUAGES = LANGUAGE.values
 DEFAULT_LANGUAGE = LANGUAGE.default
 
 
-class _Frozen(BaseModel):
+class _Frozen(Record):
     # frozen: a loaded glossary is cached and shared
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 

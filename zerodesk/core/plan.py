@@ -1,4 +1,4 @@
-"""The plan: what the user describes (model, scheme, cluster, units). Pydantic v2, JSON round-trip.
+"""The plan: what the user describes (model, scheme, cluster, units). Records validated by pydantic (core.record), JSON round-trip.
 
 Its choices come from zerodesk.core.options; reading files from json_files, saving from atomic_save.
 """
@@ -14,10 +14,7 @@ from functools import cache
 from math import prod
 from typing import Any
 
-from pydantic import (
-    BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, ValidationInfo, field_validator, model_validator,
-)
-from pydantic_core import PydanticCustomError
+from .record import ConfigDict, Field, Record, ValidationInfo, field_validator, model_validator, validation_error
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
 from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
@@ -58,7 +55,7 @@ MAX_TENSORS = 10_000_000  # a 16 MiB plan file holds at most ~1.5 million
 MAX_TENSOR_DIMS = 8
 
 
-class _Strict(BaseModel):
+class _Strict(Record):
     # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False, defer_build=True)
 
@@ -87,6 +84,8 @@ class ModelSpec(_Strict):
         if value is None or (isinstance(value, int) and not isinstance(value, bool)):
             return value
         if (info.context or {}).get("file"):  # in a file every count is a JSON whole number: 2, not 2.0 or "2B"
+            from pydantic_core import PydanticCustomError  # validators run inside pydantic
+
             raise PydanticCustomError("int_type", "Input should be a valid integer")
         return parse_count(value)
 
@@ -370,7 +369,7 @@ def _plan_straight_from(text: str) -> Plan | None:
     try:
         with no_collector_pauses():
             plan = Plan.model_validate_json(text, strict=True, context={"file": True})
-    except (ValidationError, ValueError, RecursionError):
+    except (validation_error(), ValueError, RecursionError):
         return None
     return plan if plan.model.hf_config is None or all_finite(plan.model.hf_config) else None
 
@@ -407,7 +406,7 @@ def _plan_from_data(data: Any, source: str, text: str | None = None) -> Plan:
                                             context={"file": True})
     except RecursionError:
         raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
-    except ValidationError as exc:
+    except validation_error() as exc:
         if exc.errors()[0]["type"] == "json_invalid":  # parse_json checked the text: only its depth is left to refuse
             raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
         raise PlanError(f"{source}: {explain(exc)}") from None
@@ -428,8 +427,10 @@ def plan_from_bytes(data: bytes, source: str) -> Plan:
 
 
 @cache
-def _tensor_list() -> TypeAdapter:
-    """The tensor list's JSON writer, built when a plan holding one is first saved (not at start-up)."""
+def _tensor_list() -> Any:
+    """The tensor list's JSON writer (pydantic's), built when a plan holding one is first saved."""
+    from pydantic import TypeAdapter
+
     return TypeAdapter(list[tuple[str, tuple[int, ...]]])
 
 

@@ -1,7 +1,7 @@
 """The data ZeroDesk ships (catalogs, glossaries): checked once, by the tests, and read at run time as plain data.
 
-Validating a shipped file at every start builds pydantic's validators for its models (and loads pydantic's plugin
-machinery, importlib.metadata with it): about a tenth of the window's start for files the tests have already checked
+Validating a shipped file at every start would import pydantic and build its validators for the file's models (and
+its plugin machinery, importlib.metadata with it): a large part of the window's start for files the tests have checked
 (tests/test_shipped.py: each one builds here exactly as validation builds it). A file anywhere else (a test's, or one
 that a caller points at) is validated as before: untrusted input is never built unchecked.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..resources import resources_dir
+from .record import Record
 
 
 def is_shipped(path: str | os.PathLike) -> bool:
@@ -27,14 +28,14 @@ def is_shipped(path: str | os.PathLike) -> bool:
 
 
 def build(model: type, data: Any) -> Any:
-    """`data` (a shipped file's JSON, known valid) as the pydantic `model`, without validation: nested models,
-    tuples and enums as validation makes them, absent fields at their defaults (model_construct)."""
-    fields = model.model_fields
+    """`data` (a shipped file's JSON, known valid) as the Record `model` (core.record), without validation: nested
+    Records, tuples and enums as validation makes them, absent fields at their defaults (model_construct)."""
+    types_ = model.field_types()
     values = {}
-    for name, field in fields.items():
+    for name, field in model.record_fields().items():
         key = field.alias if field.alias is not None and field.alias in data else name
         if key in data:
-            values[name] = _value(field.annotation, data[key])
+            values[name] = _value(types_[name], data[key])
     return model.model_construct(**values)
 
 
@@ -56,7 +57,7 @@ def _value(annotation: Any, value: Any) -> Any:
     if origin is dict:
         return dict(value)
     if isinstance(annotation, type):
-        if hasattr(annotation, "model_fields"):
+        if issubclass(annotation, Record):
             return build(annotation, value)
         if issubclass(annotation, enum.Enum):
             return annotation(value)

@@ -10,13 +10,13 @@ The groups are their own widgets (model_section, sections); the fields live by k
 
 from __future__ import annotations
 
-from pydantic import ValidationError
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ...core import catalog
 from ...core.plan import Plan, PlanError
 from ...core.plan_model import PlanModel
+from ...core.record import validation_error
 from ..base import i18n
 from ..base.style import ERROR_COLOR
 from . import texts
@@ -234,7 +234,7 @@ class PlanForm(QWidget):
         kept = self.model_section.kept_model(raw["model"])  # a tensor list is validated once, not per edit
         try:
             plan = Plan.model_validate({**raw, "model": kept} if kept is not None else raw)
-        except ValidationError as exc:
+        except validation_error() as exc:
             names = {k: label.text().replace("&", "") for k, label in self._set.labels.items()}
             self._show_errors(friendly_errors(exc, raw, names, self.cluster.unit(), ERROR_ALIASES))
             return
