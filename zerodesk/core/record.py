@@ -236,17 +236,22 @@ class Record:
         self.__dict__[name] = to_record(schema.__dict__[name])
         self._fields_set.add(name)
 
+    def field_values(self) -> dict[str, Any]:
+        """The fields' values by name (an instance may also carry private attributes, '_'-named, as pydantic's)."""
+        d = self.__dict__
+        return {name: d[name] for name in self._record_fields if name in d}
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Record):
             return NotImplemented
-        return type(self) is type(other) and self.__dict__ == other.__dict__
+        return type(self) is type(other) and self.field_values() == other.field_values()
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.field_values().items())})"
 
 
 def _hash(self: Record) -> int:
-    return hash((type(self), *self.__dict__.values()))
+    return hash((type(self), *self.field_values().values()))
 
 
 def _schema_type(annotation: Any) -> Any:
@@ -288,7 +293,7 @@ def to_schema(value: Any) -> Any:
     """A Record (and the Records in it) as its schema's instances, unvalidated: for pydantic to write or check."""
     if isinstance(value, Record):
         schema = type(value).schema()
-        values = {key: to_schema(item) for key, item in value.__dict__.items()}
+        values = {key: to_schema(item) for key, item in value.field_values().items()}
         return schema.model_construct(_fields_set=set(value._fields_set), **values)
     if type(value) in (list, tuple) and value and isinstance(value[0], Record):
         return type(value)(to_schema(v) for v in value)
