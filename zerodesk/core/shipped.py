@@ -13,7 +13,8 @@ import os
 import types
 import typing
 from pathlib import Path
-from typing import Any
+from functools import cache
+from typing import Any, Callable
 
 from ..resources import resources_dir
 from .record import Record
@@ -30,37 +31,51 @@ def is_shipped(path: str | os.PathLike) -> bool:
 def build(model: type, data: Any) -> Any:
     """`data` (a shipped file's JSON, known valid) as the Record `model` (core.record), without validation: nested
     Records, tuples and enums as validation makes them, absent fields at their defaults (model_construct)."""
-    types_ = model.field_types()
     values = {}
-    for name, field in model.record_fields().items():
-        key = field.alias if field.alias is not None and field.alias in data else name
+    for name, key, alias, convert in _plan(model):
         if key in data:
-            values[name] = _value(types_[name], data[key])
+            values[name] = convert(data[key])
+        elif alias is not None and alias in data:
+            values[name] = convert(data[alias])
     return model.model_construct(**values)
 
 
-def _value(annotation: Any, value: Any) -> Any:
-    origin = typing.get_origin(annotation)
+@cache
+def _plan(model: type) -> tuple[tuple[str, str, str | None, Callable[[Any], Any]], ...]:
+    """Per field: its name, the key and alias it may have in the data, and what makes the value from the JSON's."""
+    types_ = model.field_types()
+    return tuple((name, name, field.alias, _converter(types_[name])) for name, field in model.record_fields().items())
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _converter(annotation: Any) -> Callable[[Any], Any]:
+    """What validation makes of a JSON value for a field of this type (for the types the shipped data holds)."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType):
-        if value is None:
-            return None
-        options = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return _value(options[0], value) if len(options) == 1 else value
+        options = [a for a in args if a is not type(None)]
+        if len(options) != 1:
+            return _same
+        inner = _converter(options[0])
+        return lambda v: None if v is None else inner(v)
     if origin is tuple:
-        args = typing.get_args(annotation)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_value(args[0], v) for v in value)
-        return tuple(_value(a, v) for a, v in zip(args, value))
+            item = _converter(args[0])
+            return tuple if item is _same else lambda v: tuple(item(x) for x in v)
+        items = [_converter(a) for a in args]
+        return lambda v: tuple(f(x) for f, x in zip(items, v))
     if origin is list:
-        (arg,) = typing.get_args(annotation)
-        return [_value(arg, v) for v in value]
+        item = _converter(args[0])
+        return list if item is _same else lambda v: [item(x) for x in v]
     if origin is dict:
-        return dict(value)
+        return dict
     if isinstance(annotation, type):
         if issubclass(annotation, Record):
-            return build(annotation, value)
+            return lambda v: build(annotation, v)
         if issubclass(annotation, enum.Enum):
-            return annotation(value)
-        if annotation is float and isinstance(value, int) and not isinstance(value, bool):
-            return float(value)
-    return value
+            return annotation
+        if annotation is float:
+            return lambda v: float(v) if type(v) is int else v
+    return _same
