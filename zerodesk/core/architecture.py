@@ -84,7 +84,7 @@ def default_ffn(hidden: int, mlp: str = "gated") -> int:
 class Architecture(Record):
     """A decoder-only transformer: the common shape plus the knobs its family's layout reads."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     family: Family = Field(default="custom", description="module layout: ZeroDesk's own, or a Hugging Face model_type")
     layers: int = Field(ge=1, le=1024, description="transformer blocks")

@@ -21,7 +21,7 @@ CATALOG_SCHEMA = 1
 
 class _Preset(Record):
     # frozen: the loaded presets are cached and shared, so nobody may edit them in place
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)
     label: str = Field(min_length=1)

@@ -14,7 +14,7 @@ Tier = Literal["simulated", "measured"]
 
 
 class StageEvidence(Record):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid")
 
     stage: int = Field(ge=0, le=3)
     peak_bytes: int = Field(ge=0, description="tracked peak of the step, largest rank")
@@ -23,7 +23,7 @@ class StageEvidence(Record):
 
 
 class EvidenceRecord(Record):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid")
 
     kind: Tier
     key: str = Field(description="run_key of the plan it was taken for")

@@ -26,7 +26,7 @@ DEFAULT_LANGUAGE = LANGUAGE.default
 
 class _Frozen(Record):
     # frozen: a loaded glossary is cached and shared
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 OriginKind = Literal["card", "paper", "pytorch", "zerodesk"]
@@ -136,7 +136,7 @@ class Glossary(_Frozen):
     lang: str
     title: str
     definition: str
-    definition_origin: Origin = Origin.model_construct(kind="card")  # no validator is built for a default
+    definition_origin: Origin = Origin.model_construct(kind="card")  # as Origin(kind="card") makes it, unvalidated
     also_known_as: tuple[str, ...] = ()
     why: str
     why_origin: Origin = Origin.model_construct(kind="card")

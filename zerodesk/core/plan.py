@@ -57,7 +57,7 @@ MAX_TENSOR_DIMS = 8
 
 class _Strict(Record):
     # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False, defer_build=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
 
 
 def _tensor(index: int, name: str) -> str:
@@ -249,7 +249,7 @@ class Plan(_Strict):
     model: ModelSpec
     scheme: Scheme = Scheme.MIXED_ADAM
     profile: Profile = Profile.PAPER
-    cluster: Cluster = Cluster.model_construct()  # no validator is built for a default (defer_build)
+    cluster: Cluster = Cluster.model_construct()  # the defaults, as Cluster() makes them without validating
     seq_len: int = Field(default=2048, ge=1, le=10_000_000, description="tokens per sequence")
     micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per micro-batch")
     # Gradient accumulation: micro-batches per optimizer step (core.accumulation models what they keep)

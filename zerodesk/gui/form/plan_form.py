@@ -132,6 +132,12 @@ class PlanForm(QWidget):
             self._set.labels[key].setText(text)
             self._set.fields[key].setAccessibleName(accessible.get(key, text))
 
+    def enterEvent(self, event) -> None:
+        # The pointer on the form: an edit may follow. The core's validator (pydantic, core.record) is made now, while
+        # the user reaches for a field, rather than on the first key (the start never needs it: ~0.1 s once)
+        Plan.schema()
+        super().enterEvent(event)
+
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
