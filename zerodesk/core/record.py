@@ -246,8 +246,17 @@ class Record:
             return NotImplemented
         return type(self) is type(other) and self.field_values() == other.field_values()
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.field_values().items())})"
+    def _fields_text(self, sep: str) -> str:
+        return sep.join(f"{k}={v!r}" for k, v in self.field_values().items())
+
+    def __repr__(self) -> str:  # as pydantic writes a model
+        return f"{type(self).__name__}({self._fields_text(', ')})"
+
+    def __str__(self) -> str:
+        return self._fields_text(" ")
+
+    def __copy__(self) -> Any:
+        return self.model_copy()
 
 
 def _hash(self: Record) -> int:
