@@ -152,10 +152,7 @@ class Record:
     def field_types(cls) -> dict[str, Any]:
         """The fields' types, resolved (no pydantic needed)."""
         if cls.__dict__.get("_types") is None:
-            hints: dict[str, Any] = {}
-            for klass in reversed(cls.__mro__):
-                if issubclass(klass, Record) and klass is not Record:
-                    hints.update(typing.get_type_hints(klass, include_extras=True))
+            hints = typing.get_type_hints(cls, include_extras=True)  # the bases' too, each in its own module
             cls._types = {name: hints[name] for name in cls._record_fields}
         return cls._types
 
