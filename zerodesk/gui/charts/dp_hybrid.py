@@ -54,9 +54,10 @@ class HybridCurves:
         self.sweep: dict[int, list[int | None]] = {s: [] for s in STAGES}
         self._key: tuple | None = None
         self.curves = []
+        hollow = pg.mkBrush(None)  # one brush object: pyqtgraph's symbol atlas keys by identity (None made one per drawing)
         for s in STAGES:
             c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
-                                symbol=HOLLOW[s], symbolSize=7, symbolBrush=None,
+                                symbol=HOLLOW[s], symbolSize=7, symbolBrush=hollow,
                                 symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite")
             c.setZValue(4)
             chart.addItem(c)
