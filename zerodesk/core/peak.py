@@ -145,7 +145,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         else:
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn)]
-        out = unit_collectives(plan, stage, out)
+        out = unit_collectives(plan, stage, out, one)
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -156,7 +156,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         if _totals:
             names, totals = _named_totals(out)
             return placed[0] + names, placed[1] + totals
-        return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
+        return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
     acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
     layers = acts.total_saved + act.final_norm_bytes if act else 0
@@ -258,7 +258,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     out.append(Moment("optimizer", "optimizer step", comps))
     if _totals:
         return _named_totals(out)
-    return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
+    return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
