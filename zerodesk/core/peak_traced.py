@@ -251,6 +251,19 @@ class _Placed:
         self.current = current[self.slot].astype(bool)
         self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
         self.final_less = final[self.slot].astype(float)
+        self._terms: dict[tuple, list[dict[str, int]]] = {}
+
+    def terms(self, stage: int, layers: int, sh: Any, eng: Any, dp: int, units: Any) -> list[dict[str, int]]:
+        """engine_terms of every place, in order (read only), kept by what they depend on: a fit's variants and the
+        policies a recomputation search tries (core.fit_recompute) share them (80 blocks' places a policy at 70B)."""
+        key = (stage, layers, sh, eng, dp, None if units is None else (units.per_unit, units.root_only, units.prefetch))
+        found = self._terms.get(key)
+        if found is None:
+            if len(self._terms) >= 64:
+                self._terms.clear()
+            found = self._terms[key] = [engine_terms(stage, place, i, layers, sh, eng, dp, units)
+                                        for _, _, place, i in self.places]
+        return found
 
     def at(self, s: int, b: int, less_block: int, less_final: int) -> list:
         """[evaluate's bytes, their totals, each pair's bytes rounded as its components are and summed (None where
@@ -347,13 +360,12 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
     if totals_only and not top_only:  # a moment's total: what every moment of its place holds, and its own bytes
         held = sum(resting.values()) + inputs
-        extras = [held + sum(engine_terms(stage, place, i, layers, sh, eng, dp, units).values())
-                  for _, _, place, i in placed.places]
+        extras = [held + sum(terms.values()) for terms in placed.terms(stage, layers, sh, eng, dp, units)]
         if rounded is not None and max(extras) < 2**62:
             return placed.names, (rounded + np.array(extras, dtype=np.int64)[placed.slot]).tolist()
         own = [sum(round(x) for x in row) for row in r.reshape(len(r), -1).tolist()]
         return placed.names, [extras[k] + v for k, v in zip(placed.slots, own)]
-    terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in placed.places]
+    terms = placed.terms(stage, layers, sh, eng, dp, units)
     wanted = [only is None or only(place, i) for _, _, place, i in placed.places]
     added = [more(place, i) if more is not None and want else 0
              for (_, _, place, i), want in zip(placed.places, wanted)]
