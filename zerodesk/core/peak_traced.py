@@ -337,7 +337,7 @@ def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
                    top_only: bool = False,
                    units: Any = None, every_block: bool = False, totals_only: bool = False,
-                   only: Any = None, more: Any = None, ends_only: bool = False) -> list[tuple]:
+                   only: Any = None, more: Any = None, ends_only: bool = False, with_ends: bool = True) -> list[tuple]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase;
     totals_only (not with top_only): ((phase, name) per moment, total bytes per moment) instead, the components
     never built (the fit's question).
@@ -351,7 +351,8 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     At stages 2-3 the moments also hold, named "... end", the end of each FSDP2 unit's backward (the last moment of
     its first block's): its reduce-scatter comes next (core.accumulation.unit_reduce_scatter); and at stage 3,
     named "... start", the head backward's first: the root is gathered again just before it
-    (core.accumulation.root_regather). ends_only: only those (what the fit's totals lack)."""
+    (core.accumulation.root_regather). ends_only: only those (what the fit's totals lack); with_ends=False: none of them
+    (no collectives are made from them)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
     placed = _placed(plan, step, fsdp, grad_scale, every_block, units)
@@ -386,11 +387,11 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         chosen = list(range(len(placed.moment)))
     # the end of each unit's backward: its reduce-scatter comes next (core.accumulation.unit_reduce_scatter)
     ends = [int(placed.bounds[k + 1]) - 1 for k, (_, _, place, i) in enumerate(placed.places)
-            if fsdp and place in ("last", "bwd") and wanted[k]
+            if with_ends and fsdp and place in ("last", "bwd") and wanted[k]
             and (units is None or not units.root_only and i % units.per_unit == 0)]
     # and, at stage 3, the head's backward's first: the root is gathered for it just before (core.accumulation)
     ends += [int(placed.bounds[k]) for k, (_, _, place, _) in enumerate(placed.places)
-             if stage == 3 and place == "headb" and wanted[k]
+             if with_ends and stage == 3 and place == "headb" and wanted[k]
              and (units is None or not units.root_only)]
     chosen = [*chosen, *ends]
     if not chosen:
