@@ -169,6 +169,7 @@ class PlanTab(QWidget):
         chart = DpChart()
         chart.setMinimumHeight(140)
         self._nd_pane.replaceWidget(self._nd_room, chart)
+        self._nd_room.hide()  # under the chart until deleted: not painted with it
         self._nd_room.deleteLater()
         self.dp_chart = chart
         self._link_chart(chart, self.dp_log_toggle, from_box=True)
