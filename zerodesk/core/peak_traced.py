@@ -251,18 +251,26 @@ class _Placed:
         self.current = current[self.slot].astype(bool)
         self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
         self.final_less = final[self.slot].astype(float)
-        self._terms: dict[tuple, list[dict[str, int]]] = {}
+        self._terms: dict[tuple, tuple[list[dict[str, int]], list[int]]] = {}
 
     def terms(self, stage: int, layers: int, sh: Any, eng: Any, dp: int, units: Any) -> list[dict[str, int]]:
         """engine_terms of every place, in order (read only), kept by what they depend on: a fit's variants and the
         policies a recomputation search tries (core.fit_recompute) share them (80 blocks' places a policy at 70B)."""
+        return self._terms_and_sums(stage, layers, sh, eng, dp, units)[0]
+
+    def term_sums(self, stage: int, layers: int, sh: Any, eng: Any, dp: int, units: Any) -> list[int]:
+        """Each place's engine terms summed (terms)."""
+        return self._terms_and_sums(stage, layers, sh, eng, dp, units)[1]
+
+    def _terms_and_sums(self, stage: int, layers: int, sh: Any, eng: Any, dp: int,
+                        units: Any) -> tuple[list[dict[str, int]], list[int]]:
         key = (stage, layers, sh, eng, dp, None if units is None else (units.per_unit, units.root_only, units.prefetch))
         found = self._terms.get(key)
         if found is None:
             if len(self._terms) >= 64:
                 self._terms.clear()
-            found = self._terms[key] = [engine_terms(stage, place, i, layers, sh, eng, dp, units)
-                                        for _, _, place, i in self.places]
+            terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in self.places]
+            found = self._terms[key] = (terms, [sum(t.values()) for t in terms])
         return found
 
     def at(self, s: int, b: int, less_block: int, less_final: int) -> list:
@@ -361,7 +369,7 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
     if totals_only and not top_only:  # a moment's total: what every moment of its place holds, and its own bytes
         held = sum(resting.values()) + inputs
-        extras = [held + sum(terms.values()) for terms in placed.terms(stage, layers, sh, eng, dp, units)]
+        extras = [held + terms for terms in placed.term_sums(stage, layers, sh, eng, dp, units)]
         if rounded is not None and max(extras) < 2**62:
             return placed.names, (rounded + np.array(extras, dtype=np.int64)[placed.slot]).tolist()
         own = [sum(round(x) for x in row) for row in r.reshape(len(r), -1).tolist()]
@@ -374,11 +382,15 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         chosen = []
     elif top_only:  # the largest moment of each place, and of its phase so far (with accumulation, of each place:
         best: dict[Any, tuple] = {}  # it adds each place its own)
-        for (phase, _, place, i), held, n, own, want, add in zip(placed.places, terms, *placed.best(found), wanted,
-                                                                 added):
-            total = sum(held.values()) + own + add
-            key = (phase, place, i) if plan.accum_steps > 1 else phase
-            if want and (key not in best or total > best[key][0]):
+        by_place = plan.accum_steps > 1
+        for (phase, _, place, i), held, n, own, want, add in zip(placed.places,
+                                                                 placed.term_sums(stage, layers, sh, eng, dp, units),
+                                                                 *placed.best(found), wanted, added):
+            if not want:
+                continue
+            total = held + own + add
+            key = (phase, place, i) if by_place else phase
+            if key not in best or total > best[key][0]:
                 best[key] = (total, n)
         chosen = [n for _, n in best.values()]
     elif only is not None:
