@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from .accounting import STAGES, compute
 from .fit import usable_memory
+from .knobs import recompute_per_block
 from .peak import moments, shapes
+from .peak_bound import MixedBound
 from .plan import Architecture, Plan
 
 
@@ -62,12 +64,15 @@ def policies(arch: Architecture, seq: int, batch: int) -> list[RecomputePolicy]:
     return sorted(out, key=lambda p: (p.flops, p.blocks, p.recompute != "selective", -p.every))
 
 
-def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks: dict | None = None) -> list[PolicyFit]:
+def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks: dict | None = None,
+                     _bound: bool = True) -> list[PolicyFit]:
     """The cheapest policy that fits the plan's micro-batch and sequence at each stage (the plan's own recomputation
     aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise).
     peaks: a dict of each policy's peak by stage that this fills and reads; pass the same one for plans whose peaks
     agree (the same core.fit.peak_key, micro-batch, sequence and Nd: the GPU's memory and the allowance only move the
-    line they are held against), as the Fit view does across edits."""
+    line they are held against), as the Fit view does across edits.
+    A policy of one mode on some blocks is first held against core.peak_bound's cheap lower bound (_bound=False: not,
+    the search as it was, which tests compare with)."""
     arch = plan.model.architecture
     usable = usable_memory(plan)
     found: dict[int, PolicyFit] = {}
@@ -78,6 +83,15 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
     sh, cache = shapes(plan), {}  # neither depends on the policy: the closed form's and the steps' per mode are kept
 
     known = {} if peaks is None else peaks  # (mode, every, stage) -> (bytes, exact: False for a lower bound)
+    bounds: dict = {}  # (mode, stage) -> MixedBound or None: a lower bound of many policies' steps at little cost
+
+    def cheap_bound(policy: RecomputePolicy, stage: int, plan_p: Plan) -> float | None:
+        if not _bound or not 0 < policy.blocks < arch.layers:  # one mode on every block: the plain step, no mixed one
+            return None
+        if (policy.recompute, stage) not in bounds:
+            bounds[policy.recompute, stage] = MixedBound.of(plan_p, stage, states, sh, cache, policy.recompute)
+        bound = bounds[policy.recompute, stage]
+        return None if bound is None else bound.bound(recompute_per_block(plan_p, arch.layers))
 
     def peak(policy: RecomputePolicy, stage: int) -> int | None:
         """predict()'s peak of one stage under the policy, the allowance aside, when it fits; None when it does not.
@@ -89,8 +103,11 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
             for step in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
                 del cache[step]
             exact = key in known  # a lower bound that fits: the whole step decides
-            ms = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True,
-                         _collectives=exact)
+            plan_p = plan.model_copy(update=policy.fields)
+            if not exact and (low := cheap_bound(policy, stage, plan_p)) is not None and low > usable:
+                known[key] = (low, False)  # over the line already: the step's own moments are not placed
+                return None
+            ms = moments(plan_p, stage, states, sh, cache, _top=True, _collectives=exact)
             # the marked ends are the collectives' starting points, not moments of the step (unit_collectives)
             known[key] = (max(m.total for m in ms if exact or not m.name.endswith((" end", " start"))), exact)
             if not exact and known[key][0] <= usable:

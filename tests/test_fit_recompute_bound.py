@@ -1,0 +1,79 @@
+"""The cheapest-recomputation search's cheap lower bound (core.peak_bound) never changes an answer: over random plans
+(models, profiles, GPUs, Nd, sequence, micro-batch, units, prefetch, kernels, GPU memory near the line) the search
+with it finds what the search without it finds, and the bound is never above the step's own largest moment."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from zerodesk.core import catalog
+from zerodesk.core.accounting import STAGES, compute
+from zerodesk.core.fit_recompute import cheapest_fitting, policies
+from zerodesk.core.knobs import recompute_per_block
+from zerodesk.core.peak import moments, predict, shapes
+from zerodesk.core.peak_bound import SLACK, MixedBound
+from zerodesk.core.plan import Plan
+
+ARCHED = [m.name for m in catalog.model_presets() if m.architecture is not None]
+GPUS = [g.name for g in catalog.gpu_presets()]
+
+
+def random_plan(rng: random.Random) -> Plan:
+    model = catalog.find_model(rng.choice(ARCHED)).to_model_spec().model_dump()
+    per_node, gpu = rng.choice([1, 2, 4, 8]), catalog.find_gpu(rng.choice(GPUS))
+    knobs = rng.choice([{}, {"wrap": "blocks", "wrap_blocks": rng.choice([2, 3, 4])}, {"prefetch": "off"},
+                        {"wrap": "root"}, {"kernels": "cpu"}, {"param_dtype": "fp32"}, {"optimizer_impl": "fused"},
+                        {"accum_steps": 2}])
+    group = rng.choice([None, None, per_node])
+    p = Plan.model_validate({"model": model, "cluster": {"nodes": rng.choice([1, 2, 8, 64]), "gpus_per_node": per_node,
+                                                         "gpu": gpu.name,
+                                                         "gpu_memory_bytes": gpu.memory_bytes, "shard_group": group},
+                             "seq_len": rng.choice([256, 1024, 2048, 4096, 8192]), "micro_batch": rng.choice([1, 2, 4, 8]),
+                             "profile": rng.choice(["paper", "torch"]), "cuda_allowance_bytes": 2**30, **knobs})
+    # a GPU's memory between the peaks with full recompute and with none, at a random stage: the search has work
+    stage = rng.choice(STAGES)
+    full, none = (predict(p.model_copy(update={"recompute": m, "recompute_every": 1}))[stage].total_bytes
+                  for m in ("full", "none"))
+    memory = int(full + rng.random() * (none - full) * 1.2) if rng.random() < 0.8 else gpu.memory_bytes
+    return p.model_copy(update={"cluster": p.cluster.model_copy(update={"gpu_memory_bytes": max(memory, 1)})})
+
+
+PLANS = [random_plan(random.Random(seed)) for seed in range(40)]
+
+
+@pytest.mark.parametrize("p", PLANS, ids=lambda p: f"{p.model.architecture.layers}L-{p.profile}-s{p.seq_len}-b{p.micro_batch}")
+def test_the_bound_finds_what_the_search_without_it_finds(p: Plan):
+    assert cheapest_fitting(p) == cheapest_fitting(p, _bound=False)
+
+
+def test_a_shared_memo_of_peaks_gives_the_same_answers_across_gpu_memory():
+    p, peaks = PLANS[0], {}
+    for gib in (8, 24, 40, 80, 141, 192):
+        q = p.model_copy(update={"cluster": p.cluster.model_copy(update={"gpu_memory_bytes": gib * 2**30})})
+        assert cheapest_fitting(q, peaks=peaks) == cheapest_fitting(q, _bound=False)
+
+
+@pytest.mark.parametrize("p", PLANS[:12], ids=lambda p: f"{p.model.architecture.layers}L-{p.profile}")
+def test_the_bound_is_never_above_the_steps_own_largest_moment(p: Plan):
+    layers = p.model.architecture.layers
+    states, sh, cache = compute(p), shapes(p), {}
+    checked = 0
+    for policy in policies(p.model.architecture, p.seq_len, p.micro_batch)[::7]:
+        if not 0 < policy.blocks < layers:
+            continue
+        q = p.model_copy(update=policy.fields)
+        for stage in STAGES:
+            bound = MixedBound.of(q, stage, states, sh, {}, policy.recompute)
+            if bound is None:
+                continue
+            ms = [m for m in moments(q, stage, states, sh, cache, _top=True, _collectives=False)
+                  if not m.name.endswith((" end", " start"))]
+            low = bound.bound(recompute_per_block(q, layers))
+            assert low <= max(m.total for m in ms)
+            # and tight where the step's places peak (not the optimizer's step, nor the root's reduce-scatter)
+            placed = max(m.total for m in ms if m.name not in ("optimizer step", "root reduce-scatter"))
+            assert placed - low <= 2 * SLACK
+            checked += 1
+    assert checked or p.accum_steps > 1

@@ -1,0 +1,80 @@
+"""A cheap lower bound of the step's own moments under many every-k-th-block recomputation policies of one mode.
+
+core.peak._mixed_moments reads each place of the traced step from its own block's step and adds what the earlier
+blocks keep beyond it (sum(saved[j] - own) over the blocks alive). Of that, only the added bytes and which places
+are read from which step depend on the policy: the template's bytes at each place (its largest moment, _Placed.best),
+the engine's terms and the resting states do not. MixedBound works them out once per stage and then bounds a policy's
+largest moment with a few array operations instead of placing every moment again (the search in core.fit_recompute
+tries ~160 policies an edit at 70B).
+
+The bound is each place's largest moment in float arithmetic less SLACK bytes: the real moments round each of their
+template components (at most half a byte each) and sum in integers, so the real largest moment is never below it.
+A policy whose bound is over the usable memory does not fit; any other is left to the real moments.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .accounting import Breakdown
+from .peak import traced_step
+from .peak_engine import _grad_keys, _Shapes, engine
+from .peak_knobs import block_acts, step_knobs
+from .peak_traced import _TRACE_GRAD, _less, _placed, depth, place_block
+from .plan import Plan
+
+SLACK = 1 << 20  # bytes: far above the rounding of a moment's components (under a byte each, tens of them)
+
+
+class MixedBound:
+    """Lower bounds of the step's own moments (core.peak.moments with _collectives=False) of one stage, for plans
+    that recompute `mode` on some blocks and nothing on the rest. None from of() where the step is not traced."""
+
+    def __init__(self, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str) -> None:
+        self.mode = mode
+        eng = engine(plan, stage)
+        kn = step_knobs(plan)
+        layers = len(kn.modes)
+        components = dict(states.stage(stage).components)
+        grad_keys = _grad_keys(plan, states)
+        held = sum(v for k, v in components.items() if k not in grad_keys) + 2 * 8 * plan.seq_len * plan.micro_batch
+        acts = block_acts(plan, eng.compute, ("none", mode), states.params, cache)
+        fsdp = stage >= 2
+        grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
+        self.own = {m: acts.by_mode[m].per_layer_bytes for m in ("none", mode)}
+        self.places = {}  # step's mode -> (each place's bytes less the added, its block, the blocks alive then)
+        for m in ("none", mode):
+            key = ("step", eng.compute, m)
+            step = cache[key] if key in cache else traced_step(plan, eng.compute, m)
+            cache[key] = step
+            placed = _placed(plan, step, fsdp, grad_scale, True, kn)
+            found = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
+            _, best = placed.best(found)
+            terms = placed.term_sums(stage, depth(plan), sh, eng, plan.shard_size, kn)
+            blocks, alive = zip(*(place_block(place, i, layers) for _, _, place, i in placed.places))
+            self.places[m] = (np.array(best, dtype=float) + np.array(terms, dtype=float) + held,
+                              np.array(blocks), np.array(alive))
+
+    @classmethod
+    def of(cls, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str) -> "MixedBound | None":
+        """For `plan` set to recompute `mode` on some but not all of its blocks (the steps are the same for any)."""
+        if plan.model.architecture is None or plan.accum_steps > 1:
+            return None
+        eng = engine(plan, stage)
+        if any(traced_step(plan, eng.compute, m) is None for m in ("none", mode)):
+            return None
+        return cls(plan, stage, states, sh, cache, mode)
+
+    def bound(self, modes: tuple[str, ...]) -> float:
+        """A lower bound of the largest of the step's own moments with these per-block modes (each `none` or the
+        bound's mode, both present)."""
+        on = np.array([m == self.mode for m in modes])
+        saved_upto = np.cumsum(np.where(on, self.own[self.mode], self.own["none"]).astype(np.int64))
+        out = -np.inf
+        for m, (base, blocks, alive) in self.places.items():
+            wanted = on[blocks] == (m == self.mode)
+            if not wanted.any():
+                continue
+            added = np.where(alive > 0, saved_upto[np.maximum(alive, 1) - 1] - self.own[m] * alive, 0)
+            out = max(out, float((base + added)[wanted].max()))
+        return out - SLACK
