@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from .accounting import STAGES, compute
 from .fit import usable_memory
-from .knobs import recompute_per_block
 from .peak import moments, shapes
 from .peak_bound import MixedBound
 from .plan import Architecture, Plan
@@ -85,13 +84,14 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
     known = {} if peaks is None else peaks  # (mode, every, stage) -> (bytes, exact: False for a lower bound)
     bounds: dict = {}  # (mode, stage) -> MixedBound or None: a lower bound of many policies' steps at little cost
 
-    def cheap_bound(policy: RecomputePolicy, stage: int, plan_p: Plan) -> float | None:
+    def cheap_bound(policy: RecomputePolicy, stage: int) -> float | None:
         if not _bound or not 0 < policy.blocks < arch.layers:  # one mode on every block: the plain step, no mixed one
             return None
         if (policy.recompute, stage) not in bounds:
-            bounds[policy.recompute, stage] = MixedBound.of(plan_p, stage, states, sh, cache, policy.recompute)
+            bounds[policy.recompute, stage] = MixedBound.of(plan.model_copy(update=policy.fields), stage, states, sh,
+                                                            cache, policy.recompute)
         bound = bounds[policy.recompute, stage]
-        return None if bound is None else bound.bound(recompute_per_block(plan_p, arch.layers))
+        return None if bound is None else bound.bound(policy.every)
 
     def peak(policy: RecomputePolicy, stage: int) -> int | None:
         """predict()'s peak of one stage under the policy, the allowance aside, when it fits; None when it does not.
@@ -103,11 +103,10 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
             for step in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
                 del cache[step]
             exact = key in known  # a lower bound that fits: the whole step decides
-            plan_p = plan.model_copy(update=policy.fields)
-            if not exact and (low := cheap_bound(policy, stage, plan_p)) is not None and low > usable:
+            if not exact and (low := cheap_bound(policy, stage)) is not None and low > usable:
                 known[key] = (low, False)  # over the line already: the step's own moments are not placed
                 return None
-            ms = moments(plan_p, stage, states, sh, cache, _top=True, _collectives=exact)
+            ms = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True, _collectives=exact)
             # the marked ends are the collectives' starting points, not moments of the step (unit_collectives)
             known[key] = (max(m.total for m in ms if exact or not m.name.endswith((" end", " start"))), exact)
             if not exact and known[key][0] <= usable:

@@ -3,9 +3,9 @@
 core.peak._mixed_moments reads each place of the traced step from its own block's step and adds what the earlier
 blocks keep beyond it (sum(saved[j] - own) over the blocks alive). Of that, only the added bytes and which places
 are read from which step depend on the policy: the template's bytes at each place (its largest moment, _Placed.best),
-the engine's terms and the resting states do not. MixedBound works them out once per stage and then bounds a policy's
-largest moment with a few array operations instead of placing every moment again (the search in core.fit_recompute
-tries ~160 policies an edit at 70B).
+the engine's terms and the resting states do not. MixedBound works them out once per stage and mode, then bounds
+every every-k-th policy's largest moment in a few array operations instead of placing every moment again (the search
+in core.fit_recompute tries ~160 policies an edit at 70B).
 
 The bound is each place's largest moment in float arithmetic less SLACK bytes: the real moments round each of their
 template components (at most half a byte each) and sum in integers, so the real largest moment is never below it.
@@ -32,9 +32,11 @@ class MixedBound:
 
     def __init__(self, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str) -> None:
         self.mode = mode
+        self._bounds: np.ndarray | None = None
         eng = engine(plan, stage)
         kn = step_knobs(plan)
         layers = len(kn.modes)
+        self.modes = kn.modes
         components = dict(states.stage(stage).components)
         grad_keys = _grad_keys(plan, states)
         held = sum(v for k, v in components.items() if k not in grad_keys) + 2 * 8 * plan.seq_len * plan.micro_batch
@@ -57,7 +59,8 @@ class MixedBound:
 
     @classmethod
     def of(cls, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str) -> "MixedBound | None":
-        """For `plan` set to recompute `mode` on some but not all of its blocks (the steps are the same for any)."""
+        """For `plan` set to recompute `mode` (on some blocks or all: the policies bound() is asked of differ from it
+        only in which blocks)."""
         if plan.model.architecture is None or plan.accum_steps > 1:
             return None
         eng = engine(plan, stage)
@@ -65,16 +68,21 @@ class MixedBound:
             return None
         return cls(plan, stage, states, sh, cache, mode)
 
-    def bound(self, modes: tuple[str, ...]) -> float:
-        """A lower bound of the largest of the step's own moments with these per-block modes (each `none` or the
-        bound's mode, both present)."""
-        on = np.array([m == self.mode for m in modes])
-        saved_upto = np.cumsum(np.where(on, self.own[self.mode], self.own["none"]).astype(np.int64))
-        out = -np.inf
+    def bound(self, every: int) -> float:
+        """A lower bound of the largest of the step's own moments with the bound's mode on every `every`-th block
+        (the every-th, 2·every-th, ...: core.knobs.recompute_per_block) and none on the rest, some of each."""
+        if self._bounds is None:
+            self._bounds = self._every_kth()
+        return float(self._bounds[every - 1])
+
+    def _every_kth(self) -> np.ndarray:
+        """The bounds of every k from 1 to the blocks, in one go: [k, block] arrays."""
+        layers = len(self.modes)
+        on = (np.arange(1, layers + 1)[None, :] % np.arange(1, layers + 1)[:, None]) == 0
+        saved_upto = np.cumsum(np.where(on, self.own[self.mode], self.own["none"]).astype(np.int64), axis=1)
+        out = np.full(layers, -np.inf)
         for m, (base, blocks, alive) in self.places.items():
-            wanted = on[blocks] == (m == self.mode)
-            if not wanted.any():
-                continue
-            added = np.where(alive > 0, saved_upto[np.maximum(alive, 1) - 1] - self.own[m] * alive, 0)
-            out = max(out, float((base + added)[wanted].max()))
+            added = np.where(alive > 0, saved_upto[:, np.maximum(alive, 1) - 1] - self.own[m] * alive, 0)
+            wanted = on[:, blocks] == (m == self.mode)
+            out = np.maximum(out, np.where(wanted, base + added, -np.inf).max(axis=1))
         return out - SLACK
