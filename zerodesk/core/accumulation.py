@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 class MomentLike(Protocol):
-    """A moment of the step (core.peak.Moment; named by shape, so this module does not import the peak that calls it)."""
+    """A moment of the step (core.peak_engine.Moment; named by shape, so this module does not import the peak that calls it)."""
 
     phase: str
     name: str
@@ -82,7 +82,7 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown,
     kept = kept_bytes(plan, stage, b)
     sharded_grads = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
     out = list(moments)
-    unit = None  # a unit's bytes (unit_of: core.peak.unit_bytes, which this module cannot import), at first use
+    unit = None  # a unit's bytes (unit_of: core.peak_engine.unit_bytes, passed in by the peak), at first use
     for m in moments:
         if m.phase == "optimizer":
             continue

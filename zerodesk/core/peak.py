@@ -24,34 +24,24 @@ Fragmentation (reserved - allocated) is not predicted: it is measured, and label
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 from functools import lru_cache
-from math import ceil, prod
+from typing import TYPE_CHECKING
 
-from .accounting import SCHEMES, STAGES, Breakdown, compute
-from .accumulation import accumulate, root_regather, unit_reduce_scatter
-from .knobs import autocast_dtype, param_bytes, reduce_bytes
+from .accounting import STAGES, Breakdown, compute
+from .accumulation import accumulate
+from .peak_collectives import unit_collectives
+from .peak_engine import (  # noqa: F401  (re-exported: the peak's pieces, as callers and tests name them)
+    BF16, FP32, Engine, Moment, _grad_keys, _shapes, _Shapes, block_grads, engine, local_elements, optimizer_temps,
+    shapes, unit_bytes)
 from .peak_knobs import StepKnobs, block_acts, step_knobs, unit_shapes
-from .plan import Architecture, Plan, Profile
+from .plan import Architecture, Plan
 from .recent import Recent
-from .residuals import ActivationEstimate, Compute, estimate
+from .residuals import ActivationEstimate, estimate
 
 if TYPE_CHECKING:
     from .step_template import CompiledStep
 
-BF16, FP32 = 2, 4
 PHASES = ("forward", "backward", "optimizer")
-
-
-@dataclass(frozen=True)
-class Moment:
-    phase: str
-    name: str  # e.g. "loss", "last block", "first block reduce-scatter"
-    components: dict[str, int]
-
-    @property
-    def total(self) -> int:
-        return sum(self.components.values())
 
 
 @dataclass(frozen=True)
@@ -68,113 +58,6 @@ class StagePeak:
     @property
     def total_bytes(self) -> int:
         return sum(self.components.values())
-
-
-@dataclass(frozen=True)
-class _Shapes:
-    """What the transients need from the tensor list: group sizes and the largest local tensor."""
-
-    root_padded: int  # elements of the root FSDP2 group, dim 0 padded to Nd
-    block_padded: int  # the largest block group, padded
-    all_padded: int
-    largest_tensor: int  # elements of the largest tensor (whole)
-    largest_local: int  # elements of the largest dim-0 shard (FSDP2)
-    head_grad: int  # elements of the output head's gradient held to the root's reduce-scatter
-    fsdp_local: int  # elements rank 0 steps under FSDP2: a full ceil(dim0/Nd)-row chunk of every tensor
-    sizes: tuple[tuple[int, int], ...]  # (elements, tensors) per distinct size, largest first (ZeroRedundancyOptimizer)
-    tensors: int  # how many tensors the model has (0: a raw count)
-
-
-def _shapes(plan: Plan) -> _Shapes:
-    """Group sizes as the plan's profile gathers them: FSDP2 pads each tensor's sharded dimension to the shard group
-    (torch; hybrid sharding shards among the group, plan.shard_size); the paper partitions evenly, so its groups are
-    their own size."""
-    from .tensor_census import census_of_architecture
-
-    arch = plan.model.architecture
-    dp = plan.shard_size if plan.profile == Profile.TORCH else 1
-    placement = plan.shard_placement
-    # blocks are alike: count one and `layers` times (a tensor list is counted whole, once: core.tensor_census)
-    census = census_of_architecture(arch.model_copy(update={"layers": 1})) if arch is not None else plan.model.census
-    if census is None:  # a raw count: no groups or tensors known, so only the whole gathered model counts
-        return _Shapes(0, 0, ceil(plan.params / dp) * dp, 0, 0, 0, ceil(plan.params / dp), (), 0)
-    layers = arch.layers if arch is not None else 1
-    groups: dict[str, int] = {}
-    fsdp_local = 0
-    for key, rows in census.placed_group_rows(dp, placement).items():  # key: the FSDP2 group, a block or the root
-        copies = layers if key != "root" else 1
-        for dim0, width in rows:  # every tensor of the group with this dim 0 is chunked alike
-            chunk = -(-dim0 // dp)
-            groups[key] = groups.get(key, 0) + chunk * dp * width
-            fsdp_local += chunk * width * copies
-    largest_local = max((-(-dim0 // dp) * rest for dim0, rest in census.placed_widest(dp, placement)), default=0)
-    if layers == 1:
-        ordered, tensors = census.sizes, census.tensors
-    else:  # the listed block stands for `layers` blocks
-        sizes: dict[int, int] = {}
-        for key, shape, count in census.entries:
-            sizes[prod(shape)] = sizes.get(prod(shape), 0) + count * (layers if key != "root" else 1)
-        ordered, tensors = tuple(sorted(sizes.items(), reverse=True)), sum(sizes.values())
-    largest = census.largest
-    blocks = [n for k, n in groups.items() if k != "root"]
-    block = max(blocks, default=0)
-    root = groups.get("root", 0)
-    if arch is not None:
-        head = 0 if arch.tied_embeddings else arch.vocab * arch.hidden
-        return _Shapes(root, block, root + block * arch.layers, largest, largest_local, head, fsdp_local, ordered,
-                       tensors)
-    return _Shapes(root, block, root + sum(blocks), largest, largest_local, census.head, fsdp_local, ordered, tensors)
-
-
-def shapes(plan: Plan) -> _Shapes:
-    """The plan's group sizes, for moments' and moment_totals' _sh (a caller asking for many variants of one plan at
-    one Nd makes them once: they depend on neither the recomputation, the micro-batch nor the sequence)."""
-    return _shapes(plan)
-
-
-@dataclass(frozen=True)
-class Engine:
-    """The step a profile describes: how its parameters are used and the dtypes its transients take (bytes per
-    element). Both profiles share the step's shape (the same moments); they differ only in this bookkeeping."""
-
-    compute: Compute  # how the activations are made (residuals.Compute)
-    cast_weights: bool  # autocast caches a bf16 copy of every linear weight (torch, stages 0-1)
-    gathered: int  # a gathered parameter (stages 2-3); 0 where the whole parameters are a state already
-    grad: int  # a gradient as backward makes it (held unsharded until its reduce-scatter, stages 2-3)
-    grad_state: int  # a gradient as the stages 0-1 engine keeps it (DDP's fp32 .grad; the paper's fp16 buffer)
-    reduce: int  # a reduce-scatter input
-    shard_grad: int  # a gradient shard (stages 2-3)
-    stream: int  # the residual stream's gradient
-
-
-def engine(plan: Plan, stage: int) -> Engine:
-    """The step of the plan's profile at this stage.
-
-    torch: PyTorch's engines as the measure worker runs them (see the module docstring), FSDP2's with the plan's
-    mixed-precision policy (core.knobs): it gathers, computes and makes gradients in param_dtype, reduce-scatters
-    in reduce_dtype.
-    paper: the ZeRO paper's own step (§3.1, §5): the scheme's 16-bit (or 32-bit) parameters are used as they
-    are (no cast copy; at stages 0-2 every rank holds them whole, so nothing is gathered), stage 3 gathers one
-    block (and the root's embedding and head) at a time with the next block prefetched, gradients are made in the
-    parameters' dtype and reduce-scattered in the scheme's communication dtype as each block's backward ends."""
-    if plan.profile == Profile.TORCH:
-        if stage <= 1:  # DDP's fp32 parameters, under autocast (16-bit compute, weight copies cached) or not
-            cast = autocast_dtype(plan) is not None
-            return Engine("autocast" if cast else "fp32", cast, 0, FP32, FP32, FP32, FP32, FP32)
-        gb = param_bytes(plan)
-        return Engine("fp32" if gb >= FP32 else "bf16", False, gb, gb, FP32, reduce_bytes(plan), FP32, gb)
-    spec = SCHEMES[plan.scheme]
-    pb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "param"))
-    gb = round(sum(c.bytes_per_param for c in spec.components if c.state_class == "grad"))
-    made = pb  # backward makes gradients in the parameters' dtype (the BF16 scheme adds them into its FP32 buffer)
-    return Engine("bf16" if pb <= BF16 else "fp32", False, pb if stage == 3 else 0, made, gb,
-                  spec.comm_bytes_per_element, gb, min(pb, FP32))
-
-
-def _grad_keys(plan: Plan, b: Breakdown) -> set[str]:
-    if b.profile == Profile.TORCH:
-        return {"grads"}
-    return {c.key for c in SCHEMES[plan.scheme].components if c.state_class == "grad"}
 
 
 def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> "CompiledStep | None":
@@ -262,7 +145,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         else:
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn)]
-        out = _unit_collectives(plan, stage, out)
+        out = unit_collectives(plan, stage, out)
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -378,64 +261,6 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
 
 
-def _unit_collectives(plan: Plan, stage: int, out: list[Moment]) -> list[Moment]:
-    """The moments FSDP2's collectives in backward make (stages 2-3), from the places core.peak_traced marks.
-
-    Each unit's reduce-scatter, from the end of its backward ("... end"): the unit resharded, its gradients copied
-    into the reduce-scatter input beside them (the previous unit's input released first), the block's temporaries
-    gone but the residual stream's gradient (core.accumulation.unit_reduce_scatter, nothing kept). A unit of N
-    blocks holds N blocks' gradients and an N-block input at once.
-    Stage 3's root gathered again for the head's backward, from its first moment ("... start"): the all-gather
-    output beside the parameters copied out of it (core.accumulation.root_regather); with FP32 parameters the root
-    is twice the bytes, and this is the peak.
-    The marked moments themselves stay only for accumulation, which reads them."""
-    from .peak_traced import depth, positions
-
-    marked = [m for m in out if m.name.endswith((" end", " start"))]
-    if not marked:
-        return out
-    kn, layers = step_knobs(plan), depth(plan)
-    block_of = {name: i for _, name, place, i in positions(layers, stage, every_block=True) if place in ("bwd", "last")}
-
-    def blocks(name: str) -> int:  # the blocks of the unit whose backward ends there (the last may have fewer)
-        i = block_of[name[:-4]]
-        return min(i + kn.per_unit, layers) - i
-
-    made = []
-    for m in marked:
-        if m.name.endswith(" start"):
-            made.append(Moment(m.phase, "root gathered for the head's backward",
-                               root_regather(m.components, unit_bytes(plan, stage))))
-            continue
-        name, i = m.name[:-4], block_of[m.name[:-4]]
-        unit = unit_bytes(plan, stage, blocks(m.name))
-        copy = unit_reduce_scatter(plan, m.components, 0, unit)
-        made.append(Moment(m.phase, f"unit reduce-scatter after {name}", copy))
-        if stage == 3 and i > 0:  # then the unit before (in forward order) is gathered for its backward
-            before = unit_bytes(plan, stage, i - kn.unit_start(i - 1))[2]
-            made.append(Moment(m.phase, f"unit gathered for its backward after {name}",
-                               _gathered_for_backward(plan, m.components, copy, unit, before, kn.prefetch)))
-    ids = {id(m) for m in marked}
-    return (out if plan.accum_steps > 1 else [m for m in out if id(m) not in ids]) + made
-
-
-def _gathered_for_backward(plan: Plan, end: dict[str, int], copy: dict[str, int], unit: tuple[int, ...],
-                           gathered: int, prefetch: bool) -> dict[str, int]:
-    """Stage 3 just after a unit's reduce-scatter (`copy`, from the end of its backward `end`): its gradients freed and
-    its output shard made, the unit before it in forward order copies its parameters (`gathered` bytes) out of their
-    all-gather output, both alive a moment: made now without prefetch, with it during the unit's backward (already
-    in `end`). Without prefetch with several blocks a unit, this is stage 3's peak."""
-    grads, rs = unit[0], unit[1]
-    comps = dict(copy)
-    waiting = end.get("unsharded_grads", 0)
-    comps["unsharded_grads"] = waiting - min(grads, waiting)
-    comps["grads"] = end.get("grads", 0) + rs // plan.shard_size
-    comps["gathered_params"] = comps.get("gathered_params", 0) + gathered
-    if not prefetch:
-        comps["all_gather"] = comps.get("all_gather", 0) + gathered
-    return {k: v for k, v in comps.items() if v}
-
-
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
                    cache: dict | None, top: bool = False) -> list[Moment] | None:
     """The traced step's moments with a recomputation chosen per block: each place read from the step of its own
@@ -480,52 +305,6 @@ def _block_backward_bytes(acts, kn: StepKnobs, j: int, block_grads: int, rs: int
     end = kn.unit_end(j)
     return (acts.saved_upto[j] + acts.own(j) + block_grads * (end - j - 1)
             + (rs if end < len(kn.modes) else 0))
-
-
-def block_grads(at_rest_grads: int, sh: _Shapes) -> int:
-    """The blocks' gradient shards while the root reduce-scatters last (stages 2-3): their share of the resting
-    gradients, by elements. A share, not the resting gradients less the root's shard, so it holds whatever dtype and
-    partition the profile's states use (the paper's fp16 gradients against an fp32 root once read negative)."""
-    if sh.all_padded <= 0:
-        return at_rest_grads
-    return at_rest_grads * max(sh.all_padded - sh.root_padded, 0) // sh.all_padded
-
-
-def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
-    """AdamW's temporaries during the step, by its kernels (plan.optimizer_impl), on the largest rank.
-
-    for-loop: per tensor, sqrt(exp_avg_sq) and its quotient: two fp32 copies of the largest local tensor.
-    foreach (torch's default on CUDA): _foreach_sqrt over all local tensors at once: one fp32 copy of
-    every parameter this rank steps. fused: updates in place, no temporaries. The paper profile steps its
-    even partition (a flat ⌈P/Nd⌉ elements from stage 1 on), the torch profile what its engines assign.
-    """
-    if plan.optimizer_impl == "fused":
-        return 0
-    sh = sh or _shapes(plan)
-    if plan.optimizer_impl == "foreach":
-        return FP32 * local_elements(plan, stage, sh)
-    if plan.profile != Profile.TORCH:
-        return 2 * FP32 * min(sh.largest_tensor or plan.params, local_elements(plan, stage, sh))
-    # ZeroRedundancyOptimizer (stage 1) steps whole tensors: the largest this rank may own
-    largest = sh.largest_tensor if stage <= 1 else sh.largest_local
-    return 2 * FP32 * largest
-
-
-def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
-    """Parameters the largest rank's optimizer steps: all (0), its whole tensors (1), its dim-0 shards (2-3)."""
-    from .torch_profile import zero_owned
-
-    if stage == 0 or plan.shard_size == 1:
-        return plan.params
-    if plan.profile != Profile.TORCH:
-        return ceil(plan.params / plan.shard_size)
-    sh = sh or _shapes(plan)
-    if stage >= 2 or not sh.tensors:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
-        return sh.fsdp_local
-    if plan.shard_size >= sh.tensors:  # every tensor lands on a rank of its own
-        return sh.largest_tensor
-    # ZeroRedundancyOptimizer: whole tensors, greedily balanced; the largest owner
-    return max(elements for elements, _ in zero_owned(sh.sizes, plan.shard_size))
 
 
 _LAST: Recent[list[StagePeak]] = Recent(4, same=lambda a, b: a[0] is b[0] and a[1] is b[1])  # by the very objects asked
@@ -574,13 +353,3 @@ def activations(plan: Plan, stage: int) -> ActivationEstimate | None:
     return estimate(arch, plan.seq_len, plan.micro_batch, engine(plan, stage).compute, plan.recompute)
 
 
-def unit_bytes(plan: "Plan", stage: int, blocks: int | None = None) -> tuple[int, int, int, int, int]:
-    """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit (or of a unit of `blocks`
-    blocks), the residual stream's gradient and the gathered root, in bytes, as the peak's engine makes them
-    (core.accumulation's unit_of)."""
-    eng, kn = engine(plan, stage), step_knobs(plan)
-    one = _shapes(plan)
-    unit = unit_shapes(one, kn, len(kn.modes)).block_padded if blocks is None else one.block_padded * blocks
-    arch = plan.model.architecture
-    stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0
-    return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream, eng.gathered * one.root_padded

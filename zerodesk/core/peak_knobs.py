@@ -51,7 +51,7 @@ def step_knobs(plan: Plan) -> StepKnobs:
 
 
 def unit_shapes(sh, kn: StepKnobs, layers: int):
-    """peak._Shapes with block_padded the largest FSDP2 unit (N blocks alike) and, with the root only, the root all;
+    """peak_engine._Shapes with block_padded the largest FSDP2 unit (N blocks alike) and, with the root only, the root all;
     block_elems keeps one block's own."""
     if kn.root_only:
         return replace(sh, root_padded=sh.all_padded, block_padded=0)

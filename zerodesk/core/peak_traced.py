@@ -4,7 +4,7 @@ A template gives every moment of a block's forward and backward, of the head, th
 backward, as bytes by group (the block it is in, its neighbours, the blocks before and after it, the rest) and
 class (kept from forward, made in backward, gradients). A moment of the plan's step is one of those at a block
 position (the first, the last, the one before the last, ...), its groups counted for the plan's depth, plus what
-the engine holds there (peak.Engine): gathered parameters and the all-gather buffer, the reduce-scatter in flight,
+the engine holds there (peak_engine.Engine): gathered parameters and the all-gather buffer, the reduce-scatter in flight,
 the gradient shards of the blocks done. FSDP2 has reduce-scattered the gradients of every block whose backward is
 done; DDP keeps them (and the paper's stages 0-1 keep them in their gradient buffer).
 
@@ -131,7 +131,7 @@ def engine_terms(stage: int, place: str, i: int | None, layers: int, sh: Any, en
     """What the engine holds at this place beyond states and the template's tensors (stages 2-3: FSDP2, or the
     paper's partitioned step; stages 0-1 hold nothing more).
 
-    sh: one block a group (peak._Shapes). units: the FSDP2 units and prefetch (core.peak_knobs.StepKnobs; None:
+    sh: one block a group (peak_engine._Shapes). units: the FSDP2 units and prefetch (core.peak_knobs.StepKnobs; None:
     a unit per block, prefetching): a unit of N blocks is gathered, freed and reduce-scattered at once, the later
     blocks of a unit keep their gradients unsharded to its reduce-scatter; with the root only, the root is all."""
     if stage <= 1:
