@@ -35,6 +35,13 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.module not in slow)
 
 
+def pytest_configure(config):
+    # pytest-xdist would hand out the modules with the most tests first (its --loadscope-reorder): the many quick
+    # GUI and core tests, leaving the few long real-rank modules for the end; keep the order sorted above.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 @pytest.fixture
 def gui_settings(tmp_path, qapp):
     """Isolated QSettings (INI files under tmp_path) and the English UI, restored afterwards."""
