@@ -28,11 +28,23 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.module.__name__.rpartition(".")[2] in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
-    # Modules with slow tests first, each module's tests in their order: README's full-suite command hands out whole
-    # modules to pytest-xdist's workers in this order (--dist loadfile), so the long ones start at once and the
-    # short ones fill the end, rather than one worker starting a long module as the others finish.
+    # The longest modules first, then the other modules with slow tests, then the rest, each module's tests in their
+    # order: README's full-suite command hands out whole modules to pytest-xdist's workers in this order (--dist
+    # loadfile), so the long ones start at once and the short ones fill the end, rather than one worker starting a
+    # long module as the others finish.
     slow = {item.module for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.module not in slow)
+
+    def rank(item) -> tuple[int, bool]:
+        name = item.module.__name__.rpartition(".")[2]
+        return (LONGEST.index(name) if name in LONGEST else len(LONGEST), item.module not in slow)
+
+    items.sort(key=rank)
+
+
+# The longest modules, longest first (a full run's --durations on 2 cores: the step templates' fits about a quarter of
+# the whole run, then the simulations, the lifeline's and the measure CLI's processes, the unseen model type's fit).
+LONGEST = ("test_step_template", "test_simulate", "test_lifeline", "test_hf_transformers_path", "test_measure",
+           "test_knobs_ranks", "test_gui_measure", "test_family_measure")
 
 
 def pytest_configure(config):
