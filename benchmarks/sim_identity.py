@@ -44,6 +44,18 @@ CONFIGS = {
                                                 "--optimizer-impl for-loop --param-dtype fp16 --stage 2,3",
     "phi-2 2 layers fused AdamW recompute full": "--preset phi-2 --layers 2 --seq 512 --dp 8 --optimizer-impl fused "
                                                  "--recompute full --stage 3",
+    # many blocks: simulated from 3, 4 and 5 of them where the tracker's stream allows (block_extrapolation)
+    "llama-2-7b 10 layers HSDP shard group 4 stages 2-3": "--preset llama-2-7b --layers 10 --seq 1024 --dp 16 "
+                                                          "--shard-group 4 --stage 2,3",
+    "llama-3-8b 9 layers accum 2 sync last recompute selective": "--preset llama-3-8b --layers 9 --seq 1024 --dp 32 "
+                                                                 "--accum-steps 2 --accum-sync last "
+                                                                 "--recompute selective --stage 2,3",
+    "gemma-2-2b (alternating layers) stage 3": "--preset gemma-2-2b --seq 512 --dp 8 --stage 3",
+    "mixtral-8x7b (MoE) 8 layers stage 3": "--preset mixtral-8x7b --layers 8 --seq 256 --dp 64 --stage 3",
+    "mistral-7b 12 layers gloo recompute full fp16": "--preset mistral-7b-v0.1 --layers 12 --seq 512 --dp 8 "
+                                                     "--backend gloo --recompute full --param-dtype fp16 --stage 2,3",
+    "qwen2.5-7b 8 layers wrap root offload optimizer": "--preset qwen2.5-7b --layers 8 --seq 512 --dp 8 --wrap root "
+                                                       "--offload optimizer --stage 3",
 }
 
 

@@ -325,6 +325,62 @@ def test_untracked_warmup_gives_the_tracked_warmups_figures_byte_for_byte():
             assert fast[stage].model_dump() == tracked[stage].model_dump(), (backend, stage)
 
 
+def test_light_warmup_gives_the_full_warmups_figures_byte_for_byte():
+    """The untracked warm-up without the blocks' arithmetic (light_warmup.py) leaves what a real one leaves: every
+    figure equals --full-warmup's, with recomputation, a unit of several blocks and gradient accumulation too."""
+    pytest.importorskip("torch")
+    base = {"model": {"architecture": {**ARCH, "layers": 4}}, "seq_len": 16, "micro_batch": 1, "cluster": {"dp": 4}}
+    plans = [Plan.model_validate(base), Plan.model_validate({**base, "recompute": "full"}),
+             Plan.model_validate({**base, "wrap": "blocks", "wrap_blocks": 2, "accum_steps": 2, "accum_sync": "last"})]
+    for plan in plans:
+        light = results_of(run(simulate_command(plan, [2, 3])))
+        full = results_of(run(simulate_command(plan, [2, 3]) + ["--full-warmup"]))
+        assert sorted(light) == [2, 3]
+        for stage in (2, 3):
+            assert light[stage].model_dump() == full[stage].model_dump(), (plan, stage)
+
+
+def test_light_warmup_measures_again_after_a_real_one_when_a_block_keeps_something(monkeypatch):
+    """A block whose first forward keeps a tensor (a cache) makes the light warm-up's measured step end above where it
+    started: the stage is measured again after a real warm-up, and its figures are the full warm-up's. A model whose
+    blocks keep nothing is measured once."""
+    pytest.importorskip("torch")
+    import torch
+
+    from zerodesk.measure.worker import step
+    from zerodesk.measure.worker.model import blocks_of, build_model
+    from zerodesk.measure.worker.simulate import fake_world
+
+    def keeping(spec, device, seed=0):  # the model, its second block keeping a copy of its first output
+        model = build_model(spec, device, seed)
+        block = blocks_of(model)[1]
+        forward = block.forward
+
+        def forward_keeping(*args, **kwargs):
+            out = forward(*args, **kwargs)
+            if not hasattr(block, "kept"):
+                block.kept = out.detach().clone()
+            return out
+
+        block.forward = forward_keeping
+        return model
+
+    plan = plan_for(4)
+    results, setups = {}, {}
+    for name, build in (("plain", build_model), ("keeping", keeping)):
+        monkeypatch.setattr(step, "build_model", build)
+        for light in (True, False):
+            messages: list = []
+            with fake_world(4) as mesh:
+                results[name, light] = step.measure_stage(3, plan, torch.device("cpu"), 0, 4, messages.append, mesh, 1,
+                                                          samples=False, track_warmup=False, light_warmup=light)
+            setups[name, light] = sum(1 for m in messages if isinstance(m, PhaseMsg) and m.phase == "setup"
+                                      and m.progress == 0.0)
+    assert setups == {("plain", True): 1, ("plain", False): 1, ("keeping", True): 2, ("keeping", False): 1}
+    for name in ("plain", "keeping"):
+        assert results[name, True].model_dump(exclude={"step_s"}) == results[name, False].model_dump(exclude={"step_s"})
+
+
 def test_direct_output_walk_tracks_what_torchs_walk_tracks():
     """The trackers' output walk visits the same tensors in the same order and returns what tree_map_only does."""
     pytest.importorskip("torch")

@@ -16,8 +16,7 @@ import re
 import sys
 from decimal import Decimal
 from pathlib import Path
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .cli_help import COMMANDS as COMMAND_HELP
@@ -28,9 +27,13 @@ from .core.options import (
 )
 from .core.json_files import json_text
 from .core.per_block import parse_per_block
+from .core.record import validation_error
 from .core.plan import MAX_GPU_MEMORY, MAX_GPUS_PER_NODE, MAX_RANKS, Plan, PlanError, explain, is_hf_config, load_plan
 from .core.text import shorten
 from .core.units import UNIT_BYTES, parse_count, parse_decimal
+
+if TYPE_CHECKING:  # raised only where the plan was validated (core.record)
+    from pydantic import ValidationError
 
 # Each plan flag's argparse dest and the field it sets; a bad value's message names the flag, not the field.
 ARCH_FLAGS = {  # dest -> Architecture field
@@ -346,7 +349,7 @@ def plan_from_args(args: argparse.Namespace, default: Plan | None = None, notes:
         data["model"] = loaded.model
     try:
         return Plan.model_validate(data)
-    except ValidationError as exc:
+    except validation_error() as exc:
         typed = [_flag(dest) for dest in ARCH_FLAGS if getattr(args, dest) is not None]
         raise (not had_architecture and _architecture_missing(exc, typed)) or PlanError(explain(exc, names)) from None
 

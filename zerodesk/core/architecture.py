@@ -15,7 +15,7 @@ from functools import lru_cache
 from math import prod
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from .record import ConfigDict, Field, Record, ValidationInfo, field_validator, model_validator
 
 Shape = tuple[int, ...]
 
@@ -81,7 +81,7 @@ def default_ffn(hidden: int, mlp: str = "gated") -> int:
     return -(-(8 * hidden // 3) // 256) * 256
 
 
-class Architecture(BaseModel):
+class Architecture(Record):
     """A decoder-only transformer: the common shape plus the knobs its family's layout reads."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
+if TYPE_CHECKING:  # raised only where pydantic validated something (core.record)
+    from pydantic import ValidationError
 
 from .text import shorten
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from .record import ConfigDict, Field, Record
 
 Tier = Literal["simulated", "measured"]
 
 
-class StageEvidence(BaseModel):
+class StageEvidence(Record):
     model_config = ConfigDict(extra="forbid")
 
     stage: int = Field(ge=0, le=3)
@@ -22,7 +22,7 @@ class StageEvidence(BaseModel):
     predicted_bytes: int = Field(ge=0, description="the torch profile's states for the same rank")
 
 
-class EvidenceRecord(BaseModel):
+class EvidenceRecord(Record):
     model_config = ConfigDict(extra="forbid")
 
     kind: Tier

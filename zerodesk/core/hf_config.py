@@ -13,11 +13,11 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-from pydantic import ValidationError
 
 from .architecture import ACTIVATIONS, FAMILIES, FAMILY_ACTIVATION, Architecture
 from .errors import PlanError, explain
 from .json_files import read_json
+from .record import validation_error
 
 _MISSING = object()
 
@@ -361,7 +361,7 @@ def architecture_from_config_dict(cfg: dict[str, Any], path: Path) -> Architectu
     fields["tied_embeddings"] = _Config(cfg, path, _DEFAULTS[model_type]).bool("tie_word_embeddings", False)
     try:
         return Architecture(**{k: v for k, v in fields.items() if v is not None})
-    except ValidationError as exc:
+    except validation_error() as exc:
         raise PlanError(f"{path} describes no valid architecture: {explain(exc)}") from None
 
 

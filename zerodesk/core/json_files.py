@@ -14,9 +14,9 @@ import stat
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from pydantic import BaseModel, ValidationError
 
 from .errors import PlanError, explain, os_reason
+from .record import validation_error
 from .text import shorten
 
 MAX_FILE_BYTES = 16 * 2**20  # plans, configs and catalogs are kilobytes; a bigger file is not one of ours
@@ -175,12 +175,12 @@ def read_json(path: str | os.PathLike, what: str) -> Any:
     return decode_json(read_file(path, what), f"{what} {shorten(os.fspath(path), 200)}")
 
 
-def read_model(path: str | os.PathLike, what: str, model: type[BaseModel]) -> Any:
+def read_model(path: str | os.PathLike, what: str, model: Any) -> Any:
     """read_json, then validate as `model`; a problem is one PlanError naming what and where ('glossary /x.json: ...')."""
     data = read_json(path, what)
     try:
         return model.model_validate(data)
-    except ValidationError as exc:
+    except validation_error() as exc:
         raise PlanError(f"{what} {path}: {explain(exc)}") from None
 
 

@@ -1,4 +1,4 @@
-"""The plan: what the user describes (model, scheme, cluster, units). Pydantic v2, JSON round-trip.
+"""The plan: what the user describes (model, scheme, cluster, units). Records validated by pydantic (core.record), JSON round-trip.
 
 Its choices come from zerodesk.core.options; reading files from json_files, saving from atomic_save.
 """
@@ -10,13 +10,11 @@ import os
 import re
 import secrets
 from fractions import Fraction
+from functools import cache
 from math import prod
 from typing import Any
 
-from pydantic import (
-    BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, ValidationInfo, field_validator, model_validator,
-)
-from pydantic_core import PydanticCustomError
+from .record import ConfigDict, Field, Record, ValidationInfo, field_validator, model_validator, validation_error
 
 from .architecture import Architecture, default_ffn, param_count, tensor_shapes
 from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
@@ -57,7 +55,7 @@ MAX_TENSORS = 10_000_000  # a 16 MiB plan file holds at most ~1.5 million
 MAX_TENSOR_DIMS = 8
 
 
-class _Strict(BaseModel):
+class _Strict(Record):
     # Lax here, as the form hands its texts to the core to judge; files are read strictly (_plan_from_data).
     model_config = ConfigDict(extra="forbid", validate_assignment=True, use_enum_values=False, allow_inf_nan=False)
 
@@ -86,6 +84,8 @@ class ModelSpec(_Strict):
         if value is None or (isinstance(value, int) and not isinstance(value, bool)):
             return value
         if (info.context or {}).get("file"):  # in a file every count is a JSON whole number: 2, not 2.0 or "2B"
+            from pydantic_core import PydanticCustomError  # validators run inside pydantic
+
             raise PydanticCustomError("int_type", "Input should be a valid integer")
         return parse_count(value)
 
@@ -249,7 +249,7 @@ class Plan(_Strict):
     model: ModelSpec
     scheme: Scheme = Scheme.MIXED_ADAM
     profile: Profile = Profile.PAPER
-    cluster: Cluster = Cluster()
+    cluster: Cluster = Cluster.model_construct()  # the defaults, as Cluster() makes them without validating
     seq_len: int = Field(default=2048, ge=1, le=10_000_000, description="tokens per sequence")
     micro_batch: int = Field(default=1, ge=1, le=1_000_000, description="sequences per rank per micro-batch")
     # Gradient accumulation: micro-batches per optimizer step (core.accumulation models what they keep)
@@ -369,7 +369,7 @@ def _plan_straight_from(text: str) -> Plan | None:
     try:
         with no_collector_pauses():
             plan = Plan.model_validate_json(text, strict=True, context={"file": True})
-    except (ValidationError, ValueError, RecursionError):
+    except (validation_error(), ValueError, RecursionError):
         return None
     return plan if plan.model.hf_config is None or all_finite(plan.model.hf_config) else None
 
@@ -406,7 +406,7 @@ def _plan_from_data(data: Any, source: str, text: str | None = None) -> Plan:
                                             context={"file": True})
     except RecursionError:
         raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
-    except ValidationError as exc:
+    except validation_error() as exc:
         if exc.errors()[0]["type"] == "json_invalid":  # parse_json checked the text: only its depth is left to refuse
             raise PlanError(f"{source} nests its JSON too deeply to be a ZeroDesk file") from None
         raise PlanError(f"{source}: {explain(exc)}") from None
@@ -426,7 +426,12 @@ def plan_from_bytes(data: bytes, source: str) -> Plan:
     return plan_from_json(decode_text(data, source), source)
 
 
-_TENSOR_LIST = TypeAdapter(list[tuple[str, tuple[int, ...]]])
+@cache
+def _tensor_list() -> Any:
+    """The tensor list's JSON writer (pydantic's), built when a plan holding one is first saved."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(list[tuple[str, tuple[int, ...]]])
 
 
 def plan_to_json(plan: Plan) -> str:
@@ -440,7 +445,7 @@ def plan_to_json(plan: Plan) -> str:
     text = stand_in.model_dump_json(indent=2, exclude_none=True) + "\n"
     at = re.search(r'\[\s*\[\s*"' + marker + r'",\s*\[\]\s*\]\s*\]', text)
     assert at is not None, "the tensor list's stand-in is in the text"
-    return text[:at.start()] + _TENSOR_LIST.dump_json(tensors).decode() + text[at.end():]
+    return text[:at.start()] + _tensor_list().dump_json(tensors).decode() + text[at.end():]
 
 
 def save_plan(plan: Plan, path: str | os.PathLike, expect: DiskState | None = None) -> SaveReport:

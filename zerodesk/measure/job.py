@@ -67,6 +67,12 @@ def simulation_arguments() -> argparse.ArgumentParser:
     p.add_argument("--tracked-warmup", action="store_true",
                    help="stages 2-3: track the warm-up too, as real ranks do (the same figures, slower)")
     p.add_argument("--fast-warmup", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
+    p.add_argument("--full-model", action="store_true",
+                   help="stages 2-3: simulate every block (the same figures, slower; the default simulates a model of "
+                        "many identical blocks from 3, 4 and 5 of them where the tracker's stream proves it exact)")
+    p.add_argument("--full-warmup", action="store_true",
+                   help="stages 2-3: warm up with every block's arithmetic (the same figures, slower; the default "
+                        "leaves it out of the untracked warm-up and checks the measured step ends as it started)")
     _shard_group_argument(p)
     _by_module_argument(p)
     return p

@@ -53,13 +53,16 @@ class HybridCurves:
         self.grid: list[int] = []
         self.sweep: dict[int, list[int | None]] = {s: [] for s in STAGES}
         self._key: tuple | None = None
-        self.curves = []
+        self._chart = chart
+        self.curves: list[pg.PlotDataItem] = []  # made for the first plan with a group (most plans have none)
+
+    def _make_curves(self) -> None:
         for s in STAGES:
             c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
                                 symbol=HOLLOW[s], symbolSize=7, symbolBrush=None,
                                 symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite")
             c.setZValue(4)
-            chart.addItem(c)
+            self._chart.addItem(c)
             self.curves.append(c)
 
     def update(self, plan: Plan, top: int) -> None:
@@ -81,6 +84,10 @@ class HybridCurves:
         return [v for s in STAGES for v in self.sweep[s] if v is not None]
 
     def draw(self, ty, scale: float) -> None:
+        if not self.curves:
+            if not self.grid:
+                return  # nothing to draw, nothing drawn before
+            self._make_curves()
         xs = [math.log2(n) for n in self.grid]
         for s in STAGES:
             ys = [ty(v / scale) if v is not None else math.nan for v in self.sweep[s]]

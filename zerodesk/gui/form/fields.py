@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QLineEdit
 
 from ...core import catalog
 from ...core.architecture import FAMILIES
-from ...core.options import OPTIMIZER_IMPL, RECOMPUTE
-from ...core.plan import Plan, PlanError, Profile, Scheme
+from ...core.options import OPTIMIZER_IMPL, RECOMPUTE, UNITS
+from ...core.plan import Cluster, ModelSpec, Plan, PlanError, Profile, Scheme
 from ...core.units import UNIT_BYTES, parse_count
 from ..base.i18n import number_typed
 
@@ -60,9 +60,11 @@ def default_plan(units: str = "GB") -> Plan:
     """What a new window shows: the card's worked example (P = 2e9, Nd = 4, the paper's Adam)."""
     try:
         preset = catalog.find_model("card-example")
-        model, dp = preset.to_model_spec(), preset.dp or 4
+        model, dp, checked = preset.to_model_spec(), preset.dp or 4, preset.shipped
     except PlanError:
-        model, dp = {"name": None, "params": 2_000_000_000}, 4
+        model, dp, checked = {"name": None, "params": 2_000_000_000}, 4, False
+    if checked and units in UNITS.values:  # a shipped preset, checked by the tests: built as validation would build it
+        return Plan.model_construct(model=model, cluster=Cluster.model_construct(nodes=1, gpus_per_node=dp), units=units)
     return Plan(model=model, cluster={"nodes": 1, "gpus_per_node": dp}, units=units)
 
 

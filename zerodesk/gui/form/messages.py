@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import math
 import typing
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import QCoreApplication
 
 from ...core.plan import MAX_RANKS, Plan
 from ...core.units import UNIT_BYTES
 from ..base import i18n
+
+if TYPE_CHECKING:  # raised by the core's pydantic schemas (core.record), loaded when the form first validates
+    from pydantic import BaseModel, ValidationError
 
 _INT_TYPES = {"int_parsing", "int_type", "int_from_float", "missing", "greater_than_equal", "less_than_equal",
               "greater_than", "less_than", "string_type"}
@@ -24,7 +27,7 @@ _FLOAT_TYPES = {"float_parsing", "float_type", "finite_number"}
 
 
 def _model_of(annotation) -> type[BaseModel] | None:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    if isinstance(annotation, type) and hasattr(annotation, "model_fields"):  # a pydantic model (a Record's schema)
         return annotation
     for arg in typing.get_args(annotation):
         found = _model_of(arg)

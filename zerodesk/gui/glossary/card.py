@@ -44,7 +44,13 @@ if TYPE_CHECKING:
 class CardBrowser(QTextBrowser):
     """The card's text: Tab moves on to the checklist and the window instead of walking every link.
 
-    Links stay clickable; the search box (Ctrl+F) reaches any claim from the keyboard."""
+    Links stay clickable; the search box (Ctrl+F) reaches any claim from the keyboard. Its scroll bar is always
+    there: the card is taller than the dock, and a bar appearing with the text narrowed the page and had Qt lay the
+    whole card out a second time."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
 
     def focusNextPrevChild(self, next: bool) -> bool:
         return QWidget.focusNextPrevChild(self, next)

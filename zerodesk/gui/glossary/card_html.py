@@ -41,7 +41,6 @@ class CardColors:
     boundary_bg: str
     boundary_bar: str
     selected_bg: str
-    selected_bar: str
     claim_bar: str
     link: str
 
@@ -50,7 +49,7 @@ class CardColors:
         """The card's colours from the palette's base, text, highlight and link colours (#rrggbb)."""
         return cls(text=text, muted=blend(text, base, 0.35), claim_bg=blend(base, text, 0.05),
                    boundary_bg=blend(base, BOUNDARY_COLOR, 0.22 if dark else 0.14), boundary_bar=BOUNDARY_COLOR,
-                   selected_bg=blend(base, highlight, 0.30), selected_bar=highlight, claim_bar=blend(base, text, 0.30),
+                   selected_bg=blend(base, highlight, 0.30), claim_bar=blend(base, text, 0.30),
                    link=DARK_LINK_COLOR if dark else link)
 
 
@@ -97,20 +96,20 @@ class CardHtml:
         return "".join(out) + "</table>"
 
     def claim(self, claim: Claim, selected: bool, compact: bool = False) -> str:
+        # One table cell per claim, its boundary a shaded paragraph in it: Qt lays out a table inside a table
+        # several times over (the card with a bar column and a boundary table per claim took twice as long)
         c = self.c
-        bg = c.selected_bg if selected else c.claim_bg
-        bar = c.selected_bar if selected else c.claim_bar
         sources = ", ".join(self.source_label(r) for r in claim.sources)
         return (
             f'<a name="{html.escape(claim.id)}"></a>'
-            f'<table width="100%" cellspacing="0" cellpadding="5" style="margin-top:6px; background-color:{bg};">'
-            f'<tr><td width="4" style="background-color:{bar};"></td><td>'
+            f'<table width="100%" cellspacing="0" cellpadding="5" style="margin-top:6px; '
+            f'background-color:{c.selected_bg if selected else c.claim_bg};"><tr><td>'
             f'<p style="margin:0 0 2px 0">{self.origin_tag(claim.origin)}</p>'
             f'<p style="margin:0">{html.escape(claim.text)}</p>'
             + self.table(claim.table) +
-            f'<table width="100%" cellspacing="0" cellpadding="4" style="margin-top:4px; background-color:{c.boundary_bg};">'
-            f'<tr><td width="3" style="background-color:{c.boundary_bar};"></td>'
-            f'<td><small><b>{self.w["boundary"]}:</b> <i>{html.escape(claim.boundary)}</i></small></td></tr></table>'
+            f'<p style="margin:4px 0 0 0; background-color:{c.boundary_bg};">'
+            f'<span style="color:{c.boundary_bar}; font-weight:bold">▍</span>'
+            f'<small><b>{self.w["boundary"]}:</b> <i>{html.escape(claim.boundary)}</i></small></p>'
             + ("" if compact else f'<p style="margin:2px 0 0 0; color:{c.muted}"><small>{self.w["sources_of"]}: {sources}'
                '</small></p>')
             + "</td></tr></table>"

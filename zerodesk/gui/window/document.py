@@ -43,10 +43,10 @@ def _stat(path: Path | None) -> tuple | None:
         return None
 
 
-def _fingerprint(plan: Plan) -> tuple:
-    """What a saved file would hold, cheaply: the plan's JSON without its tensor list, and that list (compared by
-    equality, which for the list the form keeps is a pass over the same objects, not a dump of a million tensors)."""
-    return plan.model_dump_json(exclude={"model": {"tensors"}}, exclude_none=True), plan.model.tensors
+def _fingerprint(plan: Plan) -> Plan:
+    """What a saved file would hold: the plan itself, compared by value (field by field; a tensor list the form
+    keeps is a pass over the same objects), not a JSON dump of it at every edit."""
+    return plan
 
 
 def _change_key(change: Change | None) -> tuple | None:
@@ -113,7 +113,7 @@ class PlanDocument(QObject):
         super().__init__(parent)
         self.settings = settings
         self.path: Path | None = None
-        self._saved: tuple | None = None  # _fingerprint() of the plan last read or written
+        self._saved: Plan | None = None  # _fingerprint() of the plan last read or written
         self._disk: DiskState | None = None  # what path was when this window last read or wrote it
         self._found: Change | None = None  # the change on disk last found since then (None: the disk holds _disk)
         self._watcher = QFileSystemWatcher(self)

@@ -59,8 +59,6 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self._asking_reload = False
         self.model = PlanModel()  # the plan, its breakdown and the form's errors: every view observes it
         self.startup = DeferredStart(self)  # what the first frame does not show comes right after it
-        # the wheel scrolls the form; a box changes only once it has focus (no wheel reaches an unpainted window)
-        self.startup.add(install_wheel_guard)
 
         # central: tabs (Plan; Table and Measure are built when first shown)
         self.tabs = QTabWidget()
@@ -132,6 +130,9 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
 
         self.startup.add(lambda: self.setWindowIcon(app_icon()))  # loading the SVG icon need not delay the frame
         self.startup.add(self._wire_nd_chart)  # once it is built: its keys, and the tab order through it
+        # the wheel scrolls the form; a box changes only once it has focus (no wheel reaches an unpainted window). Last:
+        # its filter sees every event of the application, the thousands that build the Nd chart and the card too
+        self.startup.add(install_wheel_guard)
         self.act_lesson = install_lesson(self)
         # a narrow window drops these from the toolbar (not from the menus) before any other button would hide
         self.toolbar_fit = ToolbarFit(self.toolbar, [self.act_copy_table, self.act_export_png, self.act_new, self.act_card])

@@ -30,10 +30,8 @@ def _transformers():
     return transformers
 
 
-def build_hf_model(config: dict[str, Any], device: Any = "cpu"):
-    """AutoModelForCausalLM from `config` (a config.json dict) on `device`, fp32, no dropout, no KV cache."""
-    import torch
-
+def hf_config(config: dict[str, Any]) -> Any:
+    """transformers' config object for `config` (a config.json dict), as build_hf_model builds the model from."""
     transformers = _transformers()
     cfg = {k: v for k, v in config.items() if k not in ("model_type", "torch_dtype", "dtype", "architectures",
                                                         "quantization_config", "auto_map")}
@@ -42,9 +40,17 @@ def build_hf_model(config: dict[str, Any], device: Any = "cpu"):
     if model_type not in transformers.CONFIG_MAPPING:
         raise ValueError(f"transformers {transformers.__version__} does not know model_type '{model_type}'")
     try:
-        conf = transformers.AutoConfig.for_model(model_type, **cfg)
+        return transformers.AutoConfig.for_model(model_type, **cfg)
     except (KeyError, ValueError, TypeError) as exc:
         raise ValueError(f"transformers cannot read this config: {str(exc).splitlines()[0][:200]}") from None
+
+
+def build_hf_model(config: dict[str, Any], device: Any = "cpu"):
+    """AutoModelForCausalLM from `config` (a config.json dict) on `device`, fp32, no dropout, no KV cache."""
+    import torch
+
+    transformers = _transformers()
+    conf = hf_config(config)
     with torch.device(device):
         model = transformers.AutoModelForCausalLM.from_config(conf, dtype=torch.float32)
     for module in model.modules():  # dropout would add random masks to what the step keeps

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import time
+from contextlib import nullcontext
 from typing import Any, Callable
 
 import torch
@@ -22,6 +23,7 @@ from .engines import Engine, build_engine
 from .mesh import shard_group_size
 from .failures import inject_fault
 from .hf_model import TransformersMissing
+from .light_warmup import blocks_elided, steady
 from .model import blocks_of, build_model, loss_fn
 from .module_ledger import ModuleLedger
 from .recompute import apply_recompute
@@ -100,11 +102,14 @@ def warm_up(engine: Engine, tokens: torch.Tensor, targets: torch.Tensor, steps: 
 
 def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Callable[..., None], mesh: Any,
                   warmup: int, samples: bool, ddp_class: Any = None, track_warmup: bool = True,
-                  by_module: bool = False) -> Result:
+                  by_module: bool = False, light_warmup: bool = True, recording: Any = None) -> Result:
     """Measure `stage` on this rank of `world`: a Result with the tracked peak, its phases and the states at rest.
 
     ddp_class: a stand-in for DistributedDataParallel (the simulation's). track_warmup=False (FSDP2 only) warms up
-    before the tracker is entered and then files what a tracked warm-up would have left it knowing. by_module: the
+    before the tracker is entered and then files what a tracked warm-up would have left it knowing; with
+    light_warmup, the blocks' arithmetic left out of that warm-up (light_warmup.py), and the stage measured again
+    after a real one where the measured step does not end as it started. recording: a block_extrapolation.Recording,
+    attached to the tracker (it sees every update of the tracker's bytes, every op and phase). by_module: the
     peak's composition by module and FSDP2 unit too (module_ledger). Runs under torch_compat.same_figures_faster
     (the trackers' and DTensor's work that changes no figure, dropped)."""
     # Everything alive now (torch, transformers, earlier stages' results) outlives the stage: frozen, the collector's
@@ -112,12 +117,19 @@ def measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, em
     # imports (~0.2 s a pass with transformers loaded). Garbage of earlier stages was collected as each one ended.
     gc.freeze()
     with torch_compat.same_figures_faster():
-        return _measure_stage(stage, plan, device, rank, world, emit, mesh, warmup, samples, ddp_class, track_warmup,
-                              by_module)
+        light = not track_warmup and light_warmup and warmup > 0
+        result, settled = _measure_stage(stage, plan, device, rank, world, emit, mesh, warmup, samples, ddp_class,
+                                         track_warmup, by_module, light, recording)
+        if light and not settled:  # the light warm-up left another state than a real one: measure after a real one
+            result, _ = _measure_stage(stage, plan, device, rank, world, emit, mesh, warmup, samples, ddp_class,
+                                       track_warmup, by_module, False, recording)
+        return result
 
 
 def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, emit: Callable[..., None], mesh: Any,
-                   warmup: int, samples: bool, ddp_class: Any, track_warmup: bool, by_module: bool) -> Result:
+                   warmup: int, samples: bool, ddp_class: Any, track_warmup: bool, by_module: bool,
+                   light: bool, recording: Any = None) -> tuple[Result, bool]:
+    """The stage's Result, and whether its measured step ended with the tracked bytes it started with."""
     cuda = device.type == "cuda"
     trackers.check_tracker(stage)
 
@@ -135,12 +147,20 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
     engine = build_engine(stage, plan, model, blocks, device, mesh, ddp_class)
     tokens, targets = batch(plan, rank, device)
     ledgers: list[ModuleLedger] = []
+
+    def observe(t: Any) -> None:  # before the tracker counts anything
+        if by_module:
+            ledgers.append(ModuleLedger(t))
+        if recording is not None:
+            recording.attach(t)
+
     tracker = trackers.start_tracker(stage, engine, tokens, targets,
-                                     observe=(lambda t: ledgers.append(ModuleLedger(t))) if by_module else None)
+                                     observe=observe if by_module or recording is not None else None)
     ledger = ledgers[0] if ledgers else None
     say("setup", 1.0)
     if not track_warmup:  # FSDP2 only (simulate's default): FSDPMemTracker picks up the states on entry
-        warm_up(engine, tokens, targets, warmup, say)
+        with blocks_elided(blocks) if light else nullcontext():
+            warm_up(engine, tokens, targets, warmup, say)
         trackers.file_kept_unsharded_storages(tracker, model)
     with tracker:
         if track_warmup:
@@ -158,9 +178,12 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
         used_after = None
         with trackers.streaming(tracker, device, emit, stage, rank, on=samples and rank == 0):
             peaks = trackers.PhasePeaks(tracker, device, ledger)
+            before = trackers.current(tracker, device)
             t0 = time.perf_counter()
             say("forward", 0.0)
-            train_step(engine, tokens, targets, say, peaks.start, tracker.reset_mod_stats)
+            mark = peaks.start if recording is None else recording.marking(peaks.start)
+            train_step(engine, tokens, targets, say, mark, tracker.reset_mod_stats)
+            after = trackers.current(tracker, device)
             if cuda:
                 torch.cuda.synchronize(device)
                 free, total = torch.cuda.mem_get_info(device)
@@ -189,4 +212,4 @@ def _measure_stage(stage: int, plan: Plan, device: Any, rank: int, world: int, e
     if cuda:
         torch.cuda.empty_cache()
         torch_compat.clear_cublas_workspaces()  # one workspace per handle and stream, else in the next stage's peak
-    return result
+    return result, steady(before, after)

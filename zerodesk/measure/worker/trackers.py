@@ -70,6 +70,11 @@ def categories(snap: dict) -> dict[str, int]:
     return out
 
 
+def current(tracker: Any, device: Any) -> dict[str, int]:
+    """The tracker's bytes on `device` now, by protocol category, with "total"."""
+    return categories(tracker.get_tracker_snapshot("current").get(device, {}))
+
+
 class PhasePeaks:
     """Per-phase peaks from one tracker: its running peak restarts from the current total at each phase start; a phase
     that comes again (gradient accumulation: one forward and backward per micro-batch) keeps its highest."""

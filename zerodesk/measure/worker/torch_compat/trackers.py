@@ -277,3 +277,76 @@ def fsdp_units(model: Any) -> Iterator[tuple[Any, Any]]:
     for module in model.modules():
         if isinstance(module, FSDPModule) and (group := module._get_fsdp_state()._fsdp_param_group) is not None:
             yield module, group
+
+
+# ---------------------------------------------------------------- a tracker's updates recorded and replayed
+
+
+def record_tracker(tracker: Any, on_update: Callable[[tuple], None], on_op: Callable[[], None]) -> None:
+    """Tell on_update(update) every change of the tracker's bytes, as the hashable tuple (update type, reftype, bytes,
+    old bytes, old reftype, device) that ReplayedTracker.update takes, and on_op() after every op (where the tracker
+    updates its running peak). The tracker's own figures stay exactly as they are."""
+    check("tracker_updates")
+    check("tracker_peak_update")
+    update, peak = tracker._update_snap, tracker._update_peak_stats
+
+    def _update_snap(u_type: Any, winfo: Any, old_mem_consumed: Any = None, old_reftype: Any = None) -> None:
+        update(u_type, winfo, old_mem_consumed, old_reftype)
+        on_update((u_type, winfo.reftype, winfo.mem_consumed, old_mem_consumed, old_reftype, winfo.device))
+
+    def _update_peak_stats(peak_state: Any) -> None:
+        peak(peak_state)
+        on_op()
+
+    tracker._update_snap = _update_snap
+    tracker._update_peak_stats = _update_peak_stats
+
+
+def tracker_ref_class(tracker: Any) -> list:
+    """The reftypes a tracker keys its snapshots by, in its order."""
+    return list(tracker._ref_class)
+
+
+class ReplayedTracker:
+    """A tracker's current and peak bytes rebuilt from its recorded updates (record_tracker), by MemTracker's own
+    bookkeeping (_update_snap, and the running peak global_peak_only keeps): what PhasePeaks and restart_peak read."""
+
+    def __init__(self, ref_class: list) -> None:
+        from torch.distributed._tools.mem_tracker import _TOTAL_KEY, _UpdateType
+
+        self._ref_class, self._total, self._types = ref_class, _TOTAL_KEY, _UpdateType
+        self._curr_mem_snap: dict = {}
+        self._peak_mem: dict = {}
+        self._peak_mem_snap: dict = {}
+
+    def update(self, u: tuple) -> None:
+        u_type, reftype, mem, old_mem, old_reftype, device = u
+        total, types = self._total, self._types
+        snap = self._curr_mem_snap.setdefault(device, dict.fromkeys(self._ref_class, 0))
+        snap.setdefault(total, 0)
+        maybe_zero = u_type != types.ADD and u_type != types.REF
+        if u_type == types.ADD:
+            snap[reftype] += mem
+            snap[total] += mem
+        elif u_type == types.DEL:
+            snap[reftype] -= mem
+            snap[total] -= mem
+        elif u_type == types.REF:
+            snap[old_reftype] -= mem
+            snap[reftype] += mem
+        else:  # SIZE
+            snap[reftype] += mem - old_mem
+            snap[total] += mem - old_mem
+        if maybe_zero and snap[total] == 0:
+            del self._curr_mem_snap[device]
+
+    def op(self) -> None:
+        for dev, snap in self._curr_mem_snap.items():
+            if self._peak_mem.get(dev, 0) < snap[self._total]:
+                self._peak_mem[dev] = snap[self._total]
+                self._peak_mem_snap[dev] = dict(snap)
+
+    def get_tracker_snapshot(self, type: str = "current") -> dict:
+        from copy import deepcopy
+
+        return deepcopy(self._curr_mem_snap if type == "current" else self._peak_mem_snap)
