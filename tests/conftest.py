@@ -20,7 +20,7 @@ SLOW_MODULES = frozenset({
     "test_family_measure", "test_gpu_path", "test_gui_measure", "test_hf_families", "test_hf_transformers_path",
     "test_interpreter", "test_lifeline", "test_measure", "test_offload_run", "test_packaging", "test_simulate",
     "test_fit_verify", "test_torch_compat", "test_hsdp_ranks", "test_knobs_ranks", "test_gui_module_breakdown",
-    "test_accumulation_ranks",
+    "test_accumulation_ranks", "test_block_extrapolation",
 })
 
 
@@ -42,9 +42,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 # The longest modules, longest first (a full run's --durations on 2 cores: the step templates' fits about a quarter of
-# the whole run, then the simulations, the lifeline's and the measure CLI's processes, the unseen model type's fit).
-LONGEST = ("test_step_template", "test_simulate", "test_lifeline", "test_hf_transformers_path", "test_measure",
-           "test_knobs_ranks", "test_gui_measure", "test_family_measure")
+# the whole run, then the simulations (block extrapolation's full ones), the lifeline's and the measure CLI's
+# processes, the unseen model type's fit).
+LONGEST = ("test_step_template", "test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path",
+           "test_measure", "test_knobs_ranks", "test_gui_measure", "test_family_measure")
 
 
 def pytest_configure(config):
