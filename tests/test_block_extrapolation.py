@@ -20,13 +20,23 @@ def plan_of(model: str | dict, layers: int, **knobs) -> Plan:
 
 
 def simulated(plan: Plan, stages: list[int], *flags: str) -> tuple[dict[int, dict], dict[int, int]]:
-    """Each stage's Result (timings aside) and how many models it built (1: every block; 3: from 3, 4 and 5)."""
+    """Each stage's Result (timings aside) and how many models it built (1: every block; 3: from 3, 4 and 5).
+
+    A stage's progress goes through warm-up, forward, backward and optimizer once per model whose phases are shown:
+    the short models before the last report theirs as setup, a third and two thirds of the way through."""
     messages = run(simulate_command(plan, stages) + list(flags), timeout=600)
     errors = [m for m in messages if isinstance(m, Error)]
     assert not errors, errors[0].message
     results = {m.stage: m.model_dump(exclude={"step_s"}) for m in messages if isinstance(m, Result)}
-    builds = {s: sum(1 for m in messages if isinstance(m, PhaseMsg) and m.stage == s and m.phase == "setup"
-                     and m.progress == 0.0) for s in stages}
+    builds = {}
+    for s in stages:
+        phases = [(m.phase, m.progress) for m in messages if isinstance(m, PhaseMsg) and m.stage == s]
+        shown = sum(1 for p in phases if p == ("setup", 0.0))  # each model whose phases are shown starts at setup
+        preparing = {p for p in phases if p[0] == "setup" and 0 < p[1] < 1}  # setup ends at 1.0
+        assert preparing <= {("setup", 1 / 3), ("setup", 2 / 3)}, preparing
+        warmups = sum(1 for a, b in zip(phases, phases[1:]) if a[0] != "warmup" and b[0] == "warmup")
+        assert warmups == shown, phases  # no short model's warm-up shown beside the stage's own
+        builds[s] = shown + len(preparing)
     return results, builds
 
 

@@ -84,3 +84,62 @@ def test_a_window_draws_its_charts_only_when_shown(gui_settings, qtbot):
     for chart in (w.chart, w.dp_chart):
         assert 1 <= chart.draw_count <= 4 and not chart.redraw_pending  # stages 5 and Nd 3 before (3 of them hidden)
         assert len(chart.bar_data() if chart is w.chart else chart.sweep()) > 0
+
+
+def test_an_edit_paints_the_plan_tabs_captions_once(window, qtbot):
+    """The scroll area around the Plan tab fits it to its captions before the frame is painted: fitting asks the
+    rich-text captions their height at a width, which lays them out again and repaints them (twice per edit)."""
+    tab = window.plan_tab
+    window.resize(1024, 600)  # the tab's least height is over the room: the fit asks again at the scroll bar's width
+    qtbot.wait(100)
+    counter = PaintCounter({"caption": tab.caption, "legend": tab.legend})
+    qtbot.wait(50)
+    counter.take()
+    field = window.form.field("model.params")
+    for text in ("3B", "30B", "7B"):
+        before = tab.caption.text()
+        _type(field, text)
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+        assert tab.caption.text() != before  # the caption says the new P
+        counts = counter.take()
+        assert counts["caption"] == 1 and counts["legend"] <= 1  # the legend, unchanged, where the layout moved it
+
+
+def test_the_nd_charts_markers_are_rendered_once(window, qtbot):
+    """The markers' pens and brushes are the same objects on every drawing: pyqtgraph keys its symbol atlas by them,
+    and a new pen per drawing rendered every marker again and grew the atlas by each edit."""
+    chart = window.dp_chart
+    field = window.form.field("model.params")
+    _type(field, "3B")
+    QApplication.processEvents()
+    sizes = [len(c.scatter.fragmentAtlas) for c in chart._curves + chart.hybrid.curves]
+    for text in ("30B", "7B", "70B", "1B"):
+        _type(field, text)
+        QApplication.processEvents()
+    assert [len(c.scatter.fragmentAtlas) for c in chart._curves + chart.hybrid.curves] == sizes
+    assert chart.curve_data(0)[1]  # drawn
+
+
+def test_an_edit_with_the_table_in_front_repaints_the_table_not_the_tabs(window, qtbot):
+    """A new row or caption changes the Table tab's size hint; the tab widget answered each such change by repainting
+    all of itself (its bar and every frame). The tab's content is sized by the tab, so the change stops there."""
+    window.show_tab("table")
+    table = window.table_tab
+    profile = window.form.field("profile")
+    for i in (1, 0):  # each profile shown once (a first showing may move the docks' and scroll bars' layout)
+        _choose(profile, i)
+        for _ in range(5):
+            QApplication.processEvents()
+    qtbot.wait(100)
+    counter = PaintCounter({"bar": window.tabs.tabBar(), "cells": table.table.viewport()})
+    for i in (1, 0, 1):
+        rows = table.rows()
+        _choose(profile, i)
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+        assert table.rows() != rows  # the profile's rows
+        counts = counter.take()
+        assert counts["bar"] == 0 and counts["cells"] >= 1

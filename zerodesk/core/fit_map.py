@@ -25,6 +25,7 @@ from .fit import (MAX_MICRO_BATCH, FitAnswer, FitError, GlobalBatchAnswer, batch
                   solve, stage_peaks, usable_memory)
 from .fit_recompute import PolicyFit, cheapest_fitting
 from .plan import MAX_RANKS, Cluster, Plan
+from .recent import Recent
 
 MIN_TOP_DP = 1024  # the map shows Nd up to at least this: what more GPUs would change
 MIN_TOP_BATCH = 8  # and micro-batches up to at least this
@@ -91,6 +92,8 @@ class FitMapModel:
         self._memo = None
         self._recent: list[tuple[FitState, object]] = []  # the last few answers with their memos, newest first
         self._global_memos: dict = {}  # global_batch_fit's peaks of one step and of accumulation, kept across edits
+        # the recomputation policies' peaks (fit_recompute.cheapest_fitting), by what they depend on
+        self._policy_peaks: Recent[dict] = Recent(RECENT)
         self.state: FitState | None = None
 
     def update(self, plan: Plan) -> FitState:
@@ -108,7 +111,8 @@ class FitMapModel:
         try:
             self._memo = peak_memo(plan, self._memo)
             answer = solve(plan, self._memo)
-            policies = cheapest_fitting(plan) if plan.model.architecture is not None else []
+            known = self._policy_peaks.get((self._memo.key, plan.micro_batch, plan.seq_len, plan.dp), dict)
+            policies = cheapest_fitting(plan, peaks=known) if plan.model.architecture is not None else []
             state = FitState(plan, answer, self._map(plan), recompute=policies)
         except (FitError, ValueError, ArithmeticError) as exc:  # as PlanModel: one sentence, the window stays
             state = FitState(plan, error=str(exc))

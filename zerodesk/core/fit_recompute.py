@@ -62,9 +62,12 @@ def policies(arch: Architecture, seq: int, batch: int) -> list[RecomputePolicy]:
     return sorted(out, key=lambda p: (p.flops, p.blocks, p.recompute != "selective", -p.every))
 
 
-def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES)) -> list[PolicyFit]:
+def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks: dict | None = None) -> list[PolicyFit]:
     """The cheapest policy that fits the plan's micro-batch and sequence at each stage (the plan's own recomputation
-    aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise)."""
+    aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise).
+    peaks: a dict of each policy's peak by stage that this fills and reads; pass the same one for plans whose peaks
+    agree (the same core.fit.peak_key, micro-batch, sequence and Nd: the GPU's memory and the allowance only move the
+    line they are held against), as the Fit view does across edits."""
     arch = plan.model.architecture
     usable = usable_memory(plan)
     found: dict[int, PolicyFit] = {}
@@ -74,17 +77,33 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES)) -> lis
     allowance = plan.cuda_allowance_bytes
     sh, cache = shapes(plan), {}  # neither depends on the policy: the closed form's and the steps' per mode are kept
 
-    def peak(policy: RecomputePolicy, stage: int) -> int:  # predict()'s peak of one stage, the allowance aside
-        for key in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
-            del cache[key]
-        return max(m.total for m in moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True))
+    known = {} if peaks is None else peaks  # (mode, every, stage) -> (bytes, exact: False for a lower bound)
+
+    def peak(policy: RecomputePolicy, stage: int) -> int | None:
+        """predict()'s peak of one stage under the policy, the allowance aside, when it fits; None when it does not.
+        A policy that does not fit is told by the moments of its step alone, without FSDP2's collectives (a unit's
+        bytes at every block's end: most of the work): their largest is a lower bound of the peak, and over the usable
+        memory it settles it."""
+        key = (policy.recompute, policy.every, stage)
+        if key not in known or not known[key][1] and known[key][0] <= usable:
+            for step in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
+                del cache[step]
+            exact = key in known  # a lower bound that fits: the whole step decides
+            ms = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True,
+                         _collectives=exact)
+            # the marked ends are the collectives' starting points, not moments of the step (unit_collectives)
+            known[key] = (max(m.total for m in ms if exact or not m.name.endswith((" end", " start"))), exact)
+            if not exact and known[key][0] <= usable:
+                return peak(policy, stage)
+        total, exact = known[key]
+        return total if total <= usable else None
 
     ordered = policies(arch, plan.seq_len, plan.micro_batch)
     # what does not fit with the most rerun (full recompute on every block) fits with nothing less
-    left = [s for s in stages if peak(ordered[-1], s) <= usable]
+    left = [s for s in stages if peak(ordered[-1], s) is not None]
     for policy in ordered:
         for s in left:
-            if s not in found and (total := peak(policy, s)) <= usable:
+            if s not in found and (total := peak(policy, s)) is not None:
                 found[s] = PolicyFit(s, policy, total + allowance, usable)
         if len(found) == len(left):
             break

@@ -106,14 +106,16 @@ def _named_totals(ms: list[Moment]) -> tuple[tuple[tuple[str, str], ...], list[i
 
 
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
-            _act: dict | None = None, _top: bool = False, _totals: bool = False) -> list:
+            _act: dict | None = None, _top: bool = False, _totals: bool = False, _collectives: bool = True) -> list:
     """Every candidate peak moment of one stage, each with its components in bytes.
 
     From the model's own step (a step template) where its structure has one, else from the closed-form
     activation model (core.residuals). _top: only the largest moment of each place (predict's shortcut).
-    _totals: ((phase, name) per moment, bytes per moment) instead (moment_totals)."""
+    _totals: ((phase, name) per moment, bytes per moment) instead (moment_totals). _collectives=False: without FSDP2's
+    collectives from a template's step (peak_collectives): the marked ends stay instead, and the rest of the moments
+    are the step's own (what a search that needs only to know a peak is over a line may look at first)."""
     if _totals and plan.accum_steps > 1:  # accumulation reads each moment's gradients: the moments are needed
-        return _named_totals(moments(plan, stage, b, _sh, _act, _top))
+        return _named_totals(moments(plan, stage, b, _sh, _act, _top, _collectives=_collectives))
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
@@ -130,7 +132,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     # top: only each phase's largest (an earlier block's correction is one figure per place, so a place's largest
     # stays its largest); not with accumulation, whose later micro-batches read every moment's gradients
     mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act,
-                           _top and plan.accum_steps <= 1) if step is None else None
+                           _top and plan.accum_steps <= 1, _collectives) if step is None else None
     if step is not None or mixed is not None:
         from .peak_traced import traced_moments
 
@@ -144,8 +146,10 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
                    traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
         else:
             out = [Moment(ph, name, comps) for ph, name, comps in
-                   traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn)]
-        out = unit_collectives(plan, stage, out)
+                   traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn,
+                                  with_ends=_collectives)]
+        if _collectives:
+            out = unit_collectives(plan, stage, out, one)
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(
                 resting, inputs=inputs, grads=block_grads(at_rest_grads, sh),
@@ -156,7 +160,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         if _totals:
             names, totals = _named_totals(out)
             return placed[0] + names, placed[1] + totals
-        return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
+        return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
     acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
     layers = acts.total_saved + act.final_norm_bytes if act else 0
@@ -258,11 +262,11 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     out.append(Moment("optimizer", "optimizer step", comps))
     if _totals:
         return _named_totals(out)
-    return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage))  # later micro-batches keep the gradients (core.accumulation)
+    return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
 
 
 def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: dict, b: Breakdown, kn: StepKnobs,
-                   cache: dict | None, top: bool = False) -> list[Moment] | None:
+                   cache: dict | None, top: bool = False, with_ends: bool = True) -> list[Moment] | None:
     """The traced step's moments with a recomputation chosen per block: each place read from the step of its own
     block's mode (core.peak_traced.place_block), the earlier blocks' saved tensors corrected to their own modes by
     the closed form's per-block difference (core.residuals). None without a template or an architecture."""
@@ -295,7 +299,7 @@ def _mixed_moments(plan: Plan, stage: int, eng: Engine, one: _Shapes, resting: d
 
         out += [Moment(phase, name, comps) for phase, name, comps, *_ in traced_moments(
             plan, stage, step, eng, one, resting, inputs, top_only=top, units=kn, every_block=True, only=own_block,
-            more=earlier)]
+            more=earlier, with_ends=with_ends)]
     return out
 
 

@@ -6,12 +6,12 @@ core.peak_traced marks).
 from __future__ import annotations
 
 from .accumulation import root_regather, unit_reduce_scatter
-from .peak_engine import Moment, unit_bytes
+from .peak_engine import Moment, _Shapes, unit_bytes
 from .peak_knobs import step_knobs
 from .plan import Plan
 
 
-def unit_collectives(plan: Plan, stage: int, out: list[Moment]) -> list[Moment]:
+def unit_collectives(plan: Plan, stage: int, out: list[Moment], one: _Shapes | None = None) -> list[Moment]:
     """The moments FSDP2's collectives in backward make (stages 2-3), from the places core.peak_traced marks.
 
     Each unit's reduce-scatter, from the end of its backward ("... end"): the unit resharded, its gradients copied
@@ -34,18 +34,25 @@ def unit_collectives(plan: Plan, stage: int, out: list[Moment]) -> list[Moment]:
         i = block_of[name[:-4]]
         return min(i + kn.per_unit, layers) - i
 
+    units: dict[int | None, tuple[int, ...]] = {}  # a unit's bytes by its blocks: a few sizes for every block
+
+    def unit_of(n: int | None) -> tuple[int, ...]:
+        if n not in units:
+            units[n] = unit_bytes(plan, stage, n, one)
+        return units[n]
+
     made = []
     for m in marked:
         if m.name.endswith(" start"):
             made.append(Moment(m.phase, "root gathered for the head's backward",
-                               root_regather(m.components, unit_bytes(plan, stage))))
+                               root_regather(m.components, unit_of(None))))
             continue
         name, i = m.name[:-4], block_of[m.name[:-4]]
-        unit = unit_bytes(plan, stage, blocks(m.name))
+        unit = unit_of(blocks(m.name))
         copy = unit_reduce_scatter(plan, m.components, 0, unit)
         made.append(Moment(m.phase, f"unit reduce-scatter after {name}", copy))
         if stage == 3 and i > 0:  # then the unit before (in forward order) is gathered for its backward
-            before = unit_bytes(plan, stage, i - kn.unit_start(i - 1))[2]
+            before = unit_of(i - kn.unit_start(i - 1))[2]
             made.append(Moment(m.phase, f"unit gathered for its backward after {name}",
                                _gathered_for_backward(plan, m.components, copy, unit, before, kn.prefetch)))
     ids = {id(m) for m in marked}

@@ -184,12 +184,14 @@ def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     return max(elements for elements, _ in zero_owned(sh.sizes, plan.shard_size))
 
 
-def unit_bytes(plan: "Plan", stage: int, blocks: int | None = None) -> tuple[int, int, int, int, int]:
+def unit_bytes(plan: "Plan", stage: int, blocks: int | None = None,
+               one: _Shapes | None = None) -> tuple[int, int, int, int, int]:
     """(gradients, reduce-scatter input, gathered parameters) of the largest FSDP2 unit (or of a unit of `blocks`
     blocks), the residual stream's gradient and the gathered root, in bytes, as the peak's engine makes them
-    (core.accumulation's unit_of)."""
+    (core.accumulation's unit_of). one: the plan's shapes() when the caller has them (they are counted from the
+    model's tensors: a moment per block asked for them anew, most of a 70B fit's time)."""
     eng, kn = engine(plan, stage), step_knobs(plan)
-    one = _shapes(plan)
+    one = one or _shapes(plan)
     unit = unit_shapes(one, kn, len(kn.modes)).block_padded if blocks is None else one.block_padded * blocks
     arch = plan.model.architecture
     stream = eng.stream * plan.seq_len * plan.micro_batch * arch.hidden if arch is not None else 0

@@ -251,6 +251,27 @@ class _Placed:
         self.current = current[self.slot].astype(bool)
         self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
         self.final_less = final[self.slot].astype(float)
+        self._terms: dict[tuple, tuple[list[dict[str, int]], list[int]]] = {}
+
+    def terms(self, stage: int, layers: int, sh: Any, eng: Any, dp: int, units: Any) -> list[dict[str, int]]:
+        """engine_terms of every place, in order (read only), kept by what they depend on: a fit's variants and the
+        policies a recomputation search tries (core.fit_recompute) share them (80 blocks' places a policy at 70B)."""
+        return self._terms_and_sums(stage, layers, sh, eng, dp, units)[0]
+
+    def term_sums(self, stage: int, layers: int, sh: Any, eng: Any, dp: int, units: Any) -> list[int]:
+        """Each place's engine terms summed (terms)."""
+        return self._terms_and_sums(stage, layers, sh, eng, dp, units)[1]
+
+    def _terms_and_sums(self, stage: int, layers: int, sh: Any, eng: Any, dp: int,
+                        units: Any) -> tuple[list[dict[str, int]], list[int]]:
+        key = (stage, layers, sh, eng, dp, None if units is None else (units.per_unit, units.root_only, units.prefetch))
+        found = self._terms.get(key)
+        if found is None:
+            if len(self._terms) >= 64:
+                self._terms.clear()
+            terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in self.places]
+            found = self._terms[key] = (terms, [sum(t.values()) for t in terms])
+        return found
 
     def at(self, s: int, b: int, less_block: int, less_final: int) -> list:
         """[evaluate's bytes, their totals, each pair's bytes rounded as its components are and summed (None where
@@ -324,7 +345,7 @@ def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
 def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any, resting: dict, inputs: int,
                    top_only: bool = False,
                    units: Any = None, every_block: bool = False, totals_only: bool = False,
-                   only: Any = None, more: Any = None, ends_only: bool = False) -> list[tuple]:
+                   only: Any = None, more: Any = None, ends_only: bool = False, with_ends: bool = True) -> list[tuple]:
     """(phase, name, components) of every moment the template places; top_only: only the largest of each phase;
     totals_only (not with top_only): ((phase, name) per moment, total bytes per moment) instead, the components
     never built (the fit's question).
@@ -338,7 +359,8 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     At stages 2-3 the moments also hold, named "... end", the end of each FSDP2 unit's backward (the last moment of
     its first block's): its reduce-scatter comes next (core.accumulation.unit_reduce_scatter); and at stage 3,
     named "... start", the head backward's first: the root is gathered again just before it
-    (core.accumulation.root_regather). ends_only: only those (what the fit's totals lack)."""
+    (core.accumulation.root_regather). ends_only: only those (what the fit's totals lack); with_ends=False: none of them
+    (no collectives are made from them)."""
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
     placed = _placed(plan, step, fsdp, grad_scale, every_block, units)
@@ -347,13 +369,12 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
     layers, dp = depth(plan), plan.shard_size  # FSDP2 shards among the shard group
     if totals_only and not top_only:  # a moment's total: what every moment of its place holds, and its own bytes
         held = sum(resting.values()) + inputs
-        extras = [held + sum(engine_terms(stage, place, i, layers, sh, eng, dp, units).values())
-                  for _, _, place, i in placed.places]
+        extras = [held + terms for terms in placed.term_sums(stage, layers, sh, eng, dp, units)]
         if rounded is not None and max(extras) < 2**62:
             return placed.names, (rounded + np.array(extras, dtype=np.int64)[placed.slot]).tolist()
         own = [sum(round(x) for x in row) for row in r.reshape(len(r), -1).tolist()]
         return placed.names, [extras[k] + v for k, v in zip(placed.slots, own)]
-    terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in placed.places]
+    terms = placed.terms(stage, layers, sh, eng, dp, units)
     wanted = [only is None or only(place, i) for _, _, place, i in placed.places]
     added = [more(place, i) if more is not None and want else 0
              for (_, _, place, i), want in zip(placed.places, wanted)]
@@ -361,11 +382,15 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         chosen = []
     elif top_only:  # the largest moment of each place, and of its phase so far (with accumulation, of each place:
         best: dict[Any, tuple] = {}  # it adds each place its own)
-        for (phase, _, place, i), held, n, own, want, add in zip(placed.places, terms, *placed.best(found), wanted,
-                                                                 added):
-            total = sum(held.values()) + own + add
-            key = (phase, place, i) if plan.accum_steps > 1 else phase
-            if want and (key not in best or total > best[key][0]):
+        by_place = plan.accum_steps > 1
+        for (phase, _, place, i), held, n, own, want, add in zip(placed.places,
+                                                                 placed.term_sums(stage, layers, sh, eng, dp, units),
+                                                                 *placed.best(found), wanted, added):
+            if not want:
+                continue
+            total = held + own + add
+            key = (phase, place, i) if by_place else phase
+            if key not in best or total > best[key][0]:
                 best[key] = (total, n)
         chosen = [n for _, n in best.values()]
     elif only is not None:
@@ -374,11 +399,11 @@ def traced_moments(plan: Any, stage: int, step: CompiledStep, eng: Any, sh: Any,
         chosen = list(range(len(placed.moment)))
     # the end of each unit's backward: its reduce-scatter comes next (core.accumulation.unit_reduce_scatter)
     ends = [int(placed.bounds[k + 1]) - 1 for k, (_, _, place, i) in enumerate(placed.places)
-            if fsdp and place in ("last", "bwd") and wanted[k]
+            if with_ends and fsdp and place in ("last", "bwd") and wanted[k]
             and (units is None or not units.root_only and i % units.per_unit == 0)]
     # and, at stage 3, the head's backward's first: the root is gathered for it just before (core.accumulation)
     ends += [int(placed.bounds[k]) for k, (_, _, place, _) in enumerate(placed.places)
-             if stage == 3 and place == "headb" and wanted[k]
+             if with_ends and stage == 3 and place == "headb" and wanted[k]
              and (units is None or not units.root_only)]
     chosen = [*chosen, *ends]
     if not chosen:

@@ -86,11 +86,14 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         settle_axes(pi)
         self.setAntialiasing(True)
         self._curves = []
+        # one pen object for every curve's markers: pyqtgraph keys its symbol atlas by the pen's identity, and a None
+        # made a new pen per drawing (each edit rendered the markers again and the atlas grew without end)
+        no_pen = pg.mkPen(None)
         for s in STAGES:
             # stages 2 and 3 coincide in the torch profile: stage 2 is dashed and drawn on top
             style = Qt.PenStyle.DashLine if s == 2 else Qt.PenStyle.SolidLine
             c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
-                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=None)
+                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen)
             c.setZValue(3 if s == 2 else 2)
             self.addItem(c)
             self._curves.append(c)

@@ -57,9 +57,10 @@ class HybridCurves:
         self.curves: list[pg.PlotDataItem] = []  # made for the first plan with a group (most plans have none)
 
     def _make_curves(self) -> None:
+        hollow = pg.mkBrush(None)  # one brush object: pyqtgraph's symbol atlas keys by identity (None made one per drawing)
         for s in STAGES:
             c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
-                                symbol=HOLLOW[s], symbolSize=7, symbolBrush=None,
+                                symbol=HOLLOW[s], symbolSize=7, symbolBrush=hollow,
                                 symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite")
             c.setZValue(4)
             self._chart.addItem(c)

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QMetaObject, Qt, Slot
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import QGraphicsView
 
 
@@ -98,14 +98,22 @@ class DrawOnceMixin:
             return False
         self._axis_fitted = key
         width = axis.maximumWidth()
-        image = QImage(1, 1, QImage.Format.Format_ARGB32)
-        painter = QPainter(image)
-        painter.setFont(self.font())
+        # measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
+        # width holds, that picture is what the paint would make again (it was made twice per edit, a third of a
+        # chart's paint)
+        picture = QPicture()
+        painter = QPainter(picture)
+        if axis.style["tickFont"]:
+            painter.setFont(axis.style["tickFont"])
         try:
-            axis.generateDrawSpecs(painter)
+            specs = axis.generateDrawSpecs(painter)
+            fits = axis.maximumWidth() == width
+            if fits and specs is not None:
+                axis.drawPicture(painter, *specs)
         finally:
             painter.end()
-        if axis.maximumWidth() == width:
+        if fits:
+            axis.picture = picture
             return False
         pi.layout.activate()
         return True

@@ -17,6 +17,7 @@ from ..base import i18n
 from ..base.layout_now import settle_layout
 from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
+from ..base.wrapped_label import WrappedLabel
 from .dp_chart import DpChart, dp_legend_html
 from .draw_once import drawing_held
 from .dp_hybrid import hybrid_legend_html
@@ -28,9 +29,8 @@ def _nowrap(text: str) -> str:
 
 
 def _caption_label(name: str) -> QLabel:
-    label = QLabel()
+    label = WrappedLabel()
     label.setObjectName(name)
-    label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
@@ -169,6 +169,7 @@ class PlanTab(QWidget):
         chart = DpChart()
         chart.setMinimumHeight(140)
         self._nd_pane.replaceWidget(self._nd_room, chart)
+        self._nd_room.hide()  # under the chart until deleted: not painted with it
         self._nd_room.deleteLater()
         self.dp_chart = chart
         self._link_chart(chart, self.dp_log_toggle, from_box=True)

@@ -23,6 +23,7 @@ from ...core.plan_model import PlanModel
 from ..base import i18n
 from ..base.layout_now import settle_layout
 from ..base.style import ERROR_COLOR, STAGE_COLORS, WARN_COLOR
+from ..base.wrapped_label import WrappedLabel
 from ..charts.chart_export import save_png, save_svg
 from . import texts
 from .config_table import ConfigTable
@@ -37,9 +38,8 @@ MIN_TABLE_HEIGHT = 140  # the header and four configurations; the rest scroll
 
 
 def _label(name: str, rich: bool = True) -> QLabel:
-    label = QLabel()
+    label = WrappedLabel()
     label.setObjectName(name)
-    label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label

@@ -87,7 +87,11 @@ class TableTab(QWidget):
         self._heads: tuple | None = None  # the header labels shown
         self._rows: list[list[str]] = []
         self._caption_lines: list[str] = []
-        v = QVBoxLayout(self)
+        # the tab's content lives in a body the tab sizes itself, the tab having no layout of its own: a layout
+        # passes every change of its widget's size hint up (QLayout::activate), and at the tab widget each one
+        # repainted all of it, tab bar and frame, on every edit that changed a row or a caption
+        self._body = QWidget(self)
+        v = QVBoxLayout(self._body)
         self.caption = QLabel()
         self.caption.setObjectName("tableCaption")
         self.caption.setWordWrap(True)
@@ -256,7 +260,14 @@ class TableTab(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._body.setGeometry(self.rect())
         self._fit_columns()
+
+    def sizeHint(self):
+        return self._body.sizeHint()
+
+    def minimumSizeHint(self):
+        return self._body.minimumSizeHint()
 
     def eventFilter(self, watched, event) -> bool:
         # the viewport narrows without the tab resizing (the row labels widen in Russian, a scroll bar appears)

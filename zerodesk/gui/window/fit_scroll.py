@@ -7,7 +7,7 @@ height, or the panel's minimum where the window is smaller, so texts never squee
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMetaObject, Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 
@@ -22,15 +22,19 @@ class FitScrollArea(QScrollArea):
 
     def fit_soon(self) -> None:
         """Fit once the texts that asked for it are all set: an edit that changes several texts (each says so) costs
-        one fit, after them and before the frame is painted (a queued call runs ahead of the paint request)."""
+        one fit, after them and before the frame is painted. It is a layout request: a view that settles its layout
+        before it paints (base.layout_now) fits here too, as the posted events run ahead of the paint otherwise.
+        Fitting asks the word-wrapped rich-text labels for their height at a width, which lays their text out again
+        and repaints them: after the frame's paint that painted the captions twice per edit."""
         if not self._fit_pending:
             self._fit_pending = True
-            QMetaObject.invokeMethod(self, "_fit_queued", Qt.ConnectionType.QueuedConnection)
+            QCoreApplication.postEvent(self, QEvent(QEvent.Type.LayoutRequest))
 
-    @Slot()
-    def _fit_queued(self) -> None:
-        self._fit_pending = False
-        self.fit()
+    def event(self, event) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest and self._fit_pending:
+            self._fit_pending = False
+            self.fit()
+        return super().event(event)
 
     def fit(self) -> None:
         widget = self.widget()

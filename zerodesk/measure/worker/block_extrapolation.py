@@ -252,14 +252,17 @@ def _affine(values: list[Any], steps: int) -> Any:
     return x if x == y == z else None
 
 
-def simulate_stage(plan: Plan, device: Any, measure: Callable[[Plan, Recording], Result]) -> Result | None:
+def simulate_stage(plan: Plan, device: Any, measure: Callable[..., Result]) -> Result | None:
     """The stage's Result for the full plan from measure(plan cut to k blocks, a Recording) for k = SHORT, SHORT + 1,
     SHORT + 2; None where the plan does not qualify or a check fails (then simulate the full model)."""
     runs = {}
     for layers in (SHORT, SHORT + 1, SHORT + 2):
         recording = Recording()
         try:
-            runs[layers] = (measure(shortened(plan, layers), recording), recording)
+            # the last short model's phases are the stage's progress; the ones before it report setup, a third and
+            # two thirds of the way through
+            preparing = (layers - SHORT + 1) / 3 if layers < SHORT + 2 else None
+            runs[layers] = (measure(shortened(plan, layers), recording, preparing=preparing), recording)
         except Exception:  # noqa: BLE001 - a short model that fails: the full one runs, and reports its own failure
             return None
     return extrapolated(plan, device, runs)
