@@ -47,9 +47,9 @@ def test_every_hostile_file_is_refused_and_leaves_the_document_untouched(window,
     for name in REFUSED:
         if name not in files:
             continue
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # this process's CPU: what a freeze spends, whatever else the machine runs
         assert window.open_plan_file(files[name], ask=False) is False, name
-        assert time.perf_counter() - t0 < 1.0, name
+        assert time.process_time() - t0 < 1.0, name
         assert snapshot(window) == before, name
         message = window.statusBar().currentMessage()
         assert message and "\n" not in message, (name, message)
@@ -304,12 +304,14 @@ def test_saving_an_opened_symlink_keeps_the_link(window, tmp_path, qtbot):
 
 
 def test_a_200_kb_plan_opens_within_a_second(window, files, qtbot):
-    """A huge model name once froze the window for tens of seconds (a quadratic "did you mean" over the presets)."""
-    t0 = time.perf_counter()
+    """A huge model name once froze the window for tens of seconds (a quadratic "did you mean" over the presets).
+
+    Timed in this process's CPU: the freeze was work, and a run on every core (pytest-xdist) shares the machine."""
+    t0 = time.process_time()
     assert window.open_plan_file(files["name_200k"], ask=False)
     window.tabs.setCurrentIndex(window.tabs.count() - 1)  # the Measure tab renders the plan too
     qtbot.wait(10)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
     assert len(window.plan_tab.caption.text()) < 2000  # the name is shown cut, on one line
 
 

@@ -143,3 +143,36 @@ def test_an_edit_with_the_table_in_front_repaints_the_table_not_the_tabs(window,
         assert table.rows() != rows  # the profile's rows
         counts = counter.take()
         assert counts["bar"] == 0 and counts["cells"] >= 1
+
+
+def test_a_caption_a_line_shorter_leaves_the_charts_in_place(window, qtbot):
+    """A profile or scheme edit changes the captions' lengths by a line or so: each caption keeps the tallest height its
+    texts needed at its width, so after each text is shown once the charts keep their geometry (they moved, and the
+    whole tab was laid out and painted again, on every such edit), and every caption still has room for all its text."""
+    from PySide6.QtWidgets import QLabel
+
+    tab = window.plan_tab
+    labels = {"caption": tab.caption, "legend": tab.legend, "warning": tab.warning, "dp caption": tab.dp_caption}
+    charts = {"stages": tab.chart, "nd": tab.dp_chart}
+
+    def settle() -> None:
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+
+    profile, scheme = window.form.field("profile"), window.form.field("scheme")
+    for i in (1, 0, 1, 0):  # each text shown once (twice: the first edit may also settle the docks' layout)
+        _choose(profile, i)
+        settle()
+    for i in (1, 2, 0):
+        _choose(scheme, i)
+        settle()
+    places = {name: chart.geometry() for name, chart in charts.items()}
+    for combo, i in ((profile, 1), (profile, 0), (scheme, 1), (scheme, 2), (scheme, 0)):
+        texts = {name: label.text() for name, label in labels.items()}
+        _choose(combo, i)
+        settle()
+        assert {name: label.text() for name, label in labels.items()} != texts  # the captions say the edit
+        assert {name: chart.geometry() for name, chart in charts.items()} == places
+        for label in labels.values():  # the text's own height (not the kept one) fits: nothing is clipped
+            assert QLabel.heightForWidth(label, label.width()) <= label.height()

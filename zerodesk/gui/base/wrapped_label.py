@@ -5,15 +5,20 @@ times at two or three widths (the box layouts, a scroll area's fit with and with
 asks for its size hints, each a layout of the whole text. For a rich-text caption every answer costs a layout, and each
 one marks the label for a repaint. The answers depend only on the text, the font and the style, so they are kept for
 the last few texts (a scheme or profile chosen again says what it said before).
+
+With `keep_height`, the label also keeps, per width, the tallest height any of its texts needed there, so a new text one
+line shorter leaves the line blank instead of moving (and repainting) the charts below it; the text is set at the top.
+A new font, style or language starts afresh, as do the label's first texts: the first frame is laid out as before.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel
 
-_RESETS = (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.ContentsRectChange)
+_RESETS = (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.ContentsRectChange, QEvent.Type.LanguageChange)
 TEXTS_KEPT = 16
+WIDTHS_KEPT = 64  # a window resized by dragging asks at many widths: the oldest are dropped
 
 
 class _Sizes:
@@ -26,10 +31,13 @@ class _Sizes:
 
 
 class WrappedLabel(QLabel):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, keep_height: bool = False) -> None:
         super().__init__(parent)
         self.setWordWrap(True)
         self._known: dict[str, _Sizes] = {}
+        self._tallest: dict[int, int] | None = {} if keep_height else None  # width -> the tallest height needed there
+        if keep_height:
+            self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # a kept blank line is below
 
     def _sizes(self) -> _Sizes:
         text = self.text()
@@ -45,7 +53,15 @@ class WrappedLabel(QLabel):
         height = heights.get(width)
         if height is None:
             height = heights[width] = super().heightForWidth(width)
-        return height
+        tallest = self._tallest
+        if tallest is None:
+            return height
+        kept = tallest.get(width, 0)
+        if height > kept:
+            if width not in tallest and len(tallest) >= WIDTHS_KEPT:
+                del tallest[next(iter(tallest))]
+            tallest[width] = kept = height
+        return kept
 
     def sizeHint(self) -> QSize:
         sizes = self._sizes()
@@ -62,4 +78,6 @@ class WrappedLabel(QLabel):
     def changeEvent(self, event) -> None:
         if event.type() in _RESETS:
             self._known.clear()
+            if self._tallest is not None:
+                self._tallest.clear()
         super().changeEvent(event)

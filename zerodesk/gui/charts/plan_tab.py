@@ -29,7 +29,8 @@ def _nowrap(text: str) -> str:
 
 
 def _caption_label(name: str) -> QLabel:
-    label = WrappedLabel()
+    # each keeps the tallest height its texts needed: an edit whose caption is a line shorter does not move the charts
+    label = WrappedLabel(keep_height=True)
     label.setObjectName(name)
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

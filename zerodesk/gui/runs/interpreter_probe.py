@@ -54,12 +54,16 @@ def probe_interpreter(parent: QObject, path: str, done: Callable[..., None]) -> 
     proc.setProgram(program)
     proc.setArguments(arguments)
     proc.setStandardInputFile(QProcess.nullDevice())
-    answered = []
+    # The answer's callback, held only until it is called: proc's connections keep `finished` alive until proc is
+    # deleted, and `done` reaches the widget that asked; had they kept it, a widget owned by Python alone could be
+    # deleted from inside proc's own deferred delete (its last reference dropped there), which deletes proc a
+    # second time (a segfault in ~QObject, seen in tests/test_interpreter.py).
+    callback = [done]
 
     def finished(*_args) -> None:
-        if answered or not Shiboken.isValid(proc):  # answered already, or the tab is gone
+        if not callback or not Shiboken.isValid(proc):  # answered already, or the tab is gone
             return
-        answered.append(True)
+        answer = callback.pop()
         out = bytes(proc.readAllStandardOutput()).decode("utf-8", "replace")
         err = bytes(proc.readAllStandardError()).decode("utf-8", "replace")
         normal = proc.exitStatus() == QProcess.ExitStatus.NormalExit
@@ -74,11 +78,16 @@ def probe_interpreter(parent: QObject, path: str, done: Callable[..., None]) -> 
             text, lacks = translate("Interpreter", "torch {version}; {where}.").format(version=found.torch, where=where), ""
         else:
             text = lacks = lacks_text(found)
-        done(text, lacks, found.gpus if found.ok else None)
         proc.deleteLater()
+        answer(text, lacks, found.gpus if found.ok else None)
 
     proc.finished.connect(finished)
     proc.errorOccurred.connect(lambda e: finished() if e == QProcess.ProcessError.FailedToStart else None)
-    QTimer.singleShot(PROBE_TIMEOUT_MS, proc, proc.kill)
+    # A child timer, deleted with proc (QTimer.singleShot with a context makes a parentless timer in Python that
+    # outlives proc by up to a minute and is deleted later still)
+    deadline = QTimer(proc)
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(proc.kill)
+    deadline.start(PROBE_TIMEOUT_MS)
     proc.start()
     return proc

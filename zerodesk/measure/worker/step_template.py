@@ -159,7 +159,8 @@ def trace_all(arch: Architecture | dict, s: int, b: int, computes=COMPUTES, reco
     from .hf_model import build_hf_model
 
     out: dict[str, Timeline] = {}
-    with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row():
+    # the dispatch cache's keys built directly, as the simulation builds them: the same keys, a fifth of the time
+    with torch_compat.fake_tensor_mode(), torch_compat.fake_cache_keys_direct(), torch_compat.one_sequence_per_row():
         model = build_model(arch, "cpu") if isinstance(arch, Architecture) else build_hf_model(arch, "cpu")
         blocks = blocks_of(model)
         vocab = arch.vocab if isinstance(arch, Architecture) else int(arch["vocab_size"])
@@ -322,9 +323,15 @@ def _groups(loc: str, block: int | None, kinds: list[str], period: int, alive: d
             skipped.add(owner)  # a representative's twin: counted through the representative
             continue
         cls = "grad" if a.grad else ("act" if kind in _FORWARD else "tmp")
-        g = groups.setdefault(who, {})
-        g[cls] = add(g.get(cls, {}), polys[index])
+        _add_into(groups.setdefault(who, {}).setdefault(cls, {}), polys[index])
+    groups = {who: {cls: {m: c for m, c in p.items() if c} for cls, p in g.items()} for who, g in groups.items()}
     return {"at": loc, "kind": kinds[block] if block is not None else None, "groups": groups}
+
+
+def _add_into(out: Poly, p: Poly) -> None:
+    """out += p in place (zero terms stay until the caller drops them): a moment sums hundreds of storages."""
+    for m, c in p.items():
+        out[m] = out.get(m, 0) + c
 
 
 def _prune(instants: list[dict]) -> list[dict]:
@@ -340,14 +347,14 @@ def _prune(instants: list[dict]) -> list[dict]:
                 out[key] = add(out.get(key, {}), p)
         return out
 
-    keep: list[dict] = []
+    keep: list[tuple[dict, dict[str, Poly]]] = []  # each kept moment with its flat form, made once
     for x in instants:
         fx = flat(x)
-        if any(k["at"] == x["at"] and k["kind"] == x["kind"] and _covers(flat(k), fx) for k in keep):
+        if any(k["at"] == x["at"] and k["kind"] == x["kind"] and _covers(fk, fx) for k, fk in keep):
             continue
-        keep = [k for k in keep if not (k["at"] == x["at"] and k["kind"] == x["kind"] and _covers(fx, flat(k)))]
-        keep.append(x)
-    return keep
+        keep = [(k, fk) for k, fk in keep if not (k["at"] == x["at"] and k["kind"] == x["kind"] and _covers(fx, fk))]
+        keep.append((x, fx))
+    return [k for k, _ in keep]
 
 
 def _covers(a: dict[str, Poly], b: dict[str, Poly]) -> bool:

@@ -71,6 +71,7 @@ class _Recorder(torch_compat.dispatch_mode_base()):
         self.known = known  # storages that are no step's (parameters, buffers, inputs)
         self.live: dict[int, int] = {}
         self.region = "pre"
+        self.leaves = torch_compat.checked_tree_leaves()  # checked once, not per op
 
     def mark(self, name: str) -> None:
         self.timeline.events.append(("mark", name))
@@ -94,7 +95,10 @@ class _Recorder(torch_compat.dispatch_mode_base()):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
-        for t in tree_leaves(out):
+        if isinstance(out, torch.Tensor):  # most ops: one tensor, nothing to walk
+            self._file(out, func.__name__)
+            return out
+        for t in self.leaves(out):
             if isinstance(t, torch.Tensor):
                 self._file(t, func.__name__)
         return out
