@@ -70,7 +70,7 @@ def test_the_bound_settles_most_policies_of_a_large_model():
 
 def test_a_shared_memo_of_peaks_gives_the_same_answers_across_gpu_memory():
     p, peaks = PLANS[0], {}
-    for gib in (8, 24, 40, 80, 141, 192):
+    for gib in (8, 40, 80, 141):
         q = p.model_copy(update={"cluster": p.cluster.model_copy(update={"gpu_memory_bytes": gib * 2**30})})
         assert cheapest_fitting(q, peaks=peaks) == cheapest_fitting(q, _bound=False)
 
