@@ -7,6 +7,7 @@ model when a test asks for several); `window` builds the whole main window for w
 from __future__ import annotations
 
 import os
+import signal
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -53,6 +54,14 @@ def pytest_configure(config):
     # GUI and core tests, leaving the few long real-rank modules for the end; keep the order sorted above.
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
+    # The lifeline tests signal the processes they start and expect what a terminal's signals do. An ignored signal
+    # stays ignored across exec: run from `nohup` (SIGHUP) or as a background job of a non-interactive shell (SIGINT),
+    # every zerodesk these tests start would ignore it too, as it should for the user who asked for that. Start them
+    # with the default dispositions whatever launched the run.
+    if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
