@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLineEdit
 from ...core import catalog
 from ...core.architecture import FAMILIES
 from ...core.options import OPTIMIZER_IMPL, RECOMPUTE, UNITS
-from ...core.plan import Cluster, ModelSpec, Plan, PlanError, Profile, Scheme
+from ...core.plan import Cluster, Plan, PlanError, Profile, Scheme
 from ...core.units import UNIT_BYTES, parse_count
 from ..base.i18n import number_typed
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from ...core.architecture import Architecture
 from ...core.step_template import COMPUTES, RECOMPUTES, SYMBOLS, TEMPLATE_VERSION, structure_key
-from .poly import FitError, Poly, add, dominates, fit_dimension, mul, to_json, total
+from .poly import FitError, Poly, add, dominates, fit_dimension, mul, to_json
 from .step_trace import Timeline, trace_step
 
 PERIODS = 5  # far before, before, the block, after, far after
