@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QComboBox, QLayout, QStyle, QStyleOptionComboBox
 
 from ...resources import resource
+from ..charts.draw_once import drawing_held
 
 DEFAULT_SIZE = QSize(1440, 900)
 NARROW_WINDOW = 1200  # px: below this the glossary shares the form's dock (tabs), the charts keep the middle
@@ -91,16 +92,15 @@ class WindowLayout:
     _fit_docks_on_show = False
 
     def setVisible(self, visible: bool) -> None:
-        """The first show fits the docks at once, inside show(): the window is laid out at the docks' final widths
-        before its first frame, and the stage chart, held through it, is drawn once, at its final size (fitted a
-        turn later, as before, the first frame was painted at the docks' first widths and the chart drawn three
-        times: at those, after its axis grew, and at the final size)."""
+        """The first show of a window not restored from the settings fits the docks at once, inside show(): the window
+        is laid out at the docks' final widths before its first frame, and the stage chart (self.chart), held through
+        it, is drawn at its final size only (fitted a turn later, the first frame was laid out and painted at the docks'
+        first widths, and the chart drawn four times: at those, after its axis grew, at the fitted size, and once more
+        as the Nd chart came)."""
         if not (visible and self._fit_docks_on_show):
             super().setVisible(visible)
             return
         self._fit_docks_on_show = False
-        from ..charts.draw_once import drawing_held
-
         self._place_glossary()  # before the show: a dock tabbed while shown has its tab bar shown a turn later
         with drawing_held(self.chart):
             super().setVisible(True)
