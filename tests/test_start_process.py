@@ -29,3 +29,24 @@ def test_the_window_loads_numpy_without_blas_threads_and_leaves_the_environment_
     threads, setting = out.stdout.split()
     assert setting == str(preset)  # None when there was none: nothing is left set for the processes it starts
     assert int(threads) == (1 if preset is None else int(preset))
+
+
+def test_the_window_starts_without_loading_a_hashing_library(tmp_path):
+    """hashlib (OpenSSL's library, a few milliseconds) and secrets load with the first file read or saved, not at the
+    start of a window that has neither; the first save loads them and names its temp file as before."""
+    code = textwrap.dedent(f"""
+        import os, sys
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from PySide6.QtCore import QSettings
+        from zerodesk.gui.app import create_window
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {str(tmp_path)!r})
+        window = create_window(headless=True)
+        print(sorted(m for m in ("hashlib", "_hashlib", "secrets", "hmac") if m in sys.modules))
+        from zerodesk.core.plan import save_plan
+        save_plan(window.model.plan, {str(tmp_path / "plan.json")!r})
+        print("hashlib" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    before, after = out.stdout.split("\n")[:2]
+    assert before == "[]" and after == "True"
+    assert (tmp_path / "plan.json").is_file()
