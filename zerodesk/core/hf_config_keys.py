@@ -11,6 +11,7 @@ from .architecture import ACTIVATIONS, FAMILY_ACTIVATION
 from .errors import PlanError
 
 _MISSING = object()
+_ACT_ALIASES = {"gelu_pytorch_tanh": "gelu_tanh", "swish": "silu"}  # transformers' other names for ours
 
 
 class ConfigKeys:
@@ -89,5 +90,3 @@ class ConfigKeys:
             raise PlanError(f"{self.path}: {key} must be a positive number or null, not {value!r}")
         return float(value)
 
-
-_ACT_ALIASES = {"gelu_pytorch_tanh": "gelu_tanh", "swish": "silu"}
