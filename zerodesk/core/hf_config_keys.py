@@ -89,4 +89,3 @@ class ConfigKeys:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
             raise PlanError(f"{self.path}: {key} must be a positive number or null, not {value!r}")
         return float(value)
-
