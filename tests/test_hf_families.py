@@ -160,7 +160,7 @@ def test_window_softcap_and_activation_reach_transformers_as_the_config_says(nam
         cfg = dict(cfg)
         return transformers.AutoConfig.for_model(cfg.pop("model_type"), **cfg)
 
-    from zerodesk.core.hf_config import _ACT_KEY
+    from zerodesk.core.hf_config_writer import _ACT_KEY
 
     theirs, mine = built(public), built(ours)
     for key in ("sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping",
