@@ -30,7 +30,7 @@ _TRACE_GRAD = {"bf16": BF16, "autocast": FP32, "fp32": FP32}  # the dtype of a .
 
 def depth(plan: Any) -> int:
     """Blocks of the plan's model: its architecture's layers, or the block groups of its tensor list."""
-    from .architecture import block_group
+    from .architecture_tensors import block_group
 
     arch = plan.model.architecture
     if arch is not None:
