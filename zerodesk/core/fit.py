@@ -19,11 +19,11 @@ from typing import Any, Callable, Sequence
 
 from annotated_types import Le
 
-from .accounting import STAGES, Breakdown, comm_by_link, compute
+from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_link, compute
 from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moment_totals, predict, shapes
-from .plan import MAX_RANKS, Plan, PlanError
+from .plan import MAX_RANKS, Plan, PlanError, Profile
 
 RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
 
@@ -152,6 +152,7 @@ class _Peaks:
         self.plan, self.allowance = plan, plan.cuda_allowance_bytes
         self.key = peak_key(plan)
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
+        self._states: dict[int, Breakdown] = {}
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
         self._shapes: dict[int, Any] = {}
@@ -161,9 +162,20 @@ class _Peaks:
             self._totals.clear()
 
     def breakdown(self, dp: int) -> Breakdown:
+        """The plan's breakdown at Nd, communication included."""
         if dp not in self._breakdowns:
             self._breakdowns[dp] = compute(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
         return self._breakdowns[dp]
+
+    def states(self, dp: int) -> Breakdown:
+        """The states at Nd, what the peaks read: the breakdown where known, else the states alone (the communication
+        of every link is most of a breakdown's cost, and the map asks a dozen Nd values of a new plan)."""
+        if dp in self._breakdowns:
+            return self._breakdowns[dp]
+        if dp not in self._states:
+            self._states[dp] = states_only(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len,
+                                                        dp))
+        return self._states[dp]
 
     def variant(self, recompute: str, batch: int, seq: int, dp: int) -> Plan:
         key = (recompute, batch, seq, dp)
@@ -180,7 +192,7 @@ class _Peaks:
         """Every moment's bytes (or predict()'s peak alone, where moments and predict disagree)."""
         key = (stage, recompute, batch, seq, dp)
         if key not in self._totals:
-            trial, b = self.variant(recompute, batch, seq, dp), self.breakdown(dp)
+            trial, b = self.variant(recompute, batch, seq, dp), self.states(dp)
             if self.via_predict:  # predict() adds the memo's plan's allowance: take that one off
                 self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
             else:
@@ -202,6 +214,14 @@ class _Peaks:
         peaks = predict(self.variant(plan.recompute, plan.micro_batch, plan.seq_len, plan.dp), self.breakdown(plan.dp))
         return all(p.total_bytes == self.peak(p.stage, plan.recompute, plan.micro_batch, plan.seq_len, plan.dp)
                    + self.allowance for p in peaks)
+
+
+def states_only(plan: Plan) -> Breakdown:
+    """compute(plan) without the communication (0 bytes a stage) nor the notes: the states the peaks read."""
+    stages = [StageResult(s, comps, runs, 0, formula)
+              for s, (comps, runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp))]
+    return Breakdown(plan.params, plan.dp, plan.profile, plan.scheme, stages,
+                     exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 
 
 def peak_memo(plan: Plan, previous: _Peaks | None = None) -> _Peaks:
