@@ -23,6 +23,7 @@ from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_lin
 from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moment_totals, predict, shapes
+from .peak_totals import StageTotals
 from .plan import MAX_RANKS, Plan, PlanError, Profile
 
 RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
@@ -156,6 +157,7 @@ class _Peaks:
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
         self._shapes: dict[int, Any] = {}
+        self._stage_totals: dict[tuple, StageTotals | None] = {}
         self.via_predict = False
         if not self._moments_agree():
             self.via_predict = True
@@ -192,14 +194,26 @@ class _Peaks:
         """Every moment's bytes (or predict()'s peak alone, where moments and predict disagree)."""
         key = (stage, recompute, batch, seq, dp)
         if key not in self._totals:
-            trial, b = self.variant(recompute, batch, seq, dp), self.states(dp)
+            b = self.states(dp)
             if self.via_predict:  # predict() adds the memo's plan's allowance: take that one off
+                trial = self.variant(recompute, batch, seq, dp)
                 self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
             else:
-                if dp not in self._shapes:  # the tensor groups: the same for every variant at this Nd
-                    self._shapes[dp] = shapes(trial)
-                self._totals[key] = dict(zip(*moment_totals(trial, stage, b, self._shapes[dp])))
+                at = (stage, recompute, dp)
+                if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
+                    self._stage_totals[at] = StageTotals.of(self.variant(recompute, batch, seq, dp), stage, b,
+                                                            self.shapes(dp))
+                summed = self._stage_totals[at] and self._stage_totals[at](batch, seq)
+                if summed is None:
+                    summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
+                self._totals[key] = dict(zip(*summed))
         return self._totals[key]
+
+    def shapes(self, dp: int) -> Any:
+        """The tensor groups at Nd: the same for every variant there."""
+        if dp not in self._shapes:
+            self._shapes[dp] = shapes(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
+        return self._shapes[dp]
 
     def peak(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int:
         return max(self.totals(stage, recompute, batch, seq, dp).values())
