@@ -43,7 +43,7 @@ def cold() -> None:
     for memo in (torch_profile._zero_partition, getattr(torch_profile, "_zero_owned", None),
                  getattr(tensor_census, "_architecture_census", None),
                  getattr(architecture, "_tensor_shapes", None), getattr(architecture, "_param_count", None),
-                 getattr(peak_traced, "placed_form", None)):
+                 getattr(peak_traced, "placed_form", None), getattr(peak_traced, "_placed_unscaled", None)):
         if memo is not None:
             memo.cache_clear()
 

@@ -14,8 +14,9 @@ the peak is the largest. Pure Python and numpy: no torch.
 
 from __future__ import annotations
 
+from copy import copy
 from functools import lru_cache
-from math import ceil
+from math import ceil, frexp
 from operator import itemgetter
 from typing import Any
 
@@ -253,6 +254,15 @@ class _Placed:
         self.final_less = final[self.slot].astype(float)
         self._terms: dict[tuple, tuple[list[dict[str, int]], list[int]]] = {}
 
+    def scaled(self, grad_scale: float) -> "_Placed":
+        """The same placed moments with the gradients' class scaled (a power of two: exact), its memos its own."""
+        out = copy(self)
+        out.poly = self.poly.copy()
+        out.poly[:, CLASSES.index("grad")] *= grad_scale
+        out._at, out._terms = {}, {}
+        out.__dict__.pop("_ends", None)
+        return out
+
     def terms(self, stage: int, layers: int, sh: Any, eng: Any, dp: int, units: Any) -> list[dict[str, int]]:
         """engine_terms of every place, in order (read only), kept by what they depend on: a fit's variants and the
         policies a recomputation search tries (core.fit_recompute) share them (80 blocks' places a policy at 70B)."""
@@ -330,8 +340,19 @@ def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, every_
 def placed_form(step: CompiledStep, kinds: tuple[str, ...], fsdp: bool, grad_scale: float,
                 sizes: tuple[tuple[str, int], ...], every_block: bool, per_unit: int = 1) -> _Placed:
     """A template's moments placed in one step structure, keyed by all it depends on (step: a template's compiled
-    step, kept by its template for the process's life); cache_clear() to start cold."""
+    step, kept by its template for the process's life); cache_clear() to start cold (and _placed_unscaled's).
+
+    The gradients' scale weighs only their class: under a power of two it scales those polynomials exactly, so the
+    structure placed at scale 1 serves every such scale (a new scheme or dtype places no moment again)."""
+    if grad_scale != 1 and grad_scale > 0 and frexp(grad_scale)[0] == 0.5:
+        return _placed_unscaled(step, kinds, fsdp, sizes, every_block, per_unit).scaled(grad_scale)
     return _Placed(step, list(kinds), fsdp, grad_scale, dict(sizes), every_block, per_unit)
+
+
+@lru_cache(maxsize=16)
+def _placed_unscaled(step: CompiledStep, kinds: tuple[str, ...], fsdp: bool, sizes: tuple[tuple[str, int], ...],
+                     every_block: bool, per_unit: int) -> _Placed:
+    return placed_form(step, kinds, fsdp, 1.0, sizes, every_block, per_unit)
 
 
 def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:
