@@ -158,6 +158,7 @@ class _Peaks:
         self._totals: dict[tuple, dict[str, int]] = {}
         self._shapes: dict[int, Any] = {}
         self._stage_totals: dict[tuple, StageTotals | None] = {}
+        self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
         self.via_predict = False
         if not self._moments_agree():
             self.via_predict = True
@@ -196,8 +197,10 @@ class _Peaks:
         if key not in self._totals:
             b = self.states(dp)
             if self.via_predict:  # predict() adds the memo's plan's allowance: take that one off
-                trial = self.variant(recompute, batch, seq, dp)
-                self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
+                point = (recompute, batch, seq, dp)
+                if point not in self._predicted:  # predict() answers every stage: the others are asked next
+                    self._predicted[point] = [p.total_bytes for p in predict(self.variant(*point), b)]
+                self._totals[key] = {"peak": self._predicted[point][stage] - self.allowance}
             else:
                 at = (stage, recompute, dp)
                 if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
