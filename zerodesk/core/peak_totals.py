@@ -125,11 +125,13 @@ def _summed(placed: _Placed, found: list, stage: int, layers: int, one: Any, eng
 def _unit_arrays(ends: _Ends, unit_of: Any) -> tuple[Any, ...]:
     """(each end's unit's gradients, reduce-scatter input and gathered parameters, the unit before it gathered, the
     stream's gradient, the root gathered): what _collective_totals reads of unit_bytes."""
+    units = {n: unit_of(n) for n in {None, *ends.blocks, *ends.before}}  # a few sizes for every end
+
     def column(ns: list, j: int) -> np.ndarray:
-        return np.array([unit_of(n)[j] if n is not None else 0 for n in ns], dtype=np.int64)
+        return np.array([units[n][j] if n is not None else 0 for n in ns], dtype=np.int64)
 
     return (column(ends.blocks, 0), column(ends.blocks, 1), column(ends.blocks, 2), column(ends.before, 2),
-            unit_of(None)[3], unit_of(None)[4])
+            units[None][3], units[None][4])
 
 
 def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, np.ndarray], kn: Any,

@@ -279,8 +279,16 @@ class _Placed:
         if found is None:
             if len(self._terms) >= 64:
                 self._terms.clear()
-            terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in self.places]
-            found = self._terms[key] = (terms, [sum(t.values()) for t in terms])
+            # by place, shared by every step placed in this structure (the steps of each recomputation a search tries)
+            if len(_TERMS) >= 64 and key not in _TERMS:
+                _TERMS.clear()
+            at = _TERMS.setdefault(key, {})
+            for _, _, place, i in self.places:
+                if (place, i) not in at:
+                    terms = engine_terms(stage, place, i, layers, sh, eng, dp, units)
+                    at[place, i] = (terms, sum(terms.values()))
+            pairs = [at[place, i] for _, _, place, i in self.places]
+            found = self._terms[key] = ([t for t, _ in pairs], [n for _, n in pairs])
         return found
 
     def at(self, s: int, b: int, less_block: int, less_final: int) -> list:
@@ -319,6 +327,9 @@ class _Placed:
             less = self.blocks_less * less_block + self.final_less * less_final
             r[:, 0, 2] -= np.where(self.current, less + own, less)
         return r, r.sum(axis=(1, 2))
+
+
+_TERMS: dict[tuple, dict[tuple, tuple[dict[str, int], int]]] = {}  # engine_terms (and their sum) by place, per step
 
 
 def _kinds_of(plan: Any, step: CompiledStep) -> list[str]:
