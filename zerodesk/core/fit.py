@@ -154,6 +154,7 @@ class _Peaks:
         self.key = peak_key(plan)
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
         self._states: dict[int, Breakdown] = {}
+        self._comm: dict[int, list[int]] = {}
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
         self._shapes: dict[int, Any] = {}
@@ -169,6 +170,16 @@ class _Peaks:
         if dp not in self._breakdowns:
             self._breakdowns[dp] = compute(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
         return self._breakdowns[dp]
+
+    def comm(self, dp: int) -> list[int]:
+        """Each stage's bytes one rank moves per step at Nd (the breakdown's, without its states where not known)."""
+        if dp in self._breakdowns:
+            return [s.comm_bytes for s in self._breakdowns[dp].stages]
+        if dp not in self._comm:
+            self._comm[dp] = [c.total_bytes for c in comm_by_link(self.variant(self.plan.recompute,
+                                                                               self.plan.micro_batch,
+                                                                               self.plan.seq_len, dp))]
+        return self._comm[dp]
 
     def states(self, dp: int) -> Breakdown:
         """The states at Nd, what the peaks read: the breakdown where known, else the states alone (the communication
@@ -257,7 +268,7 @@ def solve(plan: Plan, memo: _Peaks | None = None) -> FitAnswer:
     peaks = peak_memo(plan, memo)
     known = peaks.evaluations
     seq, dp, cap_seq, search = plan.seq_len, plan.dp, max_seq_cap(plan), dp_search(plan)
-    comm = {s.stage: s.comm_bytes for s in peaks.breakdown(dp).stages}
+    comm = dict(zip(STAGES, peaks.comm(dp)))
     configs, modelled = [], 0
     for stage in STAGES:
         for r in RECOMPUTE:
