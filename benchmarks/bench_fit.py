@@ -46,6 +46,7 @@ def cold() -> None:
                  getattr(peak_traced, "placed_form", None), getattr(peak_traced, "_placed_unscaled", None)):
         if memo is not None:
             memo.cache_clear()
+    getattr(peak_traced, "_TERMS", {}).clear()  # the engine's terms by place (core.peak_traced)
 
 
 def plan_for(extra: dict) -> Plan:
