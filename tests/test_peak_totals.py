@@ -15,9 +15,9 @@ import pytest
 from zerodesk.core import catalog
 from zerodesk.core.accounting import STAGES, compute
 from zerodesk.core.fit_search import _model_answer, _moment_answer
-from zerodesk.core.peak import _labels, moment_totals, moments, shapes, traced_step
+from zerodesk.core.peak import moment_totals, moments, shapes, traced_step
 from zerodesk.core.peak_engine import engine
-from zerodesk.core.peak_totals import StageTotals
+from zerodesk.core.peak_totals import StageTotals, labels
 from zerodesk.core.peak_traced import _kinds_of, _Placed, placed_form
 from zerodesk.core.plan import Plan
 from zerodesk.core.step_template import symbol_values
@@ -53,7 +53,7 @@ def test_every_moments_total_is_the_moment_built(p: Plan):
     states, sh = compute(p), shapes(p)
     for stage in STAGES:
         built = moments(p, stage, states, sh)
-        assert moment_totals(p, stage, states, sh) == (_labels(tuple((m.phase, m.name) for m in built)),
+        assert moment_totals(p, stage, states, sh) == (labels(tuple((m.phase, m.name) for m in built)),
                                                         [m.total for m in built])
 
 

@@ -24,7 +24,6 @@ Fragmentation (reserved - allocated) is not predicted: it is measured, and label
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .accounting import STAGES, Breakdown, compute
@@ -86,19 +85,10 @@ def moment_totals(plan: Plan, stage: int, b: Breakdown | None = None,
     """(each moment's label, each moment's bytes) for every moment moments() gives, in its order: the fit's question,
     answered without building each moment's components where the traced step allows (one recomputation on every
     block, one micro-batch a step). A label is "phase: name", a name given twice marked with primes (name, name')."""
+    from .peak_totals import labels
+
     names, totals = moments(plan, stage, b, _sh, _totals=True)
-    return _labels(names), totals
-
-
-@lru_cache(maxsize=256)
-def _labels(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    seen: dict[str, int] = {}
-    out = []
-    for phase, name in names:
-        label = f"{phase}: {name}"
-        seen[label] = seen.get(label, -1) + 1
-        out.append(label + "'" * seen[label])
-    return tuple(out)
+    return labels(names), totals
 
 
 def _named_totals(ms: list[Moment]) -> tuple[tuple[tuple[str, str], ...], list[int]]:

@@ -11,12 +11,25 @@ None above, and the caller builds the moments). Pure Python and numpy: no torch.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from .peak_engine import unit_bytes
 from .peak_traced import _TRACE_GRAD, _less, _Named, _placed, _Placed, depth
+
+@lru_cache(maxsize=256)
+def labels(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """Each moment's label, "phase: name", a name given twice marked with primes (name, name'): core.peak.moment_totals'."""
+    seen: dict[str, int] = {}
+    out = []
+    for phase, name in names:
+        label = f"{phase}: {name}"
+        seen[label] = seen.get(label, -1) + 1
+        out.append(label + "'" * seen[label])
+    return tuple(out)
+
 
 # what a collective reads of the end of a unit's backward (or of the head backward's start)
 KEYS = ("temporaries", "unsharded_grads", "grads", "reduce_scatter", "gathered_params", "all_gather")
@@ -216,7 +229,6 @@ class StageTotals:
 
     def __call__(self, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
         from .cuda_kernels import saved_less
-        from .peak import _labels
 
         arch, eng = self.plan.model.architecture, self.eng
         step = self.template.step(arch, seq, eng.compute, self.mode, batch)
@@ -246,5 +258,5 @@ class StageTotals:
         names, totals = summed
         known = self._labels.get(id(placed))
         if known is None or known[0] is not placed:
-            known = self._labels[id(placed)] = (placed, _labels(names + self.tail_names))
+            known = self._labels[id(placed)] = (placed, labels(names + self.tail_names))
         return known[1], totals + [v + inputs for v in self.tail]
