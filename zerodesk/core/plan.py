@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 from fractions import Fraction
 from functools import cache
 from math import prod
@@ -440,7 +439,7 @@ def plan_to_json(plan: Plan) -> str:
     tensors = plan.model.tensors
     if not tensors:
         return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
-    marker = secrets.token_hex(16)  # stands in for the list in the indented text, then gives way to it
+    marker = os.urandom(16).hex()  # stands in for the list in the indented text, then gives way to it
     stand_in = plan.model_copy(update={"model": plan.model.model_copy(update={"tensors": [(marker, ())]})})
     text = stand_in.model_dump_json(indent=2, exclude_none=True) + "\n"
     at = re.search(r'\[\s*\[\s*"' + marker + r'",\s*\[\]\s*\]\s*\]', text)

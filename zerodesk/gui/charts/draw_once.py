@@ -89,18 +89,28 @@ class DrawOnceMixin:
             self._redraw()
 
     def _fit_value_axis(self) -> bool:
-        """Size the value axis to its tick labels now (pyqtgraph does it while painting the axis, then lays the chart
-        out again and paints it twice); True when its width changed and the chart was laid out anew."""
+        """Lay the chart out at what the drawing changed, now: the value axis sized to its tick labels (pyqtgraph does
+        it while painting the axis, then lays the chart out again and paints it twice), and any other axis the drawing
+        changed (a title set, the bottom axis grown to it; a posted layout request drew the chart again a turn later,
+        after a paint). True when the view box has a new size (drawn again at it already)."""
         pi = self.getPlotItem()
         axis = pi.getAxis("left")
         key = (tuple(axis.range), axis.size(), axis.logMode, axis.labelText, axis.labelUnits)
-        if key == self._axis_fitted:  # the same ticks: the same labels
+        if key != self._axis_fitted:  # new ticks: new labels
+            self._axis_fitted = key
+            self._measure_value_axis(axis)
+        if pi.layout.isActivated():
             return False
-        self._axis_fitted = key
+        size = self._drawn_size
+        pi.layout.activate()
+        return self._view_size() != size
+
+    @staticmethod
+    def _measure_value_axis(axis) -> None:
+        """Measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
+        width holds, that picture is what the paint would make again (it was made twice per edit, a third of a chart's
+        paint). A new width invalidates the chart's layout."""
         width = axis.maximumWidth()
-        # measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
-        # width holds, that picture is what the paint would make again (it was made twice per edit, a third of a
-        # chart's paint)
         picture = QPicture()
         painter = QPainter(picture)
         if axis.style["tickFont"]:
@@ -114,9 +124,6 @@ class DrawOnceMixin:
             painter.end()
         if fits:
             axis.picture = picture
-            return False
-        pi.layout.activate()
-        return True
 
     @property
     def redraw_pending(self) -> bool:
