@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.core.architecture import param_count, tensor_shapes
+from zerodesk.core.architecture_tensors import param_count, tensor_shapes
 from zerodesk.core.hf_config import (
     SUPPORTED, architecture_from_config_dict, architecture_from_hf_config, hf_config_from_architecture,
 )

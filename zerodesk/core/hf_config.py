@@ -49,8 +49,9 @@ def model_name(cfg: dict[str, Any]) -> str | None:
 
 def architecture_from_config_dict(cfg: dict[str, Any], path: Path) -> Architecture:
     model_type = cfg.get("model_type")
-    if model_type not in READERS:
-        what = f"model_type '{model_type}'" if model_type else "no model_type"
+    if not isinstance(model_type, str) or model_type not in READERS:  # a list or object is no type's name
+        what = (f"model_type '{model_type}'" if isinstance(model_type, str) and model_type
+                else "no model_type" if model_type in (None, "") else "a model_type that is not a name")
         raise PlanError(f"{path} has {what}; ZeroDesk reads {', '.join(SUPPORTED)} "
                         "(other types need the transformers package)")
     fields = READERS[model_type](ConfigKeys(cfg, path, CLASS_DEFAULTS[model_type]))

@@ -15,7 +15,9 @@ from typing import Any
 
 from .record import ConfigDict, Field, Record, ValidationInfo, field_validator, model_validator, validation_error
 
-from .architecture import Architecture, default_ffn, param_count, tensor_shapes
+from .architecture import Architecture, default_ffn
+
+from .architecture_tensors import param_count, tensor_shapes
 from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
 from .disk_state import DiskState, FileChangedOnDisk, change_since, observe, read_observed
 from .errors import PlanError, explain, field_errors, os_reason
