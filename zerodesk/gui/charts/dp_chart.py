@@ -93,7 +93,10 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             # stages 2 and 3 coincide in the torch profile: stage 2 is dashed and drawn on top
             style = Qt.PenStyle.DashLine if s == 2 else Qt.PenStyle.SolidLine
             c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
-                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen)
+                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen,
+                                # pyqtgraph clips points beyond a million view heights, and so set every curve's data
+                                # again on each change of the value axis; the axis fits the curves: nothing to clip
+                                dynamicRangeLimit=None)
             c.setZValue(3 if s == 2 else 2)
             self.addItem(c)
             self._curves.append(c)

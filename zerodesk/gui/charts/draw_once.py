@@ -12,9 +12,12 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QMetaObject, Qt, Slot
+from PySide6.QtCore import QEvent, QLocale, QMetaObject, Qt, Slot
 from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import QGraphicsView
+
+
+AXIS_PICTURES_KEPT = 32  # the value axis's pictures for its last ranges (an edit back draws no tick label again)
 
 
 class DrawOnceMixin:
@@ -98,6 +101,17 @@ class DrawOnceMixin:
             return False
         self._axis_fitted = key
         width = axis.maximumWidth()
+        # what else the picture depends on: the width the labels had, their pens, font and decimal point, the spacing
+        seen = (*key[:1], (axis.size().width(), axis.size().height()), *key[2:], axis.textWidth, width,
+                axis.pen().color().rgba(), axis.textPen().color().rgba(), axis.style["tickFont"] and axis.style["tickFont"].key(),
+                QLocale().decimalPoint(), repr(axis._tickSpacing), axis._tickDensity, repr(axis._tickLevels))
+        pictures = self.__dict__.setdefault("_axis_pictures", {})
+        picture = pictures.pop(seen, None)
+        if picture is not None:  # these ticks were drawn before (a scheme or profile chosen again): the same picture
+            pictures[seen] = picture
+            axis.picture = picture
+            return False
+        text_width = axis.textWidth
         # measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
         # width holds, that picture is what the paint would make again (it was made twice per edit, a third of a
         # chart's paint)
@@ -114,6 +128,10 @@ class DrawOnceMixin:
             painter.end()
         if fits:
             axis.picture = picture
+            if axis.textWidth == text_width:  # the axis is as it was: the same ticks make this picture again
+                if len(pictures) >= AXIS_PICTURES_KEPT:
+                    del pictures[next(iter(pictures))]  # the oldest
+                pictures[seen] = picture
             return False
         pi.layout.activate()
         return True
