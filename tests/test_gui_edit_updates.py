@@ -1,0 +1,84 @@
+"""An edit updates each chart's items once, and what the charts keep between edits (bounds, the value axis's pictures)
+is what they would make again: the window looks the same."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QApplication
+
+
+def _type(field, text: str) -> None:
+    field.setText(text)
+    field.textEdited.emit(text)
+
+
+def _choose(combo, index: int) -> None:
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def _settle(qtbot) -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+    qtbot.wait(20)
+
+
+def test_a_p_edit_sets_each_nd_curve_once(window, qtbot):
+    """pyqtgraph's dynamic range limit set every curve's data again on each change of the value axis (a P edit moves
+    it): twice the curves' work per edit."""
+    chart = window.dp_chart
+    changes = [0] * len(chart._curves)
+    for i, c in enumerate(chart._curves):
+        c.curve.sigPlotChanged.connect(lambda _item, i=i: changes.__setitem__(i, changes[i] + 1))
+    field = window.form.field("model.params")
+    for text in ("3B", "30B", "7B"):
+        ranges = chart.getPlotItem().vb.viewRange()[1]
+        changes[:] = [0] * len(changes)
+        _type(field, text)
+        _settle(qtbot)
+        assert chart.getPlotItem().vb.viewRange()[1] != ranges  # the value axis moved
+        assert changes == [1] * len(changes)
+
+
+def test_the_stage_bars_bounds_follow_their_data_and_the_view(window, qtbot):
+    """Kept between Qt's questions, the bars' bounds are still what pyqtgraph measures after new data, a new value
+    axis and a new size."""
+    chart = window.chart
+    bars = [*chart._bars.values(), chart._peak_bar]
+
+    def fresh_and_kept():
+        for bar in bars:
+            kept = bar.boundingRect()
+            assert kept is bar.boundingRect()  # measured once, not once per question
+            assert kept == pg.BarGraphItem.boundingRect(bar)  # and what pyqtgraph measures now
+
+    fresh_and_kept()
+    for text in ("3B", "70B"):
+        _type(window.form.field("model.params"), text)
+        _settle(qtbot)
+        fresh_and_kept()
+    window.resize(window.width() - 200, window.height() - 100)
+    _settle(qtbot)
+    fresh_and_kept()
+    chart.set_log_y(True)
+    _settle(qtbot)
+    fresh_and_kept()
+
+
+def test_a_value_typed_again_reuses_the_value_axis_picture_and_looks_the_same(window, qtbot):
+    """The value axis's tick labels for a range drawn before are that drawing's picture: no text is measured again,
+    and the window's pixels are those of the first time."""
+    field = window.form.field("model.params")
+    for text in ("30B", "3B"):  # each drawn once: the axes have taken the width their labels need
+        _type(field, text)
+        _settle(qtbot)
+    axes = [chart.getPlotItem().getAxis("left") for chart in (window.chart, window.dp_chart)]
+    first = [axis.picture for axis in axes]
+    image = window.grab().toImage()
+    _type(field, "30B")
+    _settle(qtbot)
+    assert all(axis.picture is not picture for axis, picture in zip(axes, first))  # another range, another picture
+    _type(field, "3B")
+    _settle(qtbot)
+    assert all(axis.picture is picture for axis, picture in zip(axes, first))
+    assert window.grab().toImage() == image
