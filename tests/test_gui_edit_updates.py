@@ -82,3 +82,21 @@ def test_a_value_typed_again_reuses_the_value_axis_picture_and_looks_the_same(wi
     _settle(qtbot)
     assert all(axis.picture is picture for axis, picture in zip(axes, first))
     assert window.grab().toImage() == image
+
+
+def test_an_edit_the_nd_chart_does_not_show_leaves_it_undrawn_and_unpainted(window, qtbot):
+    """The sequence length changes the predicted peak (the stage chart), not the model states against Nd: the Nd
+    chart is neither drawn nor painted again, and looks as it did; an Nd edit draws it."""
+    stages, nd = window.chart, window.dp_chart
+    field = window.form.field("seq_len")
+    image = nd.grab().toImage()
+    for text in ("1024", "4096", "2048"):
+        counts = (stages.draw_count, nd.draw_count, nd.paint_count)
+        _type(field, text)
+        _settle(qtbot)
+        assert stages.draw_count > counts[0]  # the peak moved
+        assert (nd.draw_count, nd.paint_count) == counts[1:]
+    assert nd.grab().toImage() == image
+    _type(window.form.field("cluster.gpus_per_node"), "2")
+    _settle(qtbot)
+    assert nd.draw_count > counts[1] and nd.paint_count > counts[2]

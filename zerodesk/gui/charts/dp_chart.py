@@ -75,6 +75,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._drawn: tuple | None = None
         self._axes: tuple | None = None
         self._nd_drawn: tuple | None = None
+        self._drawn_look: tuple | None = None  # what the last drawing showed (_look)
         self._gpu_drawn: tuple | None = None
         self._yrange: tuple | None = None
         self._top = 0.0
@@ -170,7 +171,15 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._key = key
         self.hybrid.update(plan, grid[-1])
         self._fit_unit()
-        self._redraw()
+        if self._pending or self._look() != self._drawn_look:  # a sequence or micro-batch edit: nothing here changed
+            self._redraw()
+
+    def _look(self) -> tuple:
+        """What a drawing shows besides the view's size, language and scale (which draw again by themselves): the
+        curves, the current Nd's markers and line, the GPU's line. A plan equal in these is not drawn or painted again."""
+        plan = self._plan
+        return (self._key, self.hybrid.key, plan.units, plan.dp, plan.cluster.gpu_memory_bytes,
+                tuple(self._breakdown.stage(s).total_bytes for s in STAGES))
 
     def _fit_unit(self) -> None:
         """The unit the curves are drawn in (set at once, drawn or not: the caption names it)."""
@@ -180,6 +189,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         plan = self._plan
         if plan is None:
             return
+        self._drawn_look = self._look()
         self._fit_unit()
         scale = UNIT_BYTES[self._unit]
         xs = [math.log2(n) for n in self._grid]
