@@ -76,6 +76,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._axes: tuple | None = None
         self._nd_drawn: tuple | None = None
         self._drawn_look: tuple | None = None  # what the last drawing showed (_look)
+        self._placed: dict[int, tuple] = {}  # a line's label: what its place was found for (_place_label)
         self._gpu_drawn: tuple | None = None
         self._yrange: tuple | None = None
         self._top = 0.0
@@ -283,9 +284,14 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         spots: (position along the visible line 0..1, anchor of the label box at that point)."""
         vb = self.getPlotItem().vb
         (x0, x1), (y0, y1) = vb.viewRange()
+        # where it went depends on these only: an edit that moved the other line (or nothing here) leaves it in place
+        placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), self.font().key(), self._log, self._drawn_look)
+        if self._placed.get(id(line)) == placed:
+            return
         px, py = vb.viewPixelSize()
         if px <= 0 or py <= 0:
             return
+        self._placed[id(line)] = placed
         metrics = QFontMetrics(self.font())
         w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
         curves = [self.curve_data(s) for s in STAGES]
