@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QLocale, QMetaObject, Qt, Slot
-from PySide6.QtGui import QPainter, QPicture
+from PySide6.QtGui import QFont, QPainter, QPicture
 from PySide6.QtWidgets import QGraphicsView
 
 
@@ -93,7 +93,8 @@ class DrawOnceMixin:
 
     def _fit_value_axis(self) -> bool:
         """Size the value axis to its tick labels now (pyqtgraph does it while painting the axis, then lays the chart
-        out again and paints it twice); True when its width changed and the chart was laid out anew."""
+        out again and paints it twice); True when its width changed and the chart was laid out anew. Ticks drawn
+        before at the same width (one of the last AXIS_PICTURES_KEPT) take that drawing's picture: nothing is measured."""
         pi = self.getPlotItem()
         axis = pi.getAxis("left")
         key = (tuple(axis.range), axis.size(), axis.logMode, axis.labelText, axis.labelUnits)
@@ -103,7 +104,7 @@ class DrawOnceMixin:
         width = axis.maximumWidth()
         # what else the picture depends on: the width the labels had, their pens, font and decimal point, the spacing
         seen = (*key[:1], (axis.size().width(), axis.size().height()), *key[2:], axis.textWidth, width,
-                axis.pen().color().rgba(), axis.textPen().color().rgba(), axis.style["tickFont"] and axis.style["tickFont"].key(),
+                axis.pen().color().rgba(), axis.textPen().color().rgba(), (axis.style["tickFont"] or QFont()).key(),
                 QLocale().decimalPoint(), repr(axis._tickSpacing), axis._tickDensity, repr(axis._tickLevels))
         pictures = self.__dict__.setdefault("_axis_pictures", {})
         picture = pictures.pop(seen, None)
