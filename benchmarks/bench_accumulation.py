@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from zerodesk.core import architecture, tensor_census, torch_profile  # noqa: E402
+from zerodesk.core import architecture_tensors, tensor_census, torch_profile  # noqa: E402
 from zerodesk.core.accounting import STAGES, comm_by_link  # noqa: E402
 from zerodesk.core.catalog import find_gpu, find_model  # noqa: E402
 from zerodesk.core.fit import global_batch_fit  # noqa: E402
@@ -81,7 +81,7 @@ def cold() -> None:
     """Forget the core's memos of tensor lists and partitions, as a fresh process starts."""
     for memo in (torch_profile._zero_partition, getattr(torch_profile, "_zero_owned", None),
                  getattr(tensor_census, "_architecture_census", None),
-                 getattr(architecture, "_tensor_shapes", None), getattr(architecture, "_param_count", None)):
+                 getattr(architecture_tensors, "_tensor_shapes", None), getattr(architecture_tensors, "_param_count", None)):
         if memo is not None:
             memo.cache_clear()
 

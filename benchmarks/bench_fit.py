@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from zerodesk.core import architecture, peak_traced, tensor_census, torch_profile  # noqa: E402
+from zerodesk.core import architecture_tensors, peak_traced, tensor_census, torch_profile  # noqa: E402
 from zerodesk.core.catalog import find_gpu, find_model  # noqa: E402
 from zerodesk.core.fit import solve  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
@@ -42,7 +42,7 @@ def cold() -> None:
     """Forget what earlier answers memoised: the next solve starts as a fresh process's first would."""
     for memo in (torch_profile._zero_partition, getattr(torch_profile, "_zero_owned", None),
                  getattr(tensor_census, "_architecture_census", None),
-                 getattr(architecture, "_tensor_shapes", None), getattr(architecture, "_param_count", None),
+                 getattr(architecture_tensors, "_tensor_shapes", None), getattr(architecture_tensors, "_param_count", None),
                  getattr(peak_traced, "placed_form", None)):
         if memo is not None:
             memo.cache_clear()

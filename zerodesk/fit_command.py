@@ -29,7 +29,7 @@ def _timeout(text: str) -> float:
 
 
 def _global_batch(text: str) -> int:
-    from .cli import _whole
+    from .cli_values import _whole
 
     value = _whole(text)
     if value < 1:

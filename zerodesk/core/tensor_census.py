@@ -20,7 +20,8 @@ from operator import methodcaller
 from math import prod
 from typing import Iterable, Sequence
 
-from .architecture import Architecture, _Fields, block_group, tensor_shapes
+from .architecture import Architecture, block_group, tensor_shapes
+from .architecture_tensors import _Fields
 
 Shape = tuple[int, ...]
 Entry = tuple[str, Shape, int]  # (FSDP2 group, shape, how many tensors of the group have it)
