@@ -100,3 +100,23 @@ def test_an_edit_the_nd_chart_does_not_show_leaves_it_undrawn_and_unpainted(wind
     _type(window.form.field("cluster.gpus_per_node"), "2")
     _settle(qtbot)
     assert nd.draw_count > counts[1] and nd.paint_count > counts[2]
+
+
+def test_a_scheme_edit_tells_the_table_headers_once(table_tab, model, qtbot):
+    """The row labels change with the scheme (each state's precision): the headers are told once per edit, not once
+    per label (each told the row header to measure every row again), and they say the rows' names."""
+    from zerodesk.core.options import Scheme
+    from zerodesk.gui.table.table_tab import balanced_lines
+
+    told = []
+    table = table_tab.table
+    table.model().headerDataChanged.connect(lambda orientation, first, last: told.append((orientation, first, last)))
+    for scheme in (Scheme.FP32_ADAM, Scheme.MIXED_ADAM, Scheme.FP32_ADAM):
+        heads = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+        told.clear()
+        model.set_plan(model.plan.model_copy(update={"scheme": scheme}))
+        _settle(qtbot)
+        rows = table_tab.rows()
+        assert [table.verticalHeaderItem(r).text() for r in range(table.rowCount())] == [
+            balanced_lines(row[0], 32) for row in rows[1:]] != heads
+        assert len(told) <= 2

@@ -311,17 +311,26 @@ class TableTab(QWidget):
         table = self.table
         table.setColumnCount(len(rows[0]) - 1)
         table.setRowCount(len(body))
+        cells = table.model()
         heads = ([balanced_lines(h) for h in rows[0][1:]], [balanced_lines(r[0], 32) for r in body])
         if heads != self._heads:
             self._heads = heads
-            table.setHorizontalHeaderLabels(heads[0])
-            table.setVerticalHeaderLabels(heads[1])
+            # the headers told once, as the cells below: each label's own change had the headers measure every row
+            # again (the row labels change with the scheme: ~20 ms of such an edit)
+            cells.blockSignals(True)
+            try:
+                table.setHorizontalHeaderLabels(heads[0])
+                table.setVerticalHeaderLabels(heads[1])
+            finally:
+                cells.blockSignals(False)
+            cells.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(heads[0]) - 1)
+            if heads[1]:
+                cells.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(heads[1]) - 1)
         bold = QFont(table.font())
         bold.setBold(True)
         total_row = len(b.stages[0].components)
         # the cells in place, their text set only where it changed, and the view told once: every cell's own
         # change had the view measure the rows again (~45 ms for the whole table on an edit)
-        cells = table.model()
         cells.blockSignals(True)
         try:
             self._set_cells(body, total_row, bold)
