@@ -120,3 +120,20 @@ def test_a_scheme_edit_tells_the_table_headers_once(table_tab, model, qtbot):
         assert [table.verticalHeaderItem(r).text() for r in range(table.rowCount())] == [
             balanced_lines(row[0], 32) for row in rows[1:]] != heads
         assert len(told) <= 2
+
+
+def test_an_edit_resizes_each_table_column_once(table_tab, model, qtbot):
+    """The columns go to their share of the width in one step: resized to their contents first, then to their share,
+    each had the wrapped rows measured again (a scheme edit with the Table in front took three times as long)."""
+    from zerodesk.core.options import Scheme
+
+    header = table_tab.table.horizontalHeader()
+    resized = []
+    header.sectionResized.connect(lambda column, old, new: resized.append(column))
+    for scheme in (Scheme.FP32_ADAM, Scheme.MIXED_ADAM, Scheme.MIXED_ADAM_8BIT):
+        resized.clear()
+        model.set_plan(model.plan.model_copy(update={"scheme": scheme}))
+        _settle(qtbot)
+        assert len(resized) == len(set(resized))  # once at most
+        table = table_tab.table
+        assert sum(table.columnWidth(c) for c in range(table.columnCount())) <= table.viewport().width()

@@ -249,12 +249,14 @@ class TableTab(QWidget):
         n = table.columnCount()
         if not n:
             return
-        table.resizeColumnsToContents()
+        header = table.horizontalHeader()
+        # what resizeColumnsToContents would set, measured without setting it: each column is resized once, to its
+        # share (resized twice, the wrapped rows were measured again for each)
+        wanted = [max(table.sizeHintForColumn(c), 0 if header.isHidden() else header.sectionSizeHint(c)) for c in range(n)]
         bar = table.verticalScrollBar()  # wrapped rows may bring it: leave it room now
         available = table.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
-        header = table.horizontalHeader()
         floors = [max(MIN_COLUMN, header.sectionSizeFromContents(c).width() + 12) for c in range(n)]
-        widths = share_width([table.columnWidth(c) + 12 for c in range(n)], available, floors)
+        widths = share_width([w + 12 for w in wanted], available, floors)
         for c, w in enumerate(widths):
             table.setColumnWidth(c, w)
 
