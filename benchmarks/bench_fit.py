@@ -43,9 +43,10 @@ def cold() -> None:
     for memo in (torch_profile._zero_partition, getattr(torch_profile, "_zero_owned", None),
                  getattr(tensor_census, "_architecture_census", None),
                  getattr(architecture_tensors, "_tensor_shapes", None), getattr(architecture_tensors, "_param_count", None),
-                 getattr(peak_traced, "placed_form", None)):
+                 getattr(peak_traced, "placed_form", None), getattr(peak_traced, "_placed_unscaled", None)):
         if memo is not None:
             memo.cache_clear()
+    getattr(peak_traced, "_TERMS", {}).clear()  # the engine's terms by place (core.peak_traced)
 
 
 def plan_for(extra: dict) -> Plan:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from zerodesk.core import catalog
-from zerodesk.core.architecture import param_count
+from zerodesk.core.architecture_tensors import param_count
 from zerodesk.core.catalog import find_gpu, find_model, gpu_presets, model_presets
 from zerodesk.core.plan import Cluster, ModelSpec, Plan, PlanError
 

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from zerodesk.core import catalog
-from zerodesk.core.architecture import FAMILIES, Architecture, tensor_shapes
+from zerodesk.core.architecture import FAMILIES, Architecture
+from zerodesk.core.architecture_tensors import tensor_shapes
 from zerodesk.core.hf_config import hf_config_from_architecture
 from zerodesk.core.plan import Plan
 from zerodesk.measure.protocol import Error, Result, Scale, scale_plan

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.core.architecture import param_count
+from zerodesk.core.architecture_tensors import param_count
 from zerodesk.core.plan import Architecture, Plan, default_ffn
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -429,7 +429,8 @@ def test_a_gpu_chosen_after_a_plan_without_one_gets_the_cuda_kernels_peaks_not_t
 
 
 def test_the_architecture_memo_gives_fresh_lists_and_follows_an_edit():
-    from zerodesk.core.architecture import Architecture, param_count, tensor_shapes
+    from zerodesk.core.architecture import Architecture
+    from zerodesk.core.architecture_tensors import param_count, tensor_shapes
 
     arch = Architecture.model_validate(TINY)
     first = tensor_shapes(arch)

@@ -93,8 +93,9 @@ def test_the_bound_is_never_above_the_steps_own_largest_moment(p: Plan):
             assert 0 < recompute_per_block(q, layers).count(policy.recompute) < layers
             low = bound.bound(policy.every)
             assert low <= max(m.total for m in ms)
-            # and tight where the step's places peak (not the optimizer's step, nor the root's reduce-scatter)
+            # and tight where the step's places peak (not the optimizer's step, nor the root's reduce-scatter); with
+            # accumulation it bounds the step of one micro-batch, which the later micro-batches' moments add to
             placed = max(m.total for m in ms if m.name not in ("optimizer step", "root reduce-scatter"))
-            assert placed - low <= 2 * SLACK
+            assert placed - low <= 2 * SLACK or q.accum_steps > 1
             checked += 1
     assert checked or p.accum_steps > 1

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from zerodesk.core.architecture import tensor_shapes
+from zerodesk.core.architecture_tensors import tensor_shapes
 from zerodesk.core.evidence import run_key
 from zerodesk.core.plan import Plan, Profile, load_plan
 from zerodesk.core.torch_profile import rank_states

@@ -88,6 +88,40 @@ def test_the_first_frame_has_the_plan_and_its_stage_bars_and_the_nd_chart_follow
     assert not w.windowIcon().isNull() and w.shortcuts_first is not None
 
 
+def test_the_first_show_lays_the_window_out_at_its_fitted_docks_and_draws_each_chart_at_its_final_size(gui_settings, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    w = unshown_window(gui_settings, qtbot)
+    w.resize(1440, 900)
+    w.show()  # the docks fitted inside show(): the first layout is the last, the stage bars drawn at their final size
+    laid_out = (w.form_dock.width(), w.glossary.width(), w.chart.size())
+    stage_draws = w.chart.draw_count
+    assert 1 <= stage_draws <= 2  # drawn, and again at most once for its own axis's new width, before any paint
+    qtbot.waitUntil(w.startup.is_done, timeout=3000)
+    dp = w.plan_tab.dp_chart
+    assert dp.isVisible() and 1 <= dp.draw_count <= 2  # the Nd chart: shown, laid out and drawn in the same turn
+    dp_draws = dp.draw_count
+    for _ in range(5):
+        QApplication.processEvents()
+    qtbot.wait(50)
+    w.fit_docks()  # fitting again changes nothing: the show fitted them already
+    QApplication.processEvents()
+    assert (w.form_dock.width(), w.glossary.width(), w.chart.size()) == laid_out
+    assert w.chart.draw_count == stage_draws and dp.draw_count == dp_draws  # nothing drawn again after the start
+    assert w.form_dock.width() >= w.form_width_needed()
+
+
+def test_a_narrow_window_shows_the_glossary_tabbed_behind_the_form_from_its_first_frame(gui_settings, qtbot):
+    from PySide6.QtWidgets import QTabBar
+
+    w = unshown_window(gui_settings, qtbot)
+    w.resize(1024, 700)
+    w.show()
+    assert w.glossary in w.tabifiedDockWidgets(w.form_dock)
+    bars = [bar for bar in w.findChildren(QTabBar) if bar.parent() is w and bar.count() == 2]
+    assert len(bars) == 1 and bars[0].isVisible()  # the docks' tab bar is there at once, not a turn later
+
+
 def test_the_nd_chart_follows_an_edit_made_before_it_is_built(gui_settings, qtbot):
     from zerodesk.core.accounting import sweep_dp
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.core.architecture import param_count, tensor_shapes
+from zerodesk.core.architecture_tensors import param_count, tensor_shapes
 from zerodesk.core.hf_config import architecture_from_hf_config
 from zerodesk.core.plan import PlanError
 
@@ -121,6 +121,9 @@ def test_unknown_model_type_lists_supported(tmp_path):
         architecture_from_hf_config(write(tmp_path, {"model_type": "bert", "hidden_size": 768}))
     with pytest.raises(PlanError, match="has no model_type; ZeroDesk reads llama"):
         architecture_from_hf_config(write(tmp_path, {"hidden_size": 768}))
+    for odd in (["llama"], {"name": "llama"}, 7, True):  # JSON that is not a name: one sentence, not a TypeError
+        with pytest.raises(PlanError, match="has a model_type that is not a name; ZeroDesk reads llama"):
+            architecture_from_hf_config(write(tmp_path, {"model_type": odd, "hidden_size": 768}))
 
 
 @pytest.mark.parametrize("text, message", [

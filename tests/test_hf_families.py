@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.core.architecture import param_count, tensor_shapes
+from zerodesk.core.architecture_tensors import param_count, tensor_shapes
 from zerodesk.core.hf_config import (
     SUPPORTED, architecture_from_config_dict, architecture_from_hf_config, hf_config_from_architecture,
 )
@@ -149,7 +149,7 @@ def test_window_softcap_and_activation_reach_transformers_as_the_config_says(nam
         cfg = dict(cfg)
         return transformers.AutoConfig.for_model(cfg.pop("model_type"), **cfg)
 
-    from zerodesk.core.hf_config import _ACT_KEY
+    from zerodesk.core.hf_config_writer import _ACT_KEY
 
     theirs, mine = built(public), built(ours)
     for key in ("sliding_window", "layer_types", "attn_logit_softcapping", "final_logit_softcapping",

@@ -159,6 +159,7 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
     from PySide6.QtCore import QSettings
 
     from zerodesk.gui.runs import controls as controls_module
+    from zerodesk.gui.runs import interpreter_field
     from zerodesk.gui.base.settings import MeasureSettings
 
     searched_in = []
@@ -167,7 +168,7 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
         searched_in.append(threading.current_thread() is threading.main_thread())
         return sys.executable
 
-    monkeypatch.setattr(controls_module, "find_python_with_torch", search)
+    monkeypatch.setattr(interpreter_field, "find_python_with_torch", search)
     controls = controls_module.MeasureControls(MeasureSettings(QSettings(str(tmp_path / "m.ini"),
                                                                          QSettings.Format.IniFormat)))
     qtbot.addWidget(controls)

@@ -13,7 +13,7 @@ import pytest
 
 from zerodesk.core import knobs
 from zerodesk.core.accounting import comm_by_link, compute
-from zerodesk.core.architecture import tensor_shapes
+from zerodesk.core.architecture_tensors import tensor_shapes
 from zerodesk.core.options import AUTOCAST, PARAM_DTYPE, PREFETCH, REDUCE_DTYPE, WRAP
 from zerodesk.core.peak import engine
 from zerodesk.core.plan import Plan, PlanError, plan_from_json, plan_to_json

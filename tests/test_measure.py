@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.core.architecture import tensor_shapes
+from zerodesk.core.architecture_tensors import tensor_shapes
 from zerodesk.core.plan import Architecture, Plan
 from zerodesk.core.torch_profile import torch_transient
 from zerodesk.measure.protocol import (

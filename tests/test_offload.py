@@ -9,7 +9,7 @@ import pytest
 
 from zerodesk.cli import main as cli_main
 from zerodesk.core import torch_profile
-from zerodesk.core.architecture import tensor_shapes
+from zerodesk.core.architecture_tensors import tensor_shapes
 from zerodesk.core.catalog import find_model
 from zerodesk.core.offload import (
     compute_offload,

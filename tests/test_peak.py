@@ -239,7 +239,7 @@ def test_paper_profile_peak_is_the_papers_own_step():
         assert all("gathered_params" not in m.components and "cast_weights" not in m.components
                    for m in moments(paper, stage, states))
     # stage 3 gathers one block and the root (embedding, head), with the next block prefetched, in fp16
-    from zerodesk.core.architecture import tensor_shapes
+    from zerodesk.core.architecture_tensors import tensor_shapes
 
     arch = paper.model.architecture
     block = sum(_numel(s) for n, s in tensor_shapes(arch.model_copy(update={"layers": 1})) if ".layers.0." in n)

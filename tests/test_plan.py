@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from zerodesk.core.architecture import param_count, tensor_shapes
+from zerodesk.core.architecture_tensors import param_count, tensor_shapes
 from zerodesk.core.plan import (
     SCHEMA_VERSION, Architecture, Cluster, ModelSpec, Plan, PlanError, Profile, Scheme, explain, field_errors,
     load_plan, plan_from_json, plan_to_json, save_plan,

@@ -107,7 +107,7 @@ def test_a_kill_mid_save_leaves_the_old_file_and_no_temp_once_anyone_looks_again
 def test_a_live_writers_temp_is_not_swept(tmp_path):
     from zerodesk.core import atomic_save as core
 
-    live = tmp_path / f"{TEMP_PREFIX}{core._HOST_TAG}-{os.getpid()}-abcd.tmp"
+    live = tmp_path / f"{TEMP_PREFIX}{core.host_tag()}-{os.getpid()}-abcd.tmp"
     live.write_text("half")
     sweep_stale_temps(tmp_path)
     assert live.exists()
@@ -248,7 +248,7 @@ def _stale(path: Path) -> None:
 def test_the_sweep_deletes_only_temps_provably_ours(tmp_path):
     """Old files named like our temps survive unless they carry our mark or their name's digest; ours go."""
     dead_pid = 2**22 + 12345  # above the kernel's pid_max: no process has it
-    host = atomic_save._HOST_TAG
+    host = atomic_save.host_tag()
     unmarked = tmp_path / f"{TEMP_PREFIX}{host}-{dead_pid}-0123abcd-{'0' * 16}.tmp"
     unmarked.write_text("someone's notes")  # a name of our pattern, but not our bytes and no mark
     old_style = tmp_path / f"{TEMP_PREFIX}{host}-{dead_pid}-0123abcd.tmp"

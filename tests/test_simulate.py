@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from zerodesk.core.architecture import tensor_shapes
+from zerodesk.core.architecture_tensors import tensor_shapes
 from zerodesk.core.plan import Plan
 from zerodesk.core.torch_profile import rank_states
 from zerodesk.measure.protocol import Done, Error, PhaseMsg, Result, Started, decode, encode

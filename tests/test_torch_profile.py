@@ -255,7 +255,7 @@ def test_the_peaks_largest_zero1_owner_equals_the_tensor_by_tensor_partition():
 def test_the_peaks_shapes_from_the_count_equal_the_tensor_by_tensor_walk():
     """What the peak's transients read (FSDP2 groups, rank 0's chunks, the largest shard, the head), from a list of
     many different shapes in a few groups, against a walk over every tensor."""
-    from zerodesk.core.architecture import block_group
+    from zerodesk.core.architecture_tensors import block_group
     from zerodesk.core.peak import _shapes
     from zerodesk.core.plan import ModelSpec, Plan
 

@@ -3,7 +3,8 @@
 `family` picks a module layout: "custom" is ZeroDesk's own decoder; every other family follows the Hugging Face
 transformers (v5) module of the same model_type. Which settings a family has: core.architecture_families; its
 exact tensor list, named and ordered as the model people load: core.architecture_layouts, read (memoised) through
-core.architecture_tensors, whose names this module re-exports. Pure Python: no torch.
+core.architecture_tensors (imported from there: this module imports neither, so the three form no cycle).
+Pure Python: no torch.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from typing import Any, Literal
 
 from .architecture_families import (  # noqa: F401  (re-exported: the families' tables, as callers name them)
     ACTIVATIONS, FAMILIES, FAMILY_ACTIVATION, FAMILY_KNOBS, Family)
-from .architecture_tensors import (  # noqa: F401  (re-exported: an architecture's tensor list, as callers name it)
-    Shape, block_group, numel, param_count, tensor_shapes)
 from .record import ConfigDict, Field, Record, ValidationInfo, field_validator, model_validator
 
 

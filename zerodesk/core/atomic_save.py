@@ -17,21 +17,18 @@ What a save keeps and refuses:
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import re
-import secrets
-import socket
 import stat
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .disk_state import FILE, DiskState, FileChangedOnDisk, _kind, change_since
 
 TEMP_PREFIX = ".zerodesk-save-"  # short and fixed: the temp name fits beside a 255-byte file name
 STALE_TEMP_S = 600.0  # a temp this old is left by a crash wherever it came from
-_HOST_TAG = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]  # whose pids a temp name speaks of
 MARK_XATTR = "user.zerodesk.save-temp"  # holds the temp name's token
 # .zerodesk-save-HOST-PID-TOKEN-DIGEST.tmp: DIGEST is the first 16 hex digits of the content's sha256
 _TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"([0-9a-f]{6})-([0-9]{1,10})-([0-9a-f]{8})-([0-9a-f]{16})\.tmp",
@@ -55,9 +52,28 @@ class SaveReport:
     written: DiskState | None = None
 
 
+@cache
+def host_tag() -> str:
+    """Whose pids a temp name speaks of: this host's name, hashed. Made on the first save (hashlib loads OpenSSL's
+    library: a few milliseconds the window's start does not need)."""
+    import hashlib
+    import socket
+
+    return hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _token() -> str:
+    return os.urandom(4).hex()  # as secrets.token_hex(4), without importing secrets (and hashlib, hmac) at start
+
+
 def temp_name(data: bytes, token: str | None = None) -> str:
-    return (f"{TEMP_PREFIX}{_HOST_TAG}-{os.getpid()}-{token or secrets.token_hex(4)}-"
-            f"{hashlib.sha256(data).hexdigest()[:16]}.tmp")
+    return f"{TEMP_PREFIX}{host_tag()}-{os.getpid()}-{token or _token()}-{_sha256(data)[:16]}.tmp"
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, expect: DiskState | None = None) -> SaveReport:
@@ -72,7 +88,7 @@ def atomic_write_text(path: str | os.PathLike, text: str, expect: DiskState | No
         _refuse_changed(path, expect)
     old = _regular_or_none(target)
     sweep_stale_temps(folder)
-    token = secrets.token_hex(4)
+    token = _token()
     tmp = folder / temp_name(data, token)
     fd, owner_kept = _write_temp(folder, tmp, data, token, old)
     try:
@@ -90,7 +106,7 @@ def atomic_write_text(path: str | os.PathLike, text: str, expect: DiskState | No
         os.close(fd)
     _fsync_folder(folder)
     written = DiskState(FILE, str(target), len(data), (info.st_dev, info.st_ino, info.st_mtime_ns),
-                        hashlib.sha256(data).hexdigest())
+                        _sha256(data))
     return SaveReport(target, split_links=max(0, old.st_nlink - 1) if old is not None else 0, owner_kept=owner_kept,
                       written=written)
 
@@ -252,6 +268,8 @@ def _content_digest(path: str | os.PathLike, seen: os.stat_result) -> str | None
         info = os.fstat(fd)
         if (info.st_dev, info.st_ino) != (seen.st_dev, seen.st_ino):
             return None
+        import hashlib
+
         h = hashlib.sha256()
         while chunk := os.read(fd, 1 << 20):
             h.update(chunk)
@@ -274,7 +292,7 @@ def sweep_stale_temps(folder: str | os.PathLike) -> None:
             continue
         host, pid = m.group(1), int(m.group(2))
         try:
-            writer_gone = host == _HOST_TAG and not _process_exists(pid)
+            writer_gone = host == host_tag() and not _process_exists(pid)
             stale = writer_gone or now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_S
             if stale and is_our_temp(entry.path):
                 os.unlink(entry.path)

@@ -8,7 +8,6 @@ and reads a same-size file once, to a digest, never into the JSON parser. Qt-fre
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from dataclasses import dataclass
@@ -71,6 +70,8 @@ def _digest(state: DiskState, limit: int) -> str | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or (info.st_dev, info.st_ino) != state.identity[:2]:
             return None
+        import hashlib  # loaded with the first file read or saved (OpenSSL's library): not at the window's start
+
         h, left = hashlib.sha256(), limit + 1  # one byte past the limit tells a file that grew
         while left > 0:
             chunk = os.read(fd, min(_CHUNK, left))
@@ -92,6 +93,8 @@ def observe(path: str | os.PathLike, data: bytes | None = None, read_limit: int 
     if state.kind != FILE:
         return state
     if data is not None:
+        import hashlib
+
         digest = hashlib.sha256(data).hexdigest() if len(data) == state.size else None
     else:
         digest = _digest(state, read_limit) if state.size <= read_limit else None

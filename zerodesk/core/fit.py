@@ -19,11 +19,12 @@ from typing import Any, Callable, Sequence
 
 from annotated_types import Le
 
-from .accounting import STAGES, Breakdown, comm_by_link, compute
+from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_link, compute
 from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moment_totals, predict, shapes
-from .plan import MAX_RANKS, Plan, PlanError
+from .peak_totals import StageTotals
+from .plan import MAX_RANKS, Plan, PlanError, Profile
 
 RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
 
@@ -152,18 +153,43 @@ class _Peaks:
         self.plan, self.allowance = plan, plan.cuda_allowance_bytes
         self.key = peak_key(plan)
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
+        self._states: dict[int, Breakdown] = {}
+        self._comm: dict[int, list[int]] = {}
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
         self._shapes: dict[int, Any] = {}
+        self._stage_totals: dict[tuple, StageTotals | None] = {}
+        self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
         self.via_predict = False
         if not self._moments_agree():
             self.via_predict = True
             self._totals.clear()
 
     def breakdown(self, dp: int) -> Breakdown:
+        """The plan's breakdown at Nd, communication included."""
         if dp not in self._breakdowns:
             self._breakdowns[dp] = compute(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
         return self._breakdowns[dp]
+
+    def comm(self, dp: int) -> list[int]:
+        """Each stage's bytes one rank moves per step at Nd (the breakdown's, without its states where not known)."""
+        if dp in self._breakdowns:
+            return [s.comm_bytes for s in self._breakdowns[dp].stages]
+        if dp not in self._comm:
+            self._comm[dp] = [c.total_bytes for c in comm_by_link(self.variant(self.plan.recompute,
+                                                                               self.plan.micro_batch,
+                                                                               self.plan.seq_len, dp))]
+        return self._comm[dp]
+
+    def states(self, dp: int) -> Breakdown:
+        """The states at Nd, what the peaks read: the breakdown where known, else the states alone (the communication
+        of every link is most of a breakdown's cost, and the map asks a dozen Nd values of a new plan)."""
+        if dp in self._breakdowns:
+            return self._breakdowns[dp]
+        if dp not in self._states:
+            self._states[dp] = states_only(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len,
+                                                        dp))
+        return self._states[dp]
 
     def variant(self, recompute: str, batch: int, seq: int, dp: int) -> Plan:
         key = (recompute, batch, seq, dp)
@@ -180,14 +206,28 @@ class _Peaks:
         """Every moment's bytes (or predict()'s peak alone, where moments and predict disagree)."""
         key = (stage, recompute, batch, seq, dp)
         if key not in self._totals:
-            trial, b = self.variant(recompute, batch, seq, dp), self.breakdown(dp)
+            b = self.states(dp)
             if self.via_predict:  # predict() adds the memo's plan's allowance: take that one off
-                self._totals[key] = {"peak": predict(trial, b)[stage].total_bytes - self.allowance}
+                point = (recompute, batch, seq, dp)
+                if point not in self._predicted:  # predict() answers every stage: the others are asked next
+                    self._predicted[point] = [p.total_bytes for p in predict(self.variant(*point), b)]
+                self._totals[key] = {"peak": self._predicted[point][stage] - self.allowance}
             else:
-                if dp not in self._shapes:  # the tensor groups: the same for every variant at this Nd
-                    self._shapes[dp] = shapes(trial)
-                self._totals[key] = dict(zip(*moment_totals(trial, stage, b, self._shapes[dp])))
+                at = (stage, recompute, dp)
+                if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
+                    self._stage_totals[at] = StageTotals.of(self.variant(recompute, batch, seq, dp), stage, b,
+                                                            self.shapes(dp))
+                summed = self._stage_totals[at] and self._stage_totals[at](batch, seq)
+                if summed is None:
+                    summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
+                self._totals[key] = dict(zip(*summed))
         return self._totals[key]
+
+    def shapes(self, dp: int) -> Any:
+        """The tensor groups at Nd: the same for every variant there."""
+        if dp not in self._shapes:
+            self._shapes[dp] = shapes(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
+        return self._shapes[dp]
 
     def peak(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int:
         return max(self.totals(stage, recompute, batch, seq, dp).values())
@@ -202,6 +242,15 @@ class _Peaks:
         peaks = predict(self.variant(plan.recompute, plan.micro_batch, plan.seq_len, plan.dp), self.breakdown(plan.dp))
         return all(p.total_bytes == self.peak(p.stage, plan.recompute, plan.micro_batch, plan.seq_len, plan.dp)
                    + self.allowance for p in peaks)
+
+
+def states_only(plan: Plan) -> Breakdown:
+    """compute(plan) without the communication (0 bytes a stage), the notes nor every rank's runs: the states the
+    peaks read (the largest rank's; at a large Nd with a shard group the runs are many, and checked one by one)."""
+    stages = [StageResult(s, comps, [], 0, formula)
+              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp))]
+    return Breakdown(plan.params, plan.dp, plan.profile, plan.scheme, stages,
+                     exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 
 
 def peak_memo(plan: Plan, previous: _Peaks | None = None) -> _Peaks:
@@ -219,7 +268,7 @@ def solve(plan: Plan, memo: _Peaks | None = None) -> FitAnswer:
     peaks = peak_memo(plan, memo)
     known = peaks.evaluations
     seq, dp, cap_seq, search = plan.seq_len, plan.dp, max_seq_cap(plan), dp_search(plan)
-    comm = {s.stage: s.comm_bytes for s in peaks.breakdown(dp).stages}
+    comm = dict(zip(STAGES, peaks.comm(dp)))
     configs, modelled = [], 0
     for stage in STAGES:
         for r in RECOMPUTE:

@@ -112,7 +112,8 @@ class FitMapModel:
             self._memo = peak_memo(plan, self._memo)
             answer = solve(plan, self._memo)
             known = self._policy_peaks.get((self._memo.key, plan.micro_batch, plan.seq_len, plan.dp), dict)
-            policies = cheapest_fitting(plan, peaks=known) if plan.model.architecture is not None else []
+            policies = (cheapest_fitting(plan, peaks=known, states=self._memo.states(plan.dp))
+                        if plan.model.architecture is not None else [])
             state = FitState(plan, answer, self._map(plan), recompute=policies)
         except (FitError, ValueError, ArithmeticError) as exc:  # as PlanModel: one sentence, the window stays
             state = FitState(plan, error=str(exc))

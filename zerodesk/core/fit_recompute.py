@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .accounting import STAGES, compute
+from .accounting import STAGES, Breakdown, compute
 from .fit import usable_memory
 from .peak import moments, shapes
 from .peak_bound import MixedBound
@@ -64,20 +64,21 @@ def policies(arch: Architecture, seq: int, batch: int) -> list[RecomputePolicy]:
 
 
 def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks: dict | None = None,
-                     _bound: bool = True) -> list[PolicyFit]:
+                     _bound: bool = True, states: Breakdown | None = None) -> list[PolicyFit]:
     """The cheapest policy that fits the plan's micro-batch and sequence at each stage (the plan's own recomputation
     aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise).
     peaks: a dict of each policy's peak by stage that this fills and reads; pass the same one for plans whose peaks
     agree (the same core.fit.peak_key, micro-batch, sequence and Nd: the GPU's memory and the allowance only move the
     line they are held against), as the Fit view does across edits.
     A policy of one mode on some blocks is first held against core.peak_bound's cheap lower bound (_bound=False: not,
-    the search as it was, which tests compare with)."""
+    the search as it was, which tests compare with). states: the plan's states (compute(plan)'s stages), when the
+    caller has them."""
     arch = plan.model.architecture
     usable = usable_memory(plan)
     found: dict[int, PolicyFit] = {}
     if arch is None:
         return [PolicyFit(s, None, None, usable) for s in stages]
-    states = compute(plan)  # the states do not depend on recomputation
+    states = states or compute(plan)  # the states do not depend on recomputation
     allowance = plan.cuda_allowance_bytes
     sh, cache = shapes(plan), {}  # neither depends on the policy: the closed form's and the steps' per mode are kept
 

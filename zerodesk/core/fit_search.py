@@ -81,16 +81,41 @@ def largest_fitting(totals: Callable[[int], Totals], limit: int, cap: int, degre
 
 def _model_answer(points: list[tuple[int, Totals]], limit: int, cap: int) -> int | None:
     """The largest x in [0, cap] that fits by the polynomial through consecutive points, for every moment at once."""
-    keys = set(points[0][1])
-    if any(set(t) != keys for _, t in points[1:]):
+    first = points[0][1]
+    if any(t.keys() != first.keys() for _, t in points[1:]):
         return None
     x0 = points[0][0]
+    order = list(first)
+    rows = [list(t.values()) if list(t) == order else [t[k] for k in order] for _, t in points]
+    if rows[0] and max(max(map(abs, r)) for r in rows) < _EXACT and abs(limit) < _EXACT:
+        return _model_answer_arrays(np.array(rows, dtype=np.int64), x0, limit, cap)
     answer = cap
-    for key in keys:
-        ys = [t[key] for _, t in points]
+    for ys in zip(*rows):
         d1 = ys[1] - ys[0]
         d2 = ys[2] - 2 * ys[1] + ys[0] if len(ys) > 2 else 0
         answer = min(answer, _moment_answer(ys[0], d1, d2, x0, limit, cap))
+    return max(answer, 0)
+
+
+_EXACT = 2**60  # bytes: below it every difference and quotient _model_answer_arrays takes stays exact in int64
+
+
+def _model_answer_arrays(ys: Any, x0: int, limit: int, cap: int) -> int:
+    """_model_answer for every moment at once ([point, moment] int64): the straight moments in one go, each curved
+    one (d2 != 0) by _moment_answer."""
+    d1 = ys[1] - ys[0]
+    d2 = ys[2] - 2 * ys[1] + ys[0] if len(ys) > 2 else np.zeros_like(d1)
+    room = limit - ys[0]
+    straight = d2 == 0
+    rising = straight & (d1 > 0)
+    answer = cap
+    if rising.any():
+        answer = min(answer, int((x0 + room[rising] // d1[rising]).min()))
+    flat = straight & ~rising
+    if flat.any() and (room[flat] < 0).any():
+        answer = 0
+    for y0, a, b in zip(ys[0][~straight].tolist(), d1[~straight].tolist(), d2[~straight].tolist()):
+        answer = min(answer, _moment_answer(y0, a, b, x0, limit, cap))
     return max(answer, 0)
 
 

@@ -24,7 +24,6 @@ Fragmentation (reserved - allocated) is not predicted: it is measured, and label
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .accounting import STAGES, Breakdown, compute
@@ -86,19 +85,10 @@ def moment_totals(plan: Plan, stage: int, b: Breakdown | None = None,
     """(each moment's label, each moment's bytes) for every moment moments() gives, in its order: the fit's question,
     answered without building each moment's components where the traced step allows (one recomputation on every
     block, one micro-batch a step). A label is "phase: name", a name given twice marked with primes (name, name')."""
+    from .peak_totals import labels
+
     names, totals = moments(plan, stage, b, _sh, _totals=True)
-    return _labels(names), totals
-
-
-@lru_cache(maxsize=256)
-def _labels(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    seen: dict[str, int] = {}
-    out = []
-    for phase, name in names:
-        label = f"{phase}: {name}"
-        seen[label] = seen.get(label, -1) + 1
-        out.append(label + "'" * seen[label])
-    return tuple(out)
+    return labels(names), totals
 
 
 def _named_totals(ms: list[Moment]) -> tuple[tuple[tuple[str, str], ...], list[int]]:
@@ -134,12 +124,16 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act,
                            _top and plan.accum_steps <= 1, _collectives) if step is None else None
     if step is not None or mixed is not None:
+        from .peak_totals import traced_totals
         from .peak_traced import traced_moments
 
         inputs = 2 * 8 * plan.seq_len * plan.micro_batch
         placed: tuple = ((), [])  # the fit's way: the template's moments as totals alone
         if mixed is not None:
             out = mixed
+        elif _totals and not _top and _collectives \
+                and (summed := traced_totals(plan, stage, step, eng, one, resting, inputs, kn)) is not None:
+            placed, out = summed, []  # the collectives' totals are in it (core.peak_totals)
         elif _totals and not _top:
             placed = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True)
             out = [Moment(ph, name, comps) for ph, name, comps in
@@ -148,7 +142,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, top_only=_top, units=kn,
                                   with_ends=_collectives)]
-        if _collectives:
+        if _collectives and out:
             out = unit_collectives(plan, stage, out, one)
         if stage >= 2:
             out.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(

@@ -60,9 +60,13 @@ class MixedBound:
     @classmethod
     def of(cls, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str) -> "MixedBound | None":
         """For `plan` set to recompute `mode` (on some blocks or all: the policies bound() is asked of differ from it
-        only in which blocks)."""
-        if plan.model.architecture is None or plan.accum_steps > 1:
+        only in which blocks). With accumulation the step's moments are those of one micro-batch a step and more
+        (core.accumulation adds the later micro-batches' beside them, every place's kept): a bound of the step without
+        accumulation bounds it too."""
+        if plan.model.architecture is None:
             return None
+        if plan.accum_steps > 1:
+            plan = plan.model_copy(update={"accum_steps": 1})
         eng = engine(plan, stage)
         if any(traced_step(plan, eng.compute, m) is None for m in ("none", mode)):
             return None

@@ -14,8 +14,9 @@ the peak is the largest. Pure Python and numpy: no torch.
 
 from __future__ import annotations
 
+from copy import copy
 from functools import lru_cache
-from math import ceil
+from math import ceil, frexp
 from operator import itemgetter
 from typing import Any
 
@@ -30,7 +31,7 @@ _TRACE_GRAD = {"bf16": BF16, "autocast": FP32, "fp32": FP32}  # the dtype of a .
 
 def depth(plan: Any) -> int:
     """Blocks of the plan's model: its architecture's layers, or the block groups of its tensor list."""
-    from .architecture import block_group
+    from .architecture_tensors import block_group
 
     arch = plan.model.architecture
     if arch is not None:
@@ -253,6 +254,15 @@ class _Placed:
         self.final_less = final[self.slot].astype(float)
         self._terms: dict[tuple, tuple[list[dict[str, int]], list[int]]] = {}
 
+    def scaled(self, grad_scale: float) -> "_Placed":
+        """The same placed moments with the gradients' class scaled (a power of two: exact), its memos its own."""
+        out = copy(self)
+        out.poly = self.poly.copy()
+        out.poly[:, CLASSES.index("grad")] *= grad_scale
+        out._at, out._terms = {}, {}
+        out.__dict__.pop("_ends", None)
+        return out
+
     def terms(self, stage: int, layers: int, sh: Any, eng: Any, dp: int, units: Any) -> list[dict[str, int]]:
         """engine_terms of every place, in order (read only), kept by what they depend on: a fit's variants and the
         policies a recomputation search tries (core.fit_recompute) share them (80 blocks' places a policy at 70B)."""
@@ -269,8 +279,16 @@ class _Placed:
         if found is None:
             if len(self._terms) >= 64:
                 self._terms.clear()
-            terms = [engine_terms(stage, place, i, layers, sh, eng, dp, units) for _, _, place, i in self.places]
-            found = self._terms[key] = (terms, [sum(t.values()) for t in terms])
+            # by place, shared by every step placed in this structure (the steps of each recomputation a search tries)
+            if len(_TERMS) >= 64 and key not in _TERMS:
+                _TERMS.clear()
+            at = _TERMS.setdefault(key, {})
+            for _, _, place, i in self.places:
+                if (place, i) not in at:
+                    terms = engine_terms(stage, place, i, layers, sh, eng, dp, units)
+                    at[place, i] = (terms, sum(terms.values()))
+            pairs = [at[place, i] for _, _, place, i in self.places]
+            found = self._terms[key] = ([t for t, _ in pairs], [n for _, n in pairs])
         return found
 
     def at(self, s: int, b: int, less_block: int, less_final: int) -> list:
@@ -311,6 +329,9 @@ class _Placed:
         return r, r.sum(axis=(1, 2))
 
 
+_TERMS: dict[tuple, dict[tuple, tuple[dict[str, int], int]]] = {}  # engine_terms (and their sum) by place, per step
+
+
 def _kinds_of(plan: Any, step: CompiledStep) -> list[str]:
     arch = plan.model.architecture
     return block_kinds(arch) if arch is not None else [step.kinds[j % len(step.kinds)] for j in range(depth(plan))]
@@ -330,8 +351,19 @@ def _placed(plan: Any, step: CompiledStep, fsdp: bool, grad_scale: float, every_
 def placed_form(step: CompiledStep, kinds: tuple[str, ...], fsdp: bool, grad_scale: float,
                 sizes: tuple[tuple[str, int], ...], every_block: bool, per_unit: int = 1) -> _Placed:
     """A template's moments placed in one step structure, keyed by all it depends on (step: a template's compiled
-    step, kept by its template for the process's life); cache_clear() to start cold."""
+    step, kept by its template for the process's life); cache_clear() to start cold (and _placed_unscaled's).
+
+    The gradients' scale weighs only their class: under a power of two it scales those polynomials exactly, so the
+    structure placed at scale 1 serves every such scale (a new scheme or dtype places no moment again)."""
+    if grad_scale != 1 and grad_scale > 0 and frexp(grad_scale)[0] == 0.5:
+        return _placed_unscaled(step, kinds, fsdp, sizes, every_block, per_unit).scaled(grad_scale)
     return _Placed(step, list(kinds), fsdp, grad_scale, dict(sizes), every_block, per_unit)
+
+
+@lru_cache(maxsize=16)
+def _placed_unscaled(step: CompiledStep, kinds: tuple[str, ...], fsdp: bool, sizes: tuple[tuple[str, int], ...],
+                     every_block: bool, per_unit: int) -> _Placed:
+    return placed_form(step, kinds, fsdp, 1.0, sizes, every_block, per_unit)
 
 
 def _less(plan: Any, step: CompiledStep, compute: str) -> tuple[int, int]:

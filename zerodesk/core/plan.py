@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 from fractions import Fraction
 from functools import cache
 from math import prod
@@ -16,7 +15,9 @@ from typing import Any
 
 from .record import ConfigDict, Field, Record, ValidationInfo, field_validator, model_validator, validation_error
 
-from .architecture import Architecture, default_ffn, param_count, tensor_shapes
+from .architecture import Architecture, default_ffn
+
+from .architecture_tensors import param_count, tensor_shapes
 from .atomic_save import TEMP_PREFIX, SaveReport, atomic_write_text, sweep_stale_temps
 from .disk_state import DiskState, FileChangedOnDisk, change_since, observe, read_observed
 from .errors import PlanError, explain, field_errors, os_reason
@@ -440,7 +441,7 @@ def plan_to_json(plan: Plan) -> str:
     tensors = plan.model.tensors
     if not tensors:
         return plan.model_dump_json(indent=2, exclude_none=True) + "\n"
-    marker = secrets.token_hex(16)  # stands in for the list in the indented text, then gives way to it
+    marker = os.urandom(16).hex()  # stands in for the list in the indented text, then gives way to it
     stand_in = plan.model_copy(update={"model": plan.model.model_copy(update={"tensors": [(marker, ())]})})
     text = stand_in.model_dump_json(indent=2, exclude_none=True) + "\n"
     at = re.search(r'\[\s*\[\s*"' + marker + r'",\s*\[\]\s*\]\s*\]', text)

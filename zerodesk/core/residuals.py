@@ -210,7 +210,7 @@ def estimate(arch: Architecture, seq: int, batch: int, compute: Compute = "bf16"
     logits = t * arch.vocab
     cast = saved_cast = recast = 0
     if compute == "autocast":
-        from .architecture import param_count
+        from .architecture_tensors import param_count
 
         cast = 2 * linear_weight_count(arch, params if params is not None else param_count(arch))
         q, kv = arch.heads * arch.dim_per_head, arch.n_kv_heads * arch.dim_per_head

@@ -100,10 +100,12 @@ GROUPS = ("other", "self", "prev", "next", "before:full", "before:window", "far:
 PARTS = ("const", "vocab", "rest")  # no s or b in the term (weights: autocast's copies), the vocabulary (logits), rest
 
 
+@lru_cache(maxsize=4096)  # a step names the same few monomials thousands of times
 def _monomial(text: str) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((s, int(e or 1)) for s, _, e in (f.partition("^") for f in text.split("*") if f)))
 
 
+@lru_cache(maxsize=4096)
 def _part(mono: tuple[tuple[str, int], ...]) -> int:
     syms = {s for s, _ in mono}
     return 0 if not syms & {"s", "b"} else 1 if "V" in syms else 2

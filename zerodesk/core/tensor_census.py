@@ -20,7 +20,9 @@ from operator import methodcaller
 from math import prod
 from typing import Iterable, Sequence
 
-from .architecture import Architecture, block_group, tensor_shapes
+from .architecture import Architecture
+
+from .architecture_tensors import block_group, tensor_shapes
 from .architecture_tensors import _Fields
 
 Shape = tuple[int, ...]

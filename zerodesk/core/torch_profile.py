@@ -316,7 +316,7 @@ def torch_transient(named_shapes: list[tuple[str, tuple[int, ...]]] | TensorCens
     phase peak's "unsharded_params" when that peak falls inside the blocks (measured: tests/test_measure.py,
     tests/test_knobs_ranks.py).
 
-    named_shapes as from core.architecture.tensor_shapes (or their TensorCensus): each block (`blocks.{i}`,
+    named_shapes as from core.architecture_tensors.tensor_shapes (or their TensorCensus): each block (`blocks.{i}`,
     `model.layers.{i}`, `transformer.h.{i}`, ...) is a tensor group; FSDP2's units are `per_unit` consecutive blocks
     (core.knobs.blocks_per_unit: 1, N, or None for the root only), the rest (embeddings, final norm, head) the root.
     placement: FSDP2's shard dimension per tensor ("dim0" or "auto", shard_dim).

@@ -23,7 +23,28 @@ from ..core.text import shorten
 # imported after it (looking for its __feature__ switches), which costs about half a millisecond each.
 from ..core import accounting, catalog, peak, plan_model, residuals  # noqa: E402,F401  isort: skip
 from ..measure import rules  # noqa: E402,F401  isort: skip
-import numpy  # noqa: E402,F401  isort: skip  (pyqtgraph draws with it: ~70 modules PySide would read too)
+
+
+def _numpy_without_blas_threads():
+    """numpy (pyqtgraph draws with it: loaded before Qt, its ~70 modules are not read by PySide), with one BLAS thread.
+
+    The window multiplies no matrices, yet OpenBLAS starts a thread per core when it loads, and they ran on the 2 cores
+    the window starts on: ~25 ms of the start's CPU time. OpenBLAS reads its setting once, when it loads; the variable
+    is put back at once, so the processes the window starts (the torch worker) keep their own threads. A setting the
+    user made stays as it is."""
+    key = "OPENBLAS_NUM_THREADS"
+    if key in os.environ or "numpy" in sys.modules:
+        import numpy
+    else:
+        os.environ[key] = "1"
+        try:
+            import numpy
+        finally:
+            del os.environ[key]
+    return numpy
+
+
+_numpy_without_blas_threads()
 
 LANG_CHOICES = LANGUAGE.values
 THEME_CHOICES = ("system", "light", "dark")

@@ -92,15 +92,27 @@ class DrawOnceMixin:
             self._redraw()
 
     def _fit_value_axis(self) -> bool:
-        """Size the value axis to its tick labels now (pyqtgraph does it while painting the axis, then lays the chart
-        out again and paints it twice); True when its width changed and the chart was laid out anew. Ticks drawn
-        before at the same width (one of the last AXIS_PICTURES_KEPT) take that drawing's picture: nothing is measured."""
+        """Lay the chart out at what the drawing changed, now: the value axis sized to its tick labels (pyqtgraph does
+        it while painting the axis, then lays the chart out again and paints it twice), and any other axis the drawing
+        changed (a title set, the bottom axis grown to it; a posted layout request drew the chart again a turn later,
+        after a paint). True when the view box has a new size (drawn again at it already)."""
         pi = self.getPlotItem()
         axis = pi.getAxis("left")
         key = (tuple(axis.range), axis.size(), axis.logMode, axis.labelText, axis.labelUnits)
-        if key == self._axis_fitted:  # the same ticks: the same labels
+        if key != self._axis_fitted:  # new ticks: new labels
+            self._axis_fitted = key
+            self._measure_value_axis(axis, key)
+        if pi.layout.isActivated():
             return False
-        self._axis_fitted = key
+        size = self._drawn_size
+        pi.layout.activate()
+        return self._view_size() != size
+
+    def _measure_value_axis(self, axis, key: tuple) -> None:
+        """Measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
+        width holds, that picture is what the paint would make again (it was made twice per edit, a third of a chart's
+        paint). A new width invalidates the chart's layout. Ticks drawn before at the same width (one of the last
+        AXIS_PICTURES_KEPT: a scheme or profile chosen again) take that drawing's picture: nothing is measured."""
         width = axis.maximumWidth()
         # what else the picture depends on: the width the labels had, their pens, font and decimal point, the spacing
         seen = (*key[:1], (axis.size().width(), axis.size().height()), *key[2:], axis.textWidth, width,
@@ -108,14 +120,11 @@ class DrawOnceMixin:
                 QLocale().decimalPoint(), repr(axis._tickSpacing), axis._tickDensity, repr(axis._tickLevels))
         pictures = self.__dict__.setdefault("_axis_pictures", {})
         picture = pictures.pop(seen, None)
-        if picture is not None:  # these ticks were drawn before (a scheme or profile chosen again): the same picture
+        if picture is not None:
             pictures[seen] = picture
             axis.picture = picture
-            return False
+            return
         text_width = axis.textWidth
-        # measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
-        # width holds, that picture is what the paint would make again (it was made twice per edit, a third of a
-        # chart's paint)
         picture = QPicture()
         painter = QPainter(picture)
         if axis.style["tickFont"]:
@@ -133,9 +142,6 @@ class DrawOnceMixin:
                 if len(pictures) >= AXIS_PICTURES_KEPT:
                     del pictures[next(iter(pictures))]  # the oldest
                 pictures[seen] = picture
-            return False
-        pi.layout.activate()
-        return True
 
     @property
     def redraw_pending(self) -> bool:

@@ -178,6 +178,10 @@ class PlanTab(QWidget):
         chart.menu.log_action.setText(self.tr("Logarithmic Scale"))
         if self._plan is not None and self._breakdown is not None:
             chart.set_plan(self._plan, self._breakdown)  # its caption is in place already: the panel keeps its size
+        if chart.parentWidget().isVisible():  # in view now, drawn once in its place (the layout shows it a turn
+            with drawing_held(chart):  # later, drawn first at the size it is made at)
+                chart.show()
+                self._nd_pane.activate()
         return chart
 
     def focus_chain(self) -> list[QWidget]:

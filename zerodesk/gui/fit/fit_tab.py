@@ -37,8 +37,8 @@ MIN_MAP_HEIGHT, MAX_MIN_MAP_HEIGHT = 150, 360
 MIN_TABLE_HEIGHT = 140  # the header and four configurations; the rest scroll
 
 
-def _label(name: str, rich: bool = True) -> QLabel:
-    label = WrappedLabel()
+def _label(name: str, rich: bool = True, keep_height: bool = False) -> QLabel:
+    label = WrappedLabel(keep_height=keep_height)
     label.setObjectName(name)
     label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -64,17 +64,17 @@ class FitTab(QWidget):
         v = QVBoxLayout(self)
         v.setContentsMargins(6, 6, 6, 6)
         v.setSpacing(4)
-        self.caption = _label("fitCaption")
+        self.caption = _label("fitCaption", keep_height=True)
         v.addWidget(self.caption)
         self.stale = _label("fitStale", rich=False)
         self.stale.setStyleSheet(f"color: {ERROR_COLOR};")
         self.stale.hide()
         v.addWidget(self.stale)
-        self.recommendation = _label("fitRecommendation")
+        self.recommendation = _label("fitRecommendation", keep_height=True)
         v.addWidget(self.recommendation)
-        self.recompute = _label("fitCheapestRecompute")  # the cheapest recomputation that fits, per stage
+        self.recompute = _label("fitCheapestRecompute", keep_height=True)  # the cheapest recomputation that fits, per stage
         v.addWidget(self.recompute)
-        self.legend = _label("fitLegend")
+        self.legend = _label("fitLegend", keep_height=True)
         v.addWidget(self.legend)
 
         self.chart = FitMapChart()
@@ -93,6 +93,7 @@ class FitTab(QWidget):
         self.notes = _label("fitNotes", rich=False)
         self.notes.setStyleSheet(f"color: {WARN_COLOR};")
         v.addWidget(self.notes)
+        self._texts = (self.caption, self.recommendation, self.recompute, self.legend, self.notes)
 
         self._export_actions = []
         for suffix in (".png", ".svg"):
@@ -213,13 +214,15 @@ class FitTab(QWidget):
             self.recompute.hide()
             self.notes.setText("")
             return
+        shown = [(label, label.text(), label.isVisibleTo(self)) for label in self._texts]
         self.caption.setText(texts.caption(plan, state.answer))
         self.recommendation.setText(texts.recommendation(state.answer, plan.units))
         self.recompute.setText(texts.cheapest_recompute(plan, state.recompute))
         self.recompute.setVisible(bool(state.recompute))
         self.legend.setText(self._legend_html())
         self.notes.setText("\n".join(texts.notes(plan, state.answer)))
-        self.textsChanged.emit()
+        if any((label.text(), label.isVisibleTo(self)) != (text, visible) for label, text, visible in shown):
+            self.textsChanged.emit()  # the height the view needs may have changed (not when no text did)
 
     def _error_text(self, plan: Plan) -> str:
         gpu = plan.cluster.gpu_memory_bytes

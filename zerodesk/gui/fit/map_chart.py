@@ -60,6 +60,11 @@ class FitMapChart(pg.PlotWidget):
         self.printing = False  # drawn for a file: no keyboard cursor
         self.text_for = None  # (Nd, micro-batch) -> hover text, set by the tab
         self._ticks_key: tuple | None = None
+        self._drawn: tuple | None = None  # (Nd values, micro-batches, each cell's stage) as the cells show them
+        self._groups: dict = {}  # the cells' corners by stage
+        self._digits_at: dict = {}  # each stage's digits as placed: (x, y, size)
+        self._plan_at: tuple | None = None  # the plan's outline
+        self._size: tuple[int, int] | None = None  # columns and rows the axes' ranges span
         pi = self.getPlotItem()
         pi.setMenuEnabled(False)
         pi.hideButtons()
@@ -101,24 +106,34 @@ class FitMapChart(pg.PlotWidget):
             for item in self._digits.values():
                 item.setData([], [])
             self._plan_box.setData([], [])
+            self._drawn, self._groups, self._digits_at, self._plan_at, self._size = None, {}, {}, None, None
             self.cursor = None
             self._draw_cursor()
             return
-        groups: dict = {key: ([], []) for key in self._cells}
-        for row, stages in enumerate(fmap.stages()):
-            for col, stage in enumerate(stages):
-                groups[stage][0].append(col - 0.5 + GAP / 2)
-                groups[stage][1].append(row - 0.5 + GAP / 2)
-        for key, (xs, ys) in groups.items():
-            n = len(xs)
-            self._cells[key].setOpts(x0=xs, y0=ys, width=[1 - GAP] * n, height=[1 - GAP] * n)
-        self._groups = groups
-        self._place_digits()
-        self._plan_box.setData(*self._box(fmap.dps.index(fmap.plan_dp), fmap.batches.index(fmap.plan_micro_batch), 0.5))
-        self.setXRange(-0.5, len(fmap.dps) - 0.5, padding=0)
-        self.setYRange(-0.5, len(fmap.batches) - 0.5, padding=0)
-        self._ticks_key = None
-        self._update_ticks()
+        # what an edit did not change is left as drawn: a changed item repaints, and a changed range or tick lays
+        # the axes out again (most edits move only the plan's cell, or nothing on the map)
+        cells = (fmap.dps, fmap.batches, fmap.stages())
+        if cells != self._drawn:
+            self._drawn = cells
+            groups: dict = {key: ([], []) for key in self._cells}
+            for row, stages in enumerate(cells[2]):
+                for col, stage in enumerate(stages):
+                    groups[stage][0].append(col - 0.5 + GAP / 2)
+                    groups[stage][1].append(row - 0.5 + GAP / 2)
+            for key, (xs, ys) in groups.items():
+                if (xs, ys) != self._groups.get(key):
+                    n = len(xs)
+                    self._cells[key].setOpts(x0=xs, y0=ys, width=[1 - GAP] * n, height=[1 - GAP] * n)
+            self._groups = groups
+            if (len(fmap.dps), len(fmap.batches)) != self._size:
+                self._size = (len(fmap.dps), len(fmap.batches))
+                self.setXRange(-0.5, len(fmap.dps) - 0.5, padding=0)
+                self.setYRange(-0.5, len(fmap.batches) - 0.5, padding=0)
+            self._update_ticks()
+        box = self._box(fmap.dps.index(fmap.plan_dp), fmap.batches.index(fmap.plan_micro_batch), 0.5)
+        if box != self._plan_at:
+            self._plan_at = box
+            self._plan_box.setData(*box)
         self.cursor = self.index_of(*old) if old else None
         if self.cursor is None:
             self.cursor = (fmap.dps.index(fmap.plan_dp), fmap.batches.index(fmap.plan_micro_batch))
@@ -162,13 +177,13 @@ class FitMapChart(pg.PlotWidget):
         px, py = vb.viewPixelSize() if vb.width() > 0 and vb.height() > 0 else (1.0, 1.0)
         cell_px = min((1 - GAP) / px, (1 - GAP) / py) if px > 0 and py > 0 else 0
         size = min(MAX_DIGIT_PX, 0.5 * cell_px) if cell_px >= MIN_DIGIT_PX else 0
-        groups = getattr(self, "_groups", None)
+        groups = self._groups
         for s, item in self._digits.items():
-            if not size or groups is None:
-                item.setData([], [])
-                continue
-            xs, ys = groups[s]
-            item.setData([x + (1 - GAP) / 2 for x in xs], [y + (1 - GAP) / 2 for y in ys], size=size)
+            xs, ys = groups.get(s, ([], [])) if size else ([], [])
+            placed = ([x + (1 - GAP) / 2 for x in xs], [y + (1 - GAP) / 2 for y in ys], size)
+            if placed != self._digits_at.get(s):  # unchanged digits are not set again (a set repaints the chart)
+                self._digits_at[s] = placed
+                item.setData(placed[0], placed[1], size=size)
 
     def _update_ticks(self) -> None:
         """Tick labels every column (row) where they fit, else every 2nd, 4th...: labels never overlap."""

@@ -1,37 +1,20 @@
 """The Measure tab's choices: device, ranks, stages, scale-down, interpreter and watchdog.
 
-A widget that renders and remembers; it knows nothing of runs. `changed` fires on every edit.
+A widget that renders and remembers; it knows nothing of runs. `changed` fires on every edit. The interpreter's
+row (checked before Start, found for a bundle) is runs.interpreter_field's; this grid places its widgets.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
-import threading
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QProcess, Qt, QTimer, Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFileDialog,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSpinBox,
-    QWidget,
-)
-
-from ...measure.interpreter import CPU_TORCH_INDEX
-from ...measure.interpreter import default_python as find_python_with_torch
 from ...measure.protocol import Scale
 from ...measure.rules import STAGES
 from ..base import i18n
 from ..base.settings import MeasureSettings
 from .fraction_spin import FractionSpin
-from .interpreter_probe import probe_interpreter
+from .interpreter_field import InterpreterField
 
 SCALE_KEYS = ("layers", "hidden", "seq", "vocab")
 DEVICES = (("auto", QT_TRANSLATE_NOOP("MeasureControls", "auto")), ("cuda", "CUDA"), ("cpu", "CPU"))
@@ -60,12 +43,6 @@ class MeasureControls(QWidget):
         super().__init__(parent)
         self.settings = settings
         self._loading = True
-        self._probe: QProcess | None = None
-        self._search_timer: QTimer | None = None  # search_python's, kept across searches
-        self._search: tuple[threading.Thread, list[str]] | None = None
-        self._probe_text = ""
-        self._lacks: dict[str, str] = {}  # interpreter -> what it lacks for the worker ("" = ready)
-        self._gpus: dict[str, int | None] = {}  # interpreter -> GPUs its torch sees (the probe's answer)
         self._build()
         self._load()
         self._loading = False
@@ -130,25 +107,17 @@ class MeasureControls(QWidget):
         grid.addWidget(self.scale_label, 1, 0)
         grid.addLayout(scales, 1, 1)
 
-        self.python_label = QLabel()
+        self.interpreter_field = InterpreterField(self)
+        f = self.interpreter_field  # its widgets, by the names the tab and the tests know them
+        self.python_label, self.python, self.browse, self.check_python, self.python_note = (
+            f.label, f.edit, f.browse, f.check_button, f.note)
         py_row = QHBoxLayout()
         py_row.setSpacing(6)
-        self.python = QLineEdit()
-        self.python.setObjectName("measurePython")
-        self.python.setMinimumWidth(120)
-        self.python_label.setBuddy(self.python)
-        self.browse = QPushButton()
-        self.browse.setObjectName("measureBrowse")
-        self.check_python = QPushButton()
-        self.check_python.setObjectName("measureCheckPython")
         py_row.addWidget(self.python, 1)
         py_row.addWidget(self.browse)
         py_row.addWidget(self.check_python)
         grid.addWidget(self.python_label, 2, 0)
         grid.addLayout(py_row, 2, 1)
-        self.python_note = QLabel()
-        self.python_note.setObjectName("measurePythonNote")
-        self.python_note.setWordWrap(True)
         grid.addWidget(self.python_note, 3, 1)
 
         self.timeout_label = QLabel()
@@ -174,12 +143,9 @@ class MeasureControls(QWidget):
         for spin in self.scale_fields.values():
             spin.valueChanged.connect(self._on_edit)
         self.reset_scale.clicked.connect(self.reset_scale_to_full)
-        self.python.editingFinished.connect(self._on_edit)
-        self.python.editingFinished.connect(self.check_interpreter)  # what it lacks, said before Start
-        self.python.textChanged.connect(self._on_python_typed)
+        f.edited.connect(self._on_edit)
+        f.checked.connect(self.changed)  # Start follows what the check found
         self.timeout.valueChanged.connect(self._on_edit)
-        self.browse.clicked.connect(self._browse_python)
-        self.check_python.clicked.connect(self.check_interpreter)
 
     def retranslate(self) -> None:
         self.device_label.setText(translate("MeasureControls", "&Device:"))
@@ -199,17 +165,11 @@ class MeasureControls(QWidget):
             self.scale_fields[key].setAccessibleName(_t(SCALE_TIPS[key]))
         self.reset_scale.setText(translate("MeasureControls", "Full size"))
         self.reset_scale.setToolTip(translate("MeasureControls", "Set every scale back to 1 (the model as planned)"))
-        self.python_label.setText(translate("MeasureControls", "&Python with torch:"))
-        self.python.setPlaceholderText(translate("MeasureControls", "path to a Python interpreter that can import torch"))
-        self.python.setAccessibleName(translate("MeasureControls", "Python interpreter that runs the ranks"))
-        self.browse.setText(translate("MeasureControls", "Browse…"))
-        self.check_python.setText(translate("MeasureControls", "Check"))
-        self.check_python.setToolTip(translate("MeasureControls", "Ask this interpreter for its torch version and whether it sees a GPU"))
+        self.interpreter_field.retranslate()
         self.timeout_label.setText(translate("MeasureControls", "&Give up after:"))
         self.timeout.setSuffix(translate("MeasureControls", " s"))
         self.timeout.setToolTip(translate("MeasureControls", "Stop the run if it has not finished by then (a hung rank cannot stall it)"))
         self.timeout_note.setText(translate("MeasureControls", "a watchdog: a hung rank cannot stall the run"))
-        self._update_python_note()
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange and hasattr(self, "python_note"):
@@ -224,7 +184,22 @@ class MeasureControls(QWidget):
         return Scale(**{key: float(f"{self.scale_fields[key].value():.6g}") for key in SCALE_KEYS})
 
     def interpreter(self) -> str:
-        return self.python.text().strip()
+        return self.interpreter_field.path()
+
+    def gpus(self) -> int | None:
+        """GPUs the chosen interpreter's torch sees, once checked (None: not known yet)."""
+        return self.interpreter_field.gpus()
+
+    def interpreter_problem(self) -> str:
+        """Why the chosen interpreter cannot run the ranks, as far as known before Start ("" when none is known)."""
+        return self.interpreter_field.problem()
+
+    def check_interpreter(self) -> None:
+        self.interpreter_field.check()
+
+    def search_python(self) -> None:
+        """A bundle has no Python of its own: find one with torch (runs.interpreter_field)."""
+        self.interpreter_field.search()
 
     def device_choice(self) -> str:
         return self.device.currentData()
@@ -276,88 +251,3 @@ class MeasureControls(QWidget):
         s.python = self.interpreter()
         s.timeout_s = self.timeout.value()
         self.changed.emit()
-
-    # -- the interpreter ----------------------------------------------------------------------------
-    def _update_python_note(self) -> None:
-        path = self.interpreter()
-        if self._probe_text:
-            text = self._probe_text
-        elif not path:
-            text = translate("MeasureControls", "ZeroDesk itself does not load torch: the ranks run in this interpreter.")
-        elif path == sys.executable:
-            text = translate("MeasureControls", "The running interpreter (ZeroDesk's own); a frozen bundle needs another Python that has torch.")
-        else:
-            text = translate("MeasureControls", "The ranks run in this interpreter; it needs torch (press Check to see its version).")
-        self.python_note.setText(text)
-
-    def _on_python_typed(self, _text: str = "") -> None:
-        if self._probe is None:
-            self._probe_text = ""
-        self._update_python_note()
-
-    def _browse_python(self) -> None:
-        start = os.path.dirname(self.interpreter()) or os.path.expanduser("~")
-        path, _filter = QFileDialog.getOpenFileName(self, translate("MeasureControls", "Python interpreter that has torch"), start)
-        if path:
-            self.python.setText(path)
-            self._on_edit()
-            self.check_interpreter()
-
-    def check_interpreter(self) -> None:
-        """Ask the interpreter (asynchronously) what it has for the worker; the answer goes under the field."""
-        path = self.interpreter()
-        if not path or self._probe is not None:
-            return
-        self._probe_text = translate("MeasureControls", "Checking {path}…").format(path=path)
-        self._update_python_note()
-        self.check_python.setEnabled(False)
-
-        def done(text: str, lacks: str, gpus: int | None = None) -> None:
-            self._probe, self._probe_text = None, text
-            self._lacks[path], self._gpus[path] = lacks, gpus
-            self.check_python.setEnabled(True)
-            self._update_python_note()
-            self.changed.emit()  # Start follows what the check found
-
-        self._probe = probe_interpreter(self, path, done)
-
-    def gpus(self) -> int | None:
-        """GPUs the chosen interpreter's torch sees, once checked (None: not known yet)."""
-        return self._gpus.get(self.interpreter())
-
-    def interpreter_problem(self) -> str:
-        """Why the chosen interpreter cannot run the ranks, as far as known before Start ("" when none is known)."""
-        path = self.interpreter()
-        if self._lacks.get(path):
-            return self._lacks[path]
-        if path == sys.executable and importlib.util.find_spec("torch") is None:  # a lookup, no import
-            return translate("MeasureControls", "ZeroDesk's own Python has no torch: install it with "
-                             "{python} -m pip install torch transformers (on Linux add --index-url {cpu_index} for the "
-                             "CPU build), or choose another Python that has torch.").format(
-                python=path, cpu_index=CPU_TORCH_INDEX)
-        return ""
-
-    def search_python(self) -> None:
-        """A bundle has no Python of its own: find one with torch in a plain thread; a timer picks up the answer.
-
-        The timer is kept and stopped, never deleted from inside its own timeout (a crash in ~QObject was seen in
-        full test runs around this search, not reproduced alone): one timer for every search."""
-        found: list[str] = []
-        thread = threading.Thread(target=lambda: found.append(find_python_with_torch() or ""), daemon=True)
-        self._search = (thread, found)
-        if self._search_timer is None:
-            self._search_timer = QTimer(self)
-            self._search_timer.setInterval(100)
-            self._search_timer.timeout.connect(self._pick_up_search)
-        thread.start()
-        self._search_timer.start()
-
-    def _pick_up_search(self) -> None:
-        thread, found = self._search
-        if thread.is_alive():
-            return
-        self._search_timer.stop()
-        if found and found[0] and not self.interpreter():
-            self.python.setText(found[0])
-            self._on_edit()
-            self.check_interpreter()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QComboBox, QLayout, QStyle, QStyleOptionComboBox
 
 from ...resources import resource
+from ..charts.draw_once import drawing_held
 
 DEFAULT_SIZE = QSize(1440, 900)
 NARROW_WINDOW = 1200  # px: below this the glossary shares the form's dock (tabs), the charts keep the middle
@@ -36,7 +37,7 @@ class WindowLayout:
                 avail = screen.availableGeometry().size()
                 size = QSize(min(size.width(), avail.width()), min(size.height(), avail.height()))
             self.resize(size)
-            QTimer.singleShot(0, self.fit_docks)  # after the first layout: a dock resized before it is ignored
+            self._fit_docks_on_show = True  # once laid out: a dock resized before it is ignored (setVisible)
         state = self.settings.window_state if self._persist else None
         if state is not None:
             self.restoreState(state)
@@ -69,19 +70,42 @@ class WindowLayout:
         takes at most 38% of the window; the glossary a fifth to a quarter, or, in a narrow window, in a tab
         behind the form (F1 or a click on a bar brings it forward), so the charts keep half the window."""
         width, wanted, needed = self.width(), self.form_width_wanted(), self.form_width_needed()
-        narrow = width < NARROW_WINDOW
+        narrow = self._place_glossary()
         form = max(300, min(needed, round(width * 0.4)), min(wanted, round(width * 0.38)))
+        if narrow:
+            self.resizeDocks([self.form_dock], [form], Qt.Orientation.Horizontal)
+        else:
+            glossary = max(260, min(420, round(width * (0.22 if form > width * 0.3 else 0.25))))
+            self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
+
+    def _place_glossary(self) -> bool:
+        """The glossary beside the charts, or in a narrow window in a tab behind the form; True when narrow."""
+        narrow = self.width() < NARROW_WINDOW
         tabbed = self.tabifiedDockWidgets(self.form_dock)
         if narrow and self.glossary not in tabbed:
             self.tabifyDockWidget(self.form_dock, self.glossary)
             self.form_dock.raise_()
         elif not narrow and self.glossary in tabbed:
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.glossary)
-        if narrow:
-            self.resizeDocks([self.form_dock], [form], Qt.Orientation.Horizontal)
-        else:
-            glossary = max(260, min(420, round(width * (0.22 if form > width * 0.3 else 0.25))))
-            self.resizeDocks([self.form_dock, self.glossary], [form, glossary], Qt.Orientation.Horizontal)
+        return narrow
+
+    _fit_docks_on_show = False
+
+    def setVisible(self, visible: bool) -> None:
+        """The first show of a window not restored from the settings fits the docks at once, inside show(): the window
+        is laid out at the docks' final widths before its first frame, and the stage chart (self.chart), held through
+        it, is drawn at its final size only (fitted a turn later, the first frame was laid out and painted at the docks'
+        first widths, and the chart drawn four times: at those, after its axis grew, at the fitted size, and once more
+        as the Nd chart came)."""
+        if not (visible and self._fit_docks_on_show):
+            super().setVisible(visible)
+            return
+        self._fit_docks_on_show = False
+        self._place_glossary()  # before the show: a dock tabbed while shown has its tab bar shown a turn later
+        with drawing_held(self.chart):
+            super().setVisible(True)
+            self.fit_docks()
+            self.layout().activate()
 
     keep_layout = True  # False: this run's size came from --size, and is not the user's to keep
 

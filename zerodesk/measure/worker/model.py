@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ...core.architecture import block_group, tensor_shapes
+from ...core.architecture_tensors import block_group, tensor_shapes
 from ...core.plan import Architecture, ModelSpec
 from . import torch_compat
 
@@ -149,7 +149,7 @@ def build_model(spec: Architecture | ModelSpec, device: torch.device | str = "cp
 
 
 def blocks_of(model: nn.Module) -> nn.ModuleList:
-    """The ModuleList of blocks: the parent of every tensor group core.architecture.block_group names."""
+    """The ModuleList of blocks: the parent of every tensor group core.architecture_tensors.block_group names."""
     groups = {block_group(name) for name, _ in model.named_parameters()} - {"root"}
     parents = {g.rsplit(".", 1)[0] for g in groups}
     if len(parents) != 1:

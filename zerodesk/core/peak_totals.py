@@ -1,0 +1,262 @@
+"""Every moment's total bytes of a traced step, for the fit's many variants (core.peak.moment_totals): the template's
+placed moments and FSDP2's collectives in backward summed as arrays, no moment's components built.
+
+The same sums as the moments themselves (core.peak_traced.traced_moments, core.peak_collectives.unit_collectives):
+a moment's components add up (the template's bytes by component over what the engine and the states hold there), and
+each collective changes a few of them (temporaries, gradients, the reduce-scatter's input and output, the gathered
+parameters, the all-gather buffer), so its total is the end's total less the components it replaces plus their new
+values. tests/test_peak_totals.py holds both ways equal on random plans. Integer arithmetic (int64 below 2^62 bytes;
+None above, and the caller builds the moments). Pure Python and numpy: no torch.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .peak_engine import unit_bytes
+from .peak_traced import _TRACE_GRAD, _less, _Named, _placed, _Placed, depth
+
+@lru_cache(maxsize=256)
+def labels(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """Each moment's label, "phase: name", a name given twice marked with primes (name, name'): core.peak.moment_totals'."""
+    seen: dict[str, int] = {}
+    out = []
+    for phase, name in names:
+        label = f"{phase}: {name}"
+        seen[label] = seen.get(label, -1) + 1
+        out.append(label + "'" * seen[label])
+    return tuple(out)
+
+
+# what a collective reads of the end of a unit's backward (or of the head backward's start)
+KEYS = ("temporaries", "unsharded_grads", "grads", "reduce_scatter", "gathered_params", "all_gather")
+_LIMIT = 2**62
+
+
+class _Ends:
+    """Where a placed step's collectives start (the pairs traced_moments marks "... end" and "... start"), and the
+    moments they make, by name: what every variant of one step structure shares."""
+
+    def __init__(self, placed: _Placed, stage: int, kn: Any, layers: int) -> None:
+        per_unit, root_only = kn.per_unit, kn.root_only
+        idx, marks = [], []
+        for k, (phase, name, place, i) in enumerate(placed.places):
+            if stage >= 2 and place in ("last", "bwd") and not root_only and i % per_unit == 0:
+                idx.append(int(placed.bounds[k + 1]) - 1)
+                marks.append((phase, name, i))
+        for k, (phase, name, place, _) in enumerate(placed.places):
+            if stage == 3 and place == "headb" and not root_only:
+                idx.append(int(placed.bounds[k]))
+                marks.append((phase, None, None))  # the root gathered again for the head's backward
+        self.idx = np.array(idx, dtype=np.intp)
+        self.slot = placed.slot[self.idx] if idx else np.zeros(0, dtype=np.intp)
+        self.start = np.array([name is None for _, name, _ in marks], dtype=bool)
+        # a unit's blocks from its first (the last unit may have fewer), and the unit gathered before it (stage 3)
+        self.blocks = [None if i is None else min(i + per_unit, layers) - i for _, _, i in marks]
+        self.before = [i - kn.unit_start(i - 1) if stage == 3 and i is not None and i > 0 else None
+                       for _, _, i in marks]
+        names: list[tuple[str, str]] = []
+        for phase, name, i in marks:
+            if name is None:
+                names.append((phase, "root gathered for the head's backward"))
+                continue
+            names.append((phase, f"unit reduce-scatter after {name}"))
+            if stage == 3 and i > 0:
+                names.append((phase, f"unit gathered for its backward after {name}"))
+        self.names = tuple(names)
+        self._base: dict[int, tuple[Any, np.ndarray]] = {}
+
+    def base(self, terms: list[dict[str, int]]) -> np.ndarray:
+        """[key, end]: what the engine holds of KEYS at each end's place (kept by the terms' list, which the placed
+        step keeps by what it depends on)."""
+        found = self._base.get(id(terms))
+        if found is None or found[0] is not terms:
+            if len(self._base) >= 64:
+                self._base.clear()
+            slots = self.slot.tolist()
+            found = self._base[id(terms)] = (terms, np.array([[terms[k].get(key, 0) for k in slots] for key in KEYS],
+                                                             dtype=np.int64).reshape(len(KEYS), len(slots)))
+        return found[1]
+
+
+def _ends(placed: _Placed, stage: int, kn: Any, layers: int) -> _Ends:
+    """The placed step's ends at this stage (kept with it)."""
+    memo = placed.__dict__.setdefault("_ends", {})
+    key = (stage, layers, kn.per_unit, kn.root_only)  # unit_start reads only the unit's size
+    if key not in memo:
+        memo[key] = _Ends(placed, stage, kn, layers)
+    return memo[key]
+
+
+def traced_totals(plan: Any, stage: int, step: Any, eng: Any, one: Any, resting: dict, inputs: int,
+                  kn: Any) -> tuple[tuple, list[int]] | None:
+    """((phase, name) per moment, its total bytes) of the template's placed moments and then of the collectives their
+    marked ends make (as core.peak.moments with _totals orders them); None where a sum may pass int64."""
+    fsdp = stage >= 2
+    grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
+    placed = _placed(plan, step, fsdp, grad_scale, False, kn)
+    found = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
+    units: dict[int | None, tuple[int, ...]] = {}
+
+    def unit_of(n: int | None) -> tuple[int, ...]:
+        if n not in units:
+            units[n] = unit_bytes(plan, stage, n, one)
+        return units[n]
+
+    return _summed(placed, found, stage, depth(plan), one, eng, plan.shard_size, kn, resting,
+                   sum(resting.values()) + inputs, lambda ends: _unit_arrays(ends, unit_of))
+
+
+def _summed(placed: _Placed, found: list, stage: int, layers: int, one: Any, eng: Any, dp: int, kn: Any,
+            resting: dict, held: int, unit_arrays: Any) -> tuple[tuple, list[int]] | None:
+    """traced_totals from a placed step's point (_Placed.at); unit_arrays(ends): _unit_arrays at that point; held:
+    what every moment holds beyond the template's and the engine's bytes."""
+    r, rounded = found[0], found[2]
+    sums = placed.term_sums(stage, layers, one, eng, dp, kn)
+    if rounded is None or max(sums, default=0) + held >= _LIMIT or abs(held) >= _LIMIT \
+            or not resting.keys().isdisjoint(KEYS):  # a state the engine's terms would replace: the moments decide
+        return None
+    totals = rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot]
+    ends = _ends(placed, stage, kn, layers)
+    if not len(ends.idx):
+        return placed.names, totals.tolist()
+    named = _Named.of(eng.compute, stage >= 2)
+    picked = r[ends.idx].reshape(len(ends.idx), -1)
+    if picked.size and np.abs(picked).max() * picked.shape[1] >= _LIMIT:
+        return None
+    own = np.rint(picked).astype(np.int64) @ named.columns  # [end, component]: the template's bytes
+    base = ends.base(placed.terms(stage, layers, one, eng, dp, kn))
+    comp = {key: base[j] + (own[:, named.keys.index(key)] if key in named.keys else 0) + resting.get(key, 0)
+            for j, key in enumerate(KEYS)}
+    made = _collective_totals(dp, ends, totals[ends.idx], comp, kn, *unit_arrays(ends))
+    return placed.names + ends.names, totals.tolist() + made
+
+
+def _unit_arrays(ends: _Ends, unit_of: Any) -> tuple[Any, ...]:
+    """(each end's unit's gradients, reduce-scatter input and gathered parameters, the unit before it gathered, the
+    stream's gradient, the root gathered): what _collective_totals reads of unit_bytes."""
+    units = {n: unit_of(n) for n in {None, *ends.blocks, *ends.before}}  # a few sizes for every end
+
+    def column(ns: list, j: int) -> np.ndarray:
+        return np.array([units[n][j] if n is not None else 0 for n in ns], dtype=np.int64)
+
+    return (column(ends.blocks, 0), column(ends.blocks, 1), column(ends.blocks, 2), column(ends.before, 2),
+            units[None][3], units[None][4])
+
+
+def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, np.ndarray], kn: Any,
+                       grads_u: Any, rs_u: Any, gathered_u: Any, before: Any, stream: int, root: int) -> list[int]:
+    """The totals of the moments core.peak_collectives.unit_collectives makes from the ends, in its order: each
+    end's total with the components the collective replaces swapped for their new values."""
+    tmp, ug, g, rs, gp, ag = (c[key] for key in KEYS)
+    # core.accumulation.unit_reduce_scatter with nothing kept
+    own = np.minimum(grads_u, ug)
+    output = rs_u // shard
+    big = output > own
+    ug2 = np.where(big, ug - own, ug)
+    g2 = np.maximum(0, g) + np.where(big, output, 0)
+    copy = total - tmp + stream - rs + rs_u - gp + np.maximum(0, gp - gathered_u) - ug + ug2 - g + g2
+    # peak_collectives._gathered_for_backward: the unit before gathered, its all-gather output too without prefetch
+    gathered = copy - ug2 + (ug - own) - g2 + g + output + before * (1 if kn.prefetch else 2)
+    # core.accumulation.root_regather
+    regather = total - ug - tmp - ag + root
+    out: list[int] = []
+    for start, later, a, b, s in zip(ends.start.tolist(), ends.before, copy.tolist(), gathered.tolist(),
+                                     regather.tolist()):
+        if start:
+            out.append(s)
+        else:
+            out.append(a)
+            if later is not None:
+                out.append(b)
+    return out
+
+
+class StageTotals:
+    """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
+    and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
+    of() gives None where moment_totals would not sum a traced step (accumulation, a choice per block, no template);
+    a call gives None at a point it cannot sum (no step traced there, or past int64): ask moment_totals there."""
+
+    def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str) -> None:
+        from .peak_engine import _grad_keys, block_grads, engine, optimizer_temps
+        from .peak_knobs import step_knobs, unit_shapes
+
+        self.plan, self.stage, self.one, self.template, self.mode = plan, stage, one, template, mode
+        self.eng = eng = engine(plan, stage)
+        self.kn = kn = step_knobs(plan)
+        states = dict(b.stage(stage).components)
+        grad_keys = _grad_keys(plan, b)
+        self.resting = {k: v for k, v in states.items() if k not in grad_keys}
+        self.rest = sum(self.resting.values())
+        sh = unit_shapes(one, kn, len(kn.modes))
+        tail: list[tuple[tuple[str, str], int]] = []  # core.peak.moments' last moments, less their inputs
+        if stage >= 2:
+            at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
+            tail.append((("backward", "root reduce-scatter"), sum(dict(
+                self.resting, inputs=0, grads=block_grads(at_rest_grads, sh), unsharded_grads=eng.grad * sh.root_padded,
+                reduce_scatter=eng.reduce * sh.root_padded).values())))
+        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0,
+                                                                 optimizer_temps=optimizer_temps(plan, stage, one)).values())))
+        self.tail_names = tuple(n for n, _ in tail)
+        self.tail = [v for _, v in tail]
+        self.layers, self.dp = depth(plan), plan.shard_size
+        self.fsdp = stage >= 2
+        self.grad_scale = (eng.grad if self.fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
+        arch = plan.model.architecture
+        self.hidden = arch.hidden if arch is not None else 0
+        self.cuda = plan.kernel_device == "cuda" and arch is not None
+        self.units: dict[int, tuple[_Ends, tuple]] = {}  # _unit_arrays by the ends (the stream's gradient aside)
+        self._placed: dict[int, tuple[Any, _Placed]] = {}  # by the step
+        self._labels: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by the placed step
+
+    @classmethod
+    def of(cls, plan: Any, stage: int, b: Any, one: Any) -> "StageTotals | None":
+        from .peak_knobs import step_knobs
+        from .step_template import template_for
+
+        arch = plan.model.architecture
+        modes = set(step_knobs(plan).modes)
+        if plan.accum_steps > 1 or len(modes) > 1 or (arch is None and not plan.model.step_template):
+            return None
+        template = template_for(arch, plan.model.step_template)
+        if template is None:
+            return None
+        return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute)
+
+    def __call__(self, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
+        from .cuda_kernels import saved_less
+
+        arch, eng = self.plan.model.architecture, self.eng
+        step = self.template.step(arch, seq, eng.compute, self.mode, batch)
+        if step is None:
+            return None
+        placed = self._placed.get(id(step))
+        if placed is None or placed[0] is not step:  # a template keeps its steps: a few per plan
+            placed = self._placed[id(step)] = (step, _placed(self.plan, step, self.fsdp, self.grad_scale, False,
+                                                             self.kn))
+        placed = placed[1]
+        less = saved_less(arch, seq, batch, eng.compute, self.plan.recompute, step.attention) if self.cuda else (0, 0)
+        found = placed.at(seq, batch, *less)
+        inputs = 2 * 8 * seq * batch
+        stream = eng.stream * seq * batch * self.hidden
+
+        def unit_arrays(ends: _Ends) -> tuple[Any, ...]:
+            known = self.units.get(id(ends))
+            if known is None or known[0] is not ends:
+                known = self.units[id(ends)] = (ends, _unit_arrays(ends, lambda n: unit_bytes(self.plan, self.stage,
+                                                                                              n, self.one)))
+            return (*known[1][:4], stream, known[1][5])
+
+        summed = _summed(placed, found, self.stage, self.layers, self.one, eng, self.dp, self.kn, self.resting,
+                         self.rest + inputs, unit_arrays)
+        if summed is None:
+            return None
+        names, totals = summed
+        known = self._labels.get(id(placed))
+        if known is None or known[0] is not placed:
+            known = self._labels[id(placed)] = (placed, labels(names + self.tail_names))
+        return known[1], totals + [v + inputs for v in self.tail]
