@@ -89,7 +89,9 @@ def test_an_edit_the_nd_chart_does_not_show_leaves_it_undrawn_and_unpainted(wind
     chart is neither drawn nor painted again, and looks as it did; an Nd edit draws it."""
     stages, nd = window.chart, window.dp_chart
     field = window.form.field("seq_len")
+    _settle(qtbot)  # the window at rest: what its start left to paint is painted
     image = nd.grab().toImage()
+    _settle(qtbot)
     for text in ("1024", "4096", "2048"):
         counts = (stages.draw_count, nd.draw_count, nd.paint_count)
         _type(field, text)
