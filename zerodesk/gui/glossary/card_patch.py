@@ -51,6 +51,9 @@ def patch_in_use(doc: QTextDocument, page: CardHtml, in_use: list[tuple[str, Cla
         block = doc.findBlock(table.lastPosition() + 1)  # the empty block Qt keeps after a table, then the next
         if not block.text():
             block = block.next()
+    # Qt lays a document out in steps after a full change (a new text, a new width); an edit in between has the
+    # blocks after it kept at their old width for good: finish those steps first (nothing to do once done)
+    doc.documentLayout().documentSize()
     cursor = QTextCursor(doc)
     cursor.beginEditBlock()  # one change: Qt lays out the changed blocks once
     # from the last claim up, so that the positions found above still hold
