@@ -132,7 +132,7 @@ def build_model(spec: Architecture | ModelSpec, device: torch.device | str = "cp
     with the config it came from). Hugging Face layouts need the transformers package."""
     arch = spec if isinstance(spec, Architecture) else spec.architecture
     torch.manual_seed(seed)
-    if not built_by_transformers(arch):
+    if not built_by_transformers(spec):
         with torch.device(device):
             model: nn.Module = Decoder(arch)
         want = tensor_shapes(arch)
