@@ -248,7 +248,7 @@ def states_only(plan: Plan) -> Breakdown:
     """compute(plan) without the communication (0 bytes a stage), the notes nor every rank's runs: the states the
     peaks read (the largest rank's; at a large Nd with a shard group the runs are many, and checked one by one)."""
     stages = [StageResult(s, comps, [], 0, formula)
-              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp))]
+              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp, every_rank=False))]
     return Breakdown(plan.params, plan.dp, plan.profile, plan.scheme, stages,
                      exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 

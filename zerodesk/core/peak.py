@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .accounting import STAGES, Breakdown, compute
-from .accumulation import accumulate
+from .accumulation import accumulate, accumulated_totals
 from .peak_collectives import unit_collectives
 from .peak_engine import (  # noqa: F401  (re-exported: the peak's pieces, as callers and tests name them)
     BF16, FP32, Engine, Moment, _grad_keys, _shapes, _Shapes, block_grads, engine, local_elements, optimizer_temps,
@@ -96,16 +96,21 @@ def _named_totals(ms: list[Moment]) -> tuple[tuple[tuple[str, str], ...], list[i
 
 
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
-            _act: dict | None = None, _top: bool = False, _totals: bool = False, _collectives: bool = True) -> list:
+            _act: dict | None = None, _top: bool = False, _totals: bool = False, _collectives: bool = True,
+            _accumulate: bool = True) -> list:
     """Every candidate peak moment of one stage, each with its components in bytes.
 
     From the model's own step (a step template) where its structure has one, else from the closed-form
     activation model (core.residuals). _top: only the largest moment of each place (predict's shortcut).
     _totals: ((phase, name) per moment, bytes per moment) instead (moment_totals). _collectives=False: without FSDP2's
     collectives from a template's step (peak_collectives): the marked ends stay instead, and the rest of the moments
-    are the step's own (what a search that needs only to know a peak is over a line may look at first)."""
-    if _totals and plan.accum_steps > 1:  # accumulation reads each moment's gradients: the moments are needed
-        return _named_totals(moments(plan, stage, b, _sh, _act, _top, _collectives=_collectives))
+    are the step's own (what a search that needs only to know a peak is over a line may look at first).
+    _accumulate=False: the one-micro-batch step's moments alone (what accumulation adds to)."""
+    if _totals and plan.accum_steps > 1:  # accumulation reads each moment's gradients: the step's moments are built
+        b, one = b or compute(plan), _sh or _shapes(plan)
+        base = moments(plan, stage, b, one, _act, _top, _collectives=_collectives, _accumulate=False)
+        names, totals = accumulated_totals(plan, stage, base, b, lambda: unit_bytes(plan, stage, None, one))
+        return tuple(names), totals
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
@@ -154,6 +159,8 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         if _totals:
             names, totals = _named_totals(out)
             return placed[0] + names, placed[1] + totals
+        if not _accumulate:
+            return out
         return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
     acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
@@ -256,6 +263,8 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     out.append(Moment("optimizer", "optimizer step", comps))
     if _totals:
         return _named_totals(out)
+    if not _accumulate:
+        return out
     return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
 
 
