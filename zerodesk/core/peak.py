@@ -96,8 +96,7 @@ def _named_totals(ms: list[Moment]) -> tuple[tuple[tuple[str, str], ...], list[i
 
 
 def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | None = None,
-            _act: dict | None = None, _top: bool = False, _totals: bool = False, _collectives: bool = True,
-            _accumulate: bool = True) -> list:
+            _act: dict | None = None, _top: bool = False, _totals: bool = False, _collectives: bool = True) -> list:
     """Every candidate peak moment of one stage, each with its components in bytes.
 
     From the model's own step (a step template) where its structure has one, else from the closed-form
@@ -105,12 +104,8 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     _totals: ((phase, name) per moment, bytes per moment) instead (moment_totals). _collectives=False: without FSDP2's
     collectives from a template's step (peak_collectives): the marked ends stay instead, and the rest of the moments
     are the step's own (what a search that needs only to know a peak is over a line may look at first).
-    _accumulate=False: the one-micro-batch step's moments alone (what accumulation adds to)."""
-    if _totals and plan.accum_steps > 1:  # accumulation reads each moment's gradients: the step's moments are built
-        b, one = b or compute(plan), _sh or _shapes(plan)
-        base = moments(plan, stage, b, one, _act, _top, _collectives=_collectives, _accumulate=False)
-        names, totals = accumulated_totals(plan, stage, base, b, lambda: unit_bytes(plan, stage, None, one))
-        return tuple(names), totals
+    With _totals and accumulation, the totals of accumulate's moments (core.accumulation.accumulated_totals; the template's moments
+    and those they add summed as arrays where they can be, core.peak_totals.accumulated_pairs)."""
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
@@ -129,17 +124,24 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act,
                            _top and plan.accum_steps <= 1, _collectives) if step is None else None
     if step is not None or mixed is not None:
-        from .peak_totals import traced_totals
+        from .peak_totals import accumulated_pairs, traced_totals
         from .peak_traced import traced_moments
 
         inputs = 2 * 8 * plan.seq_len * plan.micro_batch
         placed: tuple = ((), [])  # the fit's way: the template's moments as totals alone
+        added: tuple = ((), [])  # and with accumulation, those it adds for them
+        one_step = plan.accum_steps <= 1
         if mixed is not None:
             out = mixed
-        elif _totals and not _top and _collectives \
+        elif _totals and not _top and _collectives and one_step \
                 and (summed := traced_totals(plan, stage, step, eng, one, resting, inputs, kn)) is not None:
             placed, out = summed, []  # the collectives' totals are in it (core.peak_totals)
-        elif _totals and not _top:
+        elif _totals and not _top and _collectives and not one_step \
+                and (pairs := accumulated_pairs(plan, stage, step, eng, one, resting, inputs, kn, b)) is not None:
+            placed, added = pairs[:2], pairs[2:]
+            out = [Moment(ph, name, comps) for ph, name, comps in
+                   traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
+        elif _totals and not _top and one_step:
             placed = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True)
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
@@ -156,11 +158,14 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         comps = dict(states, inputs=inputs)
         comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
         out.append(Moment("optimizer", "optimizer step", comps))
-        if _totals:
+        if _totals and one_step:
             names, totals = _named_totals(out)
             return placed[0] + names, placed[1] + totals
-        if not _accumulate:
-            return out
+        if _totals:  # accumulate's order: the step's moments, then what each adds, the placed ones first
+            names, totals = accumulated_totals(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))
+            n = len(out)
+            return (placed[0] + tuple(names[:n]) + added[0] + tuple(names[n:]),
+                    placed[1] + totals[:n] + added[1] + totals[n:])
         return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
     acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
@@ -261,10 +266,11 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
+    if _totals and plan.accum_steps > 1:
+        names, totals = accumulated_totals(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))
+        return tuple(names), totals
     if _totals:
         return _named_totals(out)
-    if not _accumulate:
-        return out
     return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
 
 
