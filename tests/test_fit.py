@@ -540,3 +540,24 @@ def test_a_memo_of_peaks_is_not_reused_across_an_edit_of_the_shard_group():
     memo = peak_memo(base)
     assert stage_peaks(grouped, 1, 64, peak_memo(grouped, memo)) == stage_peaks(grouped, 1, 64)
     assert stage_peaks(grouped, 1, 64) != stage_peaks(base, 1, 64)
+
+
+@pytest.mark.parametrize("profile", ["paper", "torch"])
+@pytest.mark.parametrize("sync", ["every", "last"])
+def test_accumulation_steps_of_one_class_share_a_memo_and_answer_as_a_fresh_one(profile, sync):
+    """The peaks read of accumulation only whether there is any, the sync, and (reducing in the last micro-batch only)
+    whether a middle micro-batch comes (fit.accum_class): plans of one class share the memo, and a kept memo answers
+    every figure, the communication per step of the plan's own steps included, as a fresh one."""
+    from zerodesk.core.fit import accum_class, peak_memo
+
+    base = _llama(profile=profile, accum_steps=3, accum_sync=sync, micro_batch=2)
+    memo = peak_memo(base)
+    solve(base, memo)
+    for steps in (2, 3, 4, 7):
+        plan = base.model_copy(update={"accum_steps": steps})
+        kept = peak_memo(plan, memo)
+        assert (kept is memo) == (accum_class(plan) == accum_class(base)), steps
+        assert (kept is memo) == (sync == "every" or steps >= 3), steps
+        warm, cold = solve(plan, kept), solve(plan)
+        assert warm.configs == cold.configs and warm.recommendation == cold.recommendation, steps
+    assert peak_memo(base.model_copy(update={"accum_steps": 1}), memo) is not memo

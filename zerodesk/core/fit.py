@@ -140,8 +140,19 @@ def peak_key(plan: Plan) -> str:
     """The part of a plan its stage peaks depend on (see PEAK_FREE); of the cluster, what the peaks read: the shard
     group (the states shard among it) and the kernels a named GPU implies (plan.kernel_device: CUDA's attention and
     norm kernels save less). A memo kept across an edit of either gave the previous plan's peaks."""
-    return (plan.model_dump_json(exclude=PEAK_FREE)
-            + f"|shard_group={plan.cluster.shard_group}|kernels={plan.kernel_device}")
+    return (plan.model_dump_json(exclude={**PEAK_FREE, "accum_steps": True, "accum_sync": True})
+            + f"|shard_group={plan.cluster.shard_group}|kernels={plan.kernel_device}|accum={accum_class(plan)}")
+
+
+def accum_class(plan: Plan) -> str:
+    """What the peaks read of gradient accumulation (core.accumulation): none; or reducing every micro-batch (the
+    same moments at any number of steps); or only the last's, with or without a middle micro-batch (3 steps or
+    more). Plans of one class share their peaks: an edit of the steps often needs none anew."""
+    if plan.accum_steps <= 1:
+        return "none"
+    if plan.accum_sync == "every":
+        return "every"
+    return "last, 2" if plan.accum_steps == 2 else "last, 3+"
 
 
 class _Peaks:
@@ -155,6 +166,7 @@ class _Peaks:
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
         self._states: dict[int, Breakdown] = {}
         self._comm: dict[int, list[int]] = {}
+        self._comm_of: dict[tuple, list[int]] = {}  # comm of another plan of the key's class (accumulation)
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
         self._shapes: dict[int, Any] = {}
@@ -171,8 +183,17 @@ class _Peaks:
             self._breakdowns[dp] = compute(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
         return self._breakdowns[dp]
 
-    def comm(self, dp: int) -> list[int]:
-        """Each stage's bytes one rank moves per step at Nd (the breakdown's, without its states where not known)."""
+    def comm(self, dp: int, plan: Plan | None = None) -> list[int]:
+        """Each stage's bytes one rank moves per step at Nd (the breakdown's, without its states where not known), of
+        `plan` where its accumulation steps or sync differ from the memo's plan's (the key shares the peaks of a
+        class of them, core.accumulation; the communication is per step)."""
+        if plan is not None and (plan.accum_steps, plan.accum_sync) != (self.plan.accum_steps, self.plan.accum_sync):
+            key = (dp, plan.accum_steps, plan.accum_sync)
+            if key not in self._comm_of:
+                at = plan if dp == plan.dp else plan.model_copy(update={"cluster": plan.cluster.model_copy(
+                    update={"dp": dp})})
+                self._comm_of[key] = [c.total_bytes for c in comm_by_link(at)]
+            return self._comm_of[key]
         if dp in self._breakdowns:
             return [s.comm_bytes for s in self._breakdowns[dp].stages]
         if dp not in self._comm:
@@ -268,7 +289,7 @@ def solve(plan: Plan, memo: _Peaks | None = None) -> FitAnswer:
     peaks = peak_memo(plan, memo)
     known = peaks.evaluations
     seq, dp, cap_seq, search = plan.seq_len, plan.dp, max_seq_cap(plan), dp_search(plan)
-    comm = dict(zip(STAGES, peaks.comm(dp)))
+    comm = dict(zip(STAGES, peaks.comm(dp, plan)))
     configs, modelled = [], 0
     for stage in STAGES:
         for r in RECOMPUTE:
