@@ -24,7 +24,7 @@ from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moment_totals, predict, shapes
 from .peak_totals import StageTotals
-from .plan import MAX_RANKS, Plan, PlanError, Profile
+from .plan import MAX_RANKS, Hybrid, Plan, PlanError, Profile
 
 RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
 
@@ -225,6 +225,7 @@ class _Peaks:
 
     def totals(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> dict[str, int]:
         """Every moment's bytes (or predict()'s peak alone, where moments and predict disagree)."""
+        dp = self.peak_dp(dp)
         key = (stage, recompute, batch, seq, dp)
         if key not in self._totals:
             b = self.states(dp)
@@ -243,6 +244,13 @@ class _Peaks:
                     summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
                 self._totals[key] = dict(zip(*summed))
         return self._totals[key]
+
+    def peak_dp(self, dp: int) -> int:
+        """The Nd whose peaks are those at dp: the shard group N itself where N divides dp (HSDP: the states, the
+        units and the collectives are the group's, rank r as r mod N; only the replicas grow), else dp. A map that
+        widens to 65,536 ranks because nothing fits asks no new peak past N."""
+        n = self.plan.cluster.shard_group
+        return n if n and self.plan.hybrid == Hybrid.HSDP and dp % n == 0 else dp
 
     def shapes(self, dp: int) -> Any:
         """The tensor groups at Nd: the same for every variant there."""
