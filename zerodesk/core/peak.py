@@ -64,7 +64,7 @@ def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> 
 
     recompute: the mode every block of the step takes; by default the plan's when all its blocks take one, else
     None (a choice per block: moments() places one step per mode, _mixed_moments)."""
-    from .step_template import template_for
+    from .peak_totals import _template
 
     arch = plan.model.architecture
     if arch is None and not plan.model.step_template:
@@ -74,7 +74,7 @@ def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> 
         if len(modes) > 1:
             return None
         recompute = modes.pop() if modes else plan.recompute
-    template = template_for(arch, plan.model.step_template)
+    template = _template(arch, plan.model.step_template)
     if template is None:
         return None
     return template.step(arch, plan.seq_len, compute_mode, recompute, plan.micro_batch)

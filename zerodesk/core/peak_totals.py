@@ -175,6 +175,26 @@ def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, 
     return out
 
 
+_TEMPLATES: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}  # by the (immutable) architecture, carried template
+# and installs
+
+
+def _template(arch: Any, carried: Any) -> Any:
+    """step_template.template_for, kept by the objects asked (a plan's variants share its model's): working out the
+    structure's key each time was most of a new memo's StageTotals."""
+    from .step_template import _OFF, INSTALLS, template_for
+
+    if _OFF:  # templates switched off (step_template.off)
+        return template_for(arch, carried)
+    key = (id(arch), id(carried), INSTALLS[0])
+    found = _TEMPLATES.get(key)
+    if found is None or found[0] is not arch or found[1] is not carried:
+        if len(_TEMPLATES) >= 64:
+            _TEMPLATES.clear()
+        found = _TEMPLATES[key] = (arch, carried, template_for(arch, carried))
+    return found[2]
+
+
 class StageTotals:
     """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
     and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
@@ -216,13 +236,12 @@ class StageTotals:
     @classmethod
     def of(cls, plan: Any, stage: int, b: Any, one: Any) -> "StageTotals | None":
         from .peak_knobs import step_knobs
-        from .step_template import template_for
 
         arch = plan.model.architecture
         modes = set(step_knobs(plan).modes)
         if plan.accum_steps > 1 or len(modes) > 1 or (arch is None and not plan.model.step_template):
             return None
-        template = template_for(arch, plan.model.step_template)
+        template = _template(arch, plan.model.step_template)
         if template is None:
             return None
         return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute)
