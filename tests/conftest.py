@@ -7,7 +7,9 @@ model when a test asks for several); `window` builds the whole main window for w
 from __future__ import annotations
 
 import os
+import resource
 import signal
+import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -62,6 +64,70 @@ def pytest_configure(config):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# ---------------------------------------------------------------- --cpu-table: where the suite's CPU goes
+
+def pytest_addoption(parser):
+    parser.addoption("--cpu-table", action="store_true",
+                     help="print each module's CPU seconds (the test process and the processes it waited for)")
+
+
+def _cpu_now() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report carries the CPU its phase took (user_properties travel from pytest-xdist's workers)."""
+    report = (yield).get_result()
+    if item.config.getoption("cpu_table"):
+        report.user_properties = [*report.user_properties, ("cpu_s", _cpu_now() - item.stash.get(_CPU_START, 0.0)),
+                                  ("wall_s", time.perf_counter() - item.stash.get(_WALL_START, 0.0))]
+
+
+_CPU_START, _WALL_START = pytest.StashKey[float](), pytest.StashKey[float]()
+
+
+def _phase_starts(item) -> None:
+    item.stash[_CPU_START], item.stash[_WALL_START] = _cpu_now(), time.perf_counter()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _phase_starts(item)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    _phase_starts(item)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item):
+    _phase_starts(item)
+
+
+_BY_MODULE: dict[str, list[float]] = {}
+
+
+def pytest_runtest_logreport(report):
+    props = dict(report.user_properties)
+    if "cpu_s" in props:
+        row = _BY_MODULE.setdefault(report.nodeid.split("::")[0], [0.0, 0.0])
+        row[0] += props["cpu_s"]
+        row[1] += props["wall_s"]
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if not config.getoption("cpu_table") or not _BY_MODULE:
+        return
+    rows = sorted(_BY_MODULE.items(), key=lambda kv: -kv[1][0])
+    terminalreporter.section("CPU by module (s: the test process and its waited-for children; wall s)")
+    for path, (cpu, wall) in rows:
+        terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {path}")
+    terminalreporter.write_line(f"{sum(r[0] for _, r in rows):9.1f} {sum(r[1] for _, r in rows):9.1f}  total")
 
 
 @pytest.fixture

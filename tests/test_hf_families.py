@@ -20,7 +20,18 @@ FILES = sorted(p for p in CONFIGS.glob("*.json") if p.name != "published.json")
 
 
 def hf_named_shapes(config: dict) -> list[tuple[str, tuple[int, ...]]]:
-    """transformers' own model on the meta device: its unique named parameters, tied weights once."""
+    """transformers' own model on the meta device: its unique named parameters, tied weights once. Built once per
+    config in a test process: a public config's architecture and the preset of the same model give the same config."""
+    key = json.dumps(config, sort_keys=True)
+    if key not in _BUILT:
+        _BUILT[key] = _hf_named_shapes(config)
+    return list(_BUILT[key])
+
+
+_BUILT: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+
+
+def _hf_named_shapes(config: dict) -> list[tuple[str, tuple[int, ...]]]:
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
     transformers.logging.set_verbosity_error()

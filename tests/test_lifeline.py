@@ -187,9 +187,15 @@ def test_no_child_runs_code_from_the_current_folder(path, tmp_path):
     assert done.returncode == 0, done.stdout[-1000:] + done.stderr[-2000:]
     if path == "the window's import":
         assert done.stdout.startswith("imported 10,136") or done.stdout.startswith("imported 10136"), done.stdout
+
+
+def test_the_torch_check_runs_no_code_from_the_current_folder(tmp_path):
+    """The snippet that checks a Python's torch (torch_check_command) is a child Python too: none of the planted
+    modules runs, whichever command asks (one check: it does not depend on the command)."""
+    plant(tmp_path)
     check = subprocess.run(torch_check_command(sys.executable, "import torch"),
                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert check.returncode == 0 and not list(tmp_path.glob("PLANTED-*"))
+    assert check.returncode == 0 and not list(tmp_path.glob("PLANTED-*")), check.stderr[-2000:]
 
 
 def cmdline(pid: int) -> str:

@@ -75,6 +75,8 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._drawn: tuple | None = None
         self._axes: tuple | None = None
         self._nd_drawn: tuple | None = None
+        self._drawn_look: tuple | None = None  # what the last drawing showed (_look)
+        self._placed: dict[int, tuple] = {}  # a line's label: what its place was found for (_place_label)
         self._gpu_drawn: tuple | None = None
         self._yrange: tuple | None = None
         self._top = 0.0
@@ -93,7 +95,10 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             # stages 2 and 3 coincide in the torch profile: stage 2 is dashed and drawn on top
             style = Qt.PenStyle.DashLine if s == 2 else Qt.PenStyle.SolidLine
             c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
-                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen)
+                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen,
+                                # pyqtgraph clips points beyond a million view heights, and so set every curve's data
+                                # again on each change of the value axis; the axis fits the curves: nothing to clip
+                                dynamicRangeLimit=None)
             c.setZValue(3 if s == 2 else 2)
             self.addItem(c)
             self._curves.append(c)
@@ -167,7 +172,15 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._key = key
         self.hybrid.update(plan, grid[-1])
         self._fit_unit()
-        self._redraw()
+        if self._pending or self._look() != self._drawn_look:  # a sequence or micro-batch edit: nothing here changed
+            self._redraw()
+
+    def _look(self) -> tuple:
+        """What a drawing shows besides the view's size, language and scale (which draw again by themselves): the
+        curves, the current Nd's markers and line, the GPU's line. A plan equal in these is not drawn or painted again."""
+        plan = self._plan
+        return (self._key, self.hybrid.key, plan.units, plan.dp, plan.cluster.gpu_memory_bytes,
+                tuple(self._breakdown.stage(s).total_bytes for s in STAGES))
 
     def _fit_unit(self) -> None:
         """The unit the curves are drawn in (set at once, drawn or not: the caption names it)."""
@@ -177,6 +190,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         plan = self._plan
         if plan is None:
             return
+        self._drawn_look = self._look()
         self._fit_unit()
         scale = UNIT_BYTES[self._unit]
         xs = [math.log2(n) for n in self._grid]
@@ -270,9 +284,14 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         spots: (position along the visible line 0..1, anchor of the label box at that point)."""
         vb = self.getPlotItem().vb
         (x0, x1), (y0, y1) = vb.viewRange()
+        # where it went depends on these only: an edit that moved the other line (or nothing here) leaves it in place
+        placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), self.font().key(), self._log, self._drawn_look)
+        if self._placed.get(id(line)) == placed:
+            return
         px, py = vb.viewPixelSize()
         if px <= 0 or py <= 0:
             return
+        self._placed[id(line)] = placed
         metrics = QFontMetrics(self.font())
         w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
         curves = [self.curve_data(s) for s in STAGES]

@@ -61,7 +61,8 @@ class HybridCurves:
         for s in STAGES:
             c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
                                 symbol=HOLLOW[s], symbolSize=7, symbolBrush=hollow,
-                                symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite")
+                                symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite",
+                                dynamicRangeLimit=None)  # nothing to clip: the chart's axis fits the curves
             c.setZValue(4)
             self._chart.addItem(c)
             self.curves.append(c)

@@ -12,9 +12,12 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QMetaObject, Qt, Slot
-from PySide6.QtGui import QPainter, QPicture
+from PySide6.QtCore import QEvent, QLocale, QMetaObject, Qt, Slot
+from PySide6.QtGui import QFont, QPainter, QPicture
 from PySide6.QtWidgets import QGraphicsView
+
+
+AXIS_PICTURES_KEPT = 32  # the value axis's pictures for its last ranges (an edit back draws no tick label again)
 
 
 class DrawOnceMixin:
@@ -98,19 +101,30 @@ class DrawOnceMixin:
         key = (tuple(axis.range), axis.size(), axis.logMode, axis.labelText, axis.labelUnits)
         if key != self._axis_fitted:  # new ticks: new labels
             self._axis_fitted = key
-            self._measure_value_axis(axis)
+            self._measure_value_axis(axis, key)
         if pi.layout.isActivated():
             return False
         size = self._drawn_size
         pi.layout.activate()
         return self._view_size() != size
 
-    @staticmethod
-    def _measure_value_axis(axis) -> None:
+    def _measure_value_axis(self, axis, key: tuple) -> None:
         """Measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
         width holds, that picture is what the paint would make again (it was made twice per edit, a third of a chart's
-        paint). A new width invalidates the chart's layout."""
+        paint). A new width invalidates the chart's layout. Ticks drawn before at the same width (one of the last
+        AXIS_PICTURES_KEPT: a scheme or profile chosen again) take that drawing's picture: nothing is measured."""
         width = axis.maximumWidth()
+        # what else the picture depends on: the width the labels had, their pens, font and decimal point, the spacing
+        seen = (*key[:1], (axis.size().width(), axis.size().height()), *key[2:], axis.textWidth, width,
+                axis.pen().color().rgba(), axis.textPen().color().rgba(), (axis.style["tickFont"] or QFont()).key(),
+                QLocale().decimalPoint(), repr(axis._tickSpacing), axis._tickDensity, repr(axis._tickLevels))
+        pictures = self.__dict__.setdefault("_axis_pictures", {})
+        picture = pictures.pop(seen, None)
+        if picture is not None:
+            pictures[seen] = picture
+            axis.picture = picture
+            return
+        text_width = axis.textWidth
         picture = QPicture()
         painter = QPainter(picture)
         if axis.style["tickFont"]:
@@ -124,6 +138,10 @@ class DrawOnceMixin:
             painter.end()
         if fits:
             axis.picture = picture
+            if axis.textWidth == text_width:  # the axis is as it was: the same ticks make this picture again
+                if len(pictures) >= AXIS_PICTURES_KEPT:
+                    del pictures[next(iter(pictures))]  # the oldest
+                pictures[seen] = picture
 
     @property
     def redraw_pending(self) -> bool:

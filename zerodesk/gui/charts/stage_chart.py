@@ -25,6 +25,7 @@ from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from ..base.provenance import component_specs
 from ..base.style import GPU_LINE_COLOR, PEAK_COLOR, component_color
+from .bars import Bars
 from .grid import GridLines, apply_axis_palette
 from .run_markers import BAR_WIDTH, Measured
 from .run_overlay import RunOverlay
@@ -60,7 +61,7 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._breakdown: Breakdown | None = None
         self._unit = "GB"  # the unit figures are drawn in (the plan's family, scaled to the figures)
         self.specs: dict[str, ComponentSpec] = {}  # the plan's components by key
-        self._bars: dict[str, pg.BarGraphItem] = {}
+        self._bars: dict[str, Bars] = {}
         self.runs = RunOverlay(self)  # simulated and measured steps beside the bars
         self._axes_key: tuple | None = None
         self._yrange: tuple | None = None
@@ -76,7 +77,7 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
 
         self.labels = StageLabels(self)
         # The predicted peak: hatched and dashed-outlined, above the states (an estimate, not a state).
-        self._peak_bar = pg.BarGraphItem(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH, brush=hatch_brush(),
+        self._peak_bar = Bars(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH, brush=hatch_brush(),
                                          pen=pg.mkPen(PEAK_COLOR, width=1.5, style=Qt.PenStyle.DashLine))
         self._peak_bar.setZValue(1)
         self.addItem(self._peak_bar)
@@ -261,7 +262,7 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             drawn_bottoms = [ty(b0) for b0 in bottoms]
             item = self._bars.get(key)
             if item is None:
-                item = pg.BarGraphItem(x=xs, y0=drawn_bottoms, height=heights, width=BAR_WIDTH,
+                item = Bars(x=xs, y0=drawn_bottoms, height=heights, width=BAR_WIDTH,
                                        brush=pg.mkBrush(QColor(component_color(key, i))), pen=self._segment_pen())
                 item.setZValue(1)
                 self.addItem(item)

@@ -249,12 +249,14 @@ class TableTab(QWidget):
         n = table.columnCount()
         if not n:
             return
-        table.resizeColumnsToContents()
+        header = table.horizontalHeader()
+        # what resizeColumnsToContents would set, measured without setting it: each column is resized once, to its
+        # share (resized twice, the wrapped rows were measured again for each)
+        wanted = [max(table.sizeHintForColumn(c), 0 if header.isHidden() else header.sectionSizeHint(c)) for c in range(n)]
         bar = table.verticalScrollBar()  # wrapped rows may bring it: leave it room now
         available = table.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
-        header = table.horizontalHeader()
         floors = [max(MIN_COLUMN, header.sectionSizeFromContents(c).width() + 12) for c in range(n)]
-        widths = share_width([table.columnWidth(c) + 12 for c in range(n)], available, floors)
+        widths = share_width([w + 12 for w in wanted], available, floors)
         for c, w in enumerate(widths):
             table.setColumnWidth(c, w)
 
@@ -311,17 +313,26 @@ class TableTab(QWidget):
         table = self.table
         table.setColumnCount(len(rows[0]) - 1)
         table.setRowCount(len(body))
+        cells = table.model()
         heads = ([balanced_lines(h) for h in rows[0][1:]], [balanced_lines(r[0], 32) for r in body])
         if heads != self._heads:
             self._heads = heads
-            table.setHorizontalHeaderLabels(heads[0])
-            table.setVerticalHeaderLabels(heads[1])
+            # the headers told once, as the cells below: each label's own change had the headers measure every row
+            # again (the row labels change with the scheme: ~20 ms of such an edit)
+            cells.blockSignals(True)
+            try:
+                table.setHorizontalHeaderLabels(heads[0])
+                table.setVerticalHeaderLabels(heads[1])
+            finally:
+                cells.blockSignals(False)
+            cells.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(heads[0]) - 1)
+            if heads[1]:
+                cells.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(heads[1]) - 1)
         bold = QFont(table.font())
         bold.setBold(True)
         total_row = len(b.stages[0].components)
         # the cells in place, their text set only where it changed, and the view told once: every cell's own
         # change had the view measure the rows again (~45 ms for the whole table on an edit)
-        cells = table.model()
         cells.blockSignals(True)
         try:
             self._set_cells(body, total_row, bold)

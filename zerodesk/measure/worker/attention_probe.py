@@ -38,7 +38,7 @@ def _probe(spec: Any, seq: int, device: Any) -> str:
     from ...core.plan import Architecture
     from . import torch_compat
     from .hf_model import build_hf_model
-    from .model import build_model
+    from .model import build_model, built_by_transformers
 
     arch = spec if isinstance(spec, Architecture) else spec.architecture
     if arch is not None:  # one block of the same structure (under Gemma-2's alternation: its first, windowed)
@@ -60,7 +60,7 @@ def _probe(spec: Any, seq: int, device: Any) -> str:
         called.append(True)
         return original(*args, **kwargs)
 
-    with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row():
+    with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(built_by_transformers(spec)):
         model = build()
         for p in model.parameters():
             p.data = p.data.to(torch.bfloat16)

@@ -82,7 +82,7 @@ def preload(plan: Plan | None = None) -> None:
     import torch.nn.parallel  # noqa: F401
 
     from . import rank, step, torch_compat  # noqa: F401
-    from .model import build_model
+    from .model import build_model, built_by_transformers
 
     try:  # their checks import the trackers' modules; a failed one is for each rank to report
         torch_compat.check("mem_tracker")
@@ -90,8 +90,7 @@ def preload(plan: Plan | None = None) -> None:
     except torch_compat.TorchInternalsMoved:
         pass
 
-    arch = plan.model.architecture if plan is not None else None
-    if plan is not None and (arch is None or arch.family != "custom"):
+    if plan is not None and built_by_transformers(plan.model):
         try:  # transformers' modules load with the first model of a type: build it once on the meta device
             build_model(plan.model, "meta")
         except Exception:  # noqa: BLE001 - each rank meets the same problem and reports it in one sentence

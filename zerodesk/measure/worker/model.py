@@ -119,6 +119,12 @@ class Decoder(nn.Module):
         return self.head(x)
 
 
+def built_by_transformers(spec: Architecture | ModelSpec) -> bool:
+    """Whether build_model builds spec with transformers (every family but ZeroDesk's own decoder, "custom")."""
+    arch = spec if isinstance(spec, Architecture) else spec.architecture
+    return arch is None or arch.family != "custom"
+
+
 def build_model(spec: Architecture | ModelSpec, device: torch.device | str = "cpu", seed: int = 0) -> nn.Module:
     """The model on `device`, identical on every rank for the same seed.
 
@@ -126,7 +132,7 @@ def build_model(spec: Architecture | ModelSpec, device: torch.device | str = "cp
     with the config it came from). Hugging Face layouts need the transformers package."""
     arch = spec if isinstance(spec, Architecture) else spec.architecture
     torch.manual_seed(seed)
-    if arch is not None and arch.family == "custom":
+    if not built_by_transformers(arch):
         with torch.device(device):
             model: nn.Module = Decoder(arch)
         want = tensor_shapes(arch)

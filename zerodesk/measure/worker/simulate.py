@@ -74,7 +74,8 @@ def _method(stage: int, backend: str, offload: bool) -> str:
 
 
 @contextmanager
-def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None) -> Iterator[Any]:
+def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None,
+               transformers_model: bool = True) -> Iterator[Any]:
     """Rank 0 of a fake process group of `world` ranks, a CPU device mesh, and FakeTensorMode; yields the mesh.
 
     shard_group: N of a hybrid (HSDP) mesh, (world/N, N) with dims ("replicate", "shard"); None or world: flat.
@@ -94,8 +95,8 @@ def fake_world(world: int, backend: str = "nccl", shard_group: int | None = None
         setattr(dist, name, _gloo_reduce_scatter(original))
     try:
         mesh = data_parallel_mesh("cpu", world, shard_group or world)
-        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(), torch_compat.chunks_on_demand(), \
-                torch_compat.fake_cache_keys_direct():
+        with torch_compat.fake_tensor_mode(), torch_compat.one_sequence_per_row(transformers_model), \
+                torch_compat.chunks_on_demand(), torch_compat.fake_cache_keys_direct():
             yield mesh
     finally:
         setattr(dist, name, original)
@@ -120,6 +121,7 @@ def run(args: argparse.Namespace, emit: Emitter, where: dict) -> None:
 
     from .block_extrapolation import eligible, simulate_stage
     from .ddp_sim import SimulatedDDP
+    from .model import built_by_transformers
     from .step import measure_stage
 
     torch.set_num_threads(max(1, int(os.environ.get("OMP_NUM_THREADS", "1"))))
@@ -132,7 +134,7 @@ def run(args: argparse.Namespace, emit: Emitter, where: dict) -> None:
                  architecture=plan.model.architecture, params=plan.params, seq_len=plan.seq_len,
                  micro_batch=plan.micro_batch, source="simulated", shard_group=group))
     device = torch.device("cpu")
-    with fake_world(world, args.backend, group) as mesh:
+    with fake_world(world, args.backend, group, built_by_transformers(plan.model)) as mesh:
         for stage in stages:
             where["stage"] = stage
 

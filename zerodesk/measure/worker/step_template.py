@@ -153,14 +153,16 @@ def trace_all(arch: Architecture | dict, s: int, b: int, computes=COMPUTES, reco
     import torch
 
     from . import torch_compat
-    from .model import blocks_of, build_model
+    from .model import blocks_of, build_model, built_by_transformers
     from .recompute import apply_recompute, attention_of
 
     from .hf_model import build_hf_model
 
     out: dict[str, Timeline] = {}
     # the dispatch cache's keys built directly, as the simulation builds them: the same keys, a fifth of the time
-    with torch_compat.fake_tensor_mode(), torch_compat.fake_cache_keys_direct(), torch_compat.one_sequence_per_row():
+    by_transformers = not isinstance(arch, Architecture) or built_by_transformers(arch)
+    with torch_compat.fake_tensor_mode(), torch_compat.fake_cache_keys_direct(), \
+            torch_compat.one_sequence_per_row(by_transformers):
         model = build_model(arch, "cpu") if isinstance(arch, Architecture) else build_hf_model(arch, "cpu")
         blocks = blocks_of(model)
         vocab = arch.vocab if isinstance(arch, Architecture) else int(arch["vocab_size"])
@@ -420,8 +422,9 @@ def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -
             keep = [i for i, c in enumerate(changed) if c != "b"]
             values1 = [{k: x for k, x in values[i].items() if k != "b"} for i in keep]  # b is 1: no symbol
             changed1 = [changed[i] for i in keep]
-            traced1 = [trace_all(probe_architecture(arch, v, layers), v["s"], 1, computes, recomputes)
-                       for v in values1]
+            # the first is probe0 at b = 1, traced above
+            traced1 = [one] + [trace_all(probe_architecture(arch, v, layers), v["s"], 1, computes, recomputes)
+                               for v in values1[1:]]
             for name in differ:
                 steps[name + suffix + "/b1"] = _summarise([t[name] for t in traced1], values1, changed1, period, kinds)
     from .attention_probe import attention_kernel

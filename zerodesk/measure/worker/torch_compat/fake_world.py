@@ -175,12 +175,17 @@ def _check_transformers_packing() -> None:
 
 
 @contextmanager
-def one_sequence_per_row() -> Iterator[None]:
+def one_sequence_per_row(transformers_model: bool = True) -> Iterator[None]:
     """transformers' masks decided as on a real rank: one sequence per row, so SDPA runs with is_causal.
 
     transformers looks for packed sequences in the position ids and, unable to read a fake tensor's
     data, keeps a full (b, 1, s, s) mask that every attention layer converts and saves; a real rank
-    finds the worker's positions (0..s-1 in every row) unpacked and passes no mask at all."""
+    finds the worker's positions (0..s-1 in every row) unpacked and passes no mask at all.
+    transformers_model False (ZeroDesk's own decoder, model.built_by_transformers): no mask to decide, and
+    transformers stays unimported (a second or more of CPU at every simulation's and rank's start)."""
+    if not transformers_model:
+        yield
+        return
     check("transformers_packing")
     masking = sys.modules.get("transformers.masking_utils")
     if masking is None:

@@ -1,0 +1,141 @@
+"""An edit updates each chart's items once, and what the charts keep between edits (bounds, the value axis's pictures)
+is what they would make again: the window looks the same."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QApplication
+
+
+def _type(field, text: str) -> None:
+    field.setText(text)
+    field.textEdited.emit(text)
+
+
+def _choose(combo, index: int) -> None:
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def _settle(qtbot) -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+    qtbot.wait(20)
+
+
+def test_a_p_edit_sets_each_nd_curve_once(window, qtbot):
+    """pyqtgraph's dynamic range limit set every curve's data again on each change of the value axis (a P edit moves
+    it): twice the curves' work per edit."""
+    chart = window.dp_chart
+    changes = [0] * len(chart._curves)
+    for i, c in enumerate(chart._curves):
+        c.curve.sigPlotChanged.connect(lambda _item, i=i: changes.__setitem__(i, changes[i] + 1))
+    field = window.form.field("model.params")
+    for text in ("3B", "30B", "7B"):
+        ranges = chart.getPlotItem().vb.viewRange()[1]
+        changes[:] = [0] * len(changes)
+        _type(field, text)
+        _settle(qtbot)
+        assert chart.getPlotItem().vb.viewRange()[1] != ranges  # the value axis moved
+        assert changes == [1] * len(changes)
+
+
+def test_the_stage_bars_bounds_follow_their_data_and_the_view(window, qtbot):
+    """Kept between Qt's questions, the bars' bounds are still what pyqtgraph measures after new data, a new value
+    axis and a new size."""
+    chart = window.chart
+    bars = [*chart._bars.values(), chart._peak_bar]
+
+    def fresh_and_kept():
+        for bar in bars:
+            kept = bar.boundingRect()
+            assert kept is bar.boundingRect()  # measured once, not once per question
+            assert kept == pg.BarGraphItem.boundingRect(bar)  # and what pyqtgraph measures now
+
+    fresh_and_kept()
+    for text in ("3B", "70B"):
+        _type(window.form.field("model.params"), text)
+        _settle(qtbot)
+        fresh_and_kept()
+    window.resize(window.width() - 200, window.height() - 100)
+    _settle(qtbot)
+    fresh_and_kept()
+    chart.set_log_y(True)
+    _settle(qtbot)
+    fresh_and_kept()
+
+
+def test_a_value_typed_again_reuses_the_value_axis_picture_and_looks_the_same(window, qtbot):
+    """The value axis's tick labels for a range drawn before are that drawing's picture: no text is measured again,
+    and the window's pixels are those of the first time."""
+    field = window.form.field("model.params")
+    for text in ("30B", "3B"):  # each drawn once: the axes have taken the width their labels need
+        _type(field, text)
+        _settle(qtbot)
+    axes = [chart.getPlotItem().getAxis("left") for chart in (window.chart, window.dp_chart)]
+    first = [axis.picture for axis in axes]
+    image = window.grab().toImage()
+    _type(field, "30B")
+    _settle(qtbot)
+    assert all(axis.picture is not picture for axis, picture in zip(axes, first))  # another range, another picture
+    _type(field, "3B")
+    _settle(qtbot)
+    assert all(axis.picture is picture for axis, picture in zip(axes, first))
+    assert window.grab().toImage() == image
+
+
+def test_an_edit_the_nd_chart_does_not_show_leaves_it_undrawn_and_unpainted(window, qtbot):
+    """The sequence length changes the predicted peak (the stage chart), not the model states against Nd: the Nd
+    chart is neither drawn nor painted again, and looks as it did; an Nd edit draws it."""
+    stages, nd = window.chart, window.dp_chart
+    field = window.form.field("seq_len")
+    _settle(qtbot)  # the window at rest: what its start left to paint is painted
+    image = nd.grab().toImage()
+    _settle(qtbot)
+    for text in ("1024", "4096", "2048"):
+        counts = (stages.draw_count, nd.draw_count, nd.paint_count)
+        _type(field, text)
+        _settle(qtbot)
+        assert stages.draw_count > counts[0]  # the peak moved
+        assert (nd.draw_count, nd.paint_count) == counts[1:]
+    assert nd.grab().toImage() == image
+    _type(window.form.field("cluster.gpus_per_node"), "2")
+    _settle(qtbot)
+    assert nd.draw_count > counts[1] and nd.paint_count > counts[2]
+
+
+def test_a_scheme_edit_tells_the_table_headers_once(table_tab, model, qtbot):
+    """The row labels change with the scheme (each state's precision): the headers are told once per edit, not once
+    per label (each told the row header to measure every row again), and they say the rows' names."""
+    from zerodesk.core.options import Scheme
+    from zerodesk.gui.table.table_tab import balanced_lines
+
+    told = []
+    table = table_tab.table
+    table.model().headerDataChanged.connect(lambda orientation, first, last: told.append((orientation, first, last)))
+    for scheme in (Scheme.FP32_ADAM, Scheme.MIXED_ADAM, Scheme.FP32_ADAM):
+        heads = [table.verticalHeaderItem(r).text() for r in range(table.rowCount())]
+        told.clear()
+        model.set_plan(model.plan.model_copy(update={"scheme": scheme}))
+        _settle(qtbot)
+        rows = table_tab.rows()
+        assert [table.verticalHeaderItem(r).text() for r in range(table.rowCount())] == [
+            balanced_lines(row[0], 32) for row in rows[1:]] != heads
+        assert len(told) <= 2
+
+
+def test_an_edit_resizes_each_table_column_once(table_tab, model, qtbot):
+    """The columns go to their share of the width in one step: resized to their contents first, then to their share,
+    each had the wrapped rows measured again (a scheme edit with the Table in front took three times as long)."""
+    from zerodesk.core.options import Scheme
+
+    header = table_tab.table.horizontalHeader()
+    resized = []
+    header.sectionResized.connect(lambda column, old, new: resized.append(column))
+    for scheme in (Scheme.FP32_ADAM, Scheme.MIXED_ADAM, Scheme.MIXED_ADAM_8BIT):
+        resized.clear()
+        model.set_plan(model.plan.model_copy(update={"scheme": scheme}))
+        _settle(qtbot)
+        assert len(resized) == len(set(resized))  # once at most
+        table = table_tab.table
+        assert sum(table.columnWidth(c) for c in range(table.columnCount())) <= table.viewport().width()
