@@ -104,8 +104,8 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     _totals: ((phase, name) per moment, bytes per moment) instead (moment_totals). _collectives=False: without FSDP2's
     collectives from a template's step (peak_collectives): the marked ends stay instead, and the rest of the moments
     are the step's own (what a search that needs only to know a peak is over a line may look at first).
-    With _totals and accumulation, the totals of accumulate's moments (core.accumulation.accumulated_totals; the template's moments
-    and those they add summed as arrays where they can be, core.peak_totals.accumulated_pairs)."""
+    With _totals and accumulation, the totals of accumulate's moments (core.accumulation.accumulated_totals; the
+    template's moments and those they add summed as arrays where they can be, core.peak_totals.accumulated_pairs)."""
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
