@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from zerodesk.core import architecture_tensors, peak_traced, tensor_census, torch_profile  # noqa: E402
+from zerodesk.core import architecture_tensors, peak_totals, peak_traced, tensor_census, torch_profile  # noqa: E402
 from zerodesk.core.catalog import find_gpu, find_model  # noqa: E402
 from zerodesk.core.fit import solve  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
@@ -47,6 +47,7 @@ def cold() -> None:
         if memo is not None:
             memo.cache_clear()
     getattr(peak_traced, "_TERMS", {}).clear()  # the engine's terms by place (core.peak_traced)
+    getattr(peak_totals, "_TEMPLATES", {}).clear()  # the step template by architecture (core.peak_totals)
 
 
 def plan_for(extra: dict) -> Plan:

@@ -174,3 +174,33 @@ def test_sweep_kept_by_its_inputs_and_handed_out_as_copies():
     assert again[0][0] == 32 * GB
     other = sweep_dp(plan_for(10**9, 4), [1, 2, 4])
     assert other[0][0] == 16 * GB
+
+
+def _random_sharded_plan(rng) -> Plan:
+    """A plan of a real model (shapes known) or a raw count, on a random cluster with a random shard group."""
+    from zerodesk.core import catalog
+
+    presets = [m for m in catalog.model_presets() if m.architecture is not None]
+    model = (rng.choice(presets).to_model_spec() if rng.random() < 0.8
+             else ModelSpec(params=rng.randint(10**6, 10**11)))
+    per_node, nodes = rng.choice([1, 2, 4, 8]), rng.choice([1, 2, 3, 8, 64, 512])
+    world = per_node * nodes
+    group = rng.choice([None, per_node, *(d for d in (1, 2, 4, 8, 16, 24) if world % d == 0)])
+    return Plan(model=model, profile=Profile.TORCH, shard_placement=rng.choice(["dim0", "auto"]),
+                cluster=Cluster(nodes=nodes, gpus_per_node=per_node, shard_group=group))
+
+
+def test_largest_rank_alone_is_every_ranks_largest():
+    """The peaks' and sweeps' largest-rank-only rows (no runs worked out over Nd) are the largest rank and formula
+    of every rank's runs, to the byte, on random models, clusters, shard groups and shard placements."""
+    import random
+
+    from zerodesk.core.accounting import _stage_rows
+
+    rng = random.Random(29)
+    for _ in range(60):
+        plan = _random_sharded_plan(rng)
+        every = _stage_rows(plan, plan.params, plan.dp)
+        alone = _stage_rows(plan, plan.params, plan.dp, every_rank=False)
+        assert [(comps, formula) for comps, _, formula in alone] == [(comps, formula) for comps, _, formula in every]
+        assert [list(comps) for comps, _, _ in alone] == [list(comps) for comps, _, _ in every]  # one column order

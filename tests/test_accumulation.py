@@ -192,3 +192,26 @@ def test_cli_plan_and_fit():
     assert rec["micro_batch"] * rec["accum_steps"] == 64
     odd = _cli("fit", "--preset", "llama-2-7b", "--dp", "8", "--gpu", "h100-80gb", "--global-batch", "100")
     assert odd.returncode == 2 and "multiple of Nd (8)" in odd.stderr and "Traceback" not in odd.stderr
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_accumulations_totals_are_its_moments_built(seed):
+    """The fit's totals with accumulation (the template's moments and those accumulation adds summed as arrays,
+    core.peak_totals.accumulated_pairs; the rest by core.accumulation.accumulated_totals) are the moments
+    accumulate() builds, label for label and byte for byte: random models, profiles, knobs, steps and syncs."""
+    import random
+
+    from test_peak_totals import random_plan
+
+    from zerodesk.core.accounting import STAGES
+    from zerodesk.core.peak import moment_totals, shapes
+    from zerodesk.core.peak_totals import labels
+
+    rng = random.Random(1000 + seed)
+    plan = random_plan(rng).model_copy(update={"accum_steps": rng.choice([2, 3, 5]),
+                                               "accum_sync": rng.choice(["every", "last"])})
+    states, sh = compute(plan), shapes(plan)
+    for stage in STAGES:
+        built = moments(plan, stage, states, sh)
+        assert moment_totals(plan, stage, states, sh) == (labels(tuple((m.phase, m.name) for m in built)),
+                                                          [m.total for m in built]), stage

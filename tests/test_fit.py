@@ -540,3 +540,42 @@ def test_a_memo_of_peaks_is_not_reused_across_an_edit_of_the_shard_group():
     memo = peak_memo(base)
     assert stage_peaks(grouped, 1, 64, peak_memo(grouped, memo)) == stage_peaks(grouped, 1, 64)
     assert stage_peaks(grouped, 1, 64) != stage_peaks(base, 1, 64)
+
+
+@pytest.mark.parametrize("profile", ["paper", "torch"])
+@pytest.mark.parametrize("sync", ["every", "last"])
+def test_accumulation_steps_of_one_class_share_a_memo_and_answer_as_a_fresh_one(profile, sync):
+    """The peaks read of accumulation only whether there is any, the sync, and (reducing in the last micro-batch only)
+    whether a middle micro-batch comes (fit.accum_class): plans of one class share the memo, and a kept memo answers
+    every figure, the communication per step of the plan's own steps included, as a fresh one."""
+    from zerodesk.core.fit import accum_class, peak_memo
+
+    base = _llama(profile=profile, accum_steps=3, accum_sync=sync, micro_batch=2)
+    memo = peak_memo(base)
+    solve(base, memo)
+    for steps in (2, 3, 4, 7):
+        plan = base.model_copy(update={"accum_steps": steps})
+        kept = peak_memo(plan, memo)
+        assert (kept is memo) == (accum_class(plan) == accum_class(base)), steps
+        assert (kept is memo) == (sync == "every" or steps >= 3), steps
+        warm, cold = solve(plan, kept), solve(plan)
+        assert warm.configs == cold.configs and warm.recommendation == cold.recommendation, steps
+    assert peak_memo(base.model_copy(update={"accum_steps": 1}), memo) is not memo
+
+
+@pytest.mark.parametrize("profile", ["paper", "torch"])
+@pytest.mark.parametrize("group", [2, 8])
+def test_a_shard_groups_peaks_past_it_are_the_plans_own_there(profile, group):
+    """The memo answers Nd = k x N from the group's own Nd (HSDP: only the replicas grow, _Peaks.peak_dp): each is
+    predict()'s peak for the plan set to that Nd, allowance off, where the memo never worked it out itself."""
+    from zerodesk.core.fit import peak_memo
+
+    base = _llama(profile=profile, cluster={"nodes": 8, "gpus_per_node": 8, "shard_group": group,
+                                            "gpu_memory_bytes": 80 * GB})
+    memo = peak_memo(base)
+    for dp in (group, 2 * group, 64, 4096, 65536):
+        assert memo.peak_dp(dp) == group
+        at = base.model_copy(update={"cluster": base.cluster.model_copy(update={"dp": dp})})
+        fresh = [p.total_bytes - base.cuda_allowance_bytes for p in predict(at)]
+        assert [memo.peak(s, base.recompute, base.micro_batch, base.seq_len, dp) for s in range(4)] == fresh, dp
+    assert memo.peak_dp(group + 1) == group + 1  # N does not divide it: its own

@@ -261,10 +261,12 @@ def compute(plan: Plan) -> Breakdown:
 _Row = tuple[dict[str, int], list[tuple[int, dict[str, int]]], str]  # the largest rank's components, the runs, the formula
 
 
-def _stage_rows(plan: Plan, params: int, dp: int) -> list[_Row]:
-    """Every stage's states per rank, without its communication (which sweep_dp does not show)."""
+def _stage_rows(plan: Plan, params: int, dp: int, every_rank: bool = True) -> list[_Row]:
+    """Every stage's states per rank, without its communication (which sweep_dp does not show).
+
+    every_rank=False: the largest rank's figures alone, the runs left empty (the peaks and the sweeps read no more)."""
     if plan.profile == Profile.TORCH:
-        return _torch_rows(plan, params, dp)
+        return _torch_rows(plan, params, dp) if every_rank else _torch_largest_rows(plan, params, dp)
     spec = SCHEMES[plan.scheme]
     rows = []
     for s in STAGES:
@@ -288,10 +290,28 @@ def _torch_rows(plan: Plan, params: int, dp: int) -> list[_Row]:
     return rows
 
 
+def _torch_largest_rows(plan: Plan, params: int, dp: int) -> list[_Row]:
+    """_torch_rows' largest rank and formula, without the runs: one shard group's ranks (hybrid_runs repeats them
+    Nd/N times, so the first largest is the same rank), a few runs whatever Nd is (tests/test_accounting.py holds
+    both ways equal on random plans)."""
+    from . import torch_profile
+
+    n = plan.shard_size
+    if n < 1 or dp % n:
+        raise ValueError(f"the shard group ({n}) must divide dp ({dp})")  # as hybrid_runs says
+    rows = []
+    for s in STAGES:
+        group = torch_profile.rank_runs(plan.model.census, params, s, n, placement=plan.shard_placement)
+        largest = max((r for _, r in group), key=lambda r: sum(r.values()))
+        formula = TORCH_FORMULA[s] if n == dp else TORCH_FORMULA[s].replace("/Nd", "/N")
+        rows.append(({c.key: largest[c.key] for c in TORCH_COMPONENTS}, [], formula))
+    return rows
+
+
 def _largest_totals(plan: Plan) -> list[int]:
     """The largest rank's state total per stage: compute's figures, without the communication nor the notes."""
     totals = []
-    for s, (comps, _runs, _formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp)):
+    for s, (comps, _runs, _formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp, every_rank=False)):
         bad = [key for key, value in comps.items() if value < 0]
         if bad:  # as StageResult's own check would say: a bug of ours at its source
             raise FigureError(f"stage {s} {bad[0]} is {comps[bad[0]]!r} at Nd {plan.dp}; every figure must be >= 0")

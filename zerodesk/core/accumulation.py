@@ -115,6 +115,56 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown,
     return out
 
 
+def accumulated_totals(plan: "Plan", stage: int, moments: list[M], b: Breakdown,
+                       unit_of: Callable[[], tuple[int, ...]] | None = None) -> tuple[list[tuple[str, str]], list[int]]:
+    """((phase, name) per moment, its total bytes) of accumulate(), in its order, without building the moments it adds:
+    each total is the moment's own with the few components accumulate changes swapped for their new values (the
+    fit's question; tests/test_accumulation.py holds both ways equal on random plans)."""
+    names = [(m.phase, m.name) for m in moments]
+    totals = [sum(m.components.values()) for m in moments]
+    if plan.accum_steps <= 1:
+        return names, totals
+    kept = kept_bytes(plan, stage, b)
+    keys = grad_keys(plan, b)
+    sharded_grads = sum(v for k, v in b.stage(stage).components.items() if k in keys)
+    whole, k3, n = unsharded(plan, stage), plan.accum_steps >= 3, plan.shard_size
+    unit = None
+    for m, total in zip(moments, totals[:len(moments)]):
+        if m.phase == "optimizer":
+            continue
+        comps, name = m.components, m.name
+        if name == "head backward start":
+            unit = unit or unit_of()
+            regathered = root_regather(comps, unit)
+            comps, name, total = regathered, "root gathered for the head's backward", sum(regathered.values())
+        if not whole:
+            if stage >= 2 and name.endswith(" end"):
+                unit = unit or unit_of()
+                names.append((m.phase, f"{name[:-4]}, its reduce-scatter, later micro-batch"))
+                totals.append(sum(unit_reduce_scatter(plan, dict(comps), kept, unit).values()))
+                continue
+            grads = comps.get("grads", 0)
+            new = max(grads, kept)
+            if stage >= 2 and name.endswith("reduce-scatter") and "grads" in comps:
+                new = kept + comps.get("reduce_scatter", 0) // n
+            names.append((m.phase, f"{name}, later micro-batch"))
+            totals.append(total - grads + new)
+            continue
+        grads = comps.get("grads", 0)
+        done = 0.0 if m.phase != "backward" or not sharded_grads else min(1.0, grads / sharded_grads)
+        before = comps.get(KEPT, 0)
+        names.append((m.phase, f"{name}, last micro-batch"))
+        totals.append(total - before + round(kept * (1 - done)))
+        if m.phase == "backward":
+            quiet = total - comps.get("reduce_scatter", 0) - grads - before
+            names.append((m.phase, f"{name}, first micro-batch"))
+            totals.append(quiet + round(kept * done))
+            if k3:
+                names.append((m.phase, f"{name}, middle micro-batch"))
+                totals.append(quiet + kept)
+    return names, totals
+
+
 def root_regather(start: dict[str, int], unit: tuple[int, ...]) -> dict[str, int]:
     """Stage 3 just before the head's backward (from `start`, its first moment core.peak_traced places): the root
     gathered again, its all-gather output alive beside its parameters as they are copied out (in backward FSDP2

@@ -24,7 +24,7 @@ from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moment_totals, predict, shapes
 from .peak_totals import StageTotals
-from .plan import MAX_RANKS, Plan, PlanError, Profile
+from .plan import MAX_RANKS, Hybrid, Plan, PlanError, Profile
 
 RECOMPUTE = RECOMPUTE_OPTION.values  # the registry lists them from the least recompute to the most
 
@@ -140,8 +140,19 @@ def peak_key(plan: Plan) -> str:
     """The part of a plan its stage peaks depend on (see PEAK_FREE); of the cluster, what the peaks read: the shard
     group (the states shard among it) and the kernels a named GPU implies (plan.kernel_device: CUDA's attention and
     norm kernels save less). A memo kept across an edit of either gave the previous plan's peaks."""
-    return (plan.model_dump_json(exclude=PEAK_FREE)
-            + f"|shard_group={plan.cluster.shard_group}|kernels={plan.kernel_device}")
+    return (plan.model_dump_json(exclude={**PEAK_FREE, "accum_steps": True, "accum_sync": True})
+            + f"|shard_group={plan.cluster.shard_group}|kernels={plan.kernel_device}|accum={accum_class(plan)}")
+
+
+def accum_class(plan: Plan) -> str:
+    """What the peaks read of gradient accumulation (core.accumulation): none; or reducing every micro-batch (the
+    same moments at any number of steps); or only the last's, with or without a middle micro-batch (3 steps or
+    more). Plans of one class share their peaks: an edit of the steps often needs none anew."""
+    if plan.accum_steps <= 1:
+        return "none"
+    if plan.accum_sync == "every":
+        return "every"
+    return "last, 2" if plan.accum_steps == 2 else "last, 3+"
 
 
 class _Peaks:
@@ -155,6 +166,7 @@ class _Peaks:
         self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
         self._states: dict[int, Breakdown] = {}
         self._comm: dict[int, list[int]] = {}
+        self._comm_of: dict[tuple, list[int]] = {}  # comm of another plan of the key's class (accumulation)
         self._plans: dict[tuple, Plan] = {}
         self._totals: dict[tuple, dict[str, int]] = {}
         self._shapes: dict[int, Any] = {}
@@ -171,8 +183,17 @@ class _Peaks:
             self._breakdowns[dp] = compute(self.variant(self.plan.recompute, self.plan.micro_batch, self.plan.seq_len, dp))
         return self._breakdowns[dp]
 
-    def comm(self, dp: int) -> list[int]:
-        """Each stage's bytes one rank moves per step at Nd (the breakdown's, without its states where not known)."""
+    def comm(self, dp: int, plan: Plan | None = None) -> list[int]:
+        """Each stage's bytes one rank moves per step at Nd (the breakdown's, without its states where not known), of
+        `plan` where its accumulation steps or sync differ from the memo's plan's (the key shares the peaks of a
+        class of them, core.accumulation; the communication is per step)."""
+        if plan is not None and (plan.accum_steps, plan.accum_sync) != (self.plan.accum_steps, self.plan.accum_sync):
+            key = (dp, plan.accum_steps, plan.accum_sync)
+            if key not in self._comm_of:
+                at = plan if dp == plan.dp else plan.model_copy(update={"cluster": plan.cluster.model_copy(
+                    update={"dp": dp})})
+                self._comm_of[key] = [c.total_bytes for c in comm_by_link(at)]
+            return self._comm_of[key]
         if dp in self._breakdowns:
             return [s.comm_bytes for s in self._breakdowns[dp].stages]
         if dp not in self._comm:
@@ -204,6 +225,7 @@ class _Peaks:
 
     def totals(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> dict[str, int]:
         """Every moment's bytes (or predict()'s peak alone, where moments and predict disagree)."""
+        dp = self.peak_dp(dp)
         key = (stage, recompute, batch, seq, dp)
         if key not in self._totals:
             b = self.states(dp)
@@ -222,6 +244,13 @@ class _Peaks:
                     summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
                 self._totals[key] = dict(zip(*summed))
         return self._totals[key]
+
+    def peak_dp(self, dp: int) -> int:
+        """The Nd whose peaks are those at dp: the shard group N itself where N divides dp (HSDP: the states, the
+        units and the collectives are the group's, rank r as r mod N; only the replicas grow), else dp. A map that
+        widens to 65,536 ranks because nothing fits asks no new peak past N."""
+        n = self.plan.cluster.shard_group
+        return n if n and self.plan.hybrid == Hybrid.HSDP and dp % n == 0 else dp
 
     def shapes(self, dp: int) -> Any:
         """The tensor groups at Nd: the same for every variant there."""
@@ -248,7 +277,7 @@ def states_only(plan: Plan) -> Breakdown:
     """compute(plan) without the communication (0 bytes a stage), the notes nor every rank's runs: the states the
     peaks read (the largest rank's; at a large Nd with a shard group the runs are many, and checked one by one)."""
     stages = [StageResult(s, comps, [], 0, formula)
-              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp))]
+              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp, every_rank=False))]
     return Breakdown(plan.params, plan.dp, plan.profile, plan.scheme, stages,
                      exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 
@@ -268,7 +297,7 @@ def solve(plan: Plan, memo: _Peaks | None = None) -> FitAnswer:
     peaks = peak_memo(plan, memo)
     known = peaks.evaluations
     seq, dp, cap_seq, search = plan.seq_len, plan.dp, max_seq_cap(plan), dp_search(plan)
-    comm = dict(zip(STAGES, peaks.comm(dp)))
+    comm = dict(zip(STAGES, peaks.comm(dp, plan)))
     configs, modelled = [], 0
     for stage in STAGES:
         for r in RECOMPUTE:

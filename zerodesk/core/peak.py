@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .accounting import STAGES, Breakdown, compute
-from .accumulation import accumulate
+from .accumulation import accumulate, accumulated_totals
 from .peak_collectives import unit_collectives
 from .peak_engine import (  # noqa: F401  (re-exported: the peak's pieces, as callers and tests name them)
     BF16, FP32, Engine, Moment, _grad_keys, _shapes, _Shapes, block_grads, engine, local_elements, optimizer_temps,
@@ -64,7 +64,7 @@ def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> 
 
     recompute: the mode every block of the step takes; by default the plan's when all its blocks take one, else
     None (a choice per block: moments() places one step per mode, _mixed_moments)."""
-    from .step_template import template_for
+    from .peak_totals import _template
 
     arch = plan.model.architecture
     if arch is None and not plan.model.step_template:
@@ -74,7 +74,7 @@ def traced_step(plan: Plan, compute_mode: str, recompute: str | None = None) -> 
         if len(modes) > 1:
             return None
         recompute = modes.pop() if modes else plan.recompute
-    template = template_for(arch, plan.model.step_template)
+    template = _template(arch, plan.model.step_template)
     if template is None:
         return None
     return template.step(arch, plan.seq_len, compute_mode, recompute, plan.micro_batch)
@@ -103,9 +103,9 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     activation model (core.residuals). _top: only the largest moment of each place (predict's shortcut).
     _totals: ((phase, name) per moment, bytes per moment) instead (moment_totals). _collectives=False: without FSDP2's
     collectives from a template's step (peak_collectives): the marked ends stay instead, and the rest of the moments
-    are the step's own (what a search that needs only to know a peak is over a line may look at first)."""
-    if _totals and plan.accum_steps > 1:  # accumulation reads each moment's gradients: the moments are needed
-        return _named_totals(moments(plan, stage, b, _sh, _act, _top, _collectives=_collectives))
+    are the step's own (what a search that needs only to know a peak is over a line may look at first).
+    With _totals and accumulation, the totals of accumulate's moments (core.accumulation.accumulated_totals; the
+    template's moments and those they add summed as arrays where they can be, core.peak_totals.accumulated_pairs)."""
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
@@ -124,17 +124,24 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act,
                            _top and plan.accum_steps <= 1, _collectives) if step is None else None
     if step is not None or mixed is not None:
-        from .peak_totals import traced_totals
+        from .peak_totals import accumulated_pairs, traced_totals
         from .peak_traced import traced_moments
 
         inputs = 2 * 8 * plan.seq_len * plan.micro_batch
         placed: tuple = ((), [])  # the fit's way: the template's moments as totals alone
+        added: tuple = ((), [])  # and with accumulation, those it adds for them
+        one_step = plan.accum_steps <= 1
         if mixed is not None:
             out = mixed
-        elif _totals and not _top and _collectives \
+        elif _totals and not _top and _collectives and one_step \
                 and (summed := traced_totals(plan, stage, step, eng, one, resting, inputs, kn)) is not None:
             placed, out = summed, []  # the collectives' totals are in it (core.peak_totals)
-        elif _totals and not _top:
+        elif _totals and not _top and _collectives and not one_step \
+                and (pairs := accumulated_pairs(plan, stage, step, eng, one, resting, inputs, kn, b)) is not None:
+            placed, added = pairs[:2], pairs[2:]
+            out = [Moment(ph, name, comps) for ph, name, comps in
+                   traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
+        elif _totals and not _top and one_step:
             placed = traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, totals_only=True)
             out = [Moment(ph, name, comps) for ph, name, comps in
                    traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
@@ -151,9 +158,14 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
         comps = dict(states, inputs=inputs)
         comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
         out.append(Moment("optimizer", "optimizer step", comps))
-        if _totals:
+        if _totals and one_step:
             names, totals = _named_totals(out)
             return placed[0] + names, placed[1] + totals
+        if _totals:  # accumulate's order: the step's moments, then what each adds, the placed ones first
+            names, totals = accumulated_totals(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))
+            n = len(out)
+            return (placed[0] + tuple(names[:n]) + added[0] + tuple(names[n:]),
+                    placed[1] + totals[:n] + added[1] + totals[n:])
         return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)
     acts = block_acts(plan, eng.compute, kn.modes, b.params, _act)  # each block by its own recomputation
     act = acts.common if acts else None
@@ -254,6 +266,9 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     comps = dict(states, inputs=inputs)
     comps["optimizer_temps"] = optimizer_temps(plan, stage, one)
     out.append(Moment("optimizer", "optimizer step", comps))
+    if _totals and plan.accum_steps > 1:
+        names, totals = accumulated_totals(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))
+        return tuple(names), totals
     if _totals:
         return _named_totals(out)
     return accumulate(plan, stage, out, b, lambda: unit_bytes(plan, stage, None, one))  # later micro-batches keep the gradients (core.accumulation)

@@ -175,6 +175,26 @@ def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, 
     return out
 
 
+_TEMPLATES: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}  # by the (immutable) architecture, carried template
+# and installs
+
+
+def _template(arch: Any, carried: Any) -> Any:
+    """step_template.template_for, kept by the objects asked (a plan's variants share its model's): working out the
+    structure's key each time was most of a new memo's StageTotals."""
+    from .step_template import _OFF, INSTALLS, template_for
+
+    if _OFF:  # templates switched off (step_template.off)
+        return template_for(arch, carried)
+    key = (id(arch), id(carried), INSTALLS[0])
+    found = _TEMPLATES.get(key)
+    if found is None or found[0] is not arch or found[1] is not carried:
+        if len(_TEMPLATES) >= 64:
+            _TEMPLATES.clear()
+        found = _TEMPLATES[key] = (arch, carried, template_for(arch, carried))
+    return found[2]
+
+
 class StageTotals:
     """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
     and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
@@ -216,13 +236,12 @@ class StageTotals:
     @classmethod
     def of(cls, plan: Any, stage: int, b: Any, one: Any) -> "StageTotals | None":
         from .peak_knobs import step_knobs
-        from .step_template import template_for
 
         arch = plan.model.architecture
         modes = set(step_knobs(plan).modes)
         if plan.accum_steps > 1 or len(modes) > 1 or (arch is None and not plan.model.step_template):
             return None
-        template = template_for(arch, plan.model.step_template)
+        template = _template(arch, plan.model.step_template)
         if template is None:
             return None
         return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute)
@@ -260,3 +279,73 @@ class StageTotals:
         if known is None or known[0] is not placed:
             known = self._labels[id(placed)] = (placed, labels(names + self.tail_names))
         return known[1], totals + [v + inputs for v in self.tail]
+
+
+def accumulated_pairs(plan: Any, stage: int, step: Any, eng: Any, one: Any, resting: dict, inputs: int, kn: Any,
+                      b: Any) -> tuple[tuple, list[int], tuple, list[int]] | None:
+    """With accumulation: ((phase, name) per placed moment, its total, (phase, name) per moment core.accumulation
+    adds for them, its total), in accumulate's order, no moment built (the marked ends, FSDP2's collectives and the
+    last moments are the caller's: a few). None where a sum may pass int64: the caller builds the moments.
+
+    A placed moment's gradients and reduce-scatter are the engine's at its place (stages 2-3) or the template's
+    gradients (stages 0-1, FSDP2 not in the way), so each added moment is its moment's total and a change by place
+    (or by moment, stages 0-1). tests/test_accumulation.py holds both ways equal on random plans."""
+    from .accumulation import KEPT, grad_keys, kept_bytes, unsharded
+    from .step_template import CLASSES
+
+    fsdp = stage >= 2
+    grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
+    placed = _placed(plan, step, fsdp, grad_scale, False, kn)
+    found = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
+    r, rounded = found[0], found[2]
+    layers, dp = depth(plan), plan.shard_size
+    sums = placed.term_sums(stage, layers, one, eng, dp, kn)
+    held = sum(resting.values()) + inputs
+    if rounded is None or max(sums, default=0) + abs(held) >= _LIMIT or KEPT in resting \
+            or not resting.keys().isdisjoint(KEYS):
+        return None
+    totals = rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot]
+    kept = kept_bytes(plan, stage, b)
+    whole, k3 = unsharded(plan, stage), plan.accum_steps >= 3
+    terms = placed.terms(stage, layers, one, eng, dp, kn)
+    grads = np.array([t.get("grads", 0) for t in terms], dtype=np.int64)  # by place: the engine's (stages 2-3)
+    rs = np.array([t.get("reduce_scatter", 0) for t in terms], dtype=np.int64)
+    src, kind, names = _added(placed, whole, k3)
+    if not whole:
+        if fsdp:
+            scatter = np.array([name.endswith("reduce-scatter") for _, name, _, _ in placed.places]) & (grads != 0)
+            new = np.where(scatter, kept + rs // dp, np.maximum(grads, kept))
+            added = totals[src] + (new - grads)[placed.slot[src]]
+        else:  # the template's gradients, moment by moment (stages 0-1 keep them as "grads")
+            own = np.rint(r[:, CLASSES.index("grad"), :]).astype(np.int64).sum(axis=1)
+            added = totals[src] + np.maximum(own, kept)[src] - own[src]
+        return placed.names, totals.tolist(), names, added.tolist()
+    sharded = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
+    backward = np.array([phase == "backward" for phase, _, _, _ in placed.places])
+    done = [0.0 if not back or not sharded else min(1.0, g / sharded) for back, g in zip(backward.tolist(),
+                                                                                          grads.tolist())]
+    last = np.array([round(kept * (1 - d)) for d in done], dtype=np.int64)
+    first = np.array([round(kept * d) for d in done], dtype=np.int64) - rs - grads
+    middle = kept - rs - grads
+    change = np.stack([last, first, middle])  # [kind, place]
+    added = totals[src] + change[kind, placed.slot[src]]
+    return placed.names, totals.tolist(), names, added.tolist()
+
+
+def _added(placed: _Placed, whole: bool, k3: bool) -> tuple[Any, Any, tuple]:
+    """(the placed moment each added moment comes from, its kind: 0 a later / the last micro-batch, 1 the first, 2 a
+    middle one, its (phase, name)) in accumulate's order (kept with the placed step)."""
+    memo = placed.__dict__.setdefault("_added", {})
+    if (whole, k3) not in memo:
+        src, kind, names = [], [], []
+        for n, (phase, name) in enumerate(placed.names):
+            if not whole:
+                src.append(n), kind.append(0), names.append((phase, f"{name}, later micro-batch"))
+                continue
+            src.append(n), kind.append(0), names.append((phase, f"{name}, last micro-batch"))
+            if phase == "backward":
+                src.append(n), kind.append(1), names.append((phase, f"{name}, first micro-batch"))
+                if k3:
+                    src.append(n), kind.append(2), names.append((phase, f"{name}, middle micro-batch"))
+        memo[whole, k3] = (np.array(src, dtype=np.intp), np.array(kind, dtype=np.intp), tuple(names))
+    return memo[whole, k3]
