@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from ...core.accounting import STAGES, sweep_hybrid
 from ...core.plan import Plan
 from ..base.style import STAGE_COLORS
+from .markers import keep_marker_bounds
 
 HOLLOW = ("o", "s", "t", "d")
 
@@ -63,6 +64,7 @@ class HybridCurves:
                                 symbol=HOLLOW[s], symbolSize=7, symbolBrush=hollow,
                                 symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite",
                                 dynamicRangeLimit=None)  # nothing to clip: the chart's axis fits the curves
+            keep_marker_bounds(c)
             c.setZValue(4)
             self._chart.addItem(c)
             self.curves.append(c)
