@@ -8,6 +8,8 @@ transform: each replaces its `bounds` list) or the markers' widest size changes:
 
 from __future__ import annotations
 
+import sys
+
 import pyqtgraph as pg
 
 
@@ -22,8 +24,15 @@ class KeptBoundsScatter(pg.ScatterPlotItem):
         return kept[2]
 
 
-def keep_marker_bounds(curve: pg.PlotDataItem) -> pg.PlotDataItem:
-    """The curve's markers, built by PlotDataItem itself, keep their bounds (the class is swapped in place: the
-    item and its options stay as pyqtgraph made them)."""
-    curve.scatter.__class__ = KeptBoundsScatter
+def marked_curve(*args, **kwargs) -> pg.PlotDataItem:
+    """A PlotDataItem whose markers keep their bounds. PlotDataItem builds its markers itself, by the name its module
+    imported: that name is the kept-bounds class while this one curve is made (the GUI thread's, at once)."""
+    module = sys.modules[pg.PlotDataItem.__module__]
+    made = module.ScatterPlotItem
+    module.ScatterPlotItem = KeptBoundsScatter
+    try:
+        curve = pg.PlotDataItem(*args, **kwargs)
+    finally:
+        module.ScatterPlotItem = made
+    assert type(curve.scatter) is KeptBoundsScatter
     return curve
