@@ -34,7 +34,7 @@ from ...core.plan import PlanError, Profile, Scheme
 from ..base import i18n
 from ..base.first_paint import after_first_paint
 from .card_html import CardColors, CardHtml, error_html
-from .card_pages import CardPages
+from .card_patch import patch_in_use
 from .claims import profile_claim_id, scheme_claim_ids
 
 if TYPE_CHECKING:
@@ -70,10 +70,12 @@ class GlossaryCard(QWidget):
         self._profile, self._scheme = profile, scheme
         self._checked: dict[int, bool] = {}
         self._shown_query = ""  # the filter the card was last laid out for
+        self._shown: tuple | None = None  # what the text shown was laid out from (_render's key), None: nothing yet
+        self._stale = False  # a change waits for the card to be shown
         self._render_later = QTimer(self)
         self._render_later.setSingleShot(True)
         self._render_later.setInterval(40)
-        self._render_later.timeout.connect(self._render)
+        self._render_later.timeout.connect(self._render_if_seen)
 
         v = QVBoxLayout(self)
         v.setContentsMargins(4, 4, 4, 4)
@@ -94,7 +96,6 @@ class GlossaryCard(QWidget):
         self.browser.setObjectName("glossaryBrowser")
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._on_anchor)
-        self._pages = CardPages(self.browser)  # a page laid out once is shown again as it is
         split.addWidget(self.browser)
         checks = QWidget()
         cv = QVBoxLayout(checks)
@@ -163,8 +164,8 @@ class GlossaryCard(QWidget):
     def set_context(self, profile: Profile, scheme: Scheme) -> None:
         """The accounting profile and scheme in use; their boundaries are shown at the top.
 
-        The card is re-laid out a moment later (setHtml takes ~10 ms): an edit redraws the chart
-        within its frame, and a burst of edits lays the card out once.
+        The card is updated a moment later, so that a burst of edits updates it once, and only its section on
+        them is rewritten (card_patch.py); a card out of sight waits until it is shown.
         """
         if (profile, scheme) == (self._profile, self._scheme):
             return
@@ -178,8 +179,7 @@ class GlossaryCard(QWidget):
     def flush(self) -> None:
         """Load the card, and lay out a pending change, now (tests, screenshots)."""
         self.ensure_loaded()
-        if self._render_later.isActive():
-            self._render_later.stop()
+        if self._render_later.isActive() or self._stale:
             self._render()
 
     def set_language(self, lang: str) -> None:
@@ -310,11 +310,26 @@ class GlossaryCard(QWidget):
                 break
         return out
 
+    def _render_if_seen(self) -> None:
+        if self.isVisible():
+            self._render()
+        else:
+            self._stale = True  # a hidden dock or a tab behind the form: laid out when shown (showEvent)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale and self._loaded:
+            self._render()
+
     def _render(self, *_args) -> None:
+        """Show the card for its inputs: nothing when they are those shown, the section on the profile and scheme
+        rewritten in place when only it changed, else the whole card laid out anew (keeping the scroll position)."""
         self._render_later.stop()
+        self._stale = False
         g = self._glossary
         if g is None:
-            self._pages.show(error_html(self._error))
+            self.browser.setHtml(error_html(self._error))
+            self._shown = None
             self._count.setText("")
             return
         query = self.search.text()
@@ -322,9 +337,19 @@ class GlossaryCard(QWidget):
         self._count.setText(self.tr("{shown} of {total}").format(shown=len(claims), total=len(g.claims)))
         self._count.setAccessibleName(self.tr("{shown} of {total} claims shown").format(shown=len(claims), total=len(g.claims)))
         note = self.tr("Filtered by “{q}”: {n} of {total} claims.").format(q=query.strip(), n=len(claims), total=len(g.claims))
-        page = CardHtml(g, self._colors(), self._words(), self.origin_label)
+        colors, words, in_use = self._colors(), self._words(), self._in_use()
+        # the inputs the HTML reads: the claims in use apart, as they alone can be rewritten in place
+        base = (self._lang, id(g), colors, tuple(words.values()), note, query, self._selected, self.browser.font().key())
+        uses = tuple((title, claim.id) for title, claim in in_use)
+        if self._shown == (base, uses):
+            return
+        page = CardHtml(g, colors, words, self.origin_label)
+        shown, self._shown = self._shown, (base, uses)
+        if (shown is not None and shown[0] == base and len(shown[1]) == len(uses) and uses
+                and patch_in_use(self.browser.document(), page, in_use, self._selected)):
+            return
         scroll = self.browser.verticalScrollBar().value()
-        self._pages.show(page.document(claims, query, self._selected, self._in_use(), note))
+        self.browser.setHtml(page.document(claims, query, self._selected, in_use, note))
         if query.strip() and query != self._shown_query and claims:
             self.browser.scrollToAnchor(claims[0].id)  # a new filter: show its first match
         else:

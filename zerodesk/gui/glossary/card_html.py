@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from ...core.glossary import Claim, Glossary, Origin
 
 # One colour per origin (Okabe-Ito, readable for colour-blind readers), used for the tag's bar.
+# The name of the heading of the section on the plan's profile and scheme (never linked to: card_patch.py finds it).
+IN_USE = "zd-in-use"
+
 ORIGIN_COLORS = {"card": "#0072B2", "paper": "#009E73", "pytorch": "#D55E00", "zerodesk": "#CC79A7"}
 
 
@@ -98,13 +101,22 @@ class CardHtml:
     def claim(self, claim: Claim, selected: bool, compact: bool = False) -> str:
         # One table cell per claim, its boundary a shaded paragraph in it: Qt lays out a table inside a table
         # several times over (the card with a bar column and a boundary table per claim took twice as long)
+        return (f'<a name="{html.escape(claim.id)}"></a>'
+                f'<table width="100%" cellspacing="0" cellpadding="5" style="margin-top:6px; '
+                f'background-color:{self.claim_background(selected)};"><tr><td>'
+                + self.claim_cell(claim, compact) + "</td></tr></table>")
+
+    def claim_background(self, selected: bool) -> str:
+        return self.c.selected_bg if selected else self.c.claim_bg
+
+    def claim_cell(self, claim: Claim, compact: bool = False, anchor: bool = False) -> str:
+        """What a claim's cell holds: its origin, text, table, boundary and (unless compact) sources; `anchor` puts the
+        claim's name in it too (where the parser puts the name written before the cell's table)."""
         c = self.c
         sources = ", ".join(self.source_label(r) for r in claim.sources)
+        name = f'<a name="{html.escape(claim.id)}"></a>' if anchor else ""
         return (
-            f'<a name="{html.escape(claim.id)}"></a>'
-            f'<table width="100%" cellspacing="0" cellpadding="5" style="margin-top:6px; '
-            f'background-color:{c.selected_bg if selected else c.claim_bg};"><tr><td>'
-            f'<p style="margin:0 0 2px 0">{self.origin_tag(claim.origin)}</p>'
+            f'<p style="margin:0 0 2px 0">{name}{self.origin_tag(claim.origin)}</p>'
             f'<p style="margin:0">{html.escape(claim.text)}</p>'
             + self.table(claim.table) +
             f'<p style="margin:4px 0 0 0; background-color:{c.boundary_bg};">'
@@ -112,8 +124,22 @@ class CardHtml:
             f'<small><b>{self.w["boundary"]}:</b> <i>{html.escape(claim.boundary)}</i></small></p>'
             + ("" if compact else f'<p style="margin:2px 0 0 0; color:{c.muted}"><small>{self.w["sources_of"]}: {sources}'
                '</small></p>')
-            + "</td></tr></table>"
         )
+
+    def in_use_title(self, title: str, claim: Claim) -> str:
+        """The line above a claim in use: its title and a link to the claim among the others (inline HTML)."""
+        return f"<b>{html.escape(title)}</b> (<a href='#{html.escape(claim.id)}'>{self.w['see_claim']}</a>)"
+
+    def in_use(self, in_use: list[tuple[str, Claim]], selected: str | None) -> str:
+        """The profile and scheme in use, each (title, claim) with its boundary: the part of the card an edit of the
+        plan changes (card_patch.py rewrites it in place, from the heading named IN_USE on)."""
+        if not in_use:
+            return ""
+        h = [f"<h3><a name='{IN_USE}'></a>{self.w['in_use']}</h3>"]
+        for title, claim in in_use:
+            h.append(f"<p style='margin:6px 0 0 0'>{self.in_use_title(title, claim)}</p>")
+            h.append(self.claim(claim, claim.id == selected, compact=True))
+        return "".join(h)
 
     def document(self, claims: list[Claim], query: str, selected: str | None,
                  in_use: list[tuple[str, Claim]], filtered_note: str) -> str:
@@ -128,12 +154,7 @@ class CardHtml:
         h.append(f"<h3>{t['definition']}</h3><p style='margin:0'>{self.origin_tag(g.definition_origin)}</p>"
                  f"<p>{html.escape(g.definition)}</p>")
         h.append(f"<h3>{t['why']}</h3><p style='margin:0'>{self.origin_tag(g.why_origin)}</p><p>{html.escape(g.why)}</p>")
-        if in_use:
-            h.append(f"<h3>{t['in_use']}</h3>")
-            for title, claim in in_use:
-                h.append(f"<p style='margin:6px 0 0 0'><b>{html.escape(title)}</b> "
-                         f"(<a href='#{html.escape(claim.id)}'>{t['see_claim']}</a>)</p>")
-                h.append(self.claim(claim, claim.id == selected, compact=True))
+        h.append(self.in_use(in_use, selected))
         if query.strip():
             h.append(f"<p style='color:{c.muted}'><small>" + html.escape(filtered_note) + "</small></p>")
         if not claims:
