@@ -139,3 +139,29 @@ def test_an_edit_resizes_each_table_column_once(table_tab, model, qtbot):
         assert len(resized) == len(set(resized))  # once at most
         table = table_tab.table
         assert sum(table.columnWidth(c) for c in range(table.columnCount())) <= table.viewport().width()
+
+
+def test_the_nd_charts_marker_bounds_follow_their_data_and_the_view(window, qtbot):
+    """Kept between Qt's questions, the Nd chart's marker bounds are still what pyqtgraph measures after new data, a
+    new value axis and a new size."""
+    chart = window.dp_chart
+    window.form.field("cluster.shard_group").setText("2")  # the hybrid curves too
+    window.form.field("cluster.shard_group").textEdited.emit("2")
+    _settle(qtbot)
+    scatters = [c.scatter for c in chart._curves + chart.hybrid.curves]
+    assert len(scatters) == 8
+
+    def fresh_and_kept():
+        for scatter in scatters:
+            kept = scatter.boundingRect()
+            assert kept is scatter.boundingRect()  # measured once, not once per question
+            assert kept == pg.ScatterPlotItem.boundingRect(scatter)  # and what pyqtgraph measures now
+
+    fresh_and_kept()
+    for text in ("3B", "70B"):
+        _type(window.form.field("model.params"), text)
+        _settle(qtbot)
+        fresh_and_kept()
+    window.resize(window.width() - 200, window.height() - 100)
+    _settle(qtbot)
+    fresh_and_kept()

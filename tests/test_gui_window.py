@@ -402,13 +402,16 @@ def test_a_raw_count_draws_no_peak_and_says_why(window):
 
 # -- the mouse wheel ----------------------------------------------------------------------------------------
 def _wheel(widget, steps: int = -1) -> None:
+    """A wheel turned with the pointer over `widget`'s centre, as the platform delivers it: to its top-level window."""
     from PySide6.QtCore import QPoint
     from PySide6.QtGui import QWheelEvent
 
-    centre = QPointF(widget.width() / 2, widget.height() / 2)
-    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, 120 * steps),
+    centre = QPoint(widget.width() // 2, widget.height() // 2)
+    top = widget.window()
+    at = QPointF(widget.mapTo(top, centre))
+    event = QWheelEvent(at, QPointF(widget.mapToGlobal(centre)), QPoint(0, 0), QPoint(0, 120 * steps),
                         Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
-    QApplication.sendEvent(widget, event)
+    QApplication.sendEvent(top.windowHandle(), event)
 
 
 def test_the_wheel_scrolls_the_form_past_its_boxes_and_turns_a_box_only_with_focus(window, qtbot):
@@ -432,10 +435,15 @@ def test_the_wheel_scrolls_the_form_past_its_boxes_and_turns_a_box_only_with_foc
     _wheel(scheme, -1)
     assert scheme.currentIndex() == before + 1  # focused: the wheel is the box's
     # every box of the window, built at start or later, is guarded the same way
-    window.measure_tab
+    window.show_tab("measure")
     QApplication.processEvents()
-    boxes = [w for w in window.findChildren(QComboBox) + window.findChildren(QAbstractSpinBox) if w.isVisibleTo(window)]
-    assert boxes and all(w.focusPolicy() != Qt.FocusPolicy.WheelFocus for w in boxes)
+    boxes = [w for w in window.measure_tab.findChildren(QComboBox) + window.measure_tab.findChildren(QAbstractSpinBox)
+             if w.isVisible() and w.isEnabled() and not w.hasFocus()]
+    assert boxes
+    for box in boxes:
+        state = box.currentIndex() if isinstance(box, QComboBox) else box.text()
+        _wheel(box, -1)
+        assert (box.currentIndex() if isinstance(box, QComboBox) else box.text()) == state and not box.hasFocus()
 
 
 # -- flags for one run ---------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
+from .markers import marked_curve
 from .draw_once import DrawOnceMixin
 from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
@@ -94,7 +95,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         for s in STAGES:
             # stages 2 and 3 coincide in the torch profile: stage 2 is dashed and drawn on top
             style = Qt.PenStyle.DashLine if s == 2 else Qt.PenStyle.SolidLine
-            c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
+            c = marked_curve([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
                                 symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen,
                                 # pyqtgraph clips points beyond a million view heights, and so set every curve's data
                                 # again on each change of the value axis; the axis fits the curves: nothing to clip

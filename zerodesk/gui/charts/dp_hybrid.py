@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from ...core.accounting import STAGES, sweep_hybrid
 from ...core.plan import Plan
 from ..base.style import STAGE_COLORS
+from .markers import marked_curve
 
 HOLLOW = ("o", "s", "t", "d")
 
@@ -59,7 +60,7 @@ class HybridCurves:
     def _make_curves(self) -> None:
         hollow = pg.mkBrush(None)  # one brush object: pyqtgraph's symbol atlas keys by identity (None made one per drawing)
         for s in STAGES:
-            c = pg.PlotDataItem([], [], pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
+            c = marked_curve([], [], pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
                                 symbol=HOLLOW[s], symbolSize=7, symbolBrush=hollow,
                                 symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite",
                                 dynamicRangeLimit=None)  # nothing to clip: the chart's axis fits the curves

@@ -12,12 +12,33 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QLocale, QMetaObject, Qt, Slot
+from PySide6.QtCore import QEvent, QLocale, QMetaObject, QRectF, Qt, Slot
 from PySide6.QtGui import QFont, QPainter, QPicture
 from PySide6.QtWidgets import QGraphicsView
 
 
 AXIS_PICTURES_KEPT = 32  # the value axis's pictures for its last ranges (an edit back draws no tick label again)
+LABEL_BOUNDS_KEPT = 512  # tick labels' measured boxes ("10", "20", "50" ... recur on every range)
+
+
+class _MeasuringPainter(QPainter):
+    """A QPainter whose text boxes are kept: the axis asks the box of each tick label in the same frame, and shaping
+    the text anew for it was a sixth of an axis's drawing. The box depends on the text, the flags, the frame and the
+    font only: what is kept is what Qt would answer."""
+
+    _bounds: dict[tuple, QRectF] = {}
+
+    def boundingRect(self, *args):
+        if len(args) != 3 or not isinstance(args[0], QRectF) or not isinstance(args[2], str):
+            return super().boundingRect(*args)
+        rect, flags, text = args
+        key = (rect.x(), rect.y(), rect.width(), rect.height(), int(flags), text, self.font().key())
+        box = self._bounds.get(key)
+        if box is None:
+            if len(self._bounds) >= LABEL_BOUNDS_KEPT:
+                self._bounds.clear()
+            box = self._bounds[key] = super().boundingRect(rect, flags, text)
+        return QRectF(box)  # the caller may change it (AxisItem shrinks it)
 
 
 class DrawOnceMixin:
@@ -126,7 +147,7 @@ class DrawOnceMixin:
             return
         text_width = axis.textWidth
         picture = QPicture()
-        painter = QPainter(picture)
+        painter = _MeasuringPainter(picture)
         if axis.style["tickFont"]:
             painter.setFont(axis.style["tickFont"])
         try:
