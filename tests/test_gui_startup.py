@@ -50,7 +50,8 @@ def test_a_glossary_hidden_at_start_reads_its_card_when_f1_shows_it(gui_settings
     qtbot.wait(50)
     assert not w.glossary.is_loaded()
     w.act_toggle_glossary.trigger()  # F1
-    qtbot.waitUntil(w.glossary.is_loaded, timeout=3000)
+    qtbot.waitUntil(w.glossary.is_loaded, timeout=3000)  # read because it is painted: in front, even when tabbed
+    assert not w.glossary.visibleRegion().isEmpty()
     text = w.glossary.browser.toPlainText()
     card = load_glossary("ru")
     assert card.definition[:40] in text and "Граница применимости" in text

@@ -164,9 +164,9 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
 
     def set_tab_order(self) -> None:
         """Tab goes form -> the tabs' bar -> the Plan tab (each Log scale box, then its chart) -> the glossary."""
-        card = self.glossary.card
+        card = self.glossary.card  # its widgets, not the dock's properties: those read a card a hidden dock defers
         chain = [self.form.last_in_tab_order(), self.tabs.tabBar(), *self.plan_tab.focus_chain(), card.search,
-                 self.glossary.browser, self.glossary.checklist]
+                 card.browser, card.checklist]
         chain = [w for w in chain if w is not None]
         for before, after in zip(chain, chain[1:]):
             QWidget.setTabOrder(before, after)

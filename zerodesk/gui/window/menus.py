@@ -56,6 +56,9 @@ class WindowMenus:
         self.act_toggle_form.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.act_toggle_glossary = self.glossary.toggleViewAction()
         self.act_toggle_glossary.setShortcut(QKeySequence("F1"))
+        for dock, action in ((self.form_dock, self.act_toggle_form), (self.glossary, self.act_toggle_glossary)):
+            # a dock shown again in a narrow window's tab group comes to the front, not behind the other's tab
+            action.triggered.connect(lambda shown, dock=dock: shown and dock.raise_())
         self.lang_group = QActionGroup(self)
         self.lang_actions: dict[str, QAction] = {}
         for code, name in i18n.LANGUAGES.items():
