@@ -101,7 +101,8 @@ from PySide6.QtWidgets import QApplication
 from zerodesk.gui.app import create_window
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, sys.argv[1])
 w = create_window(headless=True)
-w.show()
+w.resize(1440, 900)  # as bench_gui starts it: wide enough for the glossary beside the form (narrower, it is a tab
+w.show()             # behind the form and, unshown, reads no card)
 QApplication.processEvents()
 print("shown", "pydantic" in sys.modules, flush=True)
 while not (w.startup.is_done() and w.glossary.is_loaded()):
