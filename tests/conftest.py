@@ -160,6 +160,18 @@ def window(qtbot, gui_settings):
     yield w
 
 
+def type_in(field, text: str) -> None:
+    """Text typed into a line edit, as the user's keystrokes report it (textEdited)."""
+    field.setText(text)
+    field.textEdited.emit(text)
+
+
+def choose_index(combo, index: int) -> None:
+    """A combo box entry chosen, as the user's choice reports it (activated)."""
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
 def discard():
     """An answer to "save the unsaved changes?" that drops them."""
     from PySide6.QtWidgets import QMessageBox

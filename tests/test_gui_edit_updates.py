@@ -6,21 +6,36 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtWidgets import QApplication
 
-
-def _type(field, text: str) -> None:
-    field.setText(text)
-    field.textEdited.emit(text)
-
-
-def _choose(combo, index: int) -> None:
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)
+from conftest import type_in
 
 
 def _settle(qtbot) -> None:
     for _ in range(5):
         QApplication.processEvents()
     qtbot.wait(20)
+
+
+def _kept_bounds_check(items, measure):
+    """A check that each item's kept bounds are measured once, not once per question, and are what pyqtgraph's own
+    `measure` gives now."""
+    def fresh_and_kept():
+        for item in items:
+            kept = item.boundingRect()
+            assert kept is item.boundingRect()
+            assert kept == measure(item)
+    return fresh_and_kept
+
+
+def _edit_and_resize(window, qtbot, check) -> None:
+    """`check` at rest, after two P edits that move the value axis, and after a smaller window."""
+    check()
+    for text in ("3B", "70B"):
+        type_in(window.form.field("model.params"), text)
+        _settle(qtbot)
+        check()
+    window.resize(window.width() - 200, window.height() - 100)
+    _settle(qtbot)
+    check()
 
 
 def test_a_p_edit_sets_each_nd_curve_once(window, qtbot):
@@ -34,7 +49,7 @@ def test_a_p_edit_sets_each_nd_curve_once(window, qtbot):
     for text in ("3B", "30B", "7B"):
         ranges = chart.getPlotItem().vb.viewRange()[1]
         changes[:] = [0] * len(changes)
-        _type(field, text)
+        type_in(field, text)
         _settle(qtbot)
         assert chart.getPlotItem().vb.viewRange()[1] != ranges  # the value axis moved
         assert changes == [1] * len(changes)
@@ -45,21 +60,8 @@ def test_the_stage_bars_bounds_follow_their_data_and_the_view(window, qtbot):
     axis and a new size."""
     chart = window.chart
     bars = [*chart._bars.values(), chart._peak_bar]
-
-    def fresh_and_kept():
-        for bar in bars:
-            kept = bar.boundingRect()
-            assert kept is bar.boundingRect()  # measured once, not once per question
-            assert kept == pg.BarGraphItem.boundingRect(bar)  # and what pyqtgraph measures now
-
-    fresh_and_kept()
-    for text in ("3B", "70B"):
-        _type(window.form.field("model.params"), text)
-        _settle(qtbot)
-        fresh_and_kept()
-    window.resize(window.width() - 200, window.height() - 100)
-    _settle(qtbot)
-    fresh_and_kept()
+    fresh_and_kept = _kept_bounds_check(bars, pg.BarGraphItem.boundingRect)
+    _edit_and_resize(window, qtbot, fresh_and_kept)
     chart.set_log_y(True)
     _settle(qtbot)
     fresh_and_kept()
@@ -70,15 +72,15 @@ def test_a_value_typed_again_reuses_the_value_axis_picture_and_looks_the_same(wi
     and the window's pixels are those of the first time."""
     field = window.form.field("model.params")
     for text in ("30B", "3B"):  # each drawn once: the axes have taken the width their labels need
-        _type(field, text)
+        type_in(field, text)
         _settle(qtbot)
     axes = [chart.getPlotItem().getAxis("left") for chart in (window.chart, window.dp_chart)]
     first = [axis.picture for axis in axes]
     image = window.grab().toImage()
-    _type(field, "30B")
+    type_in(field, "30B")
     _settle(qtbot)
     assert all(axis.picture is not picture for axis, picture in zip(axes, first))  # another range, another picture
-    _type(field, "3B")
+    type_in(field, "3B")
     _settle(qtbot)
     assert all(axis.picture is picture for axis, picture in zip(axes, first))
     assert window.grab().toImage() == image
@@ -94,12 +96,12 @@ def test_an_edit_the_nd_chart_does_not_show_leaves_it_undrawn_and_unpainted(wind
     _settle(qtbot)
     for text in ("1024", "4096", "2048"):
         counts = (stages.draw_count, nd.draw_count, nd.paint_count)
-        _type(field, text)
+        type_in(field, text)
         _settle(qtbot)
         assert stages.draw_count > counts[0]  # the peak moved
         assert (nd.draw_count, nd.paint_count) == counts[1:]
     assert nd.grab().toImage() == image
-    _type(window.form.field("cluster.gpus_per_node"), "2")
+    type_in(window.form.field("cluster.gpus_per_node"), "2")
     _settle(qtbot)
     assert nd.draw_count > counts[1] and nd.paint_count > counts[2]
 
@@ -145,23 +147,8 @@ def test_the_nd_charts_marker_bounds_follow_their_data_and_the_view(window, qtbo
     """Kept between Qt's questions, the Nd chart's marker bounds are still what pyqtgraph measures after new data, a
     new value axis and a new size."""
     chart = window.dp_chart
-    window.form.field("cluster.shard_group").setText("2")  # the hybrid curves too
-    window.form.field("cluster.shard_group").textEdited.emit("2")
+    type_in(window.form.field("cluster.shard_group"), "2")  # the hybrid curves too
     _settle(qtbot)
     scatters = [c.scatter for c in chart._curves + chart.hybrid.curves]
     assert len(scatters) == 8
-
-    def fresh_and_kept():
-        for scatter in scatters:
-            kept = scatter.boundingRect()
-            assert kept is scatter.boundingRect()  # measured once, not once per question
-            assert kept == pg.ScatterPlotItem.boundingRect(scatter)  # and what pyqtgraph measures now
-
-    fresh_and_kept()
-    for text in ("3B", "70B"):
-        _type(window.form.field("model.params"), text)
-        _settle(qtbot)
-        fresh_and_kept()
-    window.resize(window.width() - 200, window.height() - 100)
-    _settle(qtbot)
-    fresh_and_kept()
+    _edit_and_resize(window, qtbot, _kept_bounds_check(scatters, pg.ScatterPlotItem.boundingRect))

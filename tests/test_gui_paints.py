@@ -6,6 +6,8 @@ import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
+from conftest import choose_index, type_in
+
 
 class PaintCounter(QObject):
     """Counts the paint events of some widgets (the charts' viewports: where a chart is painted)."""
@@ -29,25 +31,15 @@ class PaintCounter(QObject):
         return counts
 
 
-def _type(field, text: str) -> None:
-    field.setText(text)
-    field.textEdited.emit(text)
-
-
-def _choose(combo, index: int) -> None:
-    combo.setCurrentIndex(index)
-    combo.activated.emit(index)
-
-
 @pytest.mark.parametrize("edit", ["P", "scheme", "Nd"])
 def test_an_edit_draws_and_paints_each_chart_once(window, qtbot, edit):
     tab = window.plan_tab
     charts = {"stages": tab.chart, "nd": tab.dp_chart}
     form = window.form
     steps = {
-        "P": [lambda text=text: _type(form.field("model.params"), text) for text in ("3B", "30B", "7B")],
-        "scheme": [lambda i=i: _choose(form.field("scheme"), i % form.field("scheme").count()) for i in (1, 2, 0)],
-        "Nd": [lambda text=text: _type(form.field("cluster.gpus_per_node"), text) for text in ("2", "8", "16")],
+        "P": [lambda text=text: type_in(form.field("model.params"), text) for text in ("3B", "30B", "7B")],
+        "scheme": [lambda i=i: choose_index(form.field("scheme"), i % form.field("scheme").count()) for i in (1, 2, 0)],
+        "Nd": [lambda text=text: type_in(form.field("cluster.gpus_per_node"), text) for text in ("2", "8", "16")],
     }[edit]
     counter = PaintCounter({name: chart.viewport() for name, chart in charts.items()})
     qtbot.wait(50)
@@ -98,7 +90,7 @@ def test_an_edit_paints_the_plan_tabs_captions_once(window, qtbot):
     field = window.form.field("model.params")
     for text in ("3B", "30B", "7B"):
         before = tab.caption.text()
-        _type(field, text)
+        type_in(field, text)
         for _ in range(5):
             QApplication.processEvents()
         qtbot.wait(20)
@@ -112,11 +104,11 @@ def test_the_nd_charts_markers_are_rendered_once(window, qtbot):
     and a new pen per drawing rendered every marker again and grew the atlas by each edit."""
     chart = window.dp_chart
     field = window.form.field("model.params")
-    _type(field, "3B")
+    type_in(field, "3B")
     QApplication.processEvents()
     sizes = [len(c.scatter.fragmentAtlas) for c in chart._curves + chart.hybrid.curves]
     for text in ("30B", "7B", "70B", "1B"):
-        _type(field, text)
+        type_in(field, text)
         QApplication.processEvents()
     assert [len(c.scatter.fragmentAtlas) for c in chart._curves + chart.hybrid.curves] == sizes
     assert chart.curve_data(0)[1]  # drawn
@@ -129,14 +121,14 @@ def test_an_edit_with_the_table_in_front_repaints_the_table_not_the_tabs(window,
     table = window.table_tab
     profile = window.form.field("profile")
     for i in (1, 0):  # each profile shown once (a first showing may move the docks' and scroll bars' layout)
-        _choose(profile, i)
+        choose_index(profile, i)
         for _ in range(5):
             QApplication.processEvents()
     qtbot.wait(100)
     counter = PaintCounter({"bar": window.tabs.tabBar(), "cells": table.table.viewport()})
     for i in (1, 0, 1):
         rows = table.rows()
-        _choose(profile, i)
+        choose_index(profile, i)
         for _ in range(5):
             QApplication.processEvents()
         qtbot.wait(20)
@@ -162,15 +154,15 @@ def test_a_caption_a_line_shorter_leaves_the_charts_in_place(window, qtbot):
 
     profile, scheme = window.form.field("profile"), window.form.field("scheme")
     for i in (1, 0, 1, 0):  # each text shown once (twice: the first edit may also settle the docks' layout)
-        _choose(profile, i)
+        choose_index(profile, i)
         settle()
     for i in (1, 2, 0):
-        _choose(scheme, i)
+        choose_index(scheme, i)
         settle()
     places = {name: chart.geometry() for name, chart in charts.items()}
     for combo, i in ((profile, 1), (profile, 0), (scheme, 1), (scheme, 2), (scheme, 0)):
         texts = {name: label.text() for name, label in labels.items()}
-        _choose(combo, i)
+        choose_index(combo, i)
         settle()
         assert {name: label.text() for name, label in labels.items()} != texts  # the captions say the edit
         assert {name: chart.geometry() for name, chart in charts.items()} == places
