@@ -25,7 +25,8 @@ def random_plan(rng: random.Random) -> Plan:
     per_node, gpu = rng.choice([1, 2, 4, 8]), catalog.find_gpu(rng.choice(GPUS))
     knobs = rng.choice([{}, {"wrap": "blocks", "wrap_blocks": rng.choice([2, 3, 4])}, {"prefetch": "off"},
                         {"wrap": "root"}, {"kernels": "cpu"}, {"param_dtype": "fp32"}, {"optimizer_impl": "fused"},
-                        {"accum_steps": 2}])
+                        {"accum_steps": 2}, {"accum_steps": 3}, {"accum_steps": 3, "accum_sync": "last"},
+                        {"accum_steps": 2, "accum_sync": "last"}])
     group = rng.choice([None, None, per_node])
     cluster = {"nodes": rng.choice([1, 2, 8, 64]), "gpus_per_node": per_node, "gpu": gpu.name,
                "gpu_memory_bytes": gpu.memory_bytes, "shard_group": group}

@@ -107,9 +107,12 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
             if not exact and (low := cheap_bound(policy, stage)) is not None and low > usable:
                 known[key] = (low, False)  # over the line already: the step's own moments are not placed
                 return None
-            ms = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True, _collectives=exact)
+            # totals alone (with accumulation the moments it adds are never built: core.accumulation's totals)
+            names, totals = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True,
+                                    _totals=True, _collectives=exact)
             # the marked ends are the collectives' starting points, not moments of the step (unit_collectives)
-            known[key] = (max(m.total for m in ms if exact or not m.name.endswith((" end", " start"))), exact)
+            known[key] = (max(t for (_, name), t in zip(names, totals)
+                              if exact or not name.endswith((" end", " start"))), exact)
             if not exact and known[key][0] <= usable:
                 return peak(policy, stage)
         total, exact = known[key]
