@@ -198,8 +198,10 @@ def _template(arch: Any, carried: Any) -> Any:
 class StageTotals:
     """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
     and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
-    of() gives None where moment_totals would not sum a traced step (accumulation, a choice per block, no template);
-    a call gives None at a point it cannot sum (no step traced there, or past int64): ask moment_totals there."""
+    of() gives None where moment_totals would not sum a traced step (a choice per block, no template); a call gives
+    None at a point it cannot sum (no step traced there, or past int64): ask moment_totals there. With accumulation a
+    call is core.peak.moments' own sequence for it (accumulated_pairs, the marked ends' moments and their
+    collectives, accumulated_totals) on the plan set there, without working out again what the point does not move."""
 
     def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str) -> None:
         from .peak_engine import _grad_keys, block_grads, engine, optimizer_temps
@@ -219,8 +221,15 @@ class StageTotals:
             tail.append((("backward", "root reduce-scatter"), sum(dict(
                 self.resting, inputs=0, grads=block_grads(at_rest_grads, sh), unsharded_grads=eng.grad * sh.root_padded,
                 reduce_scatter=eng.reduce * sh.root_padded).values())))
-        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0,
-                                                                 optimizer_temps=optimizer_temps(plan, stage, one)).values())))
+        temps = optimizer_temps(plan, stage, one)
+        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0, optimizer_temps=temps).values())))
+        self.b, self.states, self.temps = b, states, temps
+        # the root's reduce-scatter's components but its inputs (moments' own order; with accumulation they are read)
+        self.root = (dict(self.resting, inputs=0, grads=block_grads(sum(v for k, v in states.items() if k in grad_keys),
+                                                                    sh),
+                          unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
+                     if stage >= 2 else None)
+        self._variants: dict[tuple[int, int], Any] = {}  # the plan set at a point (with accumulation)
         self.tail_names = tuple(n for n, _ in tail)
         self.tail = [v for _, v in tail]
         self.layers, self.dp = depth(plan), plan.shard_size
@@ -239,7 +248,7 @@ class StageTotals:
 
         arch = plan.model.architecture
         modes = set(step_knobs(plan).modes)
-        if plan.accum_steps > 1 or len(modes) > 1 or (arch is None and not plan.model.step_template):
+        if len(modes) > 1 or (arch is None and not plan.model.step_template):
             return None
         template = _template(arch, plan.model.step_template)
         if template is None:
@@ -258,6 +267,8 @@ class StageTotals:
             placed = self._placed[id(step)] = (step, _placed(self.plan, step, self.fsdp, self.grad_scale, False,
                                                              self.kn))
         placed = placed[1]
+        if self.plan.accum_steps > 1:
+            return self._accumulated(step, batch, seq)
         less = saved_less(arch, seq, batch, eng.compute, self.plan.recompute, step.attention) if self.cuda else (0, 0)
         found = placed.at(seq, batch, *less)
         inputs = 2 * 8 * seq * batch
@@ -279,6 +290,41 @@ class StageTotals:
         if known is None or known[0] is not placed:
             known = self._labels[id(placed)] = (placed, labels(names + self.tail_names))
         return known[1], totals + [v + inputs for v in self.tail]
+
+
+    def _accumulated(self, step: Any, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
+        """moment_totals with accumulation at a point: core.peak.moments' accumulated way, step by step (the moments
+        core.accumulation adds for the placed ones as arrays; for the marked ends, their collectives and the last
+        two moments, accumulated_totals)."""
+        from .accumulation import accumulated_totals
+        from .peak_collectives import unit_collectives
+        from .peak_engine import Moment
+        from .peak_traced import traced_moments
+
+        plan = self._variants.get((batch, seq))
+        if plan is None:
+            if len(self._variants) >= 256:
+                self._variants.clear()
+            plan = self._variants[batch, seq] = self.plan.model_copy(update={"micro_batch": batch, "seq_len": seq})
+        stage, eng, one, kn, resting = self.stage, self.eng, self.one, self.kn, self.resting
+        inputs = 2 * 8 * seq * batch
+        pairs = accumulated_pairs(plan, stage, step, eng, one, resting, inputs, kn, self.b)
+        if pairs is None:
+            return None
+        out = [Moment(ph, name, comps) for ph, name, comps in
+               traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
+        if out:
+            out = unit_collectives(plan, stage, out, one)
+        if self.root is not None:
+            out.append(Moment("backward", "root reduce-scatter",
+                              {k: v for k, v in dict(self.root, inputs=inputs).items() if v}))
+        comps = dict(self.states, inputs=inputs)
+        comps["optimizer_temps"] = self.temps
+        out.append(Moment("optimizer", "optimizer step", comps))
+        names, totals = accumulated_totals(plan, stage, out, self.b, lambda: unit_bytes(plan, stage, None, one))
+        n = len(out)
+        return (labels(pairs[0] + tuple(names[:n]) + pairs[2] + tuple(names[n:])),
+                pairs[1] + totals[:n] + pairs[3] + totals[n:])
 
 
 def accumulated_pairs(plan: Any, stage: int, step: Any, eng: Any, one: Any, resting: dict, inputs: int, kn: Any,
