@@ -267,8 +267,6 @@ class StageTotals:
             placed = self._placed[id(step)] = (step, _placed(self.plan, step, self.fsdp, self.grad_scale, False,
                                                              self.kn))
         placed = placed[1]
-        if self.plan.accum_steps > 1:
-            return self._accumulated(step, batch, seq)
         less = saved_less(arch, seq, batch, eng.compute, self.plan.recompute, step.attention) if self.cuda else (0, 0)
         found = placed.at(seq, batch, *less)
         inputs = 2 * 8 * seq * batch
@@ -281,6 +279,11 @@ class StageTotals:
                                                                                               n, self.one)))
             return (*known[1][:4], stream, known[1][5])
 
+        if self.plan.accum_steps > 1:
+            from .peak_accumulated import accumulated_stage_totals
+
+            return accumulated_stage_totals(self, step, placed, found, batch, seq, unit_arrays)
+
         summed = _summed(placed, found, self.stage, self.layers, self.one, eng, self.dp, self.kn, self.resting,
                          self.rest + inputs, unit_arrays)
         if summed is None:
@@ -290,41 +293,6 @@ class StageTotals:
         if known is None or known[0] is not placed:
             known = self._labels[id(placed)] = (placed, labels(names + self.tail_names))
         return known[1], totals + [v + inputs for v in self.tail]
-
-
-    def _accumulated(self, step: Any, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
-        """moment_totals with accumulation at a point: core.peak.moments' accumulated way, step by step (the moments
-        core.accumulation adds for the placed ones as arrays; for the marked ends, their collectives and the last
-        two moments, accumulated_totals)."""
-        from .accumulation import accumulated_totals
-        from .peak_collectives import unit_collectives
-        from .peak_engine import Moment
-        from .peak_traced import traced_moments
-
-        plan = self._variants.get((batch, seq))
-        if plan is None:
-            if len(self._variants) >= 256:
-                self._variants.clear()
-            plan = self._variants[batch, seq] = self.plan.model_copy(update={"micro_batch": batch, "seq_len": seq})
-        stage, eng, one, kn, resting = self.stage, self.eng, self.one, self.kn, self.resting
-        inputs = 2 * 8 * seq * batch
-        pairs = accumulated_pairs(plan, stage, step, eng, one, resting, inputs, kn, self.b)
-        if pairs is None:
-            return None
-        out = [Moment(ph, name, comps) for ph, name, comps in
-               traced_moments(plan, stage, step, eng, one, resting, inputs, units=kn, ends_only=True)]
-        if out:
-            out = unit_collectives(plan, stage, out, one)
-        if self.root is not None:
-            out.append(Moment("backward", "root reduce-scatter",
-                              {k: v for k, v in dict(self.root, inputs=inputs).items() if v}))
-        comps = dict(self.states, inputs=inputs)
-        comps["optimizer_temps"] = self.temps
-        out.append(Moment("optimizer", "optimizer step", comps))
-        names, totals = accumulated_totals(plan, stage, out, self.b, lambda: unit_bytes(plan, stage, None, one))
-        n = len(out)
-        return (labels(pairs[0] + tuple(names[:n]) + pairs[2] + tuple(names[n:])),
-                pairs[1] + totals[:n] + pairs[3] + totals[n:])
 
 
 def accumulated_pairs(plan: Any, stage: int, step: Any, eng: Any, one: Any, resting: dict, inputs: int, kn: Any,
