@@ -19,7 +19,7 @@ import numpy as np
 
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
 from .peak_engine import Moment, unit_bytes
-from .peak_totals import _LIMIT, KEYS, _ends, accumulated_pairs, labels
+from .peak_totals import _LIMIT, KEYS, _ends, labels, placed_pairs
 from .peak_traced import _Named, _Placed
 
 
@@ -27,14 +27,18 @@ def accumulated_stage_totals(st: Any, step: Any, placed: _Placed, found: list, b
                              unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
     """StageTotals `st` at (batch, seq) for a plan with accumulation: (each moment's label, its total bytes) as
     moment_totals gives them; None where no step can be summed there (the caller asks moment_totals)."""
-    plan = st._variants.get((batch, seq))
-    if plan is None:
-        if len(st._variants) >= 256:
-            st._variants.clear()
-        plan = st._variants[batch, seq] = st.plan.model_copy(update={"micro_batch": batch, "seq_len": seq})
+    # nothing accumulation reads of the tail's moments, nor of the largest unit but its stream's gradient (not read
+    # here), moves with the point: the plan as the totals were made for serves
+    plan = st.plan
     stage, eng, one, kn, resting, b = st.stage, st.eng, st.one, st.kn, st.resting, st.b
     inputs = 2 * 8 * seq * batch
-    pairs = accumulated_pairs(plan, stage, step, eng, one, resting, inputs, kn, b)
+    if st._accumulation is None:  # what accumulation keeps: the same at every point
+        keys = grad_keys(plan, b)
+        st._accumulation = (kept_bytes(plan, stage, b), unsharded(plan, stage), plan.accum_steps >= 3,
+                            sum(v for k, v in b.stage(stage).components.items() if k in keys))
+    kept, whole, k3, sharded = st._accumulation
+    pairs = placed_pairs(placed, found, stage, st.layers, st.dp, one, eng, kn, resting, st.rest + inputs, kept, whole,
+                         k3, sharded)
     if pairs is None:
         return None
     tail = []
@@ -44,18 +48,12 @@ def accumulated_stage_totals(st: Any, step: Any, placed: _Placed, found: list, b
     comps = dict(st.states, inputs=inputs)
     comps["optimizer_temps"] = st.temps
     tail.append(Moment("optimizer", "optimizer step", comps))
-    largest = None  # the largest unit's bytes (core.accumulation reads it for every unit's reduce-scatter)
-
-    def unit_of() -> tuple[int, ...]:
-        nonlocal largest
-        largest = largest or unit_bytes(plan, stage, None, one)
-        return largest
-
-    tail_names, tail_totals = accumulated_totals(plan, stage, tail, b, unit_of)
+    tail_names, tail_totals = accumulated_totals(plan, stage, tail, b)  # no unit's end among them
     ends = _ends(placed, stage, kn, st.layers)
     if len(ends.idx):
-        made = _ends_and_collectives(st, placed, found, ends, inputs, unit_arrays(ends), unit_of(), kept_bytes(
-            plan, stage, b), plan)
+        if st._largest is None:  # the largest unit's bytes (accumulation reads them for every unit's reduce-scatter)
+            st._largest = unit_bytes(plan, stage, None, one)
+        made = _ends_and_collectives(st, placed, found, ends, inputs, unit_arrays(ends), st._largest, kept, plan)
         if made is None:
             return None
         own_totals, added_totals = made
@@ -155,8 +153,7 @@ def _ends_and_collectives(st: Any, placed: _Placed, found: list, ends: Any, inpu
             added.append(t - gi + max(gi, kept) if start else lt)
         added += [t - gi + max(gi, kept) for t, gi, _ in made]
         return own_totals, added
-    keys = grad_keys(plan, st.b)
-    sharded = sum(v for k, v in st.b.stage(stage).components.items() if k in keys)
+    sharded = st._accumulation[3]
     for t, gi, rsi in marks + made:  # every one is backward's: the last, the first and a middle micro-batch
         done = 0.0 if not sharded else min(1.0, gi / sharded)
         quiet = t - rsi - gi
