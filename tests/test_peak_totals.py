@@ -17,6 +17,7 @@ from zerodesk.core.accounting import STAGES, compute
 from zerodesk.core.fit_search import _model_answer, _moment_answer
 from zerodesk.core.peak import moment_totals, moments, shapes, traced_step
 from zerodesk.core.peak_engine import engine
+from zerodesk.core.peak_accumulated import stage_totals
 from zerodesk.core.peak_totals import StageTotals, labels
 from zerodesk.core.peak_traced import _kinds_of, _Placed, placed_form
 from zerodesk.core.plan import Plan
@@ -71,8 +72,9 @@ def test_a_stages_totals_anywhere_are_those_of_the_plan_set_there(p: Plan):
     states, sh = compute(p), shapes(p)
     summed = 0
     for stage in STAGES:
-        at = StageTotals.of(p, stage, states, sh)
+        at = stage_totals(p, stage, states, sh)
         assert at is not None  # one recomputation on every block, a template: the fast path serves it
+        assert (StageTotals.of(p, stage, states, sh) is None) == (p.accum_steps > 1)  # each class its own plans
         for batch, seq in ((1, p.seq_len), (2, p.seq_len), (rng.randint(1, 64), rng.randint(16, 40_000)),
                            (1, rng.randint(1, 9_000))):
             got = at(batch, seq)

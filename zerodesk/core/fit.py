@@ -23,6 +23,7 @@ from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_lin
 from .fit_search import largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .peak import moment_totals, predict, shapes
+from .peak_accumulated import stage_totals
 from .peak_totals import StageTotals
 from .plan import MAX_RANKS, Hybrid, Plan, PlanError, Profile
 
@@ -237,7 +238,7 @@ class _Peaks:
             else:
                 at = (stage, recompute, dp)
                 if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
-                    self._stage_totals[at] = StageTotals.of(self.variant(recompute, batch, seq, dp), stage, b,
+                    self._stage_totals[at] = stage_totals(self.variant(recompute, batch, seq, dp), stage, b,
                                                             self.shapes(dp))
                 summed = self._stage_totals[at] and self._stage_totals[at](batch, seq)
                 if summed is None:

@@ -19,11 +19,31 @@ import numpy as np
 
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
 from .peak_engine import Moment, unit_bytes
-from .peak_totals import _LIMIT, KEYS, _ends, labels, placed_pairs
+from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, labels, placed_pairs
 from .peak_traced import _Named, _Placed
 
 
-def accumulated_stage_totals(st: Any, step: Any, placed: _Placed, found: list, batch: int, seq: int,
+class AccumulatedTotals(StageTotals):
+    """StageTotals for a plan that accumulates gradients: of() gives None for one micro-batch a step."""
+
+    accumulating = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._largest: tuple[int, ...] | None = None  # unit_bytes of the largest unit
+        self._accumulation: tuple | None = None  # (kept, whole, 3 steps or more, the gradient shards)
+
+    def _sum(self, step: Any, placed: _Placed, found: list, batch: int, seq: int,
+             unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
+        return accumulated_stage_totals(self, placed, found, batch, seq, unit_arrays)
+
+
+def stage_totals(plan: Any, stage: int, b: Any, one: Any) -> StageTotals | None:
+    """StageTotals.of, or AccumulatedTotals.of for a plan that accumulates gradients."""
+    return (AccumulatedTotals if plan.accum_steps > 1 else StageTotals).of(plan, stage, b, one)
+
+
+def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list, batch: int, seq: int,
                              unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
     """StageTotals `st` at (batch, seq) for a plan with accumulation: (each moment's label, its total bytes) as
     moment_totals gives them; None where no step can be summed there (the caller asks moment_totals)."""
@@ -64,7 +84,7 @@ def accumulated_stage_totals(st: Any, step: Any, placed: _Placed, found: list, b
     return names, (pairs[1] + own_totals + tail_totals[:n] + pairs[3] + added_totals + tail_totals[n:])
 
 
-def _names(st: Any, placed: _Placed, pairs: tuple, ends: Any, tail_names: list, n: int, plan: Any) -> tuple[str, ...]:
+def _names(st: AccumulatedTotals, placed: _Placed, pairs: tuple, ends: Any, tail_names: list, n: int, plan: Any) -> tuple[str, ...]:
     """The labels in moments' order (kept by the placed step: its names, the ends' and the tail's are its own)."""
     known = st._labels.get(("accumulated", id(placed)))
     if known is not None and known[0] is placed:
@@ -91,7 +111,7 @@ def _names(st: Any, placed: _Placed, pairs: tuple, ends: Any, tail_names: list, 
     return names
 
 
-def _ends_and_collectives(st: Any, placed: _Placed, found: list, ends: Any, inputs: int, units: tuple,
+def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, ends: Any, inputs: int, units: tuple,
                           largest: tuple[int, ...], kept: int, plan: Any) -> tuple[list[int], list[int]] | None:
     """(the totals of the marked ends and of the collectives they make, in moments' order; the totals accumulation
     adds for each of them, in its order), or None past int64."""

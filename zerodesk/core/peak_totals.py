@@ -198,10 +198,11 @@ def _template(arch: Any, carried: Any) -> Any:
 class StageTotals:
     """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
     and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
-    of() gives None where moment_totals would not sum a traced step (a choice per block, no template); a call gives
-    None at a point it cannot sum (no step traced there, or past int64): ask moment_totals there. With accumulation a
-    call is core.peak.moments' own sequence for it (accumulated_pairs, the marked ends' moments and their
-    collectives, accumulated_totals) on the plan set there, without working out again what the point does not move."""
+    of() gives None where moment_totals would not sum a traced step (a choice per block, no template), or where the
+    plan accumulates gradients (core.peak_accumulated.AccumulatedTotals serves those); a call gives None at a point it
+    cannot sum (no step traced there, or past int64): ask moment_totals there."""
+
+    accumulating = False  # the plans it serves: one micro-batch a step (a subclass serves accumulation)
 
     def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str) -> None:
         from .peak_engine import _grad_keys, block_grads, engine, optimizer_temps
@@ -229,8 +230,6 @@ class StageTotals:
                                                                     sh),
                           unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
                      if stage >= 2 else None)
-        self._largest: tuple[int, ...] | None = None  # unit_bytes of the largest unit (with accumulation)
-        self._accumulation: tuple | None = None  # (kept, whole, 3 steps or more, the gradient shards): peak_accumulated
         self.tail_names = tuple(n for n, _ in tail)
         self.tail = [v for _, v in tail]
         self.layers, self.dp = depth(plan), plan.shard_size
@@ -249,7 +248,8 @@ class StageTotals:
 
         arch = plan.model.architecture
         modes = set(step_knobs(plan).modes)
-        if len(modes) > 1 or (arch is None and not plan.model.step_template):
+        if len(modes) > 1 or (arch is None and not plan.model.step_template) \
+                or (plan.accum_steps > 1) != cls.accumulating:  # accumulation: peak_accumulated.AccumulatedTotals
             return None
         template = _template(arch, plan.model.step_template)
         if template is None:
@@ -270,7 +270,6 @@ class StageTotals:
         placed = placed[1]
         less = saved_less(arch, seq, batch, eng.compute, self.plan.recompute, step.attention) if self.cuda else (0, 0)
         found = placed.at(seq, batch, *less)
-        inputs = 2 * 8 * seq * batch
         stream = eng.stream * seq * batch * self.hidden
 
         def unit_arrays(ends: _Ends) -> tuple[Any, ...]:
@@ -280,12 +279,13 @@ class StageTotals:
                                                                                               n, self.one)))
             return (*known[1][:4], stream, known[1][5])
 
-        if self.plan.accum_steps > 1:
-            from .peak_accumulated import accumulated_stage_totals
+        return self._sum(step, placed, found, batch, seq, unit_arrays)
 
-            return accumulated_stage_totals(self, step, placed, found, batch, seq, unit_arrays)
-
-        summed = _summed(placed, found, self.stage, self.layers, self.one, eng, self.dp, self.kn, self.resting,
+    def _sum(self, step: Any, placed: _Placed, found: list, batch: int, seq: int,
+             unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
+        """The totals at a point from its placed step (core.peak_accumulated's subclass: with accumulation)."""
+        inputs = 2 * 8 * seq * batch
+        summed = _summed(placed, found, self.stage, self.layers, self.one, self.eng, self.dp, self.kn, self.resting,
                          self.rest + inputs, unit_arrays)
         if summed is None:
             return None
