@@ -68,7 +68,7 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
     """The cheapest policy that fits the plan's micro-batch and sequence at each stage (the plan's own recomputation
     aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise).
     peaks: a dict of each policy's peak by stage that this fills and reads; pass the same one for plans whose peaks
-    agree (the same core.fit.peak_key, micro-batch, sequence and Nd: the GPU's memory and the allowance only move the
+    agree (the same core.fit_peaks.peak_key, micro-batch, sequence and Nd: the GPU's memory and the allowance only move the
     line they are held against), as the Fit view does across edits.
     A policy of one mode on some blocks is first held against core.peak_bound's cheap lower bound (_bound=False: not,
     the search as it was, which tests compare with). states: the plan's states (compute(plan)'s stages), when the
