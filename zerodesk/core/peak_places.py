@@ -75,11 +75,12 @@ def place_block(place: str, i: int | None, layers: int) -> tuple[int, int]:
 def _counts(place: str, i: int | None, kinds: list[str]) -> dict[str, int]:
     """How many blocks each group stands for at this place of a step of len(kinds) blocks."""
     layers = len(kinds)
+    alike = kinds.count(kinds[0]) == layers if layers else True  # one kind of block: a count, not a walk
 
     def tally(group: str, lo: int, hi: int) -> None:  # blocks lo..hi-1, by kind
         if hi <= lo:
             return
-        if len(set(kinds)) == 1:
+        if alike:
             c[f"{group}:{kinds[0]}"] = c.get(f"{group}:{kinds[0]}", 0) + hi - lo
             return
         for j in range(lo, hi):

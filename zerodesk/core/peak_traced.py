@@ -64,25 +64,30 @@ class _Placed:
                  sizes: dict[str, int], every_block: bool = False, per_unit: int = 1) -> None:
         at, kind = step.at_array, step.kind_array
         self.places: list[tuple[str, str, str, int | None]] = []
-        moments, slots, weights, keeping = [], [], [], []
+        moments, weights, keeping = [], [], []
+        picks: dict[tuple[str, str], np.ndarray] = {}  # the template's moments of a place (and block kind): a few
+
+        def picked(place: str, own: str) -> np.ndarray:
+            if (place, own) not in picks:
+                pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
+                if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
+                    pick = (at == "bwd") & (kind == own)
+                picks[place, own] = pick.nonzero()[0]
+            return picks[place, own]
+
         for phase, name, place, i in positions(len(kinds), 2 if fsdp else 0, every_block, per_unit):
-            own = kinds[i] if i is not None else ""
-            pick = (at == place) & (kind == own) if place in ("fwd", "bwd", "last") else at == place
-            if place == "last" and not pick.any():  # no last block of this kind traced: a middle block's moments
-                pick = (at == "bwd") & (kind == own)
-            if pick.any():
-                k = len(self.places)
+            ns = picked(place, kinds[i] if i is not None and place in ("fwd", "bwd", "last") else "")
+            if len(ns):
                 self.places.append((phase, name, place, i))
-                ns = pick.nonzero()[0]
                 moments.append(ns)
-                slots.append(np.full(len(ns), k))
                 weights.append(_weights(tuple(sorted(_counts(place, i, kinds).items())), fsdp, grad_scale))
                 blocks, final = blocks_keeping(place, i, len(kinds))
                 keeping.append((blocks, final, place in ("fwd", "bwd", "last")))
         self.moment = np.concatenate(moments)  # [pair]: the template's moment
-        self.slot = np.concatenate(slots)  # [pair]: its place
+        self.slot = np.repeat(np.arange(len(moments)), [len(ns) for ns in moments])  # [pair]: its place
         self.slots: list[int] = self.slot.tolist()
-        self.names = tuple(self.places[k][:2] for k in self.slots)  # [pair]: (phase, moment name)
+        named = [place[:2] for place in self.places]
+        self.names = tuple(map(named.__getitem__, self.slots))  # [pair]: (phase, moment name)
         self._at: dict[tuple, tuple] = {}  # the last points evaluated (a plan's stages 2 and 3 share theirs)
         self.bounds = np.cumsum([0] + [len(ns) for ns in moments])  # place k's pairs: bounds[k]:bounds[k + 1]
         # the monomials' factors other than s and b, then the (s, b) powers they group into
