@@ -14,6 +14,7 @@ from .peak import moment_totals, predict, shapes
 from .peak_accumulated import stage_totals
 from .peak_totals import StageTotals
 from .plan import Hybrid, Plan, Profile
+from .recent import Recent
 
 
 # What a stage's predicted peak (allowance left out) never reads, or reads only as one of a variant's own axes
@@ -28,9 +29,14 @@ MEMO_LIMIT = 50_000  # stage peaks a memo keeps before a fresh one starts (an ed
 def peak_key(plan: Plan) -> str:
     """The part of a plan its stage peaks depend on (see PEAK_FREE); of the cluster, what the peaks read: the shard
     group (the states shard among it) and the kernels a named GPU implies (plan.kernel_device: CUDA's attention and
-    norm kernels save less). A memo kept across an edit of either gave the previous plan's peaks."""
-    return (plan.model_dump_json(exclude={**PEAK_FREE, "accum_steps": True, "accum_sync": True})
-            + f"|shard_group={plan.cluster.shard_group}|kernels={plan.kernel_device}|accum={accum_class(plan)}")
+    norm kernels save less). A memo kept across an edit of either gave the previous plan's peaks.
+    Kept for the last few plans asked, by identity (plans are never changed in place): one answer asks it of the same
+    plan several times (the solve, the map, the cells)."""
+    return _KEYS.get(plan, lambda: plan.model_dump_json(exclude={**PEAK_FREE, "accum_steps": True, "accum_sync": True})
+                     + f"|shard_group={plan.cluster.shard_group}|kernels={plan.kernel_device}|accum={accum_class(plan)}")
+
+
+_KEYS: Recent[str] = Recent(4, same=lambda a, b: a is b)
 
 
 def accum_class(plan: Plan) -> str:
