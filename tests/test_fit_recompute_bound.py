@@ -10,6 +10,7 @@ import pytest
 
 from zerodesk.core import catalog
 from zerodesk.core.accounting import STAGES, compute
+from zerodesk.core.fit_map import FitMapModel
 from zerodesk.core.fit_recompute import cheapest_fitting, policies
 from zerodesk.core.knobs import recompute_per_block
 from zerodesk.core.peak import moments, predict, shapes
@@ -74,6 +75,19 @@ def test_a_shared_memo_of_peaks_gives_the_same_answers_across_gpu_memory():
     for gib in (8, 40, 80, 141):
         q = p.model_copy(update={"cluster": p.cluster.model_copy(update={"gpu_memory_bytes": gib * 2**30})})
         assert cheapest_fitting(q, peaks=peaks) == cheapest_fitting(q, _bound=False)
+
+
+@pytest.mark.parametrize("p", PLANS, ids=name)
+def test_the_solves_memo_gives_what_the_moments_give(p: Plan):
+    """The Fit view reads the policies of one mode on every block from the solve's memo of peaks (core.fit_peaks):
+    the same answer as the search that builds their moments, the memo made for another plan of the same peaks (an
+    edit of the GPU's memory and of Nd before) included."""
+    model = FitMapModel()
+    other = p.model_copy(update={"cluster": p.cluster.model_copy(update={"gpu_memory_bytes": 2**40})})
+    model.update(other)  # the memo of the plan before the edit serves this one
+    state = model.update(p)
+    assert state.recompute == cheapest_fitting(p, _bound=False)
+    assert FitMapModel().update(p).recompute == state.recompute
 
 
 @pytest.mark.parametrize("p", PLANS[:12], ids=name)

@@ -112,7 +112,11 @@ class FitMapModel:
             self._memo = peak_memo(plan, self._memo)
             answer = solve(plan, self._memo)
             known = self._policy_peaks.get((self._memo.key, plan.micro_batch, plan.seq_len, plan.dp), dict)
-            policies = (cheapest_fitting(plan, peaks=known, states=self._memo.states(plan.dp))
+            memo = self._memo
+            # one mode on every block: the solve's own peaks at the plan's point (not where the memo's are predict()'s)
+            uniform = None if memo.via_predict else (
+                lambda mode, stage: memo.peak(stage, mode, plan.micro_batch, plan.seq_len, plan.dp))
+            policies = (cheapest_fitting(plan, peaks=known, states=memo.states(plan.dp), uniform=uniform)
                         if plan.model.architecture is not None else [])
             state = FitState(plan, answer, self._map(plan), recompute=policies)
         except (FitError, ValueError, ArithmeticError) as exc:  # as PlanModel: one sentence, the window stays

@@ -9,6 +9,7 @@ and the scores). A policy fits when its predicted peak is at most the usable mem
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .accounting import STAGES, Breakdown, compute
@@ -64,7 +65,8 @@ def policies(arch: Architecture, seq: int, batch: int) -> list[RecomputePolicy]:
 
 
 def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks: dict | None = None,
-                     _bound: bool = True, states: Breakdown | None = None) -> list[PolicyFit]:
+                     _bound: bool = True, states: Breakdown | None = None,
+                     uniform: Callable[[str, int], int] | None = None) -> list[PolicyFit]:
     """The cheapest policy that fits the plan's micro-batch and sequence at each stage (the plan's own recomputation
     aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise).
     peaks: a dict of each policy's peak by stage that this fills and reads; pass the same one for plans whose peaks
@@ -72,7 +74,10 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
     line they are held against), as the Fit view does across edits.
     A policy of one mode on some blocks is first held against core.peak_bound's cheap lower bound (_bound=False: not,
     the search as it was, which tests compare with). states: the plan's states (compute(plan)'s stages), when the
-    caller has them."""
+    caller has them. uniform(mode, stage): the stage's peak (the allowance aside) with one mode on every block at the
+    plan's point, the largest of every moment's bytes, where the caller has it already (the Fit view: the solve's
+    memo, core.fit_peaks): the policies of one mode on every block (none, and either mode on every block) read it
+    instead of building their moments (tests/test_fit_recompute_bound.py holds both ways equal)."""
     arch = plan.model.architecture
     usable = usable_memory(plan)
     found: dict[int, PolicyFit] = {}
@@ -100,6 +105,8 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
         bytes at every block's end: most of the work): their largest is a lower bound of the peak, and over the usable
         memory it settles it."""
         key = (policy.recompute, policy.every, stage)
+        if uniform is not None and policy.every == 1 and (key not in known or not known[key][1]):
+            known[key] = (uniform(policy.recompute, stage), True)  # the exact peak, as the moments give it
         if key not in known or not known[key][1] and known[key][0] <= usable:
             for step in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
                 del cache[step]
