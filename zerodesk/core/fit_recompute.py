@@ -103,7 +103,7 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
         """predict()'s peak of one stage under the policy, the allowance aside, when it fits; None when it does not.
         A policy that does not fit is told by the moments of its step alone, without FSDP2's collectives (a unit's
         bytes at every block's end: most of the work): their largest is a lower bound of the peak, and over the usable
-        memory it settles it."""
+        memory it settles it. A policy under core.peak_bound's bound is asked of the whole step at once."""
         key = (policy.recompute, policy.every, stage)
         if uniform is not None and policy.every == 1 and (key not in known or not known[key][1]):
             known[key] = (uniform(policy.recompute, stage), True)  # the exact peak, as the moments give it
@@ -111,9 +111,11 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
             for step in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
                 del cache[step]
             exact = key in known  # a lower bound that fits: the whole step decides
-            if not exact and (low := cheap_bound(policy, stage)) is not None and low > usable:
-                known[key] = (low, False)  # over the line already: the step's own moments are not placed
-                return None
+            if not exact and (low := cheap_bound(policy, stage)) is not None:
+                if low > usable:
+                    known[key] = (low, False)  # over the line already: the step's own moments are not placed
+                    return None
+                exact = True  # what the bound leaves mostly fits: the whole step decides at once, built once
             # totals alone (with accumulation the moments it adds are never built: core.accumulation's totals)
             names, totals = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True,
                                     _totals=True, _collectives=exact)
