@@ -197,7 +197,7 @@ def test_cli_plan_and_fit():
 @pytest.mark.parametrize("seed", range(12))
 def test_accumulations_totals_are_its_moments_built(seed):
     """The fit's totals with accumulation (the template's moments and those accumulation adds summed as arrays,
-    core.peak_totals.accumulated_pairs; the rest by core.accumulation.accumulated_totals) are the moments
+    core.peak_accumulated_pairs; the rest by core.accumulation.accumulated_totals) are the moments
     accumulate() builds, label for label and byte for byte: random models, profiles, knobs, steps and syncs."""
     import random
 

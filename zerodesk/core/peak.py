@@ -105,7 +105,7 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     collectives from a template's step (peak_collectives): the marked ends stay instead, and the rest of the moments
     are the step's own (what a search that needs only to know a peak is over a line may look at first).
     With _totals and accumulation, the totals of accumulate's moments (core.accumulation.accumulated_totals; the
-    template's moments and those they add summed as arrays where they can be, core.peak_totals.accumulated_pairs)."""
+    template's moments and those they add summed as arrays where they can be, core.peak_accumulated_pairs)."""
     b = b or compute(plan)
     eng = engine(plan, stage)
     states = dict(b.stage(stage).components)
@@ -124,7 +124,8 @@ def moments(plan: Plan, stage: int, b: Breakdown | None = None, _sh: _Shapes | N
     mixed = _mixed_moments(plan, stage, eng, one, resting, b, kn, _act,
                            _top and plan.accum_steps <= 1, _collectives) if step is None else None
     if step is not None or mixed is not None:
-        from .peak_totals import accumulated_pairs, traced_totals
+        from .peak_accumulated_pairs import accumulated_pairs
+        from .peak_totals import traced_totals
         from .peak_traced import traced_moments
 
         inputs = 2 * 8 * plan.seq_len * plan.micro_batch

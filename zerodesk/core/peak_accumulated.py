@@ -3,7 +3,7 @@ core.peak.moments' accumulated sequence summed as arrays, no moment's components
 
 moments() lists, after the template's placed moments: the marked ends of FSDP2's units (and stage 3's head backward
 start), the collectives they make (core.peak_collectives), the root's reduce-scatter and the optimizer's step; then
-what core.accumulation adds for the placed moments (core.peak_totals.accumulated_pairs), and for each of those others
+what core.accumulation adds for the placed moments (core.peak_accumulated_pairs), and for each of those others
 (core.accumulation.accumulated_totals). Every added total reads only a moment's total, its gradients and its
 reduce-scatter input (and for a unit's end its components, as unit_reduce_scatter does): the ends' components are the
 arrays core.peak_totals._summed builds, the collectives' follow from them. tests/test_peak_totals.py holds this equal to
@@ -19,7 +19,8 @@ import numpy as np
 
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
 from .peak_engine import Moment, unit_bytes
-from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, labels, placed_pairs
+from .peak_accumulated_pairs import placed_pairs
+from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, labels
 from .peak_traced import _Named, _Placed
 
 
