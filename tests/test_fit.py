@@ -198,6 +198,33 @@ def test_largest_fitting_is_exact_when_the_model_is_wrong(shape):
             assert got.largest == _brute_largest(f, limit, 1000), (shape, limit, degree)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_models_answer_is_each_moments_own_in_any_order_and_past_int64(seed):
+    """_model_answer (int64 arrays where every figure is small enough) is the least of _moment_answer over the
+    moments, exactly: the moments listed in another order at a later point, and figures past int64 (Python ints)."""
+    import random
+
+    from zerodesk.core.fit_search import _model_answer, _moment_answer
+
+    rng = random.Random(seed)
+    big = 2**70 if seed % 2 else 2**40
+    moments = [(f"m{k}", rng.randrange(big), rng.randrange(big >> 10), rng.choice([0, 0, rng.randrange(1000)]))
+               for k in range(50)]
+    limit = rng.randrange(big)
+
+    def at(x):
+        rows = [(name, y0 + (x - 3) * d1 + (x - 3) * (x - 4) // 2 * d2) for name, y0, d1, d2 in moments]
+        return dict(reversed(rows) if x % 2 else rows)
+
+    for degree in (1, 2):
+        xs = range(3, 3 + degree + 1)
+        got = _model_answer([(x, at(x)) for x in xs], limit, 10**6)
+        ys = [[at(x)[name] for x in xs] for name, *_ in moments]
+        want = max(0, min(_moment_answer(y[0], y[1] - y[0], y[2] - 2 * y[1] + y[0] if degree == 2 else 0, 3, limit,
+                                         10**6) for y in ys))
+        assert got == want, (degree, big)
+
+
 def test_a_linear_peak_is_solved_from_two_points_and_confirmed():
     calls = []
 

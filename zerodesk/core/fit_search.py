@@ -82,13 +82,19 @@ def largest_fitting(totals: Callable[[int], Totals], limit: int, cap: int, degre
 def _model_answer(points: list[tuple[int, Totals]], limit: int, cap: int) -> int | None:
     """The largest x in [0, cap] that fits by the polynomial through consecutive points, for every moment at once."""
     first = points[0][1]
-    if any(t.keys() != first.keys() for _, t in points[1:]):
-        return None
     x0 = points[0][0]
     order = list(first)
-    rows = [list(t.values()) if list(t) == order else [t[k] for k in order] for _, t in points]
-    if rows[0] and max(max(map(abs, r)) for r in rows) < _EXACT and abs(limit) < _EXACT:
-        return _model_answer_arrays(np.array(rows, dtype=np.int64), x0, limit, cap)
+    same = [list(t) == order for _, t in points[1:]]  # the usual: the same moments in the same order
+    if not all(same) and any(t.keys() != first.keys() for _, t in points[1:]):
+        return None
+    rows = [list(t.values()) if s else [t[k] for k in order] for s, (_, t) in zip([True, *same], points)]
+    if rows[0] and abs(limit) < _EXACT:
+        try:
+            ys = np.array(rows, dtype=np.int64)
+        except OverflowError:  # past int64: the exact way below
+            ys = None
+        if ys is not None and -_EXACT < ys.min() and ys.max() < _EXACT:  # every |y| < _EXACT
+            return _model_answer_arrays(ys, x0, limit, cap)
     answer = cap
     for ys in zip(*rows):
         d1 = ys[1] - ys[0]
