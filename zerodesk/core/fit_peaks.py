@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_link, compute
+from .fit_search import peak_of
 from .peak import moment_totals, predict, shapes
 from .peak_accumulated import stage_totals
 from .peak_totals import StageTotals
@@ -128,7 +129,7 @@ class _Peaks:
                 point = (recompute, batch, seq, dp)
                 if point not in self._predicted:  # predict() answers every stage: the others are asked next
                     self._predicted[point] = [p.total_bytes for p in predict(self.variant(*point), b)]
-                self._totals[key] = {"peak": self._predicted[point][stage] - self.allowance}
+                self._totals[key] = _Totals({"peak": self._predicted[point][stage] - self.allowance})
             else:
                 at = (stage, recompute, dp)
                 if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
@@ -137,7 +138,7 @@ class _Peaks:
                 summed = self._stage_totals[at] and self._stage_totals[at](batch, seq)
                 if summed is None:
                     summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
-                self._totals[key] = dict(zip(*summed))
+                self._totals[key] = _Totals(zip(*summed))
         return self._totals[key]
 
     def peak_dp(self, dp: int) -> int:
@@ -154,7 +155,7 @@ class _Peaks:
         return self._shapes[dp]
 
     def peak(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int:
-        return max(self.totals(stage, recompute, batch, seq, dp).values())
+        return peak_of(self.totals(stage, recompute, batch, seq, dp))
 
     @property
     def evaluations(self) -> int:
@@ -166,6 +167,14 @@ class _Peaks:
         peaks = predict(self.variant(plan.recompute, plan.micro_batch, plan.seq_len, plan.dp), self.breakdown(plan.dp))
         return all(p.total_bytes == self.peak(p.stage, plan.recompute, plan.micro_batch, plan.seq_len, plan.dp)
                    + self.allowance for p in peaks)
+
+
+class _Totals(dict):
+    """Every moment's bytes at one variant, by moment, with their largest (the searches ask it of each many times)."""
+
+    def __init__(self, items: Any) -> None:
+        super().__init__(items)
+        self.peak = max(self.values(), default=None)  # None: none to take the largest of (peak_of says so)
 
 
 def states_only(plan: Plan) -> Breakdown:

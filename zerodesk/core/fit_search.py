@@ -24,6 +24,12 @@ import numpy as np
 Totals = Mapping[str, int]  # every moment's bytes at one size, by moment
 
 
+def peak_of(totals: Totals) -> int:
+    """The largest of the totals: their `peak` where they carry it (core.fit_peaks keeps it with each), else found."""
+    top = getattr(totals, "peak", None)
+    return max(totals.values()) if top is None else top
+
+
 @dataclass(frozen=True)
 class Crossing:
     """The largest size that fits (0: not even 1) and how it was found."""
@@ -51,7 +57,7 @@ def largest_fitting(totals: Callable[[int], Totals], limit: int, cap: int, degre
     def probe(x: int) -> None:
         nonlocal lo, hi
         if lo < x < hi:
-            if max(at(x).values()) <= limit:
+            if peak_of(at(x)) <= limit:
                 lo = x
             else:
                 hi = x
@@ -181,7 +187,7 @@ def smallest_fitting(sizes: Sequence[int], totals: Callable[[int], Totals], limi
     def at(i: int) -> Totals:
         if i not in seen:
             seen[i] = totals(sizes[i])
-            memo[i] = max(seen[i].values())
+            memo[i] = peak_of(seen[i])
         return seen[i]
 
     def p(i: int) -> int:
