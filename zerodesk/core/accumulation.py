@@ -95,7 +95,7 @@ def accumulate(plan: "Plan", stage: int, moments: list[M], b: Breakdown,
             if stage >= 2 and m.name.endswith(" end"):
                 unit = unit or unit_of()
                 out.append(replace(m, name=f"{m.name[:-4]}, its reduce-scatter, later micro-batch",
-                                   components=unit_reduce_scatter(plan, comps, kept, unit)))
+                                   components=unit_reduce_scatter(plan.shard_size, comps, kept, unit)))
                 continue
             comps["grads"] = max(comps.get("grads", 0), kept)
             if stage >= 2 and m.name.endswith("reduce-scatter") and "grads" in m.components:
@@ -141,7 +141,7 @@ def accumulated_totals(plan: "Plan", stage: int, moments: list[M], b: Breakdown,
             if stage >= 2 and name.endswith(" end"):
                 unit = unit or unit_of()
                 names.append((m.phase, f"{name[:-4]}, its reduce-scatter, later micro-batch"))
-                totals.append(sum(unit_reduce_scatter(plan, dict(comps), kept, unit).values()))
+                totals.append(sum(unit_reduce_scatter(n, dict(comps), kept, unit).values()))
                 continue
             grads = comps.get("grads", 0)
             new = max(grads, kept)
@@ -175,18 +175,18 @@ def root_regather(start: dict[str, int], unit: tuple[int, ...]) -> dict[str, int
     return comps
 
 
-def unit_reduce_scatter(plan: "Plan", end: dict[str, int], kept: int,
+def unit_reduce_scatter(shard: int, end: dict[str, int], kept: int,
                         unit: tuple[int, ...]) -> dict[str, int]:
     """A unit's reduce-scatter in a later micro-batch reducing every micro-batch (stages 2-3), from the end of its
     first block's backward (core.peak_traced places it): FSDP2 reshards the unit, copies its gradients into the
     reduce-scatter input (the previous unit's is released first) and frees them, then reduce-scatters into a new
     output that is added into the kept shards only after. In the first micro-batch that output is the unit's shard
     itself; in a later one it comes beside all of them. The block's backward temporaries are gone by then: what
-    is left is the residual stream's gradient, the block input's. unit: unit_bytes."""
+    is left is the residual stream's gradient, the block input's. shard: the plan's shard_size (N); unit: unit_bytes."""
     grads, rs, gathered, stream, _ = unit
     comps = dict(end, temporaries=stream, reduce_scatter=rs)
     comps["gathered_params"] = max(0, comps.get("gathered_params", 0) - gathered)
-    own, output = min(grads, comps.get("unsharded_grads", 0)), rs // plan.shard_size
+    own, output = min(grads, comps.get("unsharded_grads", 0)), rs // shard
     # the copy-in holds the unit's gradients and the input; the reduce-scatter, the input and its output
     if output > own:
         comps["unsharded_grads"] = comps.get("unsharded_grads", 0) - own

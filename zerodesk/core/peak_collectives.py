@@ -41,7 +41,7 @@ def unit_collectives(plan: Plan, stage: int, out: list[Moment], one: _Shapes | N
             units[n] = unit_bytes(plan, stage, n, one)
         return units[n]
 
-    made = []
+    made, shard = [], plan.shard_size  # a property that reads the cluster: once, not for every unit
     for m in marked:
         if m.name.endswith(" start"):
             made.append(Moment(m.phase, "root gathered for the head's backward",
@@ -49,17 +49,17 @@ def unit_collectives(plan: Plan, stage: int, out: list[Moment], one: _Shapes | N
             continue
         name, i = m.name[:-4], block_of[m.name[:-4]]
         unit = unit_of(blocks(m.name))
-        copy = unit_reduce_scatter(plan, m.components, 0, unit)
+        copy = unit_reduce_scatter(shard, m.components, 0, unit)
         made.append(Moment(m.phase, f"unit reduce-scatter after {name}", copy))
         if stage == 3 and i > 0:  # then the unit before (in forward order) is gathered for its backward
             before = unit_of(i - kn.unit_start(i - 1))[2]
             made.append(Moment(m.phase, f"unit gathered for its backward after {name}",
-                               _gathered_for_backward(plan, m.components, copy, unit, before, kn.prefetch)))
+                               _gathered_for_backward(shard, m.components, copy, unit, before, kn.prefetch)))
     ids = {id(m) for m in marked}
     return (out if plan.accum_steps > 1 else [m for m in out if id(m) not in ids]) + made
 
 
-def _gathered_for_backward(plan: Plan, end: dict[str, int], copy: dict[str, int], unit: tuple[int, ...],
+def _gathered_for_backward(shard: int, end: dict[str, int], copy: dict[str, int], unit: tuple[int, ...],
                            gathered: int, prefetch: bool) -> dict[str, int]:
     """Stage 3 just after a unit's reduce-scatter (`copy`, from the end of its backward `end`): its gradients freed and
     its output shard made, the unit before it in forward order copies its parameters (`gathered` bytes) out of their
@@ -69,7 +69,7 @@ def _gathered_for_backward(plan: Plan, end: dict[str, int], copy: dict[str, int]
     comps = dict(copy)
     waiting = end.get("unsharded_grads", 0)
     comps["unsharded_grads"] = waiting - min(grads, waiting)
-    comps["grads"] = end.get("grads", 0) + rs // plan.shard_size
+    comps["grads"] = end.get("grads", 0) + rs // shard
     comps["gathered_params"] = comps.get("gathered_params", 0) + gathered
     if not prefetch:
         comps["all_gather"] = comps.get("all_gather", 0) + gathered
