@@ -93,6 +93,11 @@ def main() -> None:
     user_site = site.getusersitepackages()  # -I also hides the user's own packages: torch may live there
     if os.path.isdir(user_site):
         site.addsitedir(user_site)
-    module, args = sys.argv[2], _take_plan_file(sys.argv[3:])
-    sys.argv = [module, *args]
+    run_module(sys.argv[2], sys.argv[3:])
+
+
+def run_module(module: str, args: list[str]) -> int:
+    """Run MODULE as `python -m MODULE ARGS` would, the plan file taken: here, or in a job forked by a warm worker."""
+    sys.argv = [module, *_take_plan_file(args)]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
+    return 0
