@@ -66,8 +66,8 @@ def _remove_pending() -> None:
             pass
 
 
-def _take_plan_file(args: list[str]) -> list[str]:
-    """Replace `--plan-file PATH` by `--plan-json TEXT` in our own argv list (not the process's), deleting PATH."""
+def inline_plan(args: list[str]) -> list[str]:
+    """`--plan-file PATH` replaced by `--plan-json TEXT` in an argv list (not the process's); PATH is left as it is."""
     if PLAN_FILE_FLAG not in args[:-1]:
         return args
     at = args.index(PLAN_FILE_FLAG)
@@ -77,12 +77,19 @@ def _take_plan_file(args: list[str]) -> list[str]:
         text = read_file(args[at + 1], "plan file").decode("utf-8", errors="replace")
     except PlanError as exc:
         text = f"<{exc}>"  # the worker then reports it as a bad plan, in one sentence
-    finally:
-        try:
-            os.unlink(args[at + 1])
-        except OSError:
-            pass
     return [*args[:at], "--plan-json", text, *args[at + 2:]]
+
+
+def _take_plan_file(args: list[str]) -> list[str]:
+    """inline_plan(), deleting the plan file."""
+    try:
+        return inline_plan(args)
+    finally:
+        if PLAN_FILE_FLAG in args[:-1]:
+            try:
+                os.unlink(args[args.index(PLAN_FILE_FLAG) + 1])
+            except OSError:
+                pass
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ import time
 from typing import Iterable
 
 from . import proctree
-from .child import python_command
+from .child import forget_plan_file, inline_plan, python_command
 
 SERVE_MODULE = "zerodesk.measure.worker.serve"
 START_WAIT_S = 300.0  # the first job waits for the worker's imports (seconds here, minutes on a cold disk)
@@ -116,7 +116,9 @@ class JobServer:
         if not self.takes(argv, env):
             return None
         head = len(python_command(self.python, "", [])) - 1
-        request = {"module": argv[head], "args": argv[head + 1:], "env": env, "cwd": cwd or os.getcwd()}
+        # The plan travels in the request; its file stays until the job has started, for a job started on its own
+        # instead (the worker died, or it was not waited for).
+        request = {"module": argv[head], "args": inline_plan(argv[head + 1:]), "env": env, "cwd": cwd or os.getcwd()}
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         try:
@@ -136,6 +138,7 @@ class JobServer:
             os.close(out_r)
             os.close(err_r)
             return None
+        forget_plan_file(argv)
         job.stdout, job.stderr = os.fdopen(out_r, "rb", buffering=0), os.fdopen(err_r, "rb", buffering=0)
         return job
 
