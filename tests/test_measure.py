@@ -73,8 +73,8 @@ def measure(plan: Plan, stages, ranks: int, timeout: float = 120, fault: str | N
     if fault:
         env[FAULT_ENV] = fault
     cancel = threading.Event()
-    run = MeasureRun(measure_command(plan, stages, ranks, "cpu", samples=samples), timeout=timeout, env=env, cancel=cancel,
-                     server=server)
+    run = MeasureRun(measure_command(plan, stages, ranks, "cpu", samples=samples), timeout=timeout, env=env,
+                     cancel=cancel, server=server)
     messages = []
     for msg in run:
         messages.append(msg)

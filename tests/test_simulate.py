@@ -332,7 +332,8 @@ def test_untracked_warmup_gives_the_tracked_warmups_figures_byte_for_byte(sim4, 
     pytest.importorskip("torch")
     plan = plan_for(4)
     for backend in ("nccl", "gloo"):  # nccl's untracked run is sim4's: the same command
-        fast = results_of(sim4 if backend == "nccl" else run(simulate_command(plan, [2, 3], backend=backend), job_server))
+        fast = results_of(sim4 if backend == "nccl" else
+                          run(simulate_command(plan, [2, 3], backend=backend), job_server))
         tracked = results_of(run(simulate_command(plan, [2, 3], backend=backend) + ["--tracked-warmup"], job_server))
         assert sorted(fast) == [2, 3]
         for stage in (2, 3):

@@ -165,9 +165,10 @@ class JobServer:
         self._stop_worker()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            self._proc = subprocess.Popen(python_command(self.python, SERVE_MODULE, ["--socket", str(theirs.fileno())]),
-                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                          pass_fds=[theirs.fileno()], env=self.env, **proctree.popen_kwargs())
+            argv = python_command(self.python, SERVE_MODULE, ["--socket", str(theirs.fileno())])
+            self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, pass_fds=[theirs.fileno()], env=self.env,
+                                          **proctree.popen_kwargs())
         except (OSError, ValueError):
             ours.close()
             self._unusable = True

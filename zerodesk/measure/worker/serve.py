@@ -150,7 +150,8 @@ def serve(sock: socket.socket) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m zerodesk.measure.worker.serve", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m zerodesk.measure.worker.serve",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("--socket", type=int, required=True, help="the inherited descriptor of the runner's socket")
     args = parser.parse_args(argv)
     sock = socket.socket(fileno=args.socket)
