@@ -130,6 +130,9 @@ def pytest_terminal_summary(terminalreporter, config):
     for path, (cpu, wall) in rows:
         terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {path}")
     terminalreporter.write_line(f"{sum(r[0] for _, r in rows):9.1f} {sum(r[1] for _, r in rows):9.1f}  total")
+    for server in _SERVERS:  # this process's (not pytest-xdist's workers')
+        terminalreporter.write_line(f"warm worker: {server.started_workers} started, {server.forked} jobs forked, "
+                                    f"{server.refused} refused (started as their own Pythons)")
 
 
 @pytest.fixture(scope="session")
@@ -140,7 +143,11 @@ def job_server():
     from zerodesk.measure.job_server import JobServer
 
     with JobServer(neutral=("ZERODESK_", "PYTEST_CURRENT_TEST")) as server:
+        _SERVERS.append(server)
         yield server
+
+
+_SERVERS: list = []
 
 
 @pytest.fixture

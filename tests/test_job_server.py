@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from zerodesk.core.plan import Plan
+from zerodesk.measure.child import python_command
 from zerodesk.measure.job_server import JobServer, supported
 from zerodesk.measure.protocol import Error, Started
-from zerodesk.measure.runner import MeasureRun, measure_command, measure_env, simulate_command
+from zerodesk.measure.runner import MeasureRun, measure_command, simulate_command
+from zerodesk.measure.worker.serve import job_environment
 
 pytestmark = pytest.mark.skipif(not (sys.platform.startswith("linux") and supported()),
                                 reason="reads /proc; the warm worker needs fork and SOCK_SEQPACKET")
@@ -72,19 +74,40 @@ def hanging_run(server: JobServer, timeout: float = 120) -> tuple[MeasureRun, li
 
 
 def test_which_jobs_it_takes():
-    """A worker module of this Python under the worker's environment; not another Python, not another module, not
-    an environment that differs outside the neutral variables (torch reads some at import). Nothing is started."""
-    server = JobServer(neutral=("ZERODESK_",))
-    argv = simulate_command(PLAN, [3])
-    env = measure_env()
-    assert server.takes(argv, env)
-    assert server.takes(argv, {**env, FAULT_ENV: "crash:1"})
-    assert not server.takes(argv, {**env, "OMP_NUM_THREADS": "4"})
-    assert not server.takes(argv, {k: v for k, v in env.items() if k != "PATH"})
-    assert not server.takes(simulate_command(PLAN, [3], python="/usr/bin/python3"), env)
-    assert not server.takes([sys.executable, "-c", "print()"], env)
+    """A worker module of this Python: not another Python, not another module. Nothing is started."""
+    server = JobServer()
+    assert server.takes(simulate_command(PLAN, [3])) and server.takes(measure_command(PLAN, [0], 2, "cpu"))
+    assert not server.takes(simulate_command(PLAN, [3], python="/usr/bin/python3"))
+    assert not server.takes([sys.executable, "-c", "print()"])
+    assert not server.takes(python_command(sys.executable, "zerodesk.measure.worker.serve", ["--socket", "3"]))
     server.close()
     assert server.started_workers == 0
+
+
+def test_which_environments_it_takes():
+    """The environment the imports ran under, but for the neutral variables and those the imports set themselves
+    (absent, or as they set them: the job then has them as its own Python would after importing torch)."""
+    before = {"PATH": "/bin", "OMP_NUM_THREADS": "1"}
+    after = {**before, "TORCHINDUCTOR_CACHE_DIR": "/tmp/inductor"}
+    neutral = ("ZERODESK_",)
+    assert job_environment(before, neutral, before, after) == after
+    assert job_environment({**before, FAULT_ENV: "crash:1"}, neutral, before, after) == {**after, FAULT_ENV: "crash:1"}
+    assert job_environment(after, neutral, before, after) == after  # the runner imported torch itself
+    assert job_environment({**before, "TORCHINDUCTOR_CACHE_DIR": "/elsewhere"}, neutral, before, after) is None
+    assert job_environment({**before, "OMP_NUM_THREADS": "4"}, neutral, before, after) is None
+    assert job_environment({"OMP_NUM_THREADS": "1"}, neutral, before, after) is None  # PATH missing
+    assert job_environment({**before, "PYTHONWARNINGS": "error"}, neutral, before, after) is None
+
+
+def test_a_job_whose_environment_differs_runs_as_its_own_python(job_server):
+    """The worker refuses it; the run starts it on its own, and it finishes as usual."""
+    pytest.importorskip("torch")
+    refused = job_server.refused
+    run = MeasureRun(simulate_command(PLAN, [3]), timeout=120, env={**os.environ, "OMP_NUM_THREADS": "2"},
+                     server=job_server)
+    messages = list(run)
+    assert not [m for m in messages if isinstance(m, Error)] and type(run.proc) is subprocess.Popen
+    assert job_server.refused == refused + 1
 
 
 def test_a_killed_worker_ends_its_run_at_once_and_leaves_no_process():

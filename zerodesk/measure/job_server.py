@@ -8,9 +8,10 @@ everything the runner does with a job's process works unchanged: its lines, its 
 process group, its ranks dying with it.
 
 A job runs as its own Python instead (start() answers None) where the warm worker cannot give the same start:
-another Python, a command that is not a worker module (child.python_command), an environment that differs in
-anything but the `neutral` variables (torch reads some at import), a platform without fork or SOCK_SEQPACKET, or a
-worker that failed to start. A worker that dies is started again for the next job; its running jobs die with it.
+another Python, a command that is not a worker module (child.python_command), an environment that differs from the
+worker's in anything but the `neutral` variables and those torch's imports set themselves (the worker refuses it:
+torch reads some at import), a platform without fork or SOCK_SEQPACKET, or a worker that failed to start. A worker
+that dies is started again for the next job; its running jobs die with it.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ class JobServer:
         self.python = python or sys.executable
         self.env = measure_env(env)  # the worker imports torch under this environment
         self.neutral = tuple(neutral)  # variables (by prefix) a job may set otherwise: none is read at import
+        self.forked = 0  # jobs started in a warm worker
+        self.refused = 0  # jobs the worker did not take (their environment), started as their own Pythons
         self.started_workers = 0
         self._lock = threading.Lock()
         self._proc: subprocess.Popen | None = None
@@ -98,27 +101,24 @@ class JobServer:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _comparable(self, env: dict[str, str]) -> dict[str, str]:
-        return {k: v for k, v in env.items() if not k.startswith(self.neutral)}
-
-    def takes(self, argv: list[str], env: dict[str, str]) -> bool:
-        """Whether a job with this argv and environment starts in the warm worker as it would on its own."""
+    def takes(self, argv: list[str]) -> bool:
+        """Whether a job with this argv may start in the warm worker (which still checks its environment)."""
         head = python_command(self.python, "", [])[:-1]
         return (not self._unusable and argv[:len(head)] == head and len(argv) > len(head)
-                and argv[len(head)].startswith("zerodesk.measure.worker.") and argv[len(head)] != SERVE_MODULE
-                and self._comparable(env) == self._comparable(self.env))
+                and argv[len(head)].startswith("zerodesk.measure.worker.") and argv[len(head)] != SERVE_MODULE)
 
     def start(self, argv: list[str], env: dict[str, str], cwd: str | None = None,
               give_up: threading.Event | None = None) -> ServerJob | None:
         """Fork the job from the warm worker and return it started, or None: start it as its own process.
 
         give_up: stop waiting for the worker (a cancelled run); the job is then killed as soon as it starts."""
-        if not self.takes(argv, env):
+        if not self.takes(argv):
             return None
         head = len(python_command(self.python, "", [])) - 1
         # The plan travels in the request; its file stays until the job has started, for a job started on its own
         # instead (the worker died, or it was not waited for).
-        request = {"module": argv[head], "args": inline_plan(argv[head + 1:]), "env": env, "cwd": cwd or os.getcwd()}
+        request = {"module": argv[head], "args": inline_plan(argv[head + 1:]), "env": env, "neutral": self.neutral,
+                   "cwd": cwd or os.getcwd()}
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         try:
@@ -139,6 +139,7 @@ class JobServer:
             os.close(err_r)
             return None
         forget_plan_file(argv)
+        self.forked += 1
         job.stdout, job.stderr = os.fdopen(out_r, "rb", buffering=0), os.fdopen(err_r, "rb", buffering=0)
         return job
 
@@ -204,7 +205,8 @@ class JobServer:
                 job.started.set()
                 if job.abandoned:
                     self._kill_if_started(job)
-            else:  # exit or error
+            else:  # exit, or refused
+                self.refused += "refused" in reply
                 job.cpu_s = reply.get("cpu_s", 0.0)
                 job.returncode = reply.get("exit", 1)
                 self._forget(job)

@@ -8,6 +8,10 @@ stdout, stderr, folder and environment, in a session of its own (its pid is its 
 and its ranks as it stops a one-shot job). Nothing ever runs here but imports, so each job starts from the same
 state, and its lines are the one-shot job's.
 
+A job whose environment differs from the one this process imported under is refused (the runner then starts it as
+its own Python): torch reads some variables at import. Only the runner's `neutral` variables may differ, and those
+the imports themselves set (torch sets TORCHINDUCTOR_CACHE_DIR) may be absent or as the imports set them.
+
 Requests and replies are JSON lines on a SOCK_SEQPACKET socket (job_server.py says which); a request brings the
 job's stdout and stderr as two descriptors. This process dies with its runner (child.py), a job with this process
 (lifeline.py); when the runner closes the socket (or dies) every running job's group is killed and this one exits.
@@ -30,6 +34,7 @@ import traceback
 
 MAX_REQUEST = 1 << 20  # a request larger than this is not taken (the runner starts such a job by itself)
 _ours: dict = {}  # what the loop changed in this process (SIGCHLD, the wakeup pipe): a job gets it back as it was
+_imported_under: dict[str, str] = dict(os.environ)  # the environment the imports ran under
 
 
 def preload() -> None:
@@ -46,6 +51,21 @@ def preload() -> None:
         import transformers.modeling_utils  # noqa: F401
     except ImportError:
         pass
+
+
+def job_environment(job: dict[str, str], neutral: tuple[str, ...], before: dict[str, str],
+                    after: dict[str, str]) -> dict[str, str] | None:
+    """The environment the job would have as its own Python once torch is imported, or None where its imports could
+    have gone otherwise: a variable not `neutral` differs from `before` (what the imports ran under), other than one
+    the imports set, absent from the job or as they set it."""
+    set_by_imports = {k: v for k, v in after.items() if before.get(k) != v}
+    for key in set(job) | set(before):
+        if key.startswith(neutral) or job.get(key) == before.get(key):
+            continue
+        if key in set_by_imports and job.get(key) == set_by_imports[key]:
+            continue
+        return None
+    return {**set_by_imports, **job}
 
 
 def _reply(sock: socket.socket, **fields) -> None:
@@ -74,7 +94,7 @@ def _run_job(sock: socket.socket, request: dict, out: int, err: int) -> None:
                 os.close(fd)
         os.chdir(request["cwd"])
         os.environ.clear()
-        os.environ.update(request["env"])
+        os.environ.update(request["environment"])
         from ..child import run_module
         from ..lifeline import die_with_parent
 
@@ -92,11 +112,14 @@ def _run_job(sock: socket.socket, request: dict, out: int, err: int) -> None:
 
 
 def _start(sock: socket.socket, request: dict, fds: list[int], jobs: dict[int, int]) -> None:
-    if len(fds) != 2:
+    environment = job_environment(request["env"], tuple(request.get("neutral", ())), _imported_under,
+                                  dict(os.environ))
+    if len(fds) != 2 or environment is None:
         for fd in fds:
             os.close(fd)
-        _reply(sock, job=request.get("job"), error="a job needs its stdout and stderr")
+        _reply(sock, job=request.get("job"), refused="environment" if environment is None else "descriptors")
         return
+    request["environment"] = environment
     pid = os.fork()
     if pid == 0:
         _run_job(sock, request, *fds)
