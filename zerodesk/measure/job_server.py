@@ -108,10 +108,10 @@ class JobServer:
                 and argv[len(head)].startswith("zerodesk.measure.worker.") and argv[len(head)] != SERVE_MODULE)
 
     def start(self, argv: list[str], env: dict[str, str], cwd: str | None = None,
-              give_up: threading.Event | None = None) -> ServerJob | None:
+              give_up: threading.Event | None = None, wait_s: float = START_WAIT_S) -> ServerJob | None:
         """Fork the job from the warm worker and return it started, or None: start it as its own process.
 
-        give_up: stop waiting for the worker (a cancelled run); the job is then killed as soon as it starts."""
+        give_up (a cancelled run) or wait_s past: stop waiting for the worker, and kill the job as soon as it starts."""
         if not self.takes(argv):
             return None
         head = len(python_command(self.python, "", [])) - 1
@@ -127,7 +127,7 @@ class JobServer:
             os.close(out_w)
             os.close(err_w)
         if job is not None:
-            deadline = time.monotonic() + START_WAIT_S
+            deadline = time.monotonic() + wait_s
             while not job.started.wait(0.1):
                 if job.exited.is_set() or time.monotonic() > deadline or (give_up is not None and give_up.is_set()):
                     break

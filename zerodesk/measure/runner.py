@@ -181,7 +181,9 @@ class MeasureRun:
         return lines[-1].strip() if lines else "no output"
 
     def _start(self) -> "subprocess.Popen | ServerJob":
-        job = self.server.start(self.argv, self.env, give_up=self.cancel_event) if self.server else None
+        job = None
+        if self.server is not None:
+            job = self.server.start(self.argv, self.env, give_up=self.cancel_event, wait_s=self.timeout)
         # bufsize=0: the pipes are raw files, read without the lock a buffered reader holds while it waits
         return job or subprocess.Popen(self.argv, bufsize=0, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, env=self.env, **proctree.popen_kwargs())

@@ -111,13 +111,17 @@ def _run_job(sock: socket.socket, request: dict, out: int, err: int) -> None:
         os._exit(code)
 
 
-def _start(sock: socket.socket, request: dict, fds: list[int], jobs: dict[int, int]) -> None:
-    environment = job_environment(request["env"], tuple(request.get("neutral", ())), _imported_under,
-                                  dict(os.environ))
-    if len(fds) != 2 or environment is None:
+def _start(sock: socket.socket, data: bytes, fds: list[int], jobs: dict[int, int]) -> None:
+    try:
+        request = json.loads(data)
+        environment = job_environment(request["env"], tuple(request["neutral"]), _imported_under, dict(os.environ))
+        why = "descriptors" if len(fds) != 2 else "environment" if environment is None else None
+    except (ValueError, KeyError, TypeError):
+        request, why = {}, "request"
+    if why is not None:
         for fd in fds:
             os.close(fd)
-        _reply(sock, job=request.get("job"), refused="environment" if environment is None else "descriptors")
+        _reply(sock, job=request.get("job"), refused=why)
         return
     request["environment"] = environment
     pid = os.fork()
@@ -163,7 +167,7 @@ def serve(sock: socket.socket) -> None:
                     data, fds = b"", []
                 if not data:
                     break  # the runner closed the socket, or is gone
-                _start(sock, json.loads(data), fds, jobs)
+                _start(sock, data, fds, jobs)
     finally:
         for pid in jobs:  # whatever still runs goes with us: the job's group, its ranks included
             try:
