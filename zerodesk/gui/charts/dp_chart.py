@@ -19,9 +19,9 @@ from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
-from .markers import marked_curve
+from .markers import MarkedCurve
 from .draw_once import DrawOnceMixin
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, settle_axes
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, set_line_text, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
 from .dp_hybrid import HybridCurves, hybrid_name
@@ -33,11 +33,6 @@ HOVER_PX = 9  # how near a point the mouse must be for its tooltip
 ND_LABEL_SPOTS = ((0.6, (0, 0.5)), (0.85, (0, 0.5)), (0.35, (0, 0.5)), (0.12, (0, 0.5)),
                   (0.6, (1, 0.5)), (0.85, (1, 0.5)), (0.35, (1, 0.5)), (0.12, (1, 0.5)))
 GPU_LABEL_SPOTS = ((0.99, (1, 1)), (0.99, (1, 0)), (0.55, (0.5, 1)), (0.55, (0.5, 0)), (0.01, (0, 1)), (0.01, (0, 0)))
-
-
-def _literal(text: str) -> str:
-    """InfLineLabel formats its text with str.format: keep braces literal."""
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def dp_grid(current: int) -> list[int]:
@@ -95,14 +90,9 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         for s in STAGES:
             # stages 2 and 3 coincide in the torch profile: stage 2 is dashed and drawn on top
             style = Qt.PenStyle.DashLine if s == 2 else Qt.PenStyle.SolidLine
-            c = marked_curve([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
-                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen,
-                                # pyqtgraph clips points beyond a million view heights, and so set every curve's data
-                                # again on each change of the value axis; the axis fits the curves: nothing to clip
-                                dynamicRangeLimit=None)
-            c.setZValue(3 if s == 2 else 2)
-            self.addItem(c)
-            self._curves.append(c)
+            self._curves.append(MarkedCurve(self, 3 if s == 2 else 2, pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
+                                            symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]),
+                                            symbolPen=no_pen))
         self.hybrid = HybridCurves(self)  # the plan's shard group kept as Nd grows, beside the flat curves
         self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(ND_LINE_COLOR, width=1.5, style=Qt.PenStyle.DotLine),
                                         label="", labelOpts={"position": 0.6, "anchors": [(0, 0.5), (0, 0.5)]})
@@ -224,7 +214,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         if self._nd_line.value() != x_now or force or drawn != self._nd_drawn:
             self._nd_drawn = drawn
             self._nd_line.setValue(x_now)
-            self._nd_line.label.setFormat(_literal(self.tr("current Nd = {nd}").format(nd=plan.dp)))
+            set_line_text(self._nd_line, self.tr("current Nd = {nd}").format(nd=plan.dp))
         gpu = plan.cluster.gpu_memory_bytes
         gpu_on_axis = bool(gpu) and (self._log or gpu / scale <= top * GPU_REACH)
         if gpu_on_axis:
@@ -246,7 +236,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             if (gpu, drawn) != self._gpu_drawn or force:
                 self._gpu_drawn = (gpu, drawn)
                 self._gpu_line.setValue(self._ty(gpu / scale))
-                self._gpu_line.label.setFormat(_literal(text))
+                set_line_text(self._gpu_line, text)
             self._place_gpu_label(text)
         else:
             self._gpu_line.hide()
@@ -313,8 +303,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             position, anchor = spots[0]
         label = line.label
         label.anchors = [anchor, anchor]
-        label.setPosition(position)
-        label.updatePosition()
+        label.setPosition(position)  # lays the label out along the line, at the anchor
 
     # -- hover -------------------------------------------------------------------------------------
     def point_text(self, stage: int, nd: int, nbytes: int, hybrid: bool = False) -> str:

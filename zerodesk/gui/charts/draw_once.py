@@ -91,9 +91,9 @@ class DrawOnceMixin:
 
     def _prepare(self) -> None:
         scene = self.scene()
-        scene.prepareForPaint()
+        scene.prepareForPaint()  # a text item painted before follows the view by this (it connects when first painted)
         for item in scene.items():
-            if isinstance(item, pg.TextItem):
+            if isinstance(item, pg.TextItem) and item._lastScene is not scene:
                 item.updateTransform()
 
     def _resized(self, *_args) -> None:

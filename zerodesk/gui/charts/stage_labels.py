@@ -223,7 +223,6 @@ class StageLabels:
             inside = view.x0 <= box.left() and box.right() <= view.x1 and view.y0 <= box.top() and box.bottom() <= view.y1
             if inside and not any(box.intersects(other) for other in avoid):
                 label.anchors = [anchor, anchor]
-                label.setPosition(position)
-                label.updatePosition()
+                label.setPosition(position)  # lays the label out along the line, at the anchor
                 return True
         return False
