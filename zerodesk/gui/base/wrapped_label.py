@@ -9,15 +9,24 @@ the last few texts (a scheme or profile chosen again says what it said before).
 With `keep_height`, the label also keeps, per width, the tallest height any of its texts needed there, so a new text one
 line shorter leaves the line blank instead of moving (and repainting) the charts below it; the text is set at the top.
 A new font, style or language starts afresh, as do the label's first texts: the first frame is laid out as before.
+
+A rich-text label is painted from a document of its own, laid out once per text and width and kept for its recent
+texts: QLabel lays its document out four times each time it paints a new text (the text, then its options, margin
+and width, each a full layout), and a caption a profile edit changes was a tenth of the edit. The document is set up
+as QLabel sets up its own (the label's font, alignment and wrapping, no margin, the label's width) and drawn as QLabel
+draws it (the palette's text in the label's foreground colour), so the pixels are the same. A label with selected
+text, a style sheet, a frame or right-to-left text is painted by QLabel itself.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument, QTextOption
+from PySide6.QtWidgets import QFrame, QLabel, QStyle, QStyleOption
 
 _RESETS = (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.ContentsRectChange, QEvent.Type.LanguageChange)
 TEXTS_KEPT = 16
+DOCUMENTS_KEPT = 4  # laid-out documents for painting: a few texts a choice toggles between
 WIDTHS_KEPT = 64  # a window resized by dragging asks at many widths: the oldest are dropped
 
 
@@ -36,6 +45,8 @@ class WrappedLabel(QLabel):
         self.setWordWrap(True)
         self._known: dict[str, _Sizes] = {}
         self._tallest: dict[int, int] | None = {} if keep_height else None  # width -> the tallest height needed there
+        self._documents: dict[str, QTextDocument] = {}  # text -> its document, laid out for _document_key
+        self._document_key: tuple | None = None
         if keep_height:
             self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)  # a kept blank line is below
 
@@ -75,9 +86,88 @@ class WrappedLabel(QLabel):
             sizes.least = super().minimumSizeHint()
         return QSize(sizes.least)
 
+    def _paints_itself(self) -> bool:
+        """A rich text QLabel would draw from its document (no selection, style sheet, frame or right-to-left text)."""
+        return (self.textFormat() == Qt.TextFormat.RichText and not self.hasSelectedText()
+                and self.frameShape() == QFrame.Shape.NoFrame and self.layoutDirection() == Qt.LayoutDirection.LeftToRight
+                and self.style().metaObject().className() != "QStyleSheetStyle")
+
+    def _document_rect(self):
+        """Where QLabel lays its text out (QLabelPrivate::documentRect): the contents less the margin and indent."""
+        cr = self.contentsRect()
+        margin = self.margin()
+        cr.adjust(margin, margin, -margin, -margin)
+        m = self.indent()
+        if m < 0 and self.frameWidth():
+            m = self.fontMetrics().horizontalAdvance("x") // 2 - margin
+        if m > 0:
+            align = self.alignment()
+            if align & Qt.AlignmentFlag.AlignLeft:
+                cr.setLeft(cr.left() + m)
+            if align & Qt.AlignmentFlag.AlignRight:
+                cr.setRight(cr.right() - m)
+            if align & Qt.AlignmentFlag.AlignTop:
+                cr.setTop(cr.top() + m)
+            if align & Qt.AlignmentFlag.AlignBottom:
+                cr.setBottom(cr.bottom() - m)
+        return cr
+
+    def _document(self, width: int) -> QTextDocument:
+        """The text's document laid out at `width`, as QLabel sets up its own, laid out once (options before the text)."""
+        key = (width, self.font().key(), int(self.alignment().value), self.wordWrap())
+        if key != self._document_key:
+            self._documents.clear()
+            self._document_key = key
+        text = self.text()
+        doc = self._documents.pop(text, None)
+        if doc is None:
+            doc = QTextDocument()
+            doc.setUndoRedoEnabled(False)
+            doc.setDefaultFont(self.font())
+            doc.setDocumentMargin(0)
+            option = doc.defaultTextOption()
+            option.setAlignment(self.alignment())
+            option.setWrapMode(QTextOption.WrapMode.WordWrap if self.wordWrap() else QTextOption.WrapMode.ManualWrap)
+            doc.setDefaultTextOption(option)
+            doc.setTextWidth(width)
+            doc.setHtml(text)
+            if len(self._documents) >= DOCUMENTS_KEPT:
+                del self._documents[next(iter(self._documents))]  # the oldest
+        self._documents[text] = doc  # the newest last
+        return doc
+
+    def paintEvent(self, event) -> None:
+        if not self._paints_itself():
+            super().paintEvent(event)
+            return
+        cr = self._document_rect()
+        doc = self._document(cr.width())
+        # QLabel::paintEvent's rich-text branch: its layout rectangle, its palette, its clip
+        height = doc.documentLayout().documentSize().height()
+        align = self.alignment()
+        yo = 0.0
+        if align & Qt.AlignmentFlag.AlignVCenter:
+            yo = max((cr.height() - height) / 2, 0.0)
+        elif align & Qt.AlignmentFlag.AlignBottom:
+            yo = max(cr.height() - height, 0.0)
+        lr = QRectF(cr.x(), yo + cr.y(), cr.width(), cr.height()).toAlignedRect()
+        option = QStyleOption()
+        option.initFrom(self)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        palette = QPalette(option.palette)
+        if self.foregroundRole() != QPalette.ColorRole.Text and self.isEnabled():
+            palette.setColor(QPalette.ColorRole.Text, palette.color(self.foregroundRole()))
+        context.palette = palette
+        painter = QPainter(self)
+        painter.translate(lr.topLeft())
+        painter.setClipRect(lr.translated(-lr.x(), -lr.y()))
+        doc.documentLayout().draw(painter, context)
+        painter.end()
+
     def changeEvent(self, event) -> None:
         if event.type() in _RESETS:
             self._known.clear()
+            self._documents.clear()
             if self._tallest is not None:
                 self._tallest.clear()
         super().changeEvent(event)
