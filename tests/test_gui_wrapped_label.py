@@ -89,3 +89,33 @@ def test_selected_text_is_painted_by_qlabel(qtbot):
     ours.setSelection(0, 5)
     assert ours.hasSelectedText() and not ours._paints_itself()
     ours.repaint()  # drawn by QLabel with its selection (no error, nothing of ours in the way)
+
+
+@pytest.mark.parametrize("keep_height", [True, False])
+def test_a_rich_text_label_asks_for_the_sizes_qlabel_asks_for(qtbot, keep_height):
+    """Measured from its own documents (QLabel lays a new text out a dozen times to answer a layout's questions), the
+    label's size hints and height for each width are QLabel's, to the pixel."""
+    host, ours, theirs = _pair(qtbot, keep_height, 500)
+    theirs.setContentsMargins(2, 3, 4, 1)
+    ours.setContentsMargins(2, 3, 4, 1)
+    for text in TEXTS + ("", "word"):
+        for label in (ours, theirs):
+            label.setText(text)
+        assert ours._owns_document()
+        assert ours.sizeHint() == theirs.sizeHint(), text
+        assert ours.minimumSizeHint() == theirs.minimumSizeHint(), text
+        for width in (0, 1, 37, 120, 260, 333, 700, 5000):
+            assert ours.heightForWidth(width) == theirs.heightForWidth(width) or (
+                keep_height and ours.heightForWidth(width) > theirs.heightForWidth(width)), (text, width)
+
+
+def test_a_new_caption_is_laid_out_by_the_label_not_by_qlabel(qtbot):
+    """A new text is measured and painted from the label's document alone: QLabel's own document is never filled."""
+    host, ours, _ = _pair(qtbot, True, 500)
+    for text in TEXTS:
+        ours.setText(text)
+        ours.adjustSize()
+        ours.repaint()
+        QApplication.processEvents()
+    assert all(doc.isEmpty() for doc in ours.findChildren(QTextDocument))
+    assert set(ours._documents) >= set(TEXTS[-2:])

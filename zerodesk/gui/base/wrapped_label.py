@@ -20,12 +20,15 @@ text, a style sheet, a frame or right-to-left text is painted by QLabel itself.
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QLabel, QStyle, QStyleOption
 
 _RESETS = (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.ContentsRectChange, QEvent.Type.LanguageChange)
 TEXTS_KEPT = 16
+QWIDGETSIZE_MAX = (1 << 24) - 1
 DOCUMENTS_KEPT = 4  # laid-out documents for painting: a few texts a choice toggles between
 WIDTHS_KEPT = 64  # a window resized by dragging asks at many widths: the oldest are dropped
 
@@ -63,7 +66,8 @@ class WrappedLabel(QLabel):
         heights = self._sizes().heights
         height = heights.get(width)
         if height is None:
-            height = heights[width] = super().heightForWidth(width)
+            own = self._owns_document()
+            height = heights[width] = self._size_for_width(width).height() if own else super().heightForWidth(width)
         tallest = self._tallest
         if tallest is None:
             return height
@@ -77,44 +81,60 @@ class WrappedLabel(QLabel):
     def sizeHint(self) -> QSize:
         sizes = self._sizes()
         if sizes.hint is None:
-            sizes.hint = super().sizeHint()
+            if self._owns_document():
+                self._measure_hints(sizes)
+            else:
+                sizes.hint = super().sizeHint()
         return QSize(sizes.hint)
 
     def minimumSizeHint(self) -> QSize:
         sizes = self._sizes()
         if sizes.least is None:
-            sizes.least = super().minimumSizeHint()
+            if self._owns_document():
+                self._measure_hints(sizes)
+            else:
+                sizes.least = super().minimumSizeHint()
         return QSize(sizes.least)
 
-    def _paints_itself(self) -> bool:
-        """A rich text QLabel would draw from its document (no selection, style sheet, frame or right-to-left text)."""
-        return (self.textFormat() == Qt.TextFormat.RichText and not self.hasSelectedText()
-                and self.frameShape() == QFrame.Shape.NoFrame and self.layoutDirection() == Qt.LayoutDirection.LeftToRight
+    def _measure_hints(self, sizes: _Sizes) -> None:
+        """QLabel::minimumSizeHint's measures, which also give its sizeHint: the golden-ratio size of the text, and at
+        least its one-line height and its longest word's width."""
+        self.ensurePolished()
+        hint = self._size_for_width(-1)
+        least = QSize(self._size_for_width(0).width(), min(self._size_for_width(QWIDGETSIZE_MAX).height(), hint.height()))
+        sizes.hint, sizes.least = hint, least
+
+    def _size_for_width(self, w: int) -> QSize:
+        """QLabelPrivate::sizeForWidth for a rich text with no margin, indent or frame, from the text's own document."""
+        if self.minimumWidth() > 0:
+            w = max(w, self.minimumWidth())
+        m = self.contentsMargins()
+        extra_w, extra_h = m.left() + m.right(), m.top() + m.bottom()
+        if not self.wordWrap():
+            doc = self._laid_out(-1)
+        elif w >= 0:
+            doc = self._laid_out(max(w - extra_w, 0))
+        else:
+            doc = self._laid_out(None)
+            doc.adjustSize()  # QWidgetTextControl::adjustSize: a width of golden-ratio proportions
+        size = doc.size()
+        return QSize(math.ceil(size.width()) + extra_w, math.ceil(size.height()) + extra_h).expandedTo(self.minimumSize())
+
+    def _owns_document(self) -> bool:
+        """Rich text QLabel would lay out and draw from its document, with no style sheet, frame, margin, indent or
+        right-to-left text: measured and painted from the label's own documents."""
+        return (self.textFormat() == Qt.TextFormat.RichText and self.frameShape() == QFrame.Shape.NoFrame
+                and self.margin() == 0 and self.indent() <= 0 and self.layoutDirection() == Qt.LayoutDirection.LeftToRight
                 and self.style().metaObject().className() != "QStyleSheetStyle")
 
-    def _document_rect(self):
-        """Where QLabel lays its text out (QLabelPrivate::documentRect): the contents less the margin and indent."""
-        cr = self.contentsRect()
-        margin = self.margin()
-        cr.adjust(margin, margin, -margin, -margin)
-        m = self.indent()
-        if m < 0 and self.frameWidth():
-            m = self.fontMetrics().horizontalAdvance("x") // 2 - margin
-        if m > 0:
-            align = self.alignment()
-            if align & Qt.AlignmentFlag.AlignLeft:
-                cr.setLeft(cr.left() + m)
-            if align & Qt.AlignmentFlag.AlignRight:
-                cr.setRight(cr.right() - m)
-            if align & Qt.AlignmentFlag.AlignTop:
-                cr.setTop(cr.top() + m)
-            if align & Qt.AlignmentFlag.AlignBottom:
-                cr.setBottom(cr.bottom() - m)
-        return cr
+    def _paints_itself(self) -> bool:
+        """Painted from its own document: a selection is QLabel's to draw (from QLabel's document)."""
+        return self._owns_document() and not self.hasSelectedText()
 
-    def _document(self, width: int) -> QTextDocument:
-        """The text's document laid out at `width`, as QLabel sets up its own, laid out once (options before the text)."""
-        key = (width, self.font().key(), int(self.alignment().value), self.wordWrap())
+    def _laid_out(self, width: int | None) -> QTextDocument:
+        """The text's document, set up as QLabel sets up its own (options before the text, so the text is laid out
+        once) and laid out at `width` (None: as it is, for adjustSize); the newest of the kept texts."""
+        key = (self.font().key(), int(self.alignment().value), self.wordWrap())
         if key != self._document_key:
             self._documents.clear()
             self._document_key = key
@@ -129,19 +149,21 @@ class WrappedLabel(QLabel):
             option.setAlignment(self.alignment())
             option.setWrapMode(QTextOption.WrapMode.WordWrap if self.wordWrap() else QTextOption.WrapMode.ManualWrap)
             doc.setDefaultTextOption(option)
-            doc.setTextWidth(width)
+            doc.setTextWidth(-1 if width is None else width)
             doc.setHtml(text)
             if len(self._documents) >= DOCUMENTS_KEPT:
                 del self._documents[next(iter(self._documents))]  # the oldest
-        self._documents[text] = doc  # the newest last
+        elif width is not None and doc.textWidth() != width:  # QTextDocument lays out again on any width it is given
+            doc.setTextWidth(width)
+        self._documents[text] = doc
         return doc
 
     def paintEvent(self, event) -> None:
         if not self._paints_itself():
             super().paintEvent(event)
             return
-        cr = self._document_rect()
-        doc = self._document(cr.width())
+        cr = self.contentsRect()  # QLabel's document rectangle, with no margin, indent or frame
+        doc = self._laid_out(cr.width())
         # QLabel::paintEvent's rich-text branch: its layout rectangle, its palette, its clip
         height = doc.documentLayout().documentSize().height()
         align = self.alignment()
