@@ -24,7 +24,9 @@ import math
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument, QTextOption
-from PySide6.QtWidgets import QFrame, QLabel, QStyle, QStyleOption
+from PySide6.QtWidgets import QFrame, QLabel, QStyleOption
+
+from .font_key import font_key
 
 _RESETS = (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.ContentsRectChange, QEvent.Type.LanguageChange)
 TEXTS_KEPT = 16
@@ -134,7 +136,7 @@ class WrappedLabel(QLabel):
     def _laid_out(self, width: int | None) -> QTextDocument:
         """The text's document, set up as QLabel sets up its own (options before the text, so the text is laid out
         once) and laid out at `width` (None: as it is, for adjustSize); the newest of the kept texts."""
-        key = (self.font().key(), int(self.alignment().value), self.wordWrap())
+        key = (font_key(self.font()), int(self.alignment().value), self.wordWrap())
         if key != self._document_key:
             self._documents.clear()
             self._document_key = key

@@ -17,6 +17,7 @@ from ...core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ...core.plan import Plan
 from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
+from ..base.font_key import font_key
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
 from .markers import MarkedCurve
@@ -276,7 +277,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         vb = self.getPlotItem().vb
         (x0, x1), (y0, y1) = vb.viewRange()
         # where it went depends on these only: an edit that moved the other line (or nothing here) leaves it in place
-        placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), self.font().key(), self._log, self._drawn_look)
+        placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), font_key(self.font()), self._log, self._drawn_look)
         if self._placed.get(id(line)) == placed:
             return
         px, py = vb.viewPixelSize()
