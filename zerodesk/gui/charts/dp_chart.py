@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics
@@ -286,7 +287,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._placed[id(line)] = placed
         metrics = QFontMetrics(self.font())
         w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
-        curves = [self.curve_data(s) for s in STAGES]
+        segments = _Segments([self._curves[s].getData() for s in STAGES])
         marks = [(x, y) for x, y in zip(*self._current.getData())] if self._current.getData()[0] is not None else []
         horizontal = line.angle % 180 == 0
         for position, anchor in spots:
@@ -298,7 +299,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             inside = y0 <= bottom and bottom + h <= y1 and x0 <= left and left + w <= x1
             hits_mark = any(left - 6 * px <= mx <= left + w + 6 * px and bottom - 6 * py <= my <= bottom + h + 6 * py
                             for mx, my in marks)
-            if inside and not hits_mark and not any(_crosses(xs, ys, left, left + w, bottom, bottom + h) for xs, ys in curves):
+            if inside and not hits_mark and not segments.cross(left, left + w, bottom, bottom + h):
                 break
         else:  # crowded everywhere: the usual place
             position, anchor = spots[0]
@@ -368,15 +369,24 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         super().changeEvent(event)
 
 
-def _crosses(xs: list[float], ys: list[float], left: float, right: float, bottom: float, top: float) -> bool:
-    """Does the polyline (xs, ys) pass through the box?"""
-    for (xa, ya), (xb, yb) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
-        if xb < left or xa > right:
-            continue
-        lo, hi = max(xa, left), min(xb, right)
-        def y_at(x: float) -> float:
-            return ya if xb == xa else ya + (yb - ya) * (x - xa) / (xb - xa)
-        y_lo, y_hi = sorted((y_at(lo), y_at(hi)))
-        if y_hi >= bottom and y_lo <= top:
-            return True
-    return False
+class _Segments:
+    """The stage curves' line segments, asked whether any passes through a box (each candidate place of a label): the
+    arithmetic of a segment-by-segment walk, on all of them at once."""
+
+    def __init__(self, curves) -> None:
+        parts = [(xs[:-1], xs[1:], ys[:-1], ys[1:]) for xs, ys in curves if xs is not None and len(xs) > 1]
+        self.xa, self.xb, self.ya, self.yb = (np.concatenate([p[i] for p in parts]) if parts else np.empty(0)
+                                              for i in range(4))
+        self.flat = self.xb == self.xa  # a vertical step: its height at x is its first end's
+
+    def cross(self, left: float, right: float, bottom: float, top: float) -> bool:
+        xa, xb, ya, yb = self.xa, self.xb, self.ya, self.yb
+        near = ~((xb < left) | (xa > right))
+        if not near.any():
+            return False
+        lo, hi = np.maximum(xa, left), np.minimum(xb, right)
+        span = np.where(self.flat, 1.0, xb - xa)
+        at_lo = np.where(self.flat, ya, ya + (yb - ya) * (lo - xa) / span)
+        at_hi = np.where(self.flat, ya, ya + (yb - ya) * (hi - xa) / span)
+        low, high = np.minimum(at_lo, at_hi), np.maximum(at_lo, at_hi)
+        return bool((near & (high >= bottom) & (low <= top)).any())

@@ -29,12 +29,19 @@ class _MeasuringPainter(QPainter):
     font only: what is kept is what Qt would answer."""
 
     _bounds: dict[tuple, QRectF] = {}
+    _font_key: str | None = None
+
+    def setFont(self, font) -> None:
+        super().setFont(font)
+        self._font_key = None
 
     def boundingRect(self, *args):
         if len(args) != 3 or not isinstance(args[0], QRectF) or not isinstance(args[2], str):
             return super().boundingRect(*args)
         rect, flags, text = args
-        key = (rect.x(), rect.y(), rect.width(), rect.height(), int(flags), text, font_key(self.font()))
+        if self._font_key is None:  # the axis sets its tick font once, before it measures
+            self._font_key = font_key(self.font())
+        key = (rect.getRect(), int(flags), text, self._font_key)
         box = self._bounds.get(key)
         if box is None:
             if len(self._bounds) >= LABEL_BOUNDS_KEPT:
