@@ -10,12 +10,13 @@ With `keep_height`, the label also keeps, per width, the tallest height any of i
 line shorter leaves the line blank instead of moving (and repainting) the charts below it; the text is set at the top.
 A new font, style or language starts afresh, as do the label's first texts: the first frame is laid out as before.
 
-A rich-text label is painted from a document of its own, laid out once per text and width and kept for its recent
-texts: QLabel lays its document out four times each time it paints a new text (the text, then its options, margin
-and width, each a full layout), and a caption a profile edit changes was a tenth of the edit. The document is set up
-as QLabel sets up its own (the label's font, alignment and wrapping, no margin, the label's width) and drawn as QLabel
-draws it (the palette's text in the label's foreground colour), so the pixels are the same. A label with selected
-text, a style sheet, a frame or right-to-left text is painted by QLabel itself.
+A rich-text label is measured and painted from documents of its own, one per recent text, laid out once per width:
+QLabel lays its document out four times when it first paints or measures a new text (the text, then its options,
+margin and width, each a full layout) and twice more per width it is asked about (there and back), and the captions
+an edit changes cost a tenth of the edit. A document is set up as QLabel sets up its own (the label's font, alignment
+and wrapping, no margin) and measured and drawn as QLabel measures and draws it (the palette's text in the label's
+foreground colour): the sizes and pixels are QLabel's. A selection is drawn by QLabel, as is a label with a style
+sheet, a frame, a margin, an indent or right-to-left text.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ class WrappedLabel(QLabel):
         least its one-line height and its longest word's width."""
         self.ensurePolished()
         hint = self._size_for_width(-1)
-        least = QSize(self._size_for_width(0).width(), min(self._size_for_width(QWIDGETSIZE_MAX).height(), hint.height()))
+        one_line = self._size_for_width(QWIDGETSIZE_MAX).height()
+        least = QSize(self._size_for_width(0).width(), min(one_line, hint.height()))
         sizes.hint, sizes.least = hint, least
 
     def _size_for_width(self, w: int) -> QSize:
@@ -120,13 +122,15 @@ class WrappedLabel(QLabel):
             doc = self._laid_out(None)
             doc.adjustSize()  # QWidgetTextControl::adjustSize: a width of golden-ratio proportions
         size = doc.size()
-        return QSize(math.ceil(size.width()) + extra_w, math.ceil(size.height()) + extra_h).expandedTo(self.minimumSize())
+        size = QSize(math.ceil(size.width()) + extra_w, math.ceil(size.height()) + extra_h)
+        return size.expandedTo(self.minimumSize())
 
     def _owns_document(self) -> bool:
         """Rich text QLabel would lay out and draw from its document, with no style sheet, frame, margin, indent or
         right-to-left text: measured and painted from the label's own documents."""
         return (self.textFormat() == Qt.TextFormat.RichText and self.frameShape() == QFrame.Shape.NoFrame
-                and self.margin() == 0 and self.indent() <= 0 and self.layoutDirection() == Qt.LayoutDirection.LeftToRight
+                and self.margin() == 0 and self.indent() <= 0
+                and self.layoutDirection() == Qt.LayoutDirection.LeftToRight
                 and self.style().metaObject().className() != "QStyleSheetStyle")
 
     def _paints_itself(self) -> bool:
