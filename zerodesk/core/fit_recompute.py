@@ -68,7 +68,7 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
     """The cheapest policy that fits the plan's micro-batch and sequence at each stage (the plan's own recomputation
     aside). Needs the GPU's memory and the model's architecture (core.plan.PlanError otherwise).
     peaks: a dict of each policy's peak by stage that this fills and reads; pass the same one for plans whose peaks
-    agree (the same core.fit.peak_key, micro-batch, sequence and Nd: the GPU's memory and the allowance only move the
+    agree (the same core.fit_peaks.peak_key, micro-batch, sequence and Nd: the GPU's memory and the allowance only move the
     line they are held against), as the Fit view does across edits.
     A policy of one mode on some blocks is first held against core.peak_bound's cheap lower bound (_bound=False: not,
     the search as it was, which tests compare with). states: the plan's states (compute(plan)'s stages), when the
@@ -107,9 +107,12 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
             if not exact and (low := cheap_bound(policy, stage)) is not None and low > usable:
                 known[key] = (low, False)  # over the line already: the step's own moments are not placed
                 return None
-            ms = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True, _collectives=exact)
+            # totals alone (with accumulation the moments it adds are never built: core.accumulation's totals)
+            names, totals = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True,
+                                    _totals=True, _collectives=exact)
             # the marked ends are the collectives' starting points, not moments of the step (unit_collectives)
-            known[key] = (max(m.total for m in ms if exact or not m.name.endswith((" end", " start"))), exact)
+            known[key] = (max(t for (_, name), t in zip(names, totals)
+                              if exact or not name.endswith((" end", " start"))), exact)
             if not exact and known[key][0] <= usable:
                 return peak(policy, stage)
         total, exact = known[key]

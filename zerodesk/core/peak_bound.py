@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .accounting import Breakdown
+from .accumulation import grad_keys, kept_bytes, unsharded
 from .peak import traced_step
 from .peak_engine import _grad_keys, _Shapes, engine
 from .peak_knobs import block_acts, step_knobs
@@ -30,7 +31,8 @@ class MixedBound:
     """Lower bounds of the step's own moments (core.peak.moments with _collectives=False) of one stage, for plans
     that recompute `mode` on some blocks and nothing on the rest. None from of() where the step is not traced."""
 
-    def __init__(self, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str) -> None:
+    def __init__(self, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str,
+                 accumulating: Plan | None = None) -> None:
         self.mode = mode
         self._bounds: np.ndarray | None = None
         eng = engine(plan, stage)
@@ -54,23 +56,29 @@ class MixedBound:
             _, best = placed.best(found)
             terms = placed.term_sums(stage, depth(plan), sh, eng, plan.shard_size, kn)
             blocks, alive = zip(*(place_block(place, i, layers) for _, _, place, i in placed.places))
-            self.places[m] = (np.array(best, dtype=float) + np.array(terms, dtype=float) + held,
-                              np.array(blocks), np.array(alive))
+            base = np.array(best, dtype=float) + np.array(terms, dtype=float) + held
+            if accumulating is not None and fsdp:
+                base += _accumulated_shift(accumulating, stage, states, placed.places,
+                                           placed.terms(stage, depth(plan), sh, eng, plan.shard_size, kn))
+            self.places[m] = (base, np.array(blocks), np.array(alive))
 
     @classmethod
     def of(cls, plan: Plan, stage: int, states: Breakdown, sh: _Shapes, cache: dict, mode: str) -> "MixedBound | None":
         """For `plan` set to recompute `mode` (on some blocks or all: the policies bound() is asked of differ from it
         only in which blocks). With accumulation the step's moments are those of one micro-batch a step and more
         (core.accumulation adds the later micro-batches' beside them, every place's kept): a bound of the step without
-        accumulation bounds it too."""
+        accumulation bounds it too, and from stage 2 on, where the gradients a place holds are the engine's (the same
+        for every moment of the place), each place's bound is raised by what a later micro-batch adds there
+        (_accumulated_shift): the kept gradients are most of the peak then, and a bound without them settled few."""
         if plan.model.architecture is None:
             return None
+        accumulating = None
         if plan.accum_steps > 1:
-            plan = plan.model_copy(update={"accum_steps": 1})
+            accumulating, plan = plan, plan.model_copy(update={"accum_steps": 1})
         eng = engine(plan, stage)
         if any(traced_step(plan, eng.compute, m) is None for m in ("none", mode)):
             return None
-        return cls(plan, stage, states, sh, cache, mode)
+        return cls(plan, stage, states, sh, cache, mode, accumulating)
 
     def bound(self, every: int) -> float:
         """A lower bound of the largest of the step's own moments with the bound's mode on every `every`-th block
@@ -90,3 +98,24 @@ class MixedBound:
             wanted = on[:, blocks] == (m == self.mode)
             out = np.maximum(out, np.where(wanted, base + added, -np.inf).max(axis=1))
         return out - SLACK
+
+
+def _accumulated_shift(plan: Plan, stage: int, states: Breakdown, places: list, terms: list[dict]) -> np.ndarray:
+    """[place]: the least a moment core.accumulation adds for a place's moments (stages 2-3) exceeds that place's
+    largest one-micro-batch moment by (0 where it may not; core.accumulation.accumulated_totals' changes, which read
+    only the place's engine gradients and reduce-scatter input). Within a byte of each rounded figure: SLACK covers it."""
+    kept = kept_bytes(plan, stage, states)
+    g = np.array([t.get("grads", 0) for t in terms], dtype=float)
+    rs = np.array([t.get("reduce_scatter", 0) for t in terms], dtype=float)
+    if not unsharded(plan, stage):  # a later micro-batch adds into the kept shards: max(grads, kept) in place of grads
+        shift = np.maximum(g, kept) - g
+        scatter = np.array([name.endswith("reduce-scatter") for _, name, _, _ in places])
+        return np.where(scatter, 0.0, shift)  # a unit's reduce-scatter output is counted otherwise there
+    keys = grad_keys(plan, states)
+    sharded = sum(v for k, v in states.stage(stage).components.items() if k in keys)
+    backward = np.array([phase == "backward" for phase, _, _, _ in places])
+    done = np.where(backward, np.minimum(1.0, g / sharded) if sharded else 0.0, 0.0)
+    shift = kept * (1 - done)  # the last micro-batch keeps what is not reduced yet
+    first = np.where(backward, kept * done - rs - g, 0.0)  # the first keeps what it has reduced, nothing in flight
+    middle = np.where(backward, kept - rs - g, 0.0) if plan.accum_steps >= 3 else np.zeros_like(shift)
+    return np.maximum(0.0, np.maximum(shift, np.maximum(first, middle)))

@@ -198,8 +198,11 @@ def _template(arch: Any, carried: Any) -> Any:
 class StageTotals:
     """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
     and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
-    of() gives None where moment_totals would not sum a traced step (accumulation, a choice per block, no template);
-    a call gives None at a point it cannot sum (no step traced there, or past int64): ask moment_totals there."""
+    of() gives None where moment_totals would not sum a traced step (a choice per block, no template), or where the
+    plan accumulates gradients (core.peak_accumulated.AccumulatedTotals serves those); a call gives None at a point it
+    cannot sum (no step traced there, or past int64): ask moment_totals there."""
+
+    accumulating = False  # the plans it serves: one micro-batch a step (a subclass serves accumulation)
 
     def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str) -> None:
         from .peak_engine import _grad_keys, block_grads, engine, optimizer_temps
@@ -219,8 +222,14 @@ class StageTotals:
             tail.append((("backward", "root reduce-scatter"), sum(dict(
                 self.resting, inputs=0, grads=block_grads(at_rest_grads, sh), unsharded_grads=eng.grad * sh.root_padded,
                 reduce_scatter=eng.reduce * sh.root_padded).values())))
-        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0,
-                                                                 optimizer_temps=optimizer_temps(plan, stage, one)).values())))
+        temps = optimizer_temps(plan, stage, one)
+        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0, optimizer_temps=temps).values())))
+        self.b, self.states, self.temps = b, states, temps
+        # the root's reduce-scatter's components but its inputs (moments' own order; with accumulation they are read)
+        self.root = (dict(self.resting, inputs=0, grads=block_grads(sum(v for k, v in states.items() if k in grad_keys),
+                                                                    sh),
+                          unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
+                     if stage >= 2 else None)
         self.tail_names = tuple(n for n, _ in tail)
         self.tail = [v for _, v in tail]
         self.layers, self.dp = depth(plan), plan.shard_size
@@ -239,7 +248,8 @@ class StageTotals:
 
         arch = plan.model.architecture
         modes = set(step_knobs(plan).modes)
-        if plan.accum_steps > 1 or len(modes) > 1 or (arch is None and not plan.model.step_template):
+        if len(modes) > 1 or (arch is None and not plan.model.step_template) \
+                or (plan.accum_steps > 1) != cls.accumulating:  # accumulation: peak_accumulated.AccumulatedTotals
             return None
         template = _template(arch, plan.model.step_template)
         if template is None:
@@ -260,7 +270,6 @@ class StageTotals:
         placed = placed[1]
         less = saved_less(arch, seq, batch, eng.compute, self.plan.recompute, step.attention) if self.cuda else (0, 0)
         found = placed.at(seq, batch, *less)
-        inputs = 2 * 8 * seq * batch
         stream = eng.stream * seq * batch * self.hidden
 
         def unit_arrays(ends: _Ends) -> tuple[Any, ...]:
@@ -270,7 +279,13 @@ class StageTotals:
                                                                                               n, self.one)))
             return (*known[1][:4], stream, known[1][5])
 
-        summed = _summed(placed, found, self.stage, self.layers, self.one, eng, self.dp, self.kn, self.resting,
+        return self._sum(step, placed, found, batch, seq, unit_arrays)
+
+    def _sum(self, step: Any, placed: _Placed, found: list, batch: int, seq: int,
+             unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
+        """The totals at a point from its placed step (core.peak_accumulated's subclass: with accumulation)."""
+        inputs = 2 * 8 * seq * batch
+        summed = _summed(placed, found, self.stage, self.layers, self.one, self.eng, self.dp, self.kn, self.resting,
                          self.rest + inputs, unit_arrays)
         if summed is None:
             return None
@@ -290,46 +305,69 @@ def accumulated_pairs(plan: Any, stage: int, step: Any, eng: Any, one: Any, rest
     A placed moment's gradients and reduce-scatter are the engine's at its place (stages 2-3) or the template's
     gradients (stages 0-1, FSDP2 not in the way), so each added moment is its moment's total and a change by place
     (or by moment, stages 0-1). tests/test_accumulation.py holds both ways equal on random plans."""
-    from .accumulation import KEPT, grad_keys, kept_bytes, unsharded
-    from .step_template import CLASSES
+    from .accumulation import grad_keys, kept_bytes, unsharded
 
     fsdp = stage >= 2
     grad_scale = (eng.grad if fsdp else eng.grad_state) / _TRACE_GRAD[eng.compute]
     placed = _placed(plan, step, fsdp, grad_scale, False, kn)
     found = placed.at(plan.seq_len, plan.micro_batch, *_less(plan, step, eng.compute))
+    sharded = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
+    return placed_pairs(placed, found, stage, depth(plan), plan.shard_size, one, eng, kn, resting,
+                        sum(resting.values()) + inputs, kept_bytes(plan, stage, b), unsharded(plan, stage),
+                        plan.accum_steps >= 3, sharded)
+
+
+def placed_pairs(placed: _Placed, found: list, stage: int, layers: int, dp: int, one: Any, eng: Any, kn: Any,
+                 resting: dict, held: int, kept: int, whole: bool, k3: bool,
+                 sharded: int) -> tuple[tuple, list[int], tuple, list[int]] | None:
+    """accumulated_pairs from a placed step's point (_Placed.at): held, what every moment holds beyond the template's
+    and the engine's bytes; kept, whole, k3, sharded: core.accumulation's kept gradients, whether they are the whole
+    model's, 3 steps or more, and the stage's gradient shards."""
+    from .accumulation import KEPT
+    from .step_template import CLASSES
+
     r, rounded = found[0], found[2]
-    layers, dp = depth(plan), plan.shard_size
     sums = placed.term_sums(stage, layers, one, eng, dp, kn)
-    held = sum(resting.values()) + inputs
     if rounded is None or max(sums, default=0) + abs(held) >= _LIMIT or KEPT in resting \
             or not resting.keys().isdisjoint(KEYS):
         return None
     totals = rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot]
-    kept = kept_bytes(plan, stage, b)
-    whole, k3 = unsharded(plan, stage), plan.accum_steps >= 3
-    terms = placed.terms(stage, layers, one, eng, dp, kn)
+    src, kind, names = _added(placed, whole, k3)
+    if not whole and stage < 2:  # the template's gradients, moment by moment (stages 0-1 keep them as "grads")
+        own = np.rint(r[:, CLASSES.index("grad"), :]).astype(np.int64).sum(axis=1)
+        added = totals[src] + np.maximum(own, kept)[src] - own[src]
+        return placed.names, totals.tolist(), names, added.tolist()
+    change = _place_changes(placed, placed.terms(stage, layers, one, eng, dp, kn), dp, kept, whole, sharded)
+    added = totals[src] + (change[placed.slot[src]] if not whole else change[kind, placed.slot[src]])
+    return placed.names, totals.tolist(), names, added.tolist()
+
+
+def _place_changes(placed: _Placed, terms: list[dict[str, int]], dp: int, kept: int, whole: bool,
+                   sharded: int) -> np.ndarray:
+    """What accumulation changes of a moment's total by place (stages 2-3: the engine's gradients and reduce-scatter
+    there): [place] for a later micro-batch reducing every one; [kind, place] (the last, the first, a middle
+    micro-batch) for the whole model's gradients kept. Kept with the placed step, by the terms' list."""
+    memo = placed.__dict__.setdefault("_changes", {})
+    key = (id(terms), dp, kept, whole, sharded)
+    found = memo.get(key)
+    if found is not None and found[0] is terms:
+        return found[1]
+    if len(memo) >= 64:
+        memo.clear()
     grads = np.array([t.get("grads", 0) for t in terms], dtype=np.int64)  # by place: the engine's (stages 2-3)
     rs = np.array([t.get("reduce_scatter", 0) for t in terms], dtype=np.int64)
-    src, kind, names = _added(placed, whole, k3)
     if not whole:
-        if fsdp:
-            scatter = np.array([name.endswith("reduce-scatter") for _, name, _, _ in placed.places]) & (grads != 0)
-            new = np.where(scatter, kept + rs // dp, np.maximum(grads, kept))
-            added = totals[src] + (new - grads)[placed.slot[src]]
-        else:  # the template's gradients, moment by moment (stages 0-1 keep them as "grads")
-            own = np.rint(r[:, CLASSES.index("grad"), :]).astype(np.int64).sum(axis=1)
-            added = totals[src] + np.maximum(own, kept)[src] - own[src]
-        return placed.names, totals.tolist(), names, added.tolist()
-    sharded = sum(v for k, v in b.stage(stage).components.items() if k in grad_keys(plan, b))
-    backward = np.array([phase == "backward" for phase, _, _, _ in placed.places])
-    done = [0.0 if not back or not sharded else min(1.0, g / sharded) for back, g in zip(backward.tolist(),
-                                                                                          grads.tolist())]
-    last = np.array([round(kept * (1 - d)) for d in done], dtype=np.int64)
-    first = np.array([round(kept * d) for d in done], dtype=np.int64) - rs - grads
-    middle = kept - rs - grads
-    change = np.stack([last, first, middle])  # [kind, place]
-    added = totals[src] + change[kind, placed.slot[src]]
-    return placed.names, totals.tolist(), names, added.tolist()
+        scatter = np.array([name.endswith("reduce-scatter") for _, name, _, _ in placed.places]) & (grads != 0)
+        change = np.where(scatter, kept + rs // dp, np.maximum(grads, kept)) - grads
+    else:
+        backward = [phase == "backward" for phase, _, _, _ in placed.places]
+        done = [0.0 if not back or not sharded else min(1.0, g / sharded) for back, g in zip(backward, grads.tolist())]
+        last = np.array([round(kept * (1 - d)) for d in done], dtype=np.int64)
+        first = np.array([round(kept * d) for d in done], dtype=np.int64) - rs - grads
+        middle = kept - rs - grads
+        change = np.stack([last, first, middle])  # [kind, place]
+    memo[key] = (terms, change)
+    return change
 
 
 def _added(placed: _Placed, whole: bool, k3: bool) -> tuple[Any, Any, tuple]:

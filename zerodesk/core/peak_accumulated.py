@@ -1,0 +1,184 @@
+"""Every moment's total bytes of a traced step with gradient accumulation (core.peak_totals.StageTotals at a point):
+core.peak.moments' accumulated sequence summed as arrays, no moment's components built.
+
+moments() lists, after the template's placed moments: the marked ends of FSDP2's units (and stage 3's head backward
+start), the collectives they make (core.peak_collectives), the root's reduce-scatter and the optimizer's step; then
+what core.accumulation adds for the placed moments (core.peak_totals.accumulated_pairs), and for each of those others
+(core.accumulation.accumulated_totals). Every added total reads only a moment's total, its gradients and its
+reduce-scatter input (and for a unit's end its components, as unit_reduce_scatter does): the ends' components are the
+arrays core.peak_totals._summed builds, the collectives' follow from them. tests/test_peak_totals.py holds this equal to
+moment_totals on random accumulating plans. Integer arithmetic (int64 below 2^62; None above, and the caller's slower
+way answers). Pure Python and numpy: no torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
+from .peak_engine import Moment, unit_bytes
+from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, labels, placed_pairs
+from .peak_traced import _Named, _Placed
+
+
+class AccumulatedTotals(StageTotals):
+    """StageTotals for a plan that accumulates gradients: of() gives None for one micro-batch a step."""
+
+    accumulating = True
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._largest: tuple[int, ...] | None = None  # unit_bytes of the largest unit
+        self._accumulation: tuple | None = None  # (kept, whole, 3 steps or more, the gradient shards)
+
+    def _sum(self, step: Any, placed: _Placed, found: list, batch: int, seq: int,
+             unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
+        return accumulated_stage_totals(self, placed, found, batch, seq, unit_arrays)
+
+
+def stage_totals(plan: Any, stage: int, b: Any, one: Any) -> StageTotals | None:
+    """StageTotals.of, or AccumulatedTotals.of for a plan that accumulates gradients."""
+    return (AccumulatedTotals if plan.accum_steps > 1 else StageTotals).of(plan, stage, b, one)
+
+
+def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list, batch: int, seq: int,
+                             unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
+    """StageTotals `st` at (batch, seq) for a plan with accumulation: (each moment's label, its total bytes) as
+    moment_totals gives them; None where no step can be summed there (the caller asks moment_totals)."""
+    # nothing accumulation reads of the tail's moments, nor of the largest unit but its stream's gradient (not read
+    # here), moves with the point: the plan as the totals were made for serves
+    plan = st.plan
+    stage, eng, one, kn, resting, b = st.stage, st.eng, st.one, st.kn, st.resting, st.b
+    inputs = 2 * 8 * seq * batch
+    if st._accumulation is None:  # what accumulation keeps: the same at every point
+        keys = grad_keys(plan, b)
+        st._accumulation = (kept_bytes(plan, stage, b), unsharded(plan, stage), plan.accum_steps >= 3,
+                            sum(v for k, v in b.stage(stage).components.items() if k in keys))
+    kept, whole, k3, sharded = st._accumulation
+    pairs = placed_pairs(placed, found, stage, st.layers, st.dp, one, eng, kn, resting, st.rest + inputs, kept, whole,
+                         k3, sharded)
+    if pairs is None:
+        return None
+    tail = []
+    if st.root is not None:
+        tail.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(st.root, inputs=inputs).items()
+                                                                if v}))
+    comps = dict(st.states, inputs=inputs)
+    comps["optimizer_temps"] = st.temps
+    tail.append(Moment("optimizer", "optimizer step", comps))
+    tail_names, tail_totals = accumulated_totals(plan, stage, tail, b)  # no unit's end among them
+    ends = _ends(placed, stage, kn, st.layers)
+    if len(ends.idx):
+        if st._largest is None:  # the largest unit's bytes (accumulation reads them for every unit's reduce-scatter)
+            st._largest = unit_bytes(plan, stage, None, one)
+        made = _ends_and_collectives(st, placed, found, ends, inputs, unit_arrays(ends), st._largest, kept, plan)
+        if made is None:
+            return None
+        own_totals, added_totals = made
+    else:
+        own_totals, added_totals = [], []
+    names = _names(st, placed, pairs, ends, tail_names, len(tail), plan)
+    n = len(tail)
+    return names, (pairs[1] + own_totals + tail_totals[:n] + pairs[3] + added_totals + tail_totals[n:])
+
+
+def _names(st: AccumulatedTotals, placed: _Placed, pairs: tuple, ends: Any, tail_names: list, n: int, plan: Any) -> tuple[str, ...]:
+    """The labels in moments' order (kept by the placed step: its names, the ends' and the tail's are its own)."""
+    known = st._labels.get(("accumulated", id(placed)))
+    if known is not None and known[0] is placed:
+        return known[1]
+    whole, k3 = unsharded(plan, st.stage), plan.accum_steps >= 3
+    own, added = [], []
+    marked = [placed.places[k][:2] for k in placed.slot[ends.idx].tolist()]
+    for (phase, name), start in zip(marked, ends.start.tolist()):
+        own.append((phase, f"{name} start" if start else f"{name} end"))
+    own += list(ends.names)
+    for phase, name in own:
+        if name.endswith(" start"):
+            name = "root gathered for the head's backward"
+        if not whole:
+            added.append((phase, f"{name[:-4]}, its reduce-scatter, later micro-batch" if name.endswith(" end")
+                          else f"{name}, later micro-batch"))
+            continue
+        added.append((phase, f"{name}, last micro-batch"))
+        added.append((phase, f"{name}, first micro-batch"))  # every end and collective is backward's
+        if k3:
+            added.append((phase, f"{name}, middle micro-batch"))
+    names = labels(pairs[0] + tuple(own) + tuple(tail_names[:n]) + pairs[2] + tuple(added) + tuple(tail_names[n:]))
+    st._labels[("accumulated", id(placed))] = (placed, names)
+    return names
+
+
+def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, ends: Any, inputs: int, units: tuple,
+                          largest: tuple[int, ...], kept: int, plan: Any) -> tuple[list[int], list[int]] | None:
+    """(the totals of the marked ends and of the collectives they make, in moments' order; the totals accumulation
+    adds for each of them, in its order), or None past int64."""
+    stage, eng, dp = st.stage, st.eng, st.dp
+    r, rounded = found[0], found[2]
+    sums = placed.term_sums(stage, st.layers, st.one, eng, dp, st.kn)
+    held = st.rest + inputs
+    if rounded is None or max(sums, default=0) + held >= _LIMIT or abs(held) >= _LIMIT or kept >= _LIMIT \
+            or not st.resting.keys().isdisjoint(KEYS) or KEPT in st.resting:
+        return None
+    total = (rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot])[ends.idx]
+    named = _Named.of(eng.compute, True)
+    picked = r[ends.idx].reshape(len(ends.idx), -1)
+    if picked.size and np.abs(picked).max() * picked.shape[1] >= _LIMIT:
+        return None
+    own = np.rint(picked).astype(np.int64) @ named.columns  # [end, component]: the template's bytes
+    base = ends.base(placed.terms(stage, st.layers, st.one, eng, dp, st.kn))
+    tmp, ug, g, rs, gp, ag = (base[j] + (own[:, named.keys.index(key)] if key in named.keys else 0)
+                              + st.resting.get(key, 0) for j, key in enumerate(KEYS))
+    grads_u, rs_u, gathered_u, before, stream, root = units
+    if max(int(total.max()), kept) * 4 >= _LIMIT:
+        return None
+    # the collectives with nothing kept (peak_totals._collective_totals), with each one's gradients and reduce-scatter
+    unit_own = np.minimum(grads_u, ug)
+    output = rs_u // dp
+    big = output > unit_own
+    ug2 = np.where(big, ug - unit_own, ug)
+    g2 = np.maximum(0, g) + np.where(big, output, 0)
+    copy = total - tmp + stream - rs + rs_u - gp + np.maximum(0, gp - gathered_u) - ug + ug2 - g + g2
+    gathered = copy - ug2 + (ug - unit_own) - g2 + g + output + before * (1 if st.kn.prefetch else 2)
+    regather = total - ug - tmp - ag + root
+    # each end's own (total, gradients, reduce-scatter input) as accumulation reads it (a start: the root regathered)
+    marks: list[tuple[int, int, int]] = []
+    made: list[tuple[int, int, int]] = []
+    rows = zip(ends.start.tolist(), ends.before, total.tolist(), g.tolist(), rs.tolist(), copy.tolist(),
+               g2.tolist(), gathered.tolist(), output.tolist(), rs_u.tolist(), regather.tolist())
+    for start, later, t, gi, rsi, c, gc, gb, out, rsu, rg in rows:
+        if start:
+            marks.append((rg, gi, rsi))
+            made.append((rg, gi, rsi))
+            continue
+        marks.append((t, gi, rsi))
+        made.append((c, gc, rsu))
+        if later is not None:
+            made.append((gb, gi + out, rsu))
+    own_totals = total.tolist() + [t for t, _, _ in made]  # the ends' own (a start's unchanged), the collectives
+    whole, k3 = unsharded(plan, stage), plan.accum_steps >= 3
+    added: list[int] = []
+    if not whole:
+        # a unit's end: its reduce-scatter in a later micro-batch (core.accumulation.unit_reduce_scatter, the largest
+        # unit, the kept shards); the rest: the kept shards in place of the moment's own gradients
+        grads_l, rs_l, gathered_l = largest[0], largest[1], largest[2]
+        own_l = np.minimum(grads_l, ug)
+        out_l = rs_l // dp
+        big_l = out_l > own_l
+        later = (total - tmp + stream - rs + rs_l - gp + np.maximum(0, gp - gathered_l) - ug
+                 + np.where(big_l, ug - own_l, ug) - g + np.maximum(kept, g) + np.where(big_l, out_l, 0)).tolist()
+        for (t, gi, _), start, lt in zip(marks, ends.start.tolist(), later):
+            added.append(t - gi + max(gi, kept) if start else lt)
+        added += [t - gi + max(gi, kept) for t, gi, _ in made]
+        return own_totals, added
+    sharded = st._accumulation[3]
+    for t, gi, rsi in marks + made:  # every one is backward's: the last, the first and a middle micro-batch
+        done = 0.0 if not sharded else min(1.0, gi / sharded)
+        quiet = t - rsi - gi
+        added.append(t + round(kept * (1 - done)))
+        added.append(quiet + round(kept * done))
+        if k3:
+            added.append(quiet + kept)
+    return own_totals, added
