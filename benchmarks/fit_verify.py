@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from zerodesk.core.catalog import find_gpu, find_model  # noqa: E402
 from zerodesk.core.plan import Plan  # noqa: E402
 from zerodesk.measure import fit_verify  # noqa: E402
+from zerodesk.measure.interpreter import resolve_python  # noqa: E402
+from zerodesk.measure.job_server import JobServer  # noqa: E402
 
 GIB = 2**30
 TOLERANCE = 0.03
@@ -68,11 +70,13 @@ def main() -> None:
     rows, confirmed, strict = [head], 0, 0
     print(f"{len(configs)} configurations; torch profile; tolerance {TOLERANCE:.0%}; GiB = 2^30 B; 'sim b' and "
           "'sim b+1' are simulated peaks as a share of the usable memory", flush=True)
+    python, _problem = resolve_python(args.python)  # a problem is each check's to report
+    server = JobServer(python)  # every simulation forked from one warm worker: torch imported once
     for name, stage, recompute, dp, seq, gpu in configs:
         plan = plan_for(name, recompute, dp, seq, gpu)
         t0 = time.perf_counter()
         b = fit_verify.boundary(plan, stage, recompute)
-        c = fit_verify.check(plan, b, python=args.python, timeout=args.timeout, tolerance=TOLERANCE)
+        c = fit_verify.check(plan, b, python=args.python, timeout=args.timeout, tolerance=TOLERANCE, server=server)
         seconds = time.perf_counter() - t0
         ok = c.agrees and b.micro_batch > 0
         exact = ok and c.simulated_bytes <= b.usable_bytes and (
@@ -85,6 +89,7 @@ def main() -> None:
                "yes" if ok else ("error: " + c.error if c.error else "no"), "yes" if exact else "no", f"{seconds:.0f}"]
         rows.append(row)
         print("  " + " | ".join(row), flush=True)
+    server.close()
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     print()
     for r in rows:

@@ -3,6 +3,9 @@
 Each configuration runs on both sides (each with its own .venv), one after the other; the whole --json output,
 timings left out (bench_simulate.without_timings), is compared byte for byte. Prints one line per configuration and
 how many differ. Usage: python benchmarks/sim_identity.py --baseline DIR [--only SUBSTRING ...]
+
+--warm compares within this tree instead: each configuration's simulation as its own Python and forked from one warm
+worker (zerodesk.measure.job_server) that serves them all, every protocol line but the final Done, timings aside.
 """
 
 import argparse
@@ -69,12 +72,54 @@ def run(tree: Path, args: str) -> str:
         return f"exit {proc.returncode}: {proc.stdout.strip()[-400:]} {proc.stderr.strip()[-400:]}"
 
 
+def lines_of(flags: str, server) -> str:
+    """The simulation's protocol lines (Done and timings left out): as its own Python (server None) or forked."""
+    from zerodesk.cli import command_parser
+    from zerodesk.cli_plan import plan_from_args
+    from zerodesk.measure.protocol import Done
+    from zerodesk.measure.runner import MeasureRun, simulate_command
+
+    args = command_parser("simulate").parse_args(flags.split())
+    plan = plan_from_args(args, notes=[])
+    argv = simulate_command(plan, args.stages, backend=args.backend, by_module=args.by_module)
+    run = MeasureRun(argv, timeout=3600, server=server)
+    lines = [without_timings(m.model_dump()) for m in run if not isinstance(m, Done)]
+    assert server is None or type(run.proc).__name__ == "ServerJob", "the warm worker did not take the job"
+    return json.dumps(lines, sort_keys=True)
+
+
+def warm_main(args: argparse.Namespace) -> int:
+    from zerodesk.measure.job_server import JobServer
+
+    differ = compared = 0
+    with JobServer() as server:
+        for name, flags in CONFIGS.items():
+            if (args.only and not any(s in name for s in args.only)) or any(s in name for s in args.skip):
+                continue
+            t0 = time.perf_counter()
+            own = lines_of(flags, None)
+            t1 = time.perf_counter()
+            warm = lines_of(flags, server)
+            t2 = time.perf_counter()
+            compared += 1
+            differ += own != warm
+            print(f"{'same' if own == warm else 'DIFFERENT':9} {name}: {len(own):,} bytes of lines (own Python "
+                  f"{t1 - t0:.0f} s, warm worker {t2 - t1:.0f} s)", flush=True)
+    print(f"{compared} configurations compared, own Python against the warm worker: {differ} differ")
+    return 1 if differ else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", type=Path, required=True)
+    parser.add_argument("--baseline", type=Path)
+    parser.add_argument("--warm", action="store_true", help="own Python against the warm worker, this tree only")
     parser.add_argument("--only", nargs="*", default=[], help="configurations whose name contains one of these")
     parser.add_argument("--skip", nargs="*", default=[], help="configurations whose name contains one of these")
     args = parser.parse_args()
+    if args.warm:
+        return warm_main(args)
+    if args.baseline is None:
+        parser.error("--baseline DIR is needed (or --warm)")
     differ = compared = results = 0
     for name, flags in CONFIGS.items():
         if (args.only and not any(s in name for s in args.only)) or any(s in name for s in args.skip):

@@ -23,7 +23,7 @@ SLOW_MODULES = frozenset({
     "test_family_measure", "test_gpu_path", "test_gui_measure", "test_hf_families", "test_hf_transformers_path",
     "test_interpreter", "test_lifeline", "test_measure", "test_offload_run", "test_packaging", "test_simulate",
     "test_fit_verify", "test_torch_compat", "test_hsdp_ranks", "test_knobs_ranks", "test_gui_module_breakdown",
-    "test_accumulation_ranks", "test_block_extrapolation",
+    "test_accumulation_ranks", "test_block_extrapolation", "test_job_server",
 })
 
 
@@ -74,8 +74,10 @@ def pytest_addoption(parser):
 
 
 def _cpu_now() -> float:
+    from zerodesk.measure.job_server import cpu_outside_children_rusage
+
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + cpu_outside_children_rusage()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -128,6 +130,24 @@ def pytest_terminal_summary(terminalreporter, config):
     for path, (cpu, wall) in rows:
         terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {path}")
     terminalreporter.write_line(f"{sum(r[0] for _, r in rows):9.1f} {sum(r[1] for _, r in rows):9.1f}  total")
+    for server in _SERVERS:  # this process's (not pytest-xdist's workers')
+        terminalreporter.write_line(f"warm worker: {server.started_workers} started, {server.forked} jobs forked, "
+                                    f"{server.refused} refused (started as their own Pythons)")
+
+
+@pytest.fixture(scope="session")
+def job_server():
+    """One warm worker for the session's simulations and measurements (zerodesk.measure.job_server): torch is
+    imported once per test process, not once per job. pytest names the current test in the environment, which no
+    library reads at import: a job may differ from the worker there."""
+    from zerodesk.measure.job_server import JobServer
+
+    with JobServer(neutral=("ZERODESK_", "PYTEST_CURRENT_TEST")) as server:
+        _SERVERS.append(server)
+        yield server
+
+
+_SERVERS: list = []
 
 
 @pytest.fixture

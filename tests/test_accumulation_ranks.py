@@ -28,9 +28,11 @@ def plan_for(sync: str, steps: int = 2) -> Plan:
                                 "cluster": {"dp": 2}, "accum_steps": steps, "accum_sync": sync})
 
 
-def largest_peaks(plan: Plan) -> dict[int, Result]:
+def largest_peaks(plan: Plan, server) -> dict[int, Result]:
+    """Each stage's largest rank result, measured by a launcher forked from the session's warm worker."""
     env = {k: v for k, v in os.environ.items() if k != "ZERODESK_MEASURE_FAULT"}
-    messages = list(MeasureRun(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False), timeout=300, env=env))
+    messages = list(MeasureRun(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False), timeout=300, env=env,
+                               server=server))
     errors = [m for m in messages if isinstance(m, Error)]
     assert not errors, errors[0].message
     out: dict[int, Result] = {}
@@ -41,9 +43,9 @@ def largest_peaks(plan: Plan) -> dict[int, Result]:
 
 
 @pytest.fixture(scope="module")
-def measured():
+def measured(job_server):
     pytest.importorskip("torch")
-    return {sync: largest_peaks(plan_for(sync)) for sync in ("every", "last")}
+    return {sync: largest_peaks(plan_for(sync), job_server) for sync in ("every", "last")}
 
 
 @pytest.mark.parametrize("sync", ["every", "last"])

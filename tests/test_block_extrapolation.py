@@ -19,12 +19,13 @@ def plan_of(model: str | dict, layers: int, **knobs) -> Plan:
     return Plan.model_validate({"model": spec, "seq_len": 128, "micro_batch": 1, "cluster": {"dp": 8}, **knobs})
 
 
-def simulated(plan: Plan, stages: list[int], *flags: str) -> tuple[dict[int, dict], dict[int, int]]:
-    """Each stage's Result (timings aside) and how many models it built (1: every block; 3: from 3, 4 and 5).
+def simulated(plan: Plan, stages: list[int], *flags: str, server) -> tuple[dict[int, dict], dict[int, int]]:
+    """Each stage's Result (timings aside) and how many models it built (1: every block; 3: from 3, 4 and 5); the
+    simulation forked from the session's warm worker (server: conftest's job_server).
 
     A stage's progress goes through warm-up, forward, backward and optimizer once per model whose phases are shown:
     the short models before the last report theirs as setup, a third and two thirds of the way through."""
-    messages = run(simulate_command(plan, stages) + list(flags), timeout=600)
+    messages = run(simulate_command(plan, stages) + list(flags), server, timeout=600)
     errors = [m for m in messages if isinstance(m, Error)]
     assert not errors, errors[0].message
     results = {m.stage: m.model_dump(exclude={"step_s"}) for m in messages if isinstance(m, Result)}
@@ -53,19 +54,19 @@ CASES = [  # (plan, stages, extrapolated: True, or None where the streams may no
 
 @pytest.mark.parametrize("plan, stages, extrapolated", CASES,
                          ids=["custom", "llama", "qwen3-hsdp-accum", "mistral-selective-fp16", "gpt2-full-recompute"])
-def test_extrapolated_figures_are_the_full_simulations_byte_for_byte(plan, stages, extrapolated):
+def test_extrapolated_figures_are_the_full_simulations_byte_for_byte(plan, stages, extrapolated, job_server):
     """Where the short runs' streams prove it (3 models built), the figures are the full simulation's; where they do
     not (3 short models, then the full one: 4), the full simulation's figures are what comes out all the same."""
     pytest.importorskip("torch")
     assert all(eligible(plan, s) for s in stages)
-    fast, builds = simulated(plan, stages)
-    full, full_builds = simulated(plan, stages, "--full-model")
+    fast, builds = simulated(plan, stages, server=job_server)
+    full, full_builds = simulated(plan, stages, "--full-model", server=job_server)
     assert full_builds == {s: 1 for s in stages}
     assert all(builds[s] == 3 if extrapolated else builds[s] in (3, 4) for s in stages), builds
     assert fast == full
 
 
-def test_blocks_that_differ_or_few_are_simulated_whole():
+def test_blocks_that_differ_or_few_are_simulated_whole(job_server):
     """Gemma 2 alternates sliding and global attention; every 2nd block recomputed; units of 2 blocks; fewer blocks
     than pay for three short runs; the DDP stages: none is extrapolated."""
     pytest.importorskip("torch")
@@ -74,7 +75,7 @@ def test_blocks_that_differ_or_few_are_simulated_whole():
     assert not eligible(plan_of("llama-2-7b", 16, wrap="blocks", wrap_blocks=2), 3)
     assert not eligible(plan_of("llama-2-7b", 15), 3)
     assert not eligible(plan_of("llama-2-7b", 16), 1)
-    _, builds = simulated(plan_of("gemma-2-2b", 16), [3])
+    _, builds = simulated(plan_of("gemma-2-2b", 16), [3], server=job_server)
     assert builds == {3: 1}
 
 

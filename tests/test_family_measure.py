@@ -115,12 +115,12 @@ def test_scaled_down_presets_stay_buildable(preset):
     assert hf_named_shapes(hf_config_from_architecture(small)) == tensor_shapes(small)
 
 
-def test_simulated_moe_states_equal_the_profile():
+def test_simulated_moe_states_equal_the_profile(job_server):
     """Mixtral under fake tensors at Nd = 4: the simulated rank's states equal the torch profile too."""
     pytest.importorskip("transformers")
     plan = Plan.model_validate({"model": {"architecture": small_arch("mixtral").model_dump()}, "seq_len": 8,
                                 "cluster": {"dp": 4}})
-    messages = list(MeasureRun(simulate_command(plan, [2, 3]), timeout=300))
+    messages = list(MeasureRun(simulate_command(plan, [2, 3]), timeout=300, server=job_server))
     assert not [m for m in messages if isinstance(m, Error)]
     results = [m for m in messages if isinstance(m, Result)]
     assert sorted(r.stage for r in results) == [2, 3]

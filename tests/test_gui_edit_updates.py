@@ -152,3 +152,40 @@ def test_the_nd_charts_marker_bounds_follow_their_data_and_the_view(window, qtbo
     scatters = [c.scatter for c in chart._curves + chart.hybrid.curves]
     assert len(scatters) == 8
     _edit_and_resize(window, qtbot, _kept_bounds_check(scatters, pg.ScatterPlotItem.boundingRect))
+
+
+def _crosses_one_by_one(xs, ys, left, right, bottom, top) -> bool:
+    """The Nd chart's label check, a segment at a time (as it was): does the polyline pass through the box?"""
+    for (xa, ya), (xb, yb) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+        if xb < left or xa > right:
+            continue
+        lo, hi = max(xa, left), min(xb, right)
+
+        def y_at(x: float) -> float:
+            return ya if xb == xa else ya + (yb - ya) * (x - xa) / (xb - xa)
+        y_lo, y_hi = sorted((y_at(lo), y_at(hi)))
+        if y_hi >= bottom and y_lo <= top:
+            return True
+    return False
+
+
+def test_the_nd_charts_label_check_answers_as_one_segment_at_a_time():
+    """The labels' places are checked against all the curves' segments at once: the answer is the walk's, box by box
+    (curves with steps, flat runs and a vertical jump; boxes around, across and beside them)."""
+    import random
+
+    import numpy as np
+
+    from zerodesk.gui.charts.dp_chart import _Segments
+
+    rng = random.Random(7)
+    curves = [(np.array([0.0, 1.0, 2.0, 2.0, 3.0, 5.0]), np.array([3.0, 2.5, 2.5, 1.0, 0.5, 0.25])),
+              (np.array([0.0, 1.0, 2.0, 3.0, 4.0, 10.0]), np.array([5.0, 4.0, 3.0, 3.0, 2.0, -1.0])),
+              (np.array([0.5]), np.array([1.0])), (None, None)]
+    segments = _Segments(curves)
+    for _ in range(3000):
+        left, bottom = rng.uniform(-1, 11), rng.uniform(-2, 6)
+        right, top = left + rng.choice([0.0, 0.01, 0.3, 1.5, 4]), bottom + rng.choice([0.0, 0.01, 0.2, 1, 3])
+        want = any(_crosses_one_by_one(list(xs), list(ys), left, right, bottom, top) for xs, ys in curves if xs is not None)
+        assert segments.cross(left, right, bottom, top) == want, (left, right, bottom, top)
+    assert not _Segments([(None, None)]).cross(0, 1, 0, 1)

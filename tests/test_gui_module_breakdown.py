@@ -24,8 +24,9 @@ GLOSSARY = {c["id"] for c in json.loads((Path(__file__).resolve().parents[1] / "
 
 
 @pytest.fixture(scope="module")
-def results() -> list[Result]:
-    out = [m for m in MeasureRun(simulate_command(PLAN, (0, 3), by_module=True), timeout=600) if isinstance(m, Result)]
+def results(job_server) -> list[Result]:
+    out = [m for m in MeasureRun(simulate_command(PLAN, (0, 3), by_module=True), timeout=600, server=job_server)
+           if isinstance(m, Result)]
     assert sorted(r.stage for r in out) == [0, 3]
     return out
 

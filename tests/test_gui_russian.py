@@ -3,6 +3,7 @@ window and fail on any English word left in what the user sees."""
 
 from __future__ import annotations
 
+import gc
 import html
 import re
 
@@ -245,6 +246,7 @@ def test_every_visible_string_is_russian(russian, qtbot):
     dialog = QFileDialog(w, "", "", "*.zerodesk.json")
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
     texts += capture_modal(dialog.exec)
+    dialog.deleteLater()  # Python owns a dialog once it has run exec(): gone now, not whenever a collection runs
     assert any("Папка" in t or "Перейти" in t or "Тип" in t for _, t in texts), "Qt's own strings are not Russian"
     assert catalog.find_model("card-example").labels["ru"] in [t for _, t in texts]
     assert_russian(texts)
@@ -293,3 +295,30 @@ def test_the_table_keeps_every_stage_in_view_in_russian(russian, qtbot):
     qtbot.wait(50)
     assert sum(table.columnWidth(c) for c in range(4)) <= table.viewport().width()
     qtbot.waitUntil(lambda: not table.horizontalScrollBar().isVisible())
+
+
+def test_language_change_is_delivered_with_the_collector_held_off(qapp):
+    """Qt hands LanguageChange down each widget's children from a copy of the list; a collection a retranslating
+    handler ran could delete a dialog Python owns (any that ran exec()), and Qt sent to the deleted child."""
+    from PySide6.QtCore import QEvent
+
+    from zerodesk.gui.base import i18n
+
+    seen = []
+
+    class Retranslating(QWidget):
+        def changeEvent(self, event):
+            if event.type() == QEvent.Type.LanguageChange:
+                seen.append(gc.isenabled())
+            super().changeEvent(event)
+
+    parent = QWidget()
+    Retranslating(parent)
+    Retranslating(parent)
+    assert gc.isenabled()
+    try:
+        i18n.set_language("ru")
+    finally:
+        i18n.set_language("en")
+    assert seen and not any(seen), seen
+    assert gc.isenabled()  # and on again afterwards

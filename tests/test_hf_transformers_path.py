@@ -49,11 +49,11 @@ def test_unknown_type_becomes_an_exact_tensor_list(tmp_path):
     assert breakdown.stage(0).ranks[0]["optimizer"] == 8 * plan.params + 4 * len(model["tensors"])
 
 
-def test_unknown_type_simulates_exactly(tmp_path):
+def test_unknown_type_simulates_exactly(tmp_path, job_server):
     pytest.importorskip("transformers")
     model, _ = model_from_hf_config(write(tmp_path, GPT_NEO))
     plan = Plan.model_validate({"model": model, "seq_len": 8, "cluster": {"dp": 4}})
-    messages = list(MeasureRun(simulate_command(plan, [2, 3]), timeout=300))
+    messages = list(MeasureRun(simulate_command(plan, [2, 3]), timeout=300, server=job_server))
     assert not [m for m in messages if isinstance(m, Error)], [m.message for m in messages if isinstance(m, Error)]
     results = [m for m in messages if isinstance(m, Result)]
     assert sorted(r.stage for r in results) == [2, 3]
@@ -92,7 +92,7 @@ GRANITE = {"model_type": "granite", "hidden_size": 64, "intermediate_size": 96, 
            "pad_token_id": None, "bos_token_id": None, "eos_token_id": None, "tie_word_embeddings": False}
 
 
-def test_a_type_never_seen_gets_its_activations_from_its_own_module(tmp_path):
+def test_a_type_never_seen_gets_its_activations_from_its_own_module(tmp_path, job_server):
     """The predicted peak of a model type ZeroDesk has no layout for, from the template fitted at import: every
     stage and recompute choice within 0.1% of its simulated step."""
     pytest.importorskip("transformers")
@@ -103,7 +103,7 @@ def test_a_type_never_seen_gets_its_activations_from_its_own_module(tmp_path):
     for recompute in ("none", "full"):
         plan = Plan.model_validate({"model": model, "seq_len": 256, "micro_batch": 2, "profile": "torch",
                                     "recompute": recompute, "kernels": "cpu", "cluster": {"dp": 2}})
-        sims = {m.stage: m for m in MeasureRun(simulate_command(plan, [0, 1, 2, 3]), timeout=600)
+        sims = {m.stage: m for m in MeasureRun(simulate_command(plan, [0, 1, 2, 3]), timeout=600, server=job_server)
                 if isinstance(m, Result)}
         for p in predict(plan):
             assert p.complete and abs(p.total_bytes / sims[p.stage].peak_bytes - 1) < 0.001, (recompute, p.stage)

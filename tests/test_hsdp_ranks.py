@@ -32,19 +32,20 @@ STAGES = [0, 1, 2, 3]
 KEYS = ("params", "grads", "optimizer")
 
 
-def _run(argv: list[str]) -> list:
+def _run(argv: list[str], server) -> list:
+    """The messages of a job forked from the session's warm worker (conftest's job_server)."""
     env = {k: v for k, v in os.environ.items() if k != "ZERODESK_MEASURE_FAULT"}
-    messages = list(MeasureRun(argv, timeout=600, env=env))
+    messages = list(MeasureRun(argv, timeout=600, env=env, server=server))
     errors = [m for m in messages if isinstance(m, Error)]
     assert not errors, errors[0].message
     return messages
 
 
 @pytest.fixture(scope="module")
-def runs():
+def runs(job_server):
     pytest.importorskip("torch")
-    real = _run(measure_command(PLAN, STAGES, 4, "cpu", samples=False))
-    sim = _run(simulate_command(PLAN, STAGES, backend="gloo"))
+    real = _run(measure_command(PLAN, STAGES, 4, "cpu", samples=False), job_server)
+    sim = _run(simulate_command(PLAN, STAGES, backend="gloo"), job_server)
     return real, sim
 
 

@@ -33,21 +33,22 @@ ROOT_ONLY = Plan.model_validate({**BASE, "param_dtype": "fp16", "wrap": "root",
 KEYS = ("params", "grads", "optimizer")
 
 
-def _run(argv: list[str]) -> dict[tuple[int, int], Result]:
+def _run(argv: list[str], server) -> dict[tuple[int, int], Result]:
+    """Rank results of a job forked from the session's warm worker (conftest's job_server)."""
     env = {k: v for k, v in os.environ.items() if k != "ZERODESK_MEASURE_FAULT"}
-    messages = list(MeasureRun(argv, timeout=600, env=env))
+    messages = list(MeasureRun(argv, timeout=600, env=env, server=server))
     errors = [m for m in messages if isinstance(m, Error)]
     assert not errors, errors[0].message
     return {(m.stage, m.rank): m for m in messages if isinstance(m, Result)}
 
 
 @pytest.fixture(scope="module")
-def runs():
+def runs(job_server):
     pytest.importorskip("torch")
     return {
-        "units": _run(measure_command(UNITS_OF_TWO, [0, 1, 2, 3], 2, "cpu", samples=False, by_module=True)),
-        "root": _run(measure_command(ROOT_ONLY, [2, 3], 2, "cpu", samples=False, by_module=True)),
-        "simulated": _run(simulate_command(UNITS_OF_TWO, [0, 1, 2, 3], backend="gloo", by_module=True)),
+        "units": _run(measure_command(UNITS_OF_TWO, [0, 1, 2, 3], 2, "cpu", samples=False, by_module=True), job_server),
+        "root": _run(measure_command(ROOT_ONLY, [2, 3], 2, "cpu", samples=False, by_module=True), job_server),
+        "simulated": _run(simulate_command(UNITS_OF_TWO, [0, 1, 2, 3], backend="gloo", by_module=True), job_server),
     }
 
 
@@ -107,7 +108,7 @@ def test_the_simulation_of_the_knobs_matches_the_real_ranks(runs):
         assert abs(s.peak_bytes / largest - 1) <= 0.02, (stage, s.peak_bytes, largest)
 
 
-def test_recomputation_per_block_reaches_the_engine():
+def test_recomputation_per_block_reaches_the_engine(job_server):
     """Forward keeps fewer activations as more blocks recompute: none > every 2nd block full > every block full, and a
     choice per block lands between its neighbours."""
     pytest.importorskip("torch")
@@ -115,6 +116,6 @@ def test_recomputation_per_block_reaches_the_engine():
     for name, knob in {"none": {}, "every 2nd": {"recompute": "full", "recompute_every": 2},
                        "all": {"recompute": "full"}, "list": {"recompute_blocks": ["full", "full", "full", "none"]}}.items():
         plan = Plan.model_validate({**BASE, "seq_len": 64, **knob})
-        (result,) = _run(simulate_command(plan, [2])).values()
+        (result,) = _run(simulate_command(plan, [2]), job_server).values()
         saved[name] = result.phase_peaks["forward"]["activations"]
     assert saved["none"] > saved["every 2nd"] > saved["list"] > saved["all"], saved

@@ -65,13 +65,16 @@ def assert_nothing_survives(run: MeasureRun) -> None:
 
 
 def measure(plan: Plan, stages, ranks: int, timeout: float = 120, fault: str | None = None,
-            samples: bool = True, cancel_on_start: bool = False) -> tuple[list, MeasureRun]:
+            samples: bool = True, cancel_on_start: bool = False, server=None) -> tuple[list, MeasureRun]:
+    """The run's messages and the run; server: the session's warm worker (conftest's job_server), None: the launcher
+    as its own Python."""
     env = dict(os.environ)
     env.pop(FAULT_ENV, None)
     if fault:
         env[FAULT_ENV] = fault
     cancel = threading.Event()
-    run = MeasureRun(measure_command(plan, stages, ranks, "cpu", samples=samples), timeout=timeout, env=env, cancel=cancel)
+    run = MeasureRun(measure_command(plan, stages, ranks, "cpu", samples=samples), timeout=timeout, env=env,
+                     cancel=cancel, server=server)
     messages = []
     for msg in run:
         messages.append(msg)
@@ -87,15 +90,15 @@ def results_of(messages) -> dict[tuple[int, int], Result]:
 
 
 @pytest.fixture(scope="module")
-def even_run():
+def even_run(job_server):
     _needs_torch()
-    return measure(EVEN, [0, 1, 2, 3], 2)
+    return measure(EVEN, [0, 1, 2, 3], 2, server=job_server)
 
 
 @pytest.fixture(scope="module")
-def odd_run():
+def odd_run(job_server):
     _needs_torch()
-    return measure(ODD, [1, 3], 4, samples=False)
+    return measure(ODD, [1, 3], 4, samples=False, server=job_server)
 
 
 # ---------------------------------------------------------------- real runs
@@ -185,46 +188,56 @@ def test_model_tensors_equal_tensor_shapes():
 
 
 # ---------------------------------------------------------------- failures
+# The ways a run is stopped, for a launcher started as its own Python and one forked from the warm worker.
+START = ["own-python", "warm-worker"]
 
 
-def test_crashed_rank_is_reported_and_nothing_survives():
+@pytest.fixture
+def server(request, job_server):
+    return job_server if request.param == "warm-worker" else None
+
+
+@pytest.mark.parametrize("server", START, indirect=True)
+def test_crashed_rank_is_reported_and_nothing_survives(server):
     _needs_torch()
-    messages, run = measure(EVEN, [0], 2, timeout=60, fault="crash:1", samples=False)
+    messages, run = measure(EVEN, [0], 2, timeout=60, fault="crash:1", samples=False, server=server)
     err = messages[-1]
     assert isinstance(err, Error) and err.code == "worker_crashed"
     assert "rank 1" in err.message and "SIGKILL" in err.message
     assert_nothing_survives(run)
 
 
-def test_hung_rank_hits_the_timeout_and_nothing_survives():
+@pytest.mark.parametrize("server", START, indirect=True)
+def test_hung_rank_hits_the_timeout_and_nothing_survives(server):
     _needs_torch()
-    messages, run = measure(EVEN, [0], 2, timeout=6, fault="hang:1", samples=False)
+    messages, run = measure(EVEN, [0], 2, timeout=6, fault="hang:1", samples=False, server=server)
     err = messages[-1]
     assert isinstance(err, Error) and err.code == "timeout"
     assert "6 s" in err.message
     assert_nothing_survives(run)
 
 
-def test_exception_in_a_rank_names_rank_and_stage():
+def test_exception_in_a_rank_names_rank_and_stage(job_server):
     _needs_torch()
-    messages, run = measure(EVEN, [0], 2, timeout=60, fault="raise:1", samples=False)
+    messages, run = measure(EVEN, [0], 2, timeout=60, fault="raise:1", samples=False, server=job_server)
     err = messages[-1]
     assert isinstance(err, Error) and err.code == "internal"
     assert err.rank == 1 and err.stage == 0 and "deliberate failure" in err.message
     assert_nothing_survives(run)
 
 
-def test_garbage_line_becomes_an_error():
+def test_garbage_line_becomes_an_error(job_server):
     _needs_torch()
-    messages, run = measure(EVEN, [0], 2, timeout=60, fault="garbage:0", samples=False)
+    messages, run = measure(EVEN, [0], 2, timeout=60, fault="garbage:0", samples=False, server=job_server)
     err = messages[-1]
     assert isinstance(err, Error) and err.code == "internal" and "not JSON" in err.message
     assert_nothing_survives(run)
 
 
-def test_cancel_stops_every_rank():
+@pytest.mark.parametrize("server", START, indirect=True)
+def test_cancel_stops_every_rank(server):
     _needs_torch()
-    messages, run = measure(EVEN, [0, 1, 2, 3], 2, timeout=60, cancel_on_start=True)
+    messages, run = measure(EVEN, [0, 1, 2, 3], 2, timeout=60, cancel_on_start=True, server=server)
     assert isinstance(messages[-1], Error) and messages[-1].code == "cancelled"
     assert_nothing_survives(run)
 

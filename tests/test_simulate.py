@@ -25,6 +25,7 @@ from zerodesk.core.architecture_tensors import tensor_shapes
 from zerodesk.core.plan import Plan
 from zerodesk.core.torch_profile import rank_states
 from zerodesk.measure.protocol import Done, Error, PhaseMsg, Result, Started, decode, encode
+from zerodesk.measure.job_server import JobServer
 from zerodesk.measure.runner import MeasureRun, measure_command, simulate_command
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,9 +37,10 @@ def plan_for(dp: int) -> Plan:
                                 "cluster": {"dp": dp}})
 
 
-def run(argv: list[str], timeout: float = 120) -> list:
+def run(argv: list[str], server: JobServer | None, timeout: float = 120) -> list:
+    """The job's messages: forked from the session's warm worker (conftest's job_server), or its own Python (None)."""
     env = {k: v for k, v in os.environ.items() if k != "ZERODESK_MEASURE_FAULT"}
-    return list(MeasureRun(argv, timeout=timeout, env=env))
+    return list(MeasureRun(argv, timeout=timeout, env=env, server=server))
 
 
 def results_of(messages) -> dict[int, Result]:
@@ -58,17 +60,19 @@ def largest_reduce_scatter_input(plan: Plan) -> int:
 
 @pytest.fixture(scope="module")
 def sim4():
+    """A job started as its own Python (the one-shot path; the other simulations here are forked from the warm
+    worker, and test_the_warm_worker_gives_a_fresh_pythons_figures compares the two)."""
     pytest.importorskip("torch")
-    return run(simulate_command(plan_for(4), [2, 3]))
+    return run(simulate_command(plan_for(4), [2, 3]), None)
 
 
 @pytest.fixture(scope="module")
-def sim_and_real2():
+def sim_and_real2(job_server):
     pytest.importorskip("torch")
     plan = plan_for(2)
-    sim = results_of(run(simulate_command(plan, [2, 3])))
-    gloo = results_of(run(simulate_command(plan, [0, 1, 2, 3], backend="gloo")))
-    messages = run(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False))
+    sim = results_of(run(simulate_command(plan, [2, 3]), job_server))
+    gloo = results_of(run(simulate_command(plan, [0, 1, 2, 3], backend="gloo"), job_server))
+    messages = run(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False), job_server)
     real = results_of(messages)
     return plan, sim, real, gloo, largest_rank_peaks(messages)
 
@@ -126,12 +130,12 @@ GQA_ODD = {"layers": 2, "hidden": 48, "heads": 4, "kv_heads": 2, "ffn": 100, "vo
 
 
 @pytest.fixture(scope="module")
-def gqa_odd2():
+def gqa_odd2(job_server):
     pytest.importorskip("torch")
     plan = Plan.model_validate({"model": {"architecture": GQA_ODD}, "seq_len": 32, "micro_batch": 2,
                                 "cluster": {"dp": 2}})
-    gloo = results_of(run(simulate_command(plan, [0, 1, 2, 3], backend="gloo")))
-    messages = run(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False))
+    gloo = results_of(run(simulate_command(plan, [0, 1, 2, 3], backend="gloo"), job_server))
+    messages = run(measure_command(plan, [0, 1, 2, 3], 2, "cpu", samples=False), job_server)
     return gloo, results_of(messages), largest_rank_peaks(messages)
 
 
@@ -146,10 +150,20 @@ def test_gloo_backend_simulation_within_2_percent_of_the_largest_real_rank(gqa_o
     assert "FSDP2" in gloo[3].method and "gloo" in gloo[3].method
 
 
-def test_bad_plan_is_one_protocol_error():
+def test_the_warm_worker_gives_a_fresh_pythons_figures(sim4, job_server):
+    """The same simulation forked from the warm worker and run as its own Python: every line byte for byte but
+    the time it took, and the job ran in the warm worker (no fallback to a process of its own)."""
+    runner = MeasureRun(simulate_command(plan_for(4), [2, 3]), timeout=120, server=job_server)
+    warm = list(runner)
+    assert runner.proc is not None and type(runner.proc).__name__ == "ServerJob"
+    assert [m for m in warm if not isinstance(m, Done)] == [m for m in sim4 if not isinstance(m, Done)]
+    assert isinstance(warm[-1], Done) and isinstance(sim4[-1], Done)
+
+
+def test_bad_plan_is_one_protocol_error(job_server):
     argv = simulate_command(plan_for(4), [2])
     Path(argv[argv.index("--plan-file") + 1]).write_text('{"model": {"params": 1000}}')  # the plan travels in a file
-    (err,) = run(argv, timeout=60)
+    (err,) = run(argv, job_server, timeout=60)
     assert isinstance(err, Error) and err.code == "bad_plan" and "architecture" in err.message
 
 
@@ -181,8 +195,8 @@ def test_protocol_source_is_optional_and_round_trips():
 
 
 # ---------------------------------------------------------------- CLI
-def test_ddp_stages_are_simulated_with_exact_states():
-    messages = run(simulate_command(plan_for(4), [0, 1]), timeout=120)
+def test_ddp_stages_are_simulated_with_exact_states(job_server):
+    messages = run(simulate_command(plan_for(4), [0, 1]), job_server)
     results = results_of(messages)
     shapes = [s for _, s in tensor_shapes(plan_for(4).model.architecture)]
     for stage in (0, 1):
@@ -254,13 +268,13 @@ ISSUE_SHAPE = {"layers": 2, "hidden": 48, "heads": 4, "kv_heads": 2, "ffn": 100,
 
 
 @pytest.mark.parametrize("recompute", ["none", "selective", "full"])
-def test_predicted_peak_matches_the_simulated_one_every_stage(recompute):
+def test_predicted_peak_matches_the_simulated_one_every_stage(recompute, job_server):
     """The core's closed form against the fake-tensor step it models (nccl: no collective copies)."""
     from zerodesk.core.peak import predict
 
     plan = Plan.model_validate({"model": {"architecture": ISSUE_SHAPE}, "seq_len": 32, "micro_batch": 2,
                                 "profile": "torch", "recompute": recompute, "cluster": {"nodes": 1, "gpus_per_node": 2}})
-    sim = results_of(run(simulate_command(plan, [0, 1, 2, 3])))
+    sim = results_of(run(simulate_command(plan, [0, 1, 2, 3]), job_server))
     for p in predict(plan):
         assert abs(p.total_bytes / sim[p.stage].peak_bytes - 1) <= 0.01, (recompute, p.stage, p.total_bytes,
                                                                             sim[p.stage].peak_bytes)
@@ -312,20 +326,21 @@ def test_fsdp2_chunks_made_on_demand_are_torchs_own():
                 assert views(LazyChunks(t, n, 0)) == views(_chunk_with_empty(t, n, 0)), (shape, n)
 
 
-def test_untracked_warmup_gives_the_tracked_warmups_figures_byte_for_byte(sim4):
+def test_untracked_warmup_gives_the_tracked_warmups_figures_byte_for_byte(sim4, job_server):
     """simulate runs FSDP2's warm-up untracked (then files the kept unsharded-parameter storages with the tracker):
     every figure equals the warm-up tracked as real ranks run it, categories included, on every backend."""
     pytest.importorskip("torch")
     plan = plan_for(4)
     for backend in ("nccl", "gloo"):  # nccl's untracked run is sim4's: the same command
-        fast = results_of(sim4 if backend == "nccl" else run(simulate_command(plan, [2, 3], backend=backend)))
-        tracked = results_of(run(simulate_command(plan, [2, 3], backend=backend) + ["--tracked-warmup"]))
+        fast = results_of(sim4 if backend == "nccl" else
+                          run(simulate_command(plan, [2, 3], backend=backend), job_server))
+        tracked = results_of(run(simulate_command(plan, [2, 3], backend=backend) + ["--tracked-warmup"], job_server))
         assert sorted(fast) == [2, 3]
         for stage in (2, 3):
             assert fast[stage].model_dump() == tracked[stage].model_dump(), (backend, stage)
 
 
-def test_light_warmup_gives_the_full_warmups_figures_byte_for_byte():
+def test_light_warmup_gives_the_full_warmups_figures_byte_for_byte(job_server):
     """The untracked warm-up without the blocks' arithmetic (light_warmup.py) leaves what a real one leaves: every
     figure equals --full-warmup's, with recomputation, a unit of several blocks and gradient accumulation too."""
     pytest.importorskip("torch")
@@ -333,8 +348,8 @@ def test_light_warmup_gives_the_full_warmups_figures_byte_for_byte():
     plans = [Plan.model_validate(base), Plan.model_validate({**base, "recompute": "full"}),
              Plan.model_validate({**base, "wrap": "blocks", "wrap_blocks": 2, "accum_steps": 2, "accum_sync": "last"})]
     for plan in plans:
-        light = results_of(run(simulate_command(plan, [2, 3])))
-        full = results_of(run(simulate_command(plan, [2, 3]) + ["--full-warmup"]))
+        light = results_of(run(simulate_command(plan, [2, 3]), job_server))
+        full = results_of(run(simulate_command(plan, [2, 3]) + ["--full-warmup"], job_server))
         assert sorted(light) == [2, 3]
         for stage in (2, 3):
             assert light[stage].model_dump() == full[stage].model_dump(), (plan, stage)
@@ -403,7 +418,7 @@ def test_direct_output_walk_tracks_what_torchs_walk_tracks():
     assert mem_tracker.tree_map_only is fsdp2_mem_tracker.tree_map_only is tree_map_only
 
 
-def test_auto_shard_placement_rests_exactly_as_the_core_counts():
+def test_auto_shard_placement_rests_exactly_as_the_core_counts(job_server):
     """Stacked experts at Nd beyond their count: FSDP2 with the plan's shard_placement_fn stores what the torch
     profile counts, byte for byte (and not the dim-0 padding)."""
     pytest.importorskip("transformers")
@@ -411,7 +426,7 @@ def test_auto_shard_placement_rests_exactly_as_the_core_counts():
             "top_k": 2, "vocab": 100}
     plan = Plan.model_validate({"model": {"architecture": arch}, "seq_len": 32, "micro_batch": 2, "profile": "torch",
                                 "shard_placement": "auto", "cluster": {"nodes": 1, "gpus_per_node": 8}})
-    results = results_of(run(simulate_command(plan, [3])))
+    results = results_of(run(simulate_command(plan, [3]), job_server))
     shapes = [s for _, s in tensor_shapes(plan.model.architecture)]
     auto = rank_states(shapes, plan.params, 3, 8, placement="auto")[0]
     dim0 = rank_states(shapes, plan.params, 3, 8)[0]
@@ -444,7 +459,7 @@ UNEVEN_UNITS = dict(ISSUE_SHAPE, layers=7, hidden=128, ffn=352, vocab=97)  # blo
                                    dict(wrap="blocks", wrap_blocks=2, prefetch="off", param_dtype="fp32"),
                                    dict(wrap="blocks", wrap_blocks=4, recompute="full", reduce_dtype="bf16")],
                          ids=["3", "2-no-prefetch-fp32", "4-full-bf16"])
-def test_predicted_peak_follows_fsdp2_units_of_several_blocks(knobs):
+def test_predicted_peak_follows_fsdp2_units_of_several_blocks(knobs, job_server):
     """Units of N blocks, the last one shorter (7 blocks), with and without prefetch: the predicted peak (a unit's
     gradients beside its reduce-scatter input, the unit before gathered for its backward, each unit its own size)
     against the simulated step, which runs FSDP2's units whole under its tracker (torch_compat)."""
@@ -452,7 +467,7 @@ def test_predicted_peak_follows_fsdp2_units_of_several_blocks(knobs):
 
     plan = Plan.model_validate({"model": {"architecture": UNEVEN_UNITS}, "seq_len": 64, "micro_batch": 2,
                                 "profile": "torch", "cluster": {"nodes": 1, "gpus_per_node": 2}, **knobs})
-    sim = results_of(run(simulate_command(plan, [2, 3])))
+    sim = results_of(run(simulate_command(plan, [2, 3]), job_server))
     for p in predict(plan)[2:]:
         assert abs(p.total_bytes / sim[p.stage].peak_bytes - 1) <= 0.02, (knobs, p.stage, p.total_bytes,
                                                                             sim[p.stage].peak_bytes)

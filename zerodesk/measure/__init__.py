@@ -8,6 +8,7 @@ tests/test_layers.py checks the static import graph: nothing here imports worker
   protocol.py    the messages, exit statuses and what the simulation offers; WorkerError
   job.py         a rank's and the simulation's command lines, read into a job (plan, scale, stages)
   runner.py      start a run as a subprocess tree and read it; reader.py splits its lines; run_state.py reduces them
+  job_server.py  a warm worker for several runs in a row: torch imported once, each run forked from it (worker/serve.py)
   rules.py       ranks, host fit, units and differences the CLI and the window share; devices.py where a rank runs
   command.py, sim_command.py, cli_text.py   `zerodesk measure` and `zerodesk simulate`; progress.py their
                  progress line on a terminal (tqdm)

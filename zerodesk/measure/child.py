@@ -66,8 +66,8 @@ def _remove_pending() -> None:
             pass
 
 
-def _take_plan_file(args: list[str]) -> list[str]:
-    """Replace `--plan-file PATH` by `--plan-json TEXT` in our own argv list (not the process's), deleting PATH."""
+def inline_plan(args: list[str]) -> list[str]:
+    """`--plan-file PATH` replaced by `--plan-json TEXT` in an argv list (not the process's); PATH is left as it is."""
     if PLAN_FILE_FLAG not in args[:-1]:
         return args
     at = args.index(PLAN_FILE_FLAG)
@@ -77,12 +77,19 @@ def _take_plan_file(args: list[str]) -> list[str]:
         text = read_file(args[at + 1], "plan file").decode("utf-8", errors="replace")
     except PlanError as exc:
         text = f"<{exc}>"  # the worker then reports it as a bad plan, in one sentence
-    finally:
-        try:
-            os.unlink(args[at + 1])
-        except OSError:
-            pass
     return [*args[:at], "--plan-json", text, *args[at + 2:]]
+
+
+def _take_plan_file(args: list[str]) -> list[str]:
+    """inline_plan(), deleting the plan file."""
+    try:
+        return inline_plan(args)
+    finally:
+        if PLAN_FILE_FLAG in args[:-1]:
+            try:
+                os.unlink(args[args.index(PLAN_FILE_FLAG) + 1])
+            except OSError:
+                pass
 
 
 def main() -> None:
@@ -93,6 +100,11 @@ def main() -> None:
     user_site = site.getusersitepackages()  # -I also hides the user's own packages: torch may live there
     if os.path.isdir(user_site):
         site.addsitedir(user_site)
-    module, args = sys.argv[2], _take_plan_file(sys.argv[3:])
-    sys.argv = [module, *args]
+    run_module(sys.argv[2], sys.argv[3:])
+
+
+def run_module(module: str, args: list[str]) -> int:
+    """Run MODULE as `python -m MODULE ARGS` would, the plan file taken: here, or in a job forked by a warm worker."""
+    sys.argv = [module, *_take_plan_file(args)]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
+    return 0

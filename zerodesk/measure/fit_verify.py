@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.fit import MAX_MICRO_BATCH, batch_boundary, usable_memory
 from ..core.plan import Plan, Profile
 from ..core.units import fmt_bytes
+
+if TYPE_CHECKING:
+    from .job_server import JobServer
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,10 @@ def boundary(plan: Plan, stage: int, recompute: str) -> Boundary:
     return Boundary(stage, recompute, best, usable_memory(trial), at, above)
 
 
-def simulated_peak(plan: Plan, stage: int, python: str | None, timeout: float, progress: bool) -> tuple[int | None, str | None]:
-    """One stage's simulated peak (bytes) for this plan, or (None, why not); the simulation runs in a subprocess."""
+def simulated_peak(plan: Plan, stage: int, python: str | None, timeout: float, progress: bool,
+                   server: "JobServer | None" = None) -> tuple[int | None, str | None]:
+    """One stage's simulated peak (bytes) for this plan, or (None, why not); the simulation runs in a subprocess
+    (forked from `server`'s warm worker where it can be)."""
     from .cli_text import collect
     from .interpreter import resolve_python
     from .rules import simulate_seconds
@@ -83,7 +88,7 @@ def simulated_peak(plan: Plan, stage: int, python: str | None, timeout: float, p
     python, problem = resolve_python(python)
     if problem:
         return None, problem
-    run = iter(MeasureRun(simulate_command(plan, [stage], python), timeout=timeout))
+    run = iter(MeasureRun(simulate_command(plan, [stage], python), timeout=timeout, server=server))
     state = collect(run, RunState([stage], plan.dp, kind="simulated"),
                     estimate=(lambda _device: simulate_seconds(plan, 1)) if progress else None)
     if state.error is not None:
@@ -93,14 +98,25 @@ def simulated_peak(plan: Plan, stage: int, python: str | None, timeout: float, p
 
 
 def check(plan: Plan, b: Boundary, python: str | None = None, timeout: float = 600.0, tolerance: float = 0.0,
-          progress: bool = False) -> Check:
-    """Simulate the boundary's batch and one more (the batch 1 alone when nothing fits)."""
+          progress: bool = False, server: "JobServer | None" = None) -> Check:
+    """Simulate the boundary's batch and one more (the batch 1 alone when nothing fits).
+
+    The simulations are forked from a warm worker (torch imported once): `server`, else one for this check."""
+    from .interpreter import resolve_python
+    from .job_server import JobServer
+
+    batches = [batch for batch in (b.micro_batch, b.micro_batch + 1) if 1 <= batch <= MAX_MICRO_BATCH]
+    if server is None and len(batches) > 1:
+        resolved, problem = resolve_python(python)
+        if problem is None:
+            with JobServer(resolved) as own:
+                return check(plan, b, python, timeout, tolerance, progress, own)
     figures: list[int | None] = []
     for batch in (b.micro_batch, b.micro_batch + 1):
-        if batch < 1 or batch > MAX_MICRO_BATCH:
+        if batch not in batches:
             figures.append(None)
             continue
-        peak, error = simulated_peak(torch_plan(plan, b.recompute, batch), b.stage, python, timeout, progress)
+        peak, error = simulated_peak(torch_plan(plan, b.recompute, batch), b.stage, python, timeout, progress, server)
         if error is not None:
             return Check(b, *(figures + [None, None])[:2], tolerance, error)
         figures.append(peak)

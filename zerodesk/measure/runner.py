@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ..core.plan import Plan
 from ..core.text import shorten
@@ -24,6 +24,9 @@ from .child import PLAN_FILE_FLAG, forget_plan_file, python_command, write_plan_
 from .lifeline import PARENT_ENV
 from .protocol import Error, Message, Scale, Started
 from .reader import ProtocolReader
+
+if TYPE_CHECKING:
+    from .job_server import JobServer, ServerJob
 
 
 def measure_command(
@@ -141,11 +144,12 @@ class MeasureRun:
     """One measuring subprocess; iterate it for messages. `pid` is also its process-group id."""
 
     def __init__(self, argv: list[str], timeout: float = 600.0, env: dict[str, str] | None = None,
-                 cancel: threading.Event | None = None) -> None:
-        self.argv, self.timeout, self.cancel_event = argv, timeout, cancel or threading.Event()
+                 cancel: threading.Event | None = None, server: "JobServer | None" = None) -> None:
+        """server: a warm worker (job_server.py) that forks the job where it can give the same start."""
+        self.argv, self.timeout, self.cancel_event, self.server = argv, timeout, cancel or threading.Event(), server
         self.env = measure_env(env)
         self.stderr_tail: deque[str] = deque(maxlen=40)
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen | ServerJob | None = None
         self._stopped = threading.Event()  # the run has ended: its pipes' threads read no more
 
     @property
@@ -176,10 +180,17 @@ class MeasureRun:
                 return line.strip()
         return lines[-1].strip() if lines else "no output"
 
+    def _start(self) -> "subprocess.Popen | ServerJob":
+        job = None
+        if self.server is not None:
+            job = self.server.start(self.argv, self.env, give_up=self.cancel_event, wait_s=self.timeout)
+        # bufsize=0: the pipes are raw files, read without the lock a buffered reader holds while it waits
+        return job or subprocess.Popen(self.argv, bufsize=0, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, env=self.env, **proctree.popen_kwargs())
+
     def __iter__(self) -> Iterator[Message]:
-        try:  # bufsize=0: the pipes are raw files, read without the lock a buffered reader holds while it waits
-            self.proc = subprocess.Popen(self.argv, bufsize=0, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, env=self.env, **proctree.popen_kwargs())
+        try:
+            self.proc = self._start()
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             forget_plan_file(self.argv)
             yield Error(code="launcher_failed",
@@ -255,11 +266,12 @@ def run_measure(
     cancel: threading.Event | None = None,
     samples: bool = True,
     by_module: bool = False,
+    server: "JobServer | None" = None,
 ) -> Iterator[Message]:
     """Measure and yield protocol messages; ends after Done or one Error. Closing the generator kills the run."""
     # a collective that waits this long fails on its own, naming the rank, before the run's watchdog fires
     argv = measure_command(plan, stages, ranks, device, scale, python, samples, collective_timeout(timeout), by_module)
-    yield from MeasureRun(argv, timeout, env, cancel)
+    yield from MeasureRun(argv, timeout, env, cancel, server)
 
 
 def collective_timeout(run_timeout: float) -> float:

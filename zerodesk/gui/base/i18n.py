@@ -7,6 +7,7 @@ event to every widget; each view re-reads its texts in changeEvent().
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 
@@ -66,8 +67,22 @@ def set_language(lang: str) -> bool:
         for t in _installed:
             app.installTranslator(t)
         # Qt posts LanguageChange; deliver it now so every widget reads its new texts before we return
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
+        _deliver_language_change()
     return ok
+
+
+def _deliver_language_change() -> None:
+    """Deliver the posted LanguageChange with Python's cyclic collector held off. Qt hands the event down each
+    widget's children from a copy of the list; a collection run by a retranslating handler may delete a dialog that
+    Python owns (PySide gives a dialog back to Python once it has run exec()), and Qt then sends to a deleted
+    child (a segfault the Russian-window test hit at random)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 # Qt's own strings that the qtbase_<lang>.qm shipped with PySide6 lacks (Qt 6.11 renamed them and

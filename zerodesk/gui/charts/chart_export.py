@@ -1,5 +1,5 @@
 """A view with pyqtgraph charts in it, written to a PNG or a portable SVG as it looks on screen (its captions and
-tables included). The Fit view uses it; PlanTab keeps its own copy of the same steps (_exporting, export_png/svg)."""
+tables included). The Fit view uses it, and the Plan tab (plan_export) draws for a file through `exporting`."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics
@@ -17,11 +18,12 @@ from ...core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ...core.plan import Plan
 from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
+from ..base.font_key import font_key
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
-from .markers import marked_curve
+from .markers import MarkedCurve
 from .draw_once import DrawOnceMixin
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, settle_axes
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, set_line_text, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
 from .dp_hybrid import HybridCurves, hybrid_name
@@ -33,11 +35,6 @@ HOVER_PX = 9  # how near a point the mouse must be for its tooltip
 ND_LABEL_SPOTS = ((0.6, (0, 0.5)), (0.85, (0, 0.5)), (0.35, (0, 0.5)), (0.12, (0, 0.5)),
                   (0.6, (1, 0.5)), (0.85, (1, 0.5)), (0.35, (1, 0.5)), (0.12, (1, 0.5)))
 GPU_LABEL_SPOTS = ((0.99, (1, 1)), (0.99, (1, 0)), (0.55, (0.5, 1)), (0.55, (0.5, 0)), (0.01, (0, 1)), (0.01, (0, 0)))
-
-
-def _literal(text: str) -> str:
-    """InfLineLabel formats its text with str.format: keep braces literal."""
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def dp_grid(current: int) -> list[int]:
@@ -95,14 +92,9 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         for s in STAGES:
             # stages 2 and 3 coincide in the torch profile: stage 2 is dashed and drawn on top
             style = Qt.PenStyle.DashLine if s == 2 else Qt.PenStyle.SolidLine
-            c = marked_curve([], [], pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
-                                symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]), symbolPen=no_pen,
-                                # pyqtgraph clips points beyond a million view heights, and so set every curve's data
-                                # again on each change of the value axis; the axis fits the curves: nothing to clip
-                                dynamicRangeLimit=None)
-            c.setZValue(3 if s == 2 else 2)
-            self.addItem(c)
-            self._curves.append(c)
+            self._curves.append(MarkedCurve(self, 3 if s == 2 else 2, pen=pg.mkPen(STAGE_COLORS[s], width=2.5 if s == 2 else 2, style=style),
+                                            symbol=STAGE_SYMBOLS[s], symbolSize=6, symbolBrush=pg.mkBrush(STAGE_COLORS[s]),
+                                            symbolPen=no_pen))
         self.hybrid = HybridCurves(self)  # the plan's shard group kept as Nd grows, beside the flat curves
         self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(ND_LINE_COLOR, width=1.5, style=Qt.PenStyle.DotLine),
                                         label="", labelOpts={"position": 0.6, "anchors": [(0, 0.5), (0, 0.5)]})
@@ -224,7 +216,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         if self._nd_line.value() != x_now or force or drawn != self._nd_drawn:
             self._nd_drawn = drawn
             self._nd_line.setValue(x_now)
-            self._nd_line.label.setFormat(_literal(self.tr("current Nd = {nd}").format(nd=plan.dp)))
+            set_line_text(self._nd_line, self.tr("current Nd = {nd}").format(nd=plan.dp))
         gpu = plan.cluster.gpu_memory_bytes
         gpu_on_axis = bool(gpu) and (self._log or gpu / scale <= top * GPU_REACH)
         if gpu_on_axis:
@@ -246,7 +238,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             if (gpu, drawn) != self._gpu_drawn or force:
                 self._gpu_drawn = (gpu, drawn)
                 self._gpu_line.setValue(self._ty(gpu / scale))
-                self._gpu_line.label.setFormat(_literal(text))
+                set_line_text(self._gpu_line, text)
             self._place_gpu_label(text)
         else:
             self._gpu_line.hide()
@@ -286,7 +278,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         vb = self.getPlotItem().vb
         (x0, x1), (y0, y1) = vb.viewRange()
         # where it went depends on these only: an edit that moved the other line (or nothing here) leaves it in place
-        placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), self.font().key(), self._log, self._drawn_look)
+        placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), font_key(self.font()), self._log, self._drawn_look)
         if self._placed.get(id(line)) == placed:
             return
         px, py = vb.viewPixelSize()
@@ -295,7 +287,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._placed[id(line)] = placed
         metrics = QFontMetrics(self.font())
         w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
-        curves = [self.curve_data(s) for s in STAGES]
+        segments = _Segments([self._curves[s].getData() for s in STAGES])
         marks = [(x, y) for x, y in zip(*self._current.getData())] if self._current.getData()[0] is not None else []
         horizontal = line.angle % 180 == 0
         for position, anchor in spots:
@@ -307,14 +299,13 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             inside = y0 <= bottom and bottom + h <= y1 and x0 <= left and left + w <= x1
             hits_mark = any(left - 6 * px <= mx <= left + w + 6 * px and bottom - 6 * py <= my <= bottom + h + 6 * py
                             for mx, my in marks)
-            if inside and not hits_mark and not any(_crosses(xs, ys, left, left + w, bottom, bottom + h) for xs, ys in curves):
+            if inside and not hits_mark and not segments.cross(left, left + w, bottom, bottom + h):
                 break
         else:  # crowded everywhere: the usual place
             position, anchor = spots[0]
         label = line.label
         label.anchors = [anchor, anchor]
-        label.setPosition(position)
-        label.updatePosition()
+        label.setPosition(position)  # lays the label out along the line, at the anchor
 
     # -- hover -------------------------------------------------------------------------------------
     def point_text(self, stage: int, nd: int, nbytes: int, hybrid: bool = False) -> str:
@@ -378,15 +369,24 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         super().changeEvent(event)
 
 
-def _crosses(xs: list[float], ys: list[float], left: float, right: float, bottom: float, top: float) -> bool:
-    """Does the polyline (xs, ys) pass through the box?"""
-    for (xa, ya), (xb, yb) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
-        if xb < left or xa > right:
-            continue
-        lo, hi = max(xa, left), min(xb, right)
-        def y_at(x: float) -> float:
-            return ya if xb == xa else ya + (yb - ya) * (x - xa) / (xb - xa)
-        y_lo, y_hi = sorted((y_at(lo), y_at(hi)))
-        if y_hi >= bottom and y_lo <= top:
-            return True
-    return False
+class _Segments:
+    """The stage curves' line segments, asked whether any passes through a box (each candidate place of a label): the
+    arithmetic of a segment-by-segment walk, on all of them at once."""
+
+    def __init__(self, curves) -> None:
+        parts = [(xs[:-1], xs[1:], ys[:-1], ys[1:]) for xs, ys in curves if xs is not None and len(xs) > 1]
+        self.xa, self.xb, self.ya, self.yb = (np.concatenate([p[i] for p in parts]) if parts else np.empty(0)
+                                              for i in range(4))
+        self.flat = self.xb == self.xa  # a vertical step: its height at x is its first end's
+
+    def cross(self, left: float, right: float, bottom: float, top: float) -> bool:
+        xa, xb, ya, yb = self.xa, self.xb, self.ya, self.yb
+        near = ~((xb < left) | (xa > right))
+        if not near.any():
+            return False
+        lo, hi = np.maximum(xa, left), np.minimum(xb, right)
+        span = np.where(self.flat, 1.0, xb - xa)
+        at_lo = np.where(self.flat, ya, ya + (yb - ya) * (lo - xa) / span)
+        at_hi = np.where(self.flat, ya, ya + (yb - ya) * (hi - xa) / span)
+        low, high = np.minimum(at_lo, at_hi), np.maximum(at_lo, at_hi)
+        return bool((near & (high >= bottom) & (low <= top)).any())

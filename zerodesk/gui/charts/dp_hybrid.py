@@ -16,7 +16,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from ...core.accounting import STAGES, sweep_hybrid
 from ...core.plan import Plan
 from ..base.style import STAGE_COLORS
-from .markers import marked_curve
+from .markers import MarkedCurve
 
 HOLLOW = ("o", "s", "t", "d")
 
@@ -55,18 +55,14 @@ class HybridCurves:
         self.sweep: dict[int, list[int | None]] = {s: [] for s in STAGES}
         self._key: tuple | None = None
         self._chart = chart
-        self.curves: list[pg.PlotDataItem] = []  # made for the first plan with a group (most plans have none)
+        self.curves: list[MarkedCurve] = []  # made for the first plan with a group (most plans have none)
 
     def _make_curves(self) -> None:
         hollow = pg.mkBrush(None)  # one brush object: pyqtgraph's symbol atlas keys by identity (None made one per drawing)
         for s in STAGES:
-            c = marked_curve([], [], pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
-                                symbol=HOLLOW[s], symbolSize=7, symbolBrush=hollow,
-                                symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite",
-                                dynamicRangeLimit=None)  # nothing to clip: the chart's axis fits the curves
-            c.setZValue(4)
-            self._chart.addItem(c)
-            self.curves.append(c)
+            self.curves.append(MarkedCurve(self._chart, 4, pen=pg.mkPen(STAGE_COLORS[s], width=1.6, style=Qt.PenStyle.DotLine),
+                                           symbol=HOLLOW[s], symbolSize=7, symbolBrush=hollow,
+                                           symbolPen=pg.mkPen(STAGE_COLORS[s], width=1.5), connect="finite"))
 
     def update(self, plan: Plan, top: int) -> None:
         """Recompute when what the curves depend on changed (model, scheme, profile, group, its meaning, the grid)."""

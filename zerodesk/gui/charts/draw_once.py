@@ -16,6 +16,8 @@ from PySide6.QtCore import QEvent, QLocale, QMetaObject, QRectF, Qt, Slot
 from PySide6.QtGui import QFont, QPainter, QPicture
 from PySide6.QtWidgets import QGraphicsView
 
+from ..base.font_key import font_key
+
 
 AXIS_PICTURES_KEPT = 32  # the value axis's pictures for its last ranges (an edit back draws no tick label again)
 LABEL_BOUNDS_KEPT = 512  # tick labels' measured boxes ("10", "20", "50" ... recur on every range)
@@ -27,12 +29,19 @@ class _MeasuringPainter(QPainter):
     font only: what is kept is what Qt would answer."""
 
     _bounds: dict[tuple, QRectF] = {}
+    _font_key: str | None = None
+
+    def setFont(self, font) -> None:
+        super().setFont(font)
+        self._font_key = None
 
     def boundingRect(self, *args):
         if len(args) != 3 or not isinstance(args[0], QRectF) or not isinstance(args[2], str):
             return super().boundingRect(*args)
         rect, flags, text = args
-        key = (rect.x(), rect.y(), rect.width(), rect.height(), int(flags), text, self.font().key())
+        if self._font_key is None:  # the axis sets its tick font once, before it measures
+            self._font_key = font_key(self.font())
+        key = (rect.getRect(), int(flags), text, self._font_key)
         box = self._bounds.get(key)
         if box is None:
             if len(self._bounds) >= LABEL_BOUNDS_KEPT:
@@ -91,9 +100,9 @@ class DrawOnceMixin:
 
     def _prepare(self) -> None:
         scene = self.scene()
-        scene.prepareForPaint()
+        scene.prepareForPaint()  # a text item painted before follows the view by this (it connects when first painted)
         for item in scene.items():
-            if isinstance(item, pg.TextItem):
+            if isinstance(item, pg.TextItem) and item._lastScene is not scene:
                 item.updateTransform()
 
     def _resized(self, *_args) -> None:
@@ -137,7 +146,7 @@ class DrawOnceMixin:
         width = axis.maximumWidth()
         # what else the picture depends on: the width the labels had, their pens, font and decimal point, the spacing
         seen = (*key[:1], (axis.size().width(), axis.size().height()), *key[2:], axis.textWidth, width,
-                axis.pen().color().rgba(), axis.textPen().color().rgba(), (axis.style["tickFont"] or QFont()).key(),
+                axis.pen().color().rgba(), axis.textPen().color().rgba(), font_key(axis.style["tickFont"] or QFont()),
                 QLocale().decimalPoint(), repr(axis._tickSpacing), axis._tickDensity, repr(axis._tickLevels))
         pictures = self.__dict__.setdefault("_axis_pictures", {})
         picture = pictures.pop(seen, None)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import html
-from contextlib import contextmanager
-from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QPainter, QRegion
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from ...core.accounting import Breakdown
@@ -19,6 +17,7 @@ from ..base.provenance import peak_warning, provenance
 from ..base.style import ERROR_COLOR, PEAK_COLOR, WARN_COLOR, component_color
 from ..base.wrapped_label import WrappedLabel
 from .dp_chart import DpChart, dp_legend_html
+from .plan_export import PlanTabExport
 from .draw_once import drawing_held
 from .dp_hybrid import hybrid_legend_html
 from .stage_chart import StageChart
@@ -61,7 +60,7 @@ class _ChartRoom(QWidget):
         return hint if screen is None else hint.boundedTo(screen.virtualSize() * 3 / 4)
 
 
-class PlanTab(QWidget):
+class PlanTab(PlanTabExport, QWidget):
     """The Plan tab: captions, the stage bars (with offload beside them) and memory versus Nd.
 
     It observes the plan model; while another tab is in view it only notes the latest plan and draws it
@@ -323,93 +322,3 @@ class PlanTab(QWidget):
         text += "<br>" + measured if measured else ""
         if text != self.legend.text():  # the chart asks again after each drawing: the same text is no new paint
             self.legend.setText(text)
-
-    @contextmanager
-    def _exporting(self):
-        """Draw for a file: vector symbols (no pixmap atlas) and no cached axis pixmaps."""
-        from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
-
-        self.release_nd_chart()  # a file has both charts
-        axes, items, views = [], [], []
-        for plot in (self.chart, self.dp_chart):
-            views.append((plot, plot.cacheMode()))
-            plot.setCacheMode(QGraphicsView.CacheModeFlag.CacheNone)  # the background as a rectangle, not a bitmap
-            pi = plot.getPlotItem()
-            for name in ("left", "bottom"):
-                axis = pi.getAxis(name)
-                axes.append((axis, axis.cacheMode()))
-                axis.setCacheMode(QGraphicsItem.CacheMode.NoCache)
-            for item in plot.scene().items():
-                if hasattr(item, "setExportMode"):
-                    item.setExportMode(True, {"antialias": True})
-                    items.append(item)
-        self.chart.hatch_as_lines(True)
-        try:
-            yield
-        finally:
-            self.chart.hatch_as_lines(False)
-            for item in items:
-                item.setExportMode(False)
-            for axis, mode in axes:
-                axis.setCacheMode(mode)
-            for plot, mode in views:
-                plot.setCacheMode(mode)
-
-    # -- export ----------------------------------------------------------------------------------
-    def export_parts(self) -> list[QWidget]:
-        """What a file holds: the captions, the charts and their notes; not the Log scale boxes or the splitter."""
-        parts = [self.caption, self.stale, self.legend, self.chart, self.offload_chart, self.warning, self.dp_caption,
-                 self.dp_chart]
-        return [w for w in parts if w is not None and w.isVisible()]
-
-    def _render_parts(self, painter: QPainter) -> None:
-        for widget in self.export_parts():
-            # QWidget's render (a chart, a graphics view, has its own with another signature)
-            QWidget.render(widget, painter, widget.mapTo(self, QPoint(0, 0)), QRegion(), QWidget.RenderFlag.DrawChildren)
-
-    def export_png(self, path: Path, scale: float = 2.0) -> bool:
-        """Both charts with their captions, rendered at `scale` x the on-screen size."""
-        from PySide6.QtGui import QImage
-
-        self.catch_up()
-        size = self.size()
-        image = QImage(QSize(round(size.width() * scale), round(size.height() * scale)), QImage.Format.Format_ARGB32)
-        image.setDevicePixelRatio(scale)
-        image.fill(self.palette().color(self.backgroundRole()))
-        painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        with self._exporting():
-            self._render_parts(painter)
-        painter.end()
-        return image.save(str(path), "PNG")
-
-    def export_svg(self, path: Path) -> bool:
-        from PySide6.QtSvg import QSvgGenerator
-
-        self.catch_up()
-        gen = QSvgGenerator()
-        gen.setFileName(str(path))
-        gen.setSize(self.size())
-        gen.setViewBox(QRect(0, 0, self.width(), self.height()))
-        gen.setResolution(self.logicalDpiX())  # the layout's own: text keeps the size it was measured at
-        gen.setTitle("ZeroDesk chart")
-        gen.setDescription(self.caption.text())
-        painter = QPainter()
-        if not painter.begin(gen):
-            return False
-        with self._exporting():
-            self._render_parts(painter)
-        painter.end()
-        path = Path(path)
-        if not path.is_file() or path.stat().st_size == 0:
-            return False
-        from .svg_export import portable_svg, svg_fonts, svg_text_width
-
-        from xml.etree.ElementTree import ParseError
-
-        try:  # shapes in page coordinates, text in Qt's font and length: librsvg, ImageMagick and browsers draw what Qt draws
-            text = path.read_text(encoding="utf-8")
-            path.write_text(portable_svg(text, svg_fonts(text), svg_text_width), encoding="utf-8")
-        except (OSError, ParseError):  # Qt's own file stays: right in Qt, if not everywhere
-            pass
-        return True

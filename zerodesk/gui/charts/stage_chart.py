@@ -34,7 +34,7 @@ from .stage_keys import StageKeys
 from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
 from .stage_texts import stage_tick_labels
 from .draw_once import DrawOnceMixin
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, settle_axes
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, set_line_text, settle_axes
 
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
@@ -197,9 +197,9 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         gpu_text = self.tr("GPU memory {v}").format(v=i18n.fmt_bytes(gpu, self._unit)) if gpu else ""
         self._gpu_line.setVisible(gpu_on_axis)
         if gpu_on_axis:
+            self._gpu_line.label.setVisible(True)  # before the value and the text: a hidden label ignores both
             self._gpu_line.setValue(ty(gpu / scale))
-            self._gpu_line.label.setVisible(True)  # before the text: a hidden label ignores setFormat
-            self._gpu_line.label.setFormat(gpu_text.replace("{", "{{").replace("}", "}}"))
+            set_line_text(self._gpu_line, gpu_text)
         above = bool(gpu) and not gpu_on_axis
         if above:
             self._gpu_above.setText("↑ " + self.tr("{gpu}, above the chart").format(

@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QFont
 
+from ..base.font_key import font_key
 from ..base.style import PEAK_COLOR
 from .run_markers import BAR_WIDTH
 
@@ -87,7 +88,7 @@ _WIDTHS: dict[tuple[str, str], float] = {}
 def text_width(text: str, font: QFont) -> float:
     """The width a TextItem showing `text` in `font` takes (its QGraphicsTextItem's bounding box), measured once
     per text and font on an item of its own: no label in the scene is set to a trial text and back on an edit."""
-    key = (text, font.key())
+    key = (text, font_key(font))
     width = _WIDTHS.get(key)
     if width is None:
         if len(_WIDTHS) > 4096:  # texts come and go with the figures: keep the recent ones
@@ -223,7 +224,6 @@ class StageLabels:
             inside = view.x0 <= box.left() and box.right() <= view.x1 and view.y0 <= box.top() and box.bottom() <= view.y1
             if inside and not any(box.intersects(other) for other in avoid):
                 label.anchors = [anchor, anchor]
-                label.setPosition(position)
-                label.updatePosition()
+                label.setPosition(position)  # lays the label out along the line, at the anchor
                 return True
         return False

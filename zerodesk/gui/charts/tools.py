@@ -102,6 +102,16 @@ def settle_axes(plot_item: pg.PlotItem) -> None:
         plot_item.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
+def set_line_text(line: pg.InfiniteLine, text: str) -> None:
+    """A line's label says `text` (braces kept literal: InfLineLabel formats its text with str.format). A label that
+    says it already is left alone: setting it lays the label out along the line again, which the view's change (or
+    the chart's placing of the label) does anyway."""
+    label = line.label
+    literal = text.replace("{", "{{").replace("}", "}}")
+    if label.format != literal or label.toPlainText() != text:
+        label.setFormat(literal)
+
+
 def fit_axis_title(axis: pg.AxisItem, font) -> None:
     """A bottom axis tall enough for its tick labels and its whole title (pyqtgraph counts 80% of the title's
     height, so its last pixels were cut off at the chart's bottom edge)."""

@@ -150,7 +150,7 @@ class MainWindow(WindowMenus, FileCommands, WindowLayout, QMainWindow):
         self.tabs.setTabText(self.pages.index(self._fit_slot), self.tr("Fit"))
         self.run_records.redraw()  # series labels are in the UI language
         self.tabs.setAccessibleName(self.tr("Views"))
-        self._rebuild_recent_menu()
+        self._retranslate_recent_menu()
         self._update_title()
         self._on_errors(self.model.errors)
 

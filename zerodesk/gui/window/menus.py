@@ -177,10 +177,18 @@ class WindowMenus:
             a.triggered.connect(lambda _=False, path=p: self.open_plan_file(path))
         if recent:
             menu.addSeparator()
-            menu.addAction(self.tr("Clear List"), self.document.clear_recent)
+            self._recent_tail = menu.addAction("", self.document.clear_recent)
         else:
-            empty = menu.addAction(self.tr("No recent plans"))
-            empty.setEnabled(False)
+            self._recent_tail = menu.addAction("")
+            self._recent_tail.setEnabled(False)
+        self._retranslate_recent_menu()
+
+    def _retranslate_recent_menu(self) -> None:
+        """Only the last entry's text is in the UI language (the others are file names). Set in place: a rebuild
+        deletes the menu's actions while Qt is still handing LanguageChange to them (a crash)."""
+        tail = getattr(self, "_recent_tail", None)
+        if tail is not None:
+            tail.setText(self.tr("Clear List") if tail.isEnabled() else self.tr("No recent plans"))
 
     def _about(self) -> None:
         QMessageBox.about(self, self.tr("About ZeroDesk"), self.tr(

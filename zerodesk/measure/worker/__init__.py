@@ -9,6 +9,8 @@ zerodesk.measure.worker` is one rank (__main__.py; torchrun runs it unchanged).
   launcher.py      N local ranks, a fresh set per stage (python -m zerodesk.measure.worker.launcher);
                    fork_ready.py makes it cheap to fork (collector frozen, freed memory kept)
   simulate.py      rank 0 of a fake world under fake tensors (python -m zerodesk.measure.worker.simulate)
+  serve.py         the warm worker: torch imported once, one forked child per launcher or simulation job
+                   (job_server.py is its torch-free other end)
   step.py          one stage: its engine, the warm-up, the tracked step, the Result
   engines.py       DDP (stage 0), DDP + ZeroRedundancyOptimizer (1), FSDP2 (2-3) set-up; AdamW
   trackers.py      torch's memory trackers: which per stage, per-phase peaks, the live byte stream
