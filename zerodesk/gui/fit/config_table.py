@@ -52,7 +52,8 @@ class ConfigTable(QTableWidget):
                 for c in answer.configs]
 
     def show_answer(self, plan: Plan | None, answer: FitAnswer | None) -> None:
-        """Show an answer: the cells' texts set in place (the items are made once), the columns fitted once."""
+        """Show an answer: the cells' texts set in place where they changed (the items are made once), the columns
+        fitted once (_fit_columns)."""
         if plan is None or answer is None:
             self.setRowCount(0)
             self._shown = self._fitted = None
