@@ -41,8 +41,9 @@ def preload() -> None:
     """What the launcher and the simulation import before their first op: torch's engines and trackers, fake tensors
     (torch._dynamo's config and sympy come with them), the worker's own modules; transformers' base if installed."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    import torch._subclasses.fake_tensor  # noqa: F401
+    from .torch_compat import preload_fake_world
 
+    preload_fake_world()
     from . import attention_probe, block_extrapolation, ddp_sim, light_warmup, simulate  # noqa: F401
     from .launcher import preload as launcher_preload
 

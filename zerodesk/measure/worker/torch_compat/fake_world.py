@@ -34,6 +34,15 @@ def fake_store() -> Any:
     return FakeStore()
 
 
+def preload_fake_world() -> None:
+    """Import fake tensors ahead of a job (torch._dynamo's config and sympy come with them: most of a small job's
+    start); a torch without them is left for the job's own check to name."""
+    try:
+        import torch._subclasses.fake_tensor  # noqa: F401
+    except ImportError:
+        pass
+
+
 def fake_tensor_mode() -> Any:
     """A FakeTensorMode: tensors made under it carry shapes and dtypes, no data."""
     check("fake_world")
