@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import stat
 import sys
@@ -27,10 +28,22 @@ def write(tmp_path: Path, config: dict) -> Path:
     return path
 
 
-def test_unknown_type_becomes_an_exact_tensor_list(tmp_path):
+@pytest.fixture(scope="module")
+def neo_read(tmp_path_factory):
+    """GPT-Neo's config read once for the module (a child Python importing transformers); each test gets a copy."""
+    pytest.importorskip("transformers")
+    return model_from_hf_config(write(tmp_path_factory.mktemp("neo"), GPT_NEO))
+
+
+@pytest.fixture
+def neo(neo_read):
+    return copy.deepcopy(neo_read)
+
+
+def test_unknown_type_becomes_an_exact_tensor_list(tmp_path, neo):
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
-    model, hints = model_from_hf_config(write(tmp_path, GPT_NEO))
+    model, hints = neo
     assert model["name"] == "EleutherAI/gpt-neo-tiny" and hints == {"model_type": "gpt_neo", "seq_len": 16}
     cfg = {k: v for k, v in GPT_NEO.items() if k != "model_type"}
     with torch.device("meta"):
@@ -49,9 +62,8 @@ def test_unknown_type_becomes_an_exact_tensor_list(tmp_path):
     assert breakdown.stage(0).ranks[0]["optimizer"] == 8 * plan.params + 4 * len(model["tensors"])
 
 
-def test_unknown_type_simulates_exactly(tmp_path, job_server):
-    pytest.importorskip("transformers")
-    model, _ = model_from_hf_config(write(tmp_path, GPT_NEO))
+def test_unknown_type_simulates_exactly(neo, job_server):
+    model, _ = neo
     plan = Plan.model_validate({"model": model, "seq_len": 8, "cluster": {"dp": 4}})
     messages = list(MeasureRun(simulate_command(plan, [2, 3]), timeout=300, server=job_server))
     assert not [m for m in messages if isinstance(m, Error)], [m.message for m in messages if isinstance(m, Error)]
