@@ -176,16 +176,16 @@ def test_the_nd_charts_label_check_answers_as_one_segment_at_a_time():
 
     import numpy as np
 
-    from zerodesk.gui.charts.dp_chart import _Segments
+    from zerodesk.gui.charts.dp_line_labels import CurveSegments
 
     rng = random.Random(7)
     curves = [(np.array([0.0, 1.0, 2.0, 2.0, 3.0, 5.0]), np.array([3.0, 2.5, 2.5, 1.0, 0.5, 0.25])),
               (np.array([0.0, 1.0, 2.0, 3.0, 4.0, 10.0]), np.array([5.0, 4.0, 3.0, 3.0, 2.0, -1.0])),
               (np.array([0.5]), np.array([1.0])), (None, None)]
-    segments = _Segments(curves)
+    segments = CurveSegments(curves)
     for _ in range(3000):
         left, bottom = rng.uniform(-1, 11), rng.uniform(-2, 6)
         right, top = left + rng.choice([0.0, 0.01, 0.3, 1.5, 4]), bottom + rng.choice([0.0, 0.01, 0.2, 1, 3])
         want = any(_crosses_one_by_one(list(xs), list(ys), left, right, bottom, top) for xs, ys in curves if xs is not None)
         assert segments.cross(left, right, bottom, top) == want, (left, right, bottom, top)
-    assert not _Segments([(None, None)]).cross(0, 1, 0, 1)
+    assert not CurveSegments([(None, None)]).cross(0, 1, 0, 1)

@@ -2,14 +2,13 @@
 
 x is drawn as log2(Nd) with ticks labelled 1, 2, 4, ... so the axis is logarithmic and the tick
 labels are the Nd values themselves. The current Nd is a vertical line; the GPU's memory a
-horizontal one.
+horizontal one; their labels sit clear of the curves (dp_line_labels).
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics
@@ -18,9 +17,9 @@ from ...core.accounting import STAGES, Breakdown, compute, sweep_dp
 from ...core.plan import Plan
 from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
-from ..base.font_key import font_key
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
+from .dp_line_labels import GPU_LABEL_SPOTS, ND_LABEL_SPOTS, LineLabels
 from .markers import MarkedCurve
 from .draw_once import DrawOnceMixin
 from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, set_line_text, settle_axes
@@ -31,10 +30,6 @@ from .dp_hybrid import HybridCurves, hybrid_name
 STAGE_SYMBOLS = ("o", "s", "t", "d")
 MIN_MAX_DP = 1024
 HOVER_PX = 9  # how near a point the mouse must be for its tooltip
-# where the GPU line's label may sit: (position along the line, anchor); the first clear of the curves wins
-ND_LABEL_SPOTS = ((0.6, (0, 0.5)), (0.85, (0, 0.5)), (0.35, (0, 0.5)), (0.12, (0, 0.5)),
-                  (0.6, (1, 0.5)), (0.85, (1, 0.5)), (0.35, (1, 0.5)), (0.12, (1, 0.5)))
-GPU_LABEL_SPOTS = ((0.99, (1, 1)), (0.99, (1, 0)), (0.55, (0.5, 1)), (0.55, (0.5, 0)), (0.01, (0, 1)), (0.01, (0, 0)))
 
 
 def dp_grid(current: int) -> list[int]:
@@ -74,7 +69,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._axes: tuple | None = None
         self._nd_drawn: tuple | None = None
         self._drawn_look: tuple | None = None  # what the last drawing showed (_look)
-        self._placed: dict[int, tuple] = {}  # a line's label: what its place was found for (_place_label)
+        self.line_labels = LineLabels(self)  # the Nd and GPU lines' labels, placed clear of the curves
         self._gpu_drawn: tuple | None = None
         self._yrange: tuple | None = None
         self._top = 0.0
@@ -249,7 +244,8 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._gpu_above.show()
         else:
             self._gpu_above.hide()
-        self._place_label(self._nd_line, self.tr("current Nd = {nd}").format(nd=plan.dp), ND_LABEL_SPOTS)
+        self.line_labels.place(self._nd_line, self.tr("current Nd = {nd}").format(nd=plan.dp), ND_LABEL_SPOTS,
+                               self._drawn_look)
         self.keys.refresh()
 
     def _fit_x_range(self, xs: list[float]) -> None:
@@ -269,43 +265,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         return self._gpu_line.isVisible()
 
     def _place_gpu_label(self, text: str) -> None:
-        self._place_label(self._gpu_line, text, GPU_LABEL_SPOTS)
-
-    def _place_label(self, line: pg.InfiniteLine, text: str, spots) -> None:
-        """Put a line's label at the first spot where no stage curve or current marker runs through it.
-
-        spots: (position along the visible line 0..1, anchor of the label box at that point)."""
-        vb = self.getPlotItem().vb
-        (x0, x1), (y0, y1) = vb.viewRange()
-        # where it went depends on these only: an edit that moved the other line (or nothing here) leaves it in place
-        placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), font_key(self.font()), self._log, self._drawn_look)
-        if self._placed.get(id(line)) == placed:
-            return
-        px, py = vb.viewPixelSize()
-        if px <= 0 or py <= 0:
-            return
-        self._placed[id(line)] = placed
-        metrics = QFontMetrics(self.font())
-        w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
-        segments = _Segments([self._curves[s].getData() for s in STAGES])
-        marks = [(x, y) for x, y in zip(*self._current.getData())] if self._current.getData()[0] is not None else []
-        horizontal = line.angle % 180 == 0
-        for position, anchor in spots:
-            if horizontal:
-                x_at, y_at = x0 + position * (x1 - x0), line.value()
-            else:
-                x_at, y_at = line.value(), y0 + position * (y1 - y0)
-            left, bottom = x_at - anchor[0] * w, y_at - (1 - anchor[1]) * h
-            inside = y0 <= bottom and bottom + h <= y1 and x0 <= left and left + w <= x1
-            hits_mark = any(left - 6 * px <= mx <= left + w + 6 * px and bottom - 6 * py <= my <= bottom + h + 6 * py
-                            for mx, my in marks)
-            if inside and not hits_mark and not segments.cross(left, left + w, bottom, bottom + h):
-                break
-        else:  # crowded everywhere: the usual place
-            position, anchor = spots[0]
-        label = line.label
-        label.anchors = [anchor, anchor]
-        label.setPosition(position)  # lays the label out along the line, at the anchor
+        self.line_labels.place(self._gpu_line, text, GPU_LABEL_SPOTS, self._drawn_look)
 
     # -- hover -------------------------------------------------------------------------------------
     def point_text(self, stage: int, nd: int, nbytes: int, hybrid: bool = False) -> str:
@@ -368,25 +328,3 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._redraw(force=True)
         super().changeEvent(event)
 
-
-class _Segments:
-    """The stage curves' line segments, asked whether any passes through a box (each candidate place of a label): the
-    arithmetic of a segment-by-segment walk, on all of them at once."""
-
-    def __init__(self, curves) -> None:
-        parts = [(xs[:-1], xs[1:], ys[:-1], ys[1:]) for xs, ys in curves if xs is not None and len(xs) > 1]
-        self.xa, self.xb, self.ya, self.yb = (np.concatenate([p[i] for p in parts]) if parts else np.empty(0)
-                                              for i in range(4))
-        self.flat = self.xb == self.xa  # a vertical step: its height at x is its first end's
-
-    def cross(self, left: float, right: float, bottom: float, top: float) -> bool:
-        xa, xb, ya, yb = self.xa, self.xb, self.ya, self.yb
-        near = ~((xb < left) | (xa > right))
-        if not near.any():
-            return False
-        lo, hi = np.maximum(xa, left), np.minimum(xb, right)
-        span = np.where(self.flat, 1.0, xb - xa)
-        at_lo = np.where(self.flat, ya, ya + (yb - ya) * (lo - xa) / span)
-        at_hi = np.where(self.flat, ya, ya + (yb - ya) * (hi - xa) / span)
-        low, high = np.minimum(at_lo, at_hi), np.maximum(at_lo, at_hi)
-        return bool((near & (high >= bottom) & (low <= top)).any())

@@ -6,9 +6,9 @@ Figures are stored in bytes and drawn in one unit that scales to them (core.unit
 164K-parameter model in MiB, not 0.00245 GiB). Above the states, a hatched, outlined layer shows the
 predicted full-step peak (zerodesk.core.peak): an estimate, drawn so it cannot be mistaken for the
 computed states, and drawn only when it is a peak (a raw parameter count has no activations, so no
-peak is drawn for it). Beside them live the chart's other parts: the words on the plot (stage_labels),
-what is under the mouse or the keyboard's cursor (stage_hits, stage_keys) and the simulated and measured
-runs' markers (run_overlay).
+peak is drawn for it). Beside them live the chart's other parts: that layer (stage_peak_layer), the words
+on the plot (stage_labels), what is under the mouse or the keyboard's cursor (stage_hits, stage_keys) and
+the simulated and measured runs' markers (run_overlay).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPalette
+from PySide6.QtGui import QColor, QFontMetrics, QPalette
 
 from ...core.accounting import STAGES, Breakdown, ComponentSpec
 from ...core.peak import StagePeak, predict
@@ -24,13 +24,14 @@ from ...core.plan import Plan
 from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
 from ..base.provenance import component_specs
-from ..base.style import GPU_LINE_COLOR, PEAK_COLOR, component_color
+from ..base.style import GPU_LINE_COLOR, component_color
 from .bars import Bars
 from .grid import GridLines, apply_axis_palette
 from .run_markers import BAR_WIDTH, Measured
 from .run_overlay import RunOverlay
 from .stage_hits import PEAK_KEY, SegmentHits
 from .stage_keys import StageKeys
+from .stage_peak_layer import PeakLayer
 from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
 from .stage_texts import stage_tick_labels
 from .draw_once import DrawOnceMixin
@@ -39,11 +40,6 @@ from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAx
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
-
-
-def hatch_brush() -> QBrush:
-    """The predicted peak's diagonal hatch (pg.mkBrush drops a brush style: it came out solid grey)."""
-    return QBrush(QColor(PEAK_COLOR), Qt.BrushStyle.FDiagPattern)
 
 
 class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
@@ -77,10 +73,8 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
 
         self.labels = StageLabels(self)
         # The predicted peak: hatched and dashed-outlined, above the states (an estimate, not a state).
-        self._peak_bar = Bars(x=[0.0], y0=[0.0], height=[0.0], width=BAR_WIDTH, brush=hatch_brush(),
-                                         pen=pg.mkPen(PEAK_COLOR, width=1.5, style=Qt.PenStyle.DashLine))
-        self._peak_bar.setZValue(1)
-        self.addItem(self._peak_bar)
+        self.peak_layer = PeakLayer(self)
+        self._peak_bar = self.peak_layer.bar
         self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),
                                          label="", labelOpts={"position": 0.99, "anchors": [(1, 1), (1, 1)], "color": GPU_LINE_COLOR})
         self._gpu_line.setZValue(5)
@@ -188,7 +182,7 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._floor = log_floor([v / scale for s in b.stages for v in (s.total_bytes, *s.components.values())])
         ty = self._ty
         self._draw_bars(scale)
-        self._draw_peak_layer(states, scale)
+        self.peak_layer.draw(peaks, states, scale, self._ty)
         self._draw_runs()
         vb = self.getPlotItem().vb
         (x0, x1), _ = vb.viewRange()
@@ -275,40 +269,9 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             if key not in keys:
                 item.hide()
 
-    def _draw_peak_layer(self, states: list[int], scale: float) -> None:
-        """The hatched layer from the states' top to the predicted peak (none when no peak is predicted)."""
-        ty = self._ty
-        peaks = [p.total_bytes for p in self._peaks]
-        self._peak_bar.setVisible(bool(peaks))
-        if peaks:
-            self._peak_bar.setOpts(x=[float(s) for s in STAGES], y0=[ty(v / scale) for v in states],
-                                   height=[max(0.0, ty(max(p, v) / scale) - ty(v / scale)) for p, v in zip(peaks, states)])
-
     def hatch_as_lines(self, on: bool, spacing_px: float = 6.0) -> None:
-        """Draw the peak layer's hatch as line segments (an export: SVG viewers know no Qt pattern brush and drew
-        the layer solid grey), or as the pattern brush again."""
-        if getattr(self, "_hatch", None) is not None:
-            self.removeItem(self._hatch)
-            self._hatch = None
-        self._peak_bar.setOpts(brush=QBrush(Qt.BrushStyle.NoBrush) if on else hatch_brush())
-        if not on or not self._peaks or not self._peak_bar.isVisible():
-            return
-        px_x, px_y = self.getPlotItem().vb.viewPixelSize()
-        o = self._peak_bar.opts
-        xs, ys = [], []
-        for x, y0, h in zip(o["x"], o["y0"], o["height"]):
-            width, height = BAR_WIDTH / px_x, h / px_y  # the layer in pixels, y down from its top
-            left, top = x - BAR_WIDTH / 2, y0 + h
-            c = -height
-            while c < width:  # the line x − y = c across the rectangle
-                a, b = max(0.0, c), min(width, height + c)
-                if b > a:
-                    xs += [left + a * px_x, left + b * px_x]
-                    ys += [top - (a - c) * px_y, top - (b - c) * px_y]
-                c += spacing_px * 1.414
-        self._hatch = pg.PlotCurveItem(xs, ys, connect="pairs", pen=pg.mkPen(PEAK_COLOR, width=1))
-        self._hatch.setZValue(1.5)
-        self.addItem(self._hatch, ignoreBounds=True)
+        """Draw the peak layer's hatch as line segments (an export), or as the pattern brush again."""
+        self.peak_layer.hatch_as_lines(on, spacing_px)
 
     def _set_texts(self, room: float) -> None:
         """The totals and the peaks' words, in the room one stage has (hover still says all of it)."""

@@ -123,7 +123,25 @@ def fit_axis_title(axis: pg.AxisItem, font) -> None:
 
 
 class ValueAxis(pg.AxisItem):
-    """The memory axis: ticks in the UI language's decimal; in log mode plain figures (0.1, 1, 10)."""
+    """The memory axis: ticks in the UI language's decimal; in log mode plain figures (0.1, 1, 10). Its tick values are
+    kept for the last few ranges: the chart's grid lines ask for them and the axis's paint asks again for the same
+    range and length (and a scheme or profile chosen again asks for a range seen before); each answer is a numpy
+    search over every tick level."""
+
+    TICKS_KEPT = 8
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):
+        # what pyqtgraph's answer depends on besides the arguments (AxisItem.tickValues and tickSpacing)
+        key = (minVal, maxVal, size, self.scale, self.logMode, repr(self._tickSpacing), self._tickDensity,
+               self.style["maxTickLevel"])
+        kept = self.__dict__.setdefault("_kept_ticks", {})
+        levels = kept.pop(key, None)
+        if levels is None:
+            levels = super().tickValues(minVal, maxVal, size)
+            if len(kept) >= self.TICKS_KEPT:
+                del kept[next(iter(kept))]  # the oldest
+        kept[key] = levels  # the newest last
+        return [(spacing, list(values)) for spacing, values in levels]  # the caller's own lists
 
     def tickStrings(self, values, scale, spacing):
         if self.logMode:
