@@ -33,17 +33,9 @@ FAULT_ENV = "ZERODESK_MEASURE_FAULT"
 
 def group_members(pgid: int) -> list[int]:
     """Live (non-zombie) processes of process group `pgid`, from /proc."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[2]) == pgid and fields[0] not in "ZX":
-                found.append(int(entry))
-    return found
+    from proc_table import live_processes
+
+    return [pid for pid, _parent, group in live_processes() if group == pgid]
 
 
 def until_gone(pgid: int, limit: float = 2.0) -> float:

@@ -28,16 +28,11 @@ PLAN = Plan(model=ModelSpec(name="life", architecture=Architecture(layers=2, hid
 
 def descendants(pid: int) -> set[int]:
     """Live (non-zombie) descendants of pid, from /proc."""
+    from proc_table import live_processes
+
     parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            if fields[0] not in "ZX":
-                parents.setdefault(int(fields[1]), []).append(int(entry))
+    for child, parent, _group in live_processes():
+        parents.setdefault(parent, []).append(child)
     found, todo = set(), [pid]
     while todo:
         for child in parents.get(todo.pop(), []):

@@ -20,7 +20,7 @@ import numpy as np
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
 from .peak_engine import Moment, unit_bytes
 from .peak_accumulated_pairs import placed_pairs
-from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, labels
+from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, collective_arrays, labels
 from .peak_traced import _Named, _Placed
 
 
@@ -135,15 +135,9 @@ def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, e
     grads_u, rs_u, gathered_u, before, stream, root = units
     if max(int(total.max()), kept) * 4 >= _LIMIT:
         return None
-    # the collectives with nothing kept (peak_totals._collective_totals), with each one's gradients and reduce-scatter
-    unit_own = np.minimum(grads_u, ug)
-    output = rs_u // dp
-    big = output > unit_own
-    ug2 = np.where(big, ug - unit_own, ug)
-    g2 = np.maximum(0, g) + np.where(big, output, 0)
-    copy = total - tmp + stream - rs + rs_u - gp + np.maximum(0, gp - gathered_u) - ug + ug2 - g + g2
-    gathered = copy - ug2 + (ug - unit_own) - g2 + g + output + before * (1 if st.kn.prefetch else 2)
-    regather = total - ug - tmp - ag + root
+    # the collectives with nothing kept, with each one's gradients and reduce-scatter
+    output, g2, copy, gathered, regather = collective_arrays(dp, total, (tmp, ug, g, rs, gp, ag), st.kn, grads_u,
+                                                             rs_u, gathered_u, before, stream, root)
     # each end's own (total, gradients, reduce-scatter input) as accumulation reads it (a start: the root regathered)
     marks: list[tuple[int, int, int]] = []
     made: list[tuple[int, int, int]] = []

@@ -148,11 +148,12 @@ def _unit_arrays(ends: _Ends, unit_of: Any) -> tuple[Any, ...]:
             units[None][3], units[None][4])
 
 
-def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, np.ndarray], kn: Any,
-                       grads_u: Any, rs_u: Any, gathered_u: Any, before: Any, stream: int, root: int) -> list[int]:
-    """The totals of the moments core.peak_collectives.unit_collectives makes from the ends, in its order: each
-    end's total with the components the collective replaces swapped for their new values."""
-    tmp, ug, g, rs, gp, ag = (c[key] for key in KEYS)
+def collective_arrays(shard: int, total: np.ndarray, comps: tuple, kn: Any, grads_u: Any, rs_u: Any,
+                      gathered_u: Any, before: Any, stream: int, root: int) -> tuple:
+    """Over the ends, with nothing kept: the reduce-scatter's output, the gradients after it, and the totals of the
+    collective moments core.peak_collectives.unit_collectives makes (the copy, the unit before gathered for
+    backward, the root regathered). `comps`: the ends' components in KEYS' order."""
+    tmp, ug, g, rs, gp, ag = comps
     # core.accumulation.unit_reduce_scatter with nothing kept
     own = np.minimum(grads_u, ug)
     output = rs_u // shard
@@ -164,6 +165,15 @@ def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, 
     gathered = copy - ug2 + (ug - own) - g2 + g + output + before * (1 if kn.prefetch else 2)
     # core.accumulation.root_regather
     regather = total - ug - tmp - ag + root
+    return output, g2, copy, gathered, regather
+
+
+def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, np.ndarray], kn: Any,
+                       grads_u: Any, rs_u: Any, gathered_u: Any, before: Any, stream: int, root: int) -> list[int]:
+    """The totals of the moments core.peak_collectives.unit_collectives makes from the ends, in its order: each
+    end's total with the components the collective replaces swapped for their new values."""
+    _, _, copy, gathered, regather = collective_arrays(shard, total, tuple(c[key] for key in KEYS), kn, grads_u, rs_u,
+                                                      gathered_u, before, stream, root)
     out: list[int] = []
     for start, later, a, b, s in zip(ends.start.tolist(), ends.before, copy.tolist(), gathered.tolist(),
                                      regather.tolist()):

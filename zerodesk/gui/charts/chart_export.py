@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable
 from xml.etree.ElementTree import ParseError
 
 import pyqtgraph as pg
@@ -44,14 +45,22 @@ def exporting(plots: list[pg.PlotWidget]):
 
 def save_png(view: QWidget, plots: list[pg.PlotWidget], path: Path, scale: float = 2.0) -> bool:
     """The view at `scale` x its size on screen, on its own background."""
+    def draw(painter: QPainter) -> None:
+        with exporting(plots):
+            view.render(painter, QPoint())
+
+    return write_png(view, path, scale, draw)
+
+
+def write_png(view: QWidget, path: Path, scale: float, draw: Callable[[QPainter], None]) -> bool:
+    """What `draw` paints over the view's own background, at `scale` x the view's size on screen, as a PNG."""
     size = view.size()
     image = QImage(QSize(round(size.width() * scale), round(size.height() * scale)), QImage.Format.Format_ARGB32)
     image.setDevicePixelRatio(scale)
     image.fill(view.palette().color(view.backgroundRole()))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    with exporting(plots):
-        view.render(painter, QPoint())
+    draw(painter)
     painter.end()
     return image.save(str(path), "PNG")
 

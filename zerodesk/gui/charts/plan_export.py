@@ -5,11 +5,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QPainter, QRegion
 from PySide6.QtWidgets import QWidget
 
-from .chart_export import exporting
+from .chart_export import exporting, write_png
 
 
 class PlanTabExport:
@@ -40,19 +40,13 @@ class PlanTabExport:
 
     def export_png(self, path: Path, scale: float = 2.0) -> bool:
         """Both charts with their captions, rendered at `scale` x the on-screen size."""
-        from PySide6.QtGui import QImage
-
         self.catch_up()
-        size = self.size()
-        image = QImage(QSize(round(size.width() * scale), round(size.height() * scale)), QImage.Format.Format_ARGB32)
-        image.setDevicePixelRatio(scale)
-        image.fill(self.palette().color(self.backgroundRole()))
-        painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        with self._exporting():
-            self._render_parts(painter)
-        painter.end()
-        return image.save(str(path), "PNG")
+
+        def draw(painter: QPainter) -> None:
+            with self._exporting():
+                self._render_parts(painter)
+
+        return write_png(self, path, scale, draw)
 
     def export_svg(self, path: Path) -> bool:
         from PySide6.QtSvg import QSvgGenerator
