@@ -396,16 +396,19 @@ def _summarise(timelines: list[Timeline], values: list[dict[str, int]], changed:
         for x in instants]}
 
 
-def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -> dict:
+def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES, reached=(True, False),
+                 batch_one: bool = True) -> dict:
     """The whole template of arch's structure: every compute mode and recompute choice, the window reached or not.
 
     A micro-batch of one can take other paths than a larger one (matmul folds a broadcast batch of 1 into one mm:
     Falcon's math-fallback attention); where a step's operations at b = 1 differ, it gets a b = 1 step of its own
-    (b fixed, the other sizes symbols)."""
+    (b fixed, the other sizes symbols). A part of the template alone (what a check needs, a fraction of the time):
+    computes, recomputes, `reached` (the window placements fitted, for a windowed structure) and batch_one=False
+    (no b = 1 steps)."""
     period = (arch.window_period or 1) if arch.sliding_window is not None else 1
     layers = PERIODS * period
     steps: dict[str, Any] = {}
-    for reached in ((True, False) if arch.sliding_window is not None else (False,)):
+    for reached in (reached if arch.sliding_window is not None else (False,)):
         values, changed = probes(arch, reached)
         traced = [trace_all(probe_architecture(arch, v, layers), v["s"], v["b"], computes, recomputes) for v in values]
         probe0 = probe_architecture(arch, values[0], layers)
@@ -416,7 +419,7 @@ def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -
             raise TemplateError("the model's step fails under fake tensors in every compute mode")
         for name in names:
             steps[name + suffix] = _summarise([t[name] for t in traced], values, changed, period, kinds)
-        one = trace_all(probe0, values[0]["s"], 1, computes, recomputes)
+        one = trace_all(probe0, values[0]["s"], 1, computes, recomputes) if batch_one else {}
         differ = [name for name in names if name in one and one[name].signature() != traced[0][name].signature()]
         if differ:  # b = 1 steps: the probes again with b = 1 (every probe but the one that changes b)
             keep = [i for i, c in enumerate(changed) if c != "b"]
