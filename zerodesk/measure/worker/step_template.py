@@ -466,11 +466,13 @@ def fit_config_template(config: dict, computes=COMPUTES, recomputes=RECOMPUTES) 
     traced = [trace_all(cfg, v["s"], v["b"], computes, recomputes) for v in values]
     steps: dict[str, Any] = {name: _summarise([t[name] for t in traced], values, changed, period, kinds)
                              for name in traced[0]}
-    one = [trace_all(cfg, v["s"], 1, computes, recomputes) for v in (values[0], values[1])]
-    for name in traced[0]:
-        if one[0][name].signature() != traced[0][name].signature():
-            steps[name + "/b1"] = _summarise([one[0][name], one[1][name]], [{"s": values[0]["s"]},
-                                             {"s": values[1]["s"]}], [None, "s"], period, kinds)
+    one = [trace_all(cfg, values[0]["s"], 1, computes, recomputes)]
+    differ = [name for name in traced[0] if one[0][name].signature() != traced[0][name].signature()]
+    if differ:  # b = 1 steps: the second probe at b = 1 too (s changed)
+        one.append(trace_all(cfg, values[1]["s"], 1, computes, recomputes))
+    for name in differ:
+        steps[name + "/b1"] = _summarise([one[0][name], one[1][name]], [{"s": values[0]["s"]},
+                                         {"s": values[1]["s"]}], [None, "s"], period, kinds)
     return {"version": TEMPLATE_VERSION, "key": config_key(config), "symbols": ["s", "b"], "trace_periods": PERIODS,
             "period": period, "kinds": kinds[:period], "steps": steps}
 
