@@ -44,10 +44,9 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=rank)
 
 
-# The longest modules, longest first (a full run's --durations on 2 cores: the step templates' fits about a quarter of
-# the whole run, then the simulations (block extrapolation's full ones), the lifeline's and the measure CLI's
-# processes, the unseen model type's fit).
-LONGEST = ("test_step_template", "test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path",
+# The longest modules, longest first (--cpu-table on 2 cores: block extrapolation's full simulations, the
+# simulations, the lifeline's processes, the unseen model type's fit, the step templates' fits, the measure CLI's).
+LONGEST = ("test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path", "test_step_template",
            "test_measure", "test_knobs_ranks", "test_gui_measure", "test_family_measure")
 
 
