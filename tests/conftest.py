@@ -46,8 +46,8 @@ def pytest_collection_modifyitems(config, items):
 
 # The longest modules, longest first (--cpu-table on 2 cores: block extrapolation's full simulations, the
 # simulations, the lifeline's processes, the unseen model type's fit, the step templates' fits, the measure CLI's).
-LONGEST = ("test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path", "test_step_template",
-           "test_measure", "test_knobs_ranks", "test_gui_measure", "test_family_measure")
+LONGEST = ("test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path",
+           "test_step_template", "test_measure", "test_knobs_ranks", "test_gui_measure", "test_family_measure")
 
 
 def pytest_configure(config):
