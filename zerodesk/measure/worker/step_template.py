@@ -408,12 +408,12 @@ def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES, r
     period = (arch.window_period or 1) if arch.sliding_window is not None else 1
     layers = PERIODS * period
     steps: dict[str, Any] = {}
-    for reached in (reached if arch.sliding_window is not None else (False,)):
-        values, changed = probes(arch, reached)
+    for window_reached in (reached if arch.sliding_window is not None else (False,)):
+        values, changed = probes(arch, window_reached)
         traced = [trace_all(probe_architecture(arch, v, layers), v["s"], v["b"], computes, recomputes) for v in values]
         probe0 = probe_architecture(arch, values[0], layers)
         kinds = ["window" if probe0.windowed(i) else "full" for i in range(layers)]
-        suffix = "/reached" if reached else ""
+        suffix = "/reached" if window_reached else ""
         names = [name for name in traced[0] if all(name in t for t in traced)]
         if not names:
             raise TemplateError("the model's step fails under fake tensors in every compute mode")
