@@ -79,12 +79,15 @@ class JobServer:
     """A warm worker for `python` (default: this one), started at the first job; close() (or `with`) stops it."""
 
     def __init__(self, python: str | None = None, env: dict[str, str] | None = None,
-                 neutral: Iterable[str] = ("ZERODESK_",)) -> None:
+                 neutral: Iterable[str] = ("ZERODESK_",), transformers: bool = True) -> None:
+        """transformers False: the worker does not preload it (half its start), for jobs on ZeroDesk's own decoder;
+        a job that builds transformers' model still can (it imports it itself)."""
         from .runner import measure_env
 
         self.python = python or sys.executable
         self.env = measure_env(env)  # the worker imports torch under this environment
         self.neutral = tuple(neutral)  # variables (by prefix) a job may set otherwise: none is read at import
+        self.transformers = transformers
         self.forked = 0  # jobs started in a warm worker
         self.refused = 0  # jobs the worker did not take (their environment), started as their own Pythons
         self.started_workers = 0
@@ -191,7 +194,8 @@ class JobServer:
         self._stop_worker()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            argv = python_command(self.python, SERVE_MODULE, ["--socket", str(theirs.fileno())])
+            argv = python_command(self.python, SERVE_MODULE, ["--socket", str(theirs.fileno()),
+                                                              *([] if self.transformers else ["--no-transformers"])])
             self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.DEVNULL, pass_fds=[theirs.fileno()], env=self.env,
                                           **proctree.popen_kwargs())
