@@ -144,8 +144,8 @@ class RunProcess(QObject):
         if self.pgid:
             signal_group(self.pgid, signal.SIGKILL)
             self._kill_sent = True
-        elif self.leader is not None:
-            self.leader.forget()
+        else:  # a warm job not forked yet: it never will be, and the run ends now
+            self.cancel()
 
     def _take_pid(self) -> None:
         if self.pgid is None and self.leader is not None and self.leader.pid is not None:
