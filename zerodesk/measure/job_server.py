@@ -207,10 +207,10 @@ class JobServer:
             theirs.close()
         self._sock, self._gone = ours, False
         self.started_workers += 1
-        threading.Thread(target=self._replies, args=(ours,), daemon=True).start()
+        threading.Thread(target=self._replies, args=(ours, self._proc), daemon=True).start()
         return True
 
-    def _replies(self, sock: socket.socket) -> None:
+    def _replies(self, sock: socket.socket, proc: subprocess.Popen) -> None:
         """The worker's replies: ready, each job's pid and exit. At the socket's end, its jobs are gone."""
         ready = False
         while True:
@@ -250,6 +250,7 @@ class JobServer:
             if job.returncode is None:
                 job.returncode = -proctree.SIGKILL
             self._forget(job)
+        _reap(proc)  # the socket ends when the worker does: wait for it here (a worker never ready is not restarted)
 
     def _forget(self, job: ServerJob) -> None:
         with self._lock:
