@@ -16,8 +16,30 @@ import numpy as np
 import pyqtgraph as pg
 
 
+def _same_style(a: dict, b: dict) -> bool:
+    """The same style arguments: the very objects (a list of brushes: the very brushes, in order)."""
+    if a.keys() != b.keys():
+        return False
+    for key, value in a.items():
+        other = b[key]
+        if value is other:
+            continue
+        if not (isinstance(value, list) and isinstance(other, list) and len(value) == len(other)
+                and all(x is y for x, y in zip(value, other))):
+            return False
+    return True
+
+
 class KeptBoundsScatter(pg.ScatterPlotItem):
+    """A ScatterPlotItem that keeps its bounding rectangle (above) and moves its points in place when only their
+    positions change: setData(x=..., y=...) with as many points and the very style arguments (pen, brush, symbol,
+    size: the same objects) as the last setData. pyqtgraph would clear the points and add them anew, looking each
+    point's style up in its symbol atlas again and measuring the markers again, all to the same answer (the atlas is
+    keyed by the style objects' identity); the points' positions and what follows a new position (the bounds, the
+    geometry, the cached picture) are set as setData sets them."""
+
     _kept = None  # (the bounds list it was measured with, the widest marker, the rectangle)
+    _styled: dict | None = None  # the style arguments of the last setData, while nothing restyled the points since
 
     def boundingRect(self):
         kept = self._kept
@@ -25,6 +47,61 @@ class KeptBoundsScatter(pg.ScatterPlotItem):
             rect = super().boundingRect()
             kept = self._kept = (self.bounds, self._maxSpotPxWidth, rect)
         return kept[2]
+
+    def setData(self, *args, **kargs) -> None:
+        x, y = kargs.get("x"), kargs.get("y")
+        style = {k: v for k, v in kargs.items() if k not in ("x", "y")}
+        styled = self._styled
+        if (not args and styled is not None and x is not None and y is not None and len(x) == len(y) == len(self.data)
+                and _same_style(styled, style)):
+            data = self.data
+            data["item"][...] = None  # as addPoints: a point's SpotItem no longer holds its record
+            data["x"] = x
+            data["y"] = y
+            self.prepareGeometryChange()  # what addPoints does after setting the points
+            self.informViewBoundsChanged()
+            self.bounds = [None, None]
+            self.invalidate()
+            self.sigPlotChanged.emit(self)
+            return
+        super().setData(*args, **kargs)
+        self._styled = None if args or x is None or y is None else style
+
+    # anything else that changes the points or their style: the next setData is pyqtgraph's own
+    def _restyled(self) -> None:
+        self._styled = None
+
+    def clear(self):
+        self._restyled()
+        super().clear()
+
+    def setPen(self, *args, **kargs):
+        self._restyled()
+        super().setPen(*args, **kargs)
+
+    def setBrush(self, *args, **kargs):
+        self._restyled()
+        super().setBrush(*args, **kargs)
+
+    def setSymbol(self, *args, **kargs):
+        self._restyled()
+        super().setSymbol(*args, **kargs)
+
+    def setSize(self, *args, **kargs):
+        self._restyled()
+        super().setSize(*args, **kargs)
+
+    def setPointsVisible(self, *args, **kargs):
+        self._restyled()
+        super().setPointsVisible(*args, **kargs)
+
+    def setPointData(self, *args, **kargs):
+        self._restyled()
+        super().setPointData(*args, **kargs)
+
+    def setPxMode(self, mode):
+        self._restyled()
+        super().setPxMode(mode)
 
 
 class MarkedCurve:
