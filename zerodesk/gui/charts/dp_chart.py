@@ -22,7 +22,8 @@ from .dp_keys import DpKeys
 from .dp_line_labels import GPU_LABEL_SPOTS, ND_LABEL_SPOTS, LineLabels
 from .markers import KeptBoundsScatter, MarkedCurve
 from .draw_once import DrawOnceMixin
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, set_line_text, settle_axes
+from .value_axis import ValueAxis
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, fit_axis_title, log_floor, set_line_text, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
 from .dp_hybrid import HybridCurves, hybrid_name

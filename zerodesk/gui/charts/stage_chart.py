@@ -35,7 +35,8 @@ from .stage_peak_layer import PeakLayer
 from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
 from .stage_texts import stage_tick_labels
 from .draw_once import DrawOnceMixin
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, set_line_text, settle_axes
+from .value_axis import ValueAxis
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, log_floor, set_line_text, settle_axes
 
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
