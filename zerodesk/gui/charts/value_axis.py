@@ -13,6 +13,7 @@ ranges. tests/test_gui_value_axis.py holds both to pyqtgraph's own answers over 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from functools import lru_cache
 
 import numpy as np
@@ -21,6 +22,13 @@ from PySide6.QtCore import QLocale, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 
 _LEFT_TEXT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextDontClip
+
+
+def _near(seen: list[float], v: float, atol: float) -> bool:
+    """Whether a value of the sorted `seen` is within atol of v: |a - v| grows (or holds) away from v on either side,
+    in floating point too (rounding is monotonic), so the neighbours of v's place answer for all."""
+    i = bisect_left(seen, v)
+    return (i < len(seen) and abs(seen[i] - v) <= atol) or (i > 0 and abs(seen[i - 1] - v) <= atol)
 
 
 @lru_cache(maxsize=1024)
@@ -61,14 +69,13 @@ class ValueAxis(pg.AxisItem):
         minVal *= self.scale
         maxVal *= self.scale
         ticks = []
-        seen: list[float] = []
+        seen: list[float] = []  # sorted: the nearest seen tick on either side decides (rounding keeps the order)
         for spacing, offset in self.tickSpacing(minVal, maxVal, size):
             start = (math.ceil((minVal - offset) / spacing) * spacing) + offset
             num = int((maxVal - start) / spacing) + 1
             atol = spacing / self.scale * 0.01
-            values = [v for v in ((i * spacing + start) / self.scale for i in range(num))
-                      if not any(abs(a - v) <= atol for a in seen)]
-            seen += values
+            values = [v for v in ((i * spacing + start) / self.scale for i in range(num)) if not _near(seen, v, atol)]
+            seen = sorted(seen + values)
             ticks.append((spacing / self.scale, values))
         if self.logMode:
             return self.logTickValues(minVal, maxVal, size, ticks)
