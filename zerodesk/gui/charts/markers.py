@@ -5,6 +5,8 @@ the view's transform) each time Qt asks, and Qt asks several times per curve per
 paint). The answer changes only when pyqtgraph drops its data bounds (new points, new marker sizes, a new view
 transform: each replaces its `bounds` list) or the markers' widest size changes: it is kept until then.
 
+The curve keeps its data bounds across view changes likewise (KeptBoundsCurve).
+
 PlotDataItem holds a PlotCurveItem and a ScatterPlotItem and, on each new data, builds display copies of it (finite
 checks, log mapping, clipping, downsampling: none of which a chart here uses) before handing it to both; MarkedCurve
 hands the points to the same two items with the same arguments, so they draw the same pixels.
@@ -104,6 +106,17 @@ class KeptBoundsScatter(pg.ScatterPlotItem):
         super().setPxMode(mode)
 
 
+class KeptBoundsCurve(pg.PlotCurveItem):
+    """A PlotCurveItem that keeps its data bounds when the view's transform changes: pyqtgraph drops them with its
+    bounding rectangle (whose pixel padding does follow the transform) and works them out again with numpy's nanmin
+    and nanmax on the next paint of each range change. They follow the data and the pens only, and each of those
+    changes drops them as before (setData, updateData, setPen, setShadowPen, setFillLevel: invalidateBounds)."""
+
+    def viewTransformChanged(self):
+        self._boundingRect = None  # the pixel padding: recomputed; the data bounds (_boundsCache) stay
+        self.prepareGeometryChange()
+
+
 class MarkedCurve:
     """A curve (`curve`, a PlotCurveItem) and its markers (`scatter`), added to `plot` in PlotDataItem's order (the line,
     then the markers over it) at `z`. The arguments are PlotDataItem's: pen, symbol, symbolSize, symbolBrush,
@@ -116,7 +129,7 @@ class MarkedCurve:
                             "antialias": False, "connect": connect, "stepMode": None, "skipFiniteCheck": False}
         self._scatter_args = {"pen": symbolPen, "brush": symbolBrush, "symbol": symbol, "size": symbolSize,
                               "data": None, "pxMode": True, "antialias": False, "useCache": True}
-        self.curve = pg.PlotCurveItem()
+        self.curve = KeptBoundsCurve()
         self.scatter = KeptBoundsScatter()
         self._x: np.ndarray | None = None
         self._y: np.ndarray | None = None
