@@ -32,6 +32,16 @@ def _same_style(a: dict, b: dict) -> bool:
     return True
 
 
+def _restyling(name: str):
+    """ScatterPlotItem's method `name`, after which the points are not moved in place by the next setData."""
+    def method(self, *args, **kargs):
+        self._styled = None
+        return getattr(pg.ScatterPlotItem, name)(self, *args, **kargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
 class KeptBoundsScatter(pg.ScatterPlotItem):
     """A ScatterPlotItem that keeps its bounding rectangle (above) and moves its points in place when only their
     positions change: setData(x=..., y=...) with as many points and the very style arguments (pen, brush, symbol,
@@ -70,40 +80,9 @@ class KeptBoundsScatter(pg.ScatterPlotItem):
         self._styled = None if args or x is None or y is None else style
 
     # anything else that changes the points or their style: the next setData is pyqtgraph's own
-    def _restyled(self) -> None:
-        self._styled = None
-
-    def clear(self):
-        self._restyled()
-        super().clear()
-
-    def setPen(self, *args, **kargs):
-        self._restyled()
-        super().setPen(*args, **kargs)
-
-    def setBrush(self, *args, **kargs):
-        self._restyled()
-        super().setBrush(*args, **kargs)
-
-    def setSymbol(self, *args, **kargs):
-        self._restyled()
-        super().setSymbol(*args, **kargs)
-
-    def setSize(self, *args, **kargs):
-        self._restyled()
-        super().setSize(*args, **kargs)
-
-    def setPointsVisible(self, *args, **kargs):
-        self._restyled()
-        super().setPointsVisible(*args, **kargs)
-
-    def setPointData(self, *args, **kargs):
-        self._restyled()
-        super().setPointData(*args, **kargs)
-
-    def setPxMode(self, mode):
-        self._restyled()
-        super().setPxMode(mode)
+    clear, setPen, setBrush, setSymbol, setSize, setPointsVisible, setPointData, setPxMode = (
+        _restyling(name) for name in ("clear", "setPen", "setBrush", "setSymbol", "setSize", "setPointsVisible",
+                                      "setPointData", "setPxMode"))
 
 
 class KeptBoundsCurve(pg.PlotCurveItem):
