@@ -35,7 +35,8 @@ from .stage_peak_layer import PeakLayer
 from .stage_labels import TOP_PX, Obstacle, StageLabels, View, head_room
 from .stage_texts import stage_tick_labels
 from .draw_once import DrawOnceMixin
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, log_floor, set_line_text, settle_axes
+from .value_axis import ValueAxis
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, log_floor, set_line_text, settle_axes
 
 __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 
@@ -173,6 +174,7 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         if b is None or not getattr(self, "_ready", False):
             return
         self._set_x_range()  # the runs' spacing follows the chart's width
+        self._fit_stage_axis()
         states = [s.total_bytes for s in b.stages]
         peaks = [p.total_bytes for p in self._peaks]
         gpu = self._plan.cluster.gpu_memory_bytes
@@ -294,6 +296,17 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         x_range = (-0.5, self.runs.series.right_edge())
         if x_range != tuple(self.getPlotItem().vb.viewRange()[0]):
             self.setXRange(*x_range, padding=0)
+
+    def _fit_stage_axis(self) -> None:
+        """The stage names under the bars follow the chart's width only (a narrower chart wraps them to more lines, a
+        taller axis): set them, and lay the chart out at that axis, before anything is placed in pixels. Set after the
+        drawing, a new axis height moved the view box and the whole chart was drawn again (an offload choice that shows
+        the offload chart beside it, or hides it, did so on most edits)."""
+        self._set_axes_text()
+        layout = self.getPlotItem().layout
+        if not layout.isActivated():
+            layout.activate()
+            self._drawn_size = self._view_size()  # drawn at this size: the resize it made asks for no other drawing
 
     def _set_axes_text(self, force: bool = False) -> None:
         pi = self.getPlotItem()
