@@ -68,6 +68,9 @@ class _Peaks:
         self._shapes: dict[int, Any] = {}
         self._stage_totals: dict[tuple, StageTotals | None] = {}
         self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
+        # the searches' answers (core.fit), by all each one reads: an edit back to a point searched before (a
+        # sequence, Nd or GPU tried again) searches nothing, as its peaks are all known here
+        self.searches: dict[tuple, Any] = {}
         self.via_predict = False
         if not self._moments_agree():
             self.via_predict = True
