@@ -97,11 +97,18 @@ class _Placed:
         self.powers, group = np.unique(exps[:, :2], axis=0, return_inverse=True)  # [power, (s, b)]
         by_power = np.zeros((len(factor), len(self.powers)))
         by_power[np.arange(len(factor)), group.ravel()] = factor  # [monomial, power]
-        coef = step.coef[self.moment]  # [pair, group, class, part, monomial]
-        w = np.array(weights)[self.slot]  # [pair, group, class]
-        self.poly = np.einsum("ngcpm,ngc->ncpm", coef, w) @ by_power  # [pair, class, part, power]
+        # each template moment's polynomials first, then weighed per place and picked per pair: the pairs are many
+        # (a place per block, every_block) and the monomials more than the powers they group into. Every product and
+        # sum is of integers (or halves) below 2^53, so the order of the sums leaves the bytes exact.
+        by_moment = step.coef @ by_power  # [moment, group, class, part, power]
+        w = np.array(weights)  # [place, group, class]
+        placed = np.empty((len(w), *by_moment.shape[:1], *by_moment.shape[2:]))  # [place, moment, class, part, power]
+        for c in range(by_moment.shape[2]):  # a product of matrices per class: [place, group] @ [group, moment...]
+            per_group = by_moment[:, :, c].swapaxes(0, 1).reshape(by_moment.shape[1], -1)
+            placed[:, :, c] = (w[:, :, c] @ per_group).reshape(len(w), len(by_moment), *by_moment.shape[3:])
+        self.poly = placed[self.slot, self.moment]  # [pair, class, part, power]
         # the current block's own kept activations (core.cuda_kernels' correction), as a polynomial
-        self.own_poly = coef[:, GROUPS.index("self"), 0, 2, :] @ by_power  # [pair, power]
+        self.own_poly = by_moment[:, GROUPS.index("self"), 0, 2, :][self.moment]  # [pair, power]
         blocks, final, current = (np.array(x) for x in zip(*keeping))
         self.current = current[self.slot].astype(bool)
         self.blocks_less = (blocks - current)[self.slot].astype(float)  # blocks that keep less_block less
