@@ -107,6 +107,7 @@ class _Placed:
             per_group = by_moment[:, :, c].swapaxes(0, 1).reshape(by_moment.shape[1], -1)
             placed[:, :, c] = (w[:, :, c] @ per_group).reshape(len(w), len(by_moment), *by_moment.shape[3:])
         self.poly = placed[self.slot, self.moment]  # [pair, class, part, power]
+        self._rows = self.poly.reshape(-1, self.poly.shape[-1])  # [pair x class x part, power]: one product a point
         # the current block's own kept activations (core.cuda_kernels' correction), as a polynomial
         self.own_poly = by_moment[:, GROUPS.index("self"), 0, 2, :][self.moment]  # [pair, power]
         blocks, final, current = (np.array(x) for x in zip(*keeping))
@@ -120,6 +121,7 @@ class _Placed:
         out = copy(self)
         out.poly = self.poly.copy()
         out.poly[:, CLASSES.index("grad")] *= grad_scale
+        out._rows = out.poly.reshape(-1, out.poly.shape[-1])
         out._at, out._terms = {}, {}
         out.__dict__.pop("_ends", None)
         return out
@@ -179,7 +181,7 @@ class _Placed:
     def evaluate(self, s: int, b: int, less_block: int, less_final: int) -> tuple[Any, Any]:
         """(template bytes [pair, class, part], their totals [pair]) at sequence s and micro-batch b."""
         mono = float(s) ** self.powers[:, 0] * float(b) ** self.powers[:, 1]
-        r = self.poly @ mono
+        r = (self._rows @ mono).reshape(self.poly.shape[:-1])  # a matrix by a vector: ~10x a stacked product's speed
         if less_block or less_final:
             # the blocks before the current one keep their whole forward: each keeps less_block less; the current
             # block's own saves are whole only from its forward's end to its backward's start, so it keeps less by
