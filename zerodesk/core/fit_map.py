@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import gcd
 
-from .accounting import STAGES
+from .accounting import STAGES, Breakdown
 from .fit import (MAX_MICRO_BATCH, FitAnswer, FitError, GlobalBatchAnswer, batch_limits, global_batch_fit, peak_memo,
                   solve, stage_peaks, usable_memory)
 from .fit_recompute import PolicyFit, cheapest_fitting
@@ -99,8 +99,9 @@ class FitMapModel:
         self._policies: dict[tuple, list[PolicyFit]] = {}  # their answers, by the point and the usable memory
         self.state: FitState | None = None
 
-    def update(self, plan: Plan) -> FitState:
-        """The answer and the map for `plan` (error: one sentence when the plan cannot be answered).
+    def update(self, plan: Plan, breakdown: Breakdown | None = None) -> FitState:
+        """The answer and the map for `plan` (error: one sentence when the plan cannot be answered); breakdown:
+        compute(plan), where the caller has it (the window's plan model does), for a new memo of peaks.
 
         The last RECENT answers are kept with their memos: a plan edited back to one of them (a choice toggled and
         toggled back) is answered from there."""
@@ -112,7 +113,7 @@ class FitMapModel:
                 self.state, self._memo = state, memo
                 return state
         try:
-            self._memo = peak_memo(plan, self._memo)
+            self._memo = peak_memo(plan, self._memo, breakdown)
             answer = solve(plan, self._memo)
             point = (self._memo.key, plan.micro_batch, plan.seq_len, plan.dp)
             known = self._policy_peaks.get(point, dict)

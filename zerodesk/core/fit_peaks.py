@@ -56,10 +56,11 @@ class _Peaks:
 
     One memo serves every plan with the same peak_key: the window keeps it across edits (peak_memo)."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, breakdown: Breakdown | None = None) -> None:
         self.plan, self.allowance = plan, plan.cuda_allowance_bytes
         self.key = peak_key(plan)
-        self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
+        # compute(plan), or the caller's (the window's plan model has it for every plan it shows)
+        self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan) if breakdown is None else breakdown}
         self._states: dict[int, Breakdown] = {}
         self._comm: dict[int, list[int]] = {}
         self._comm_of: dict[tuple, list[int]] = {}  # comm of another plan of the key's class (accumulation)
@@ -189,9 +190,10 @@ def states_only(plan: Plan) -> Breakdown:
                      exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 
 
-def peak_memo(plan: Plan, previous: _Peaks | None = None) -> _Peaks:
+def peak_memo(plan: Plan, previous: _Peaks | None = None, breakdown: Breakdown | None = None) -> _Peaks:
     """A memo of stage peaks for this plan: `previous` when it serves it (the same peak_key, not yet full), else a
-    new one. Pass it to solve, batch_limits and stage_peaks so an edit recomputes only what it changed."""
+    new one. Pass it to solve, batch_limits and stage_peaks so an edit recomputes only what it changed.
+    breakdown: compute(plan), where the caller has it (a new memo starts from it)."""
     if previous is not None and previous.evaluations < MEMO_LIMIT and previous.key == peak_key(plan):
         return previous
-    return _Peaks(plan)
+    return _Peaks(plan, breakdown)
