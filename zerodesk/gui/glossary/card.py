@@ -35,10 +35,10 @@ from ..base import i18n
 from ..base.first_paint import after_first_paint
 from .card_html import CardColors, CardHtml, error_html
 from .card_patch import patch_in_use
-from .claims import profile_claim_id, scheme_claim_ids
+from .card_words import card_words, checklist_text, claims_in_use, origin_label
 
 if TYPE_CHECKING:
-    from ...core.glossary import Glossary, Origin
+    from ...core.glossary import Glossary
 
 
 class CardBrowser(QTextBrowser):
@@ -223,19 +223,13 @@ class GlossaryCard(QWidget):
         self.checklist.clear()
         if self._glossary is not None:
             for i, entry in enumerate(self._glossary.checklist):
-                item = QListWidgetItem(self._checklist_text(entry))
-                item.setToolTip(self.origin_label(entry.origin, advice=True))
+                item = QListWidgetItem(checklist_text(entry))
+                item.setToolTip(origin_label(entry.origin, advice=True))
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked if self._checked.get(i) else Qt.CheckState.Unchecked)
                 self.checklist.addItem(item)
         self.checklist.blockSignals(False)
         self._render()
-
-    def _checklist_text(self, entry) -> str:
-        # ZeroDesk's own advice says so in the item itself: the list is read without tooltips too
-        if entry.origin.kind == "card":
-            return entry.text
-        return self.tr("{origin}: {text}").format(origin=self.origin_label(entry.origin, advice=True), text=entry.text)
 
     def _on_search(self, _text: str) -> None:
         if self._loaded:
@@ -266,50 +260,6 @@ class GlossaryCard(QWidget):
                                        pal.color(QPalette.ColorRole.Highlight).name(),
                                        pal.color(QPalette.ColorRole.Link).name(), dark=base.lightness() < 128)
 
-    def origin_label(self, origin: Origin, advice: bool = False) -> str:
-        """'Card' (or 'Card, adapted' where ZeroDesk changed its words), 'ZeRO paper §3.1', 'PyTorch: DDP',
-        "ZeroDesk's modelling" (or "ZeroDesk's advice"), translated."""
-        refs = ", ".join(origin.refs)
-        if origin.kind == "card":
-            return self.tr("Card, adapted") if origin.adapted else self.tr("Card")
-        if origin.kind == "paper":
-            return self.tr("ZeRO paper {sections}").format(sections=refs)
-        if origin.kind == "pytorch":
-            return self.tr("PyTorch: {apis}").format(apis=refs)
-        return self.tr("ZeroDesk's advice") if advice else self.tr("ZeroDesk's modelling")
-
-    def _words(self) -> dict[str, str]:
-        """The card's headings and notes in the UI language (card_html lays them out)."""
-        return {
-            "aka": self.tr("Also known as"),
-            "definition": self.tr("Definition"),
-            "why": self.tr("Why it matters"),
-            "in_use": self.tr("In use in this plan"),
-            "confirmed": self.tr("What is confirmed"),
-            "confirmed_note": self.tr("The card's own claims."),
-            "added": self.tr("Added by ZeroDesk"),
-            "added_note": self.tr("From the ZeRO paper, PyTorch's engines and ZeroDesk's own accounting, beyond the card; "
-                                  "each claim's tag says which."),
-            "see_claim": self.tr("see the claim"),
-            "no_match": self.tr("No claim matches the filter."),
-            "sources": self.tr("Primary sources"),
-            "related": self.tr("Related concepts"),
-            "boundary": self.tr("Boundary"),
-            "sources_of": self.tr("Sources"),
-        }
-
-    def _in_use(self) -> list[tuple[str, object]]:
-        """The profile and the scheme in use, each with the claim that bounds it."""
-        g, out = self._glossary, []
-        pid = profile_claim_id(self._profile)
-        if self.has_claim(pid):
-            out.append((self.tr("Accounting profile: {name}").format(name=i18n.profile_label(self._profile.value)), g.claim(pid)))
-        for sid in scheme_claim_ids(self._scheme):
-            if self.has_claim(sid):
-                out.append((self.tr("Scheme: {name}").format(name=i18n.scheme_label(self._scheme.value)), g.claim(sid)))
-                break
-        return out
-
     def _render_if_seen(self) -> None:
         if self.isVisible():
             self._render()
@@ -337,13 +287,13 @@ class GlossaryCard(QWidget):
         self._count.setText(self.tr("{shown} of {total}").format(shown=len(claims), total=len(g.claims)))
         self._count.setAccessibleName(self.tr("{shown} of {total} claims shown").format(shown=len(claims), total=len(g.claims)))
         note = self.tr("Filtered by “{q}”: {n} of {total} claims.").format(q=query.strip(), n=len(claims), total=len(g.claims))
-        colors, words, in_use = self._colors(), self._words(), self._in_use()
+        colors, words, in_use = self._colors(), card_words(), claims_in_use(g, self._profile, self._scheme)
         # the inputs the HTML reads: the claims in use apart, as they alone can be rewritten in place
         base = (self._lang, id(g), colors, tuple(words.values()), note, query, self._selected, self.browser.font().key())
         uses = tuple((title, claim.id) for title, claim in in_use)
         if self._shown == (base, uses):
             return
-        page = CardHtml(g, colors, words, self.origin_label)
+        page = CardHtml(g, colors, words, origin_label)
         shown, self._shown = self._shown, (base, uses)
         if (shown is not None and shown[0] == base and len(shown[1]) == len(uses) and uses
                 and patch_in_use(self.browser.document(), page, in_use, self._selected)):
