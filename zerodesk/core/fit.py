@@ -171,10 +171,10 @@ def _longest(peaks: _Peaks, stage: int, recompute: str, dp: int, usable: int, ca
     a search for another plan's sequence starts at that answer, whose boundary the memo knows (it fits, one more
     does not), and confirms it without a new peak."""
     last = ("longest", stage, recompute, dp, usable, cap)
-    known = peaks.searches.get(last)
-    found = _searched(peaks, ("seq", stage, recompute, dp, usable, cap, start if known is None else max(known, 1)),
-                      lambda: largest_fitting(lambda s: peaks.totals(stage, recompute, 1, s, dp), usable, cap,
-                                              degree=2, start=start if known is None else max(known, 1)).largest)
+    if last in peaks.searches:
+        start = max(peaks.searches[last], 1)
+    found = _searched(peaks, ("seq", stage, recompute, dp, usable, cap, start), lambda: largest_fitting(
+        lambda s: peaks.totals(stage, recompute, 1, s, dp), usable, cap, degree=2, start=start).largest)
     peaks.searches[last] = found
     return found
 

@@ -2,7 +2,8 @@
 asks of a plan (recomputation, micro-batch, sequence, Nd), kept across edits that leave what the peaks read alone
 (peak_key). The moments are summed as arrays where a traced step allows (core.peak_totals, core.peak_accumulated),
 else built (core.peak.moment_totals); where their largest is not predict()'s figure on the plan itself, every peak is
-predict()'s (core.fit says why). Pure Python: no torch, no Qt.
+predict()'s (core.fit says why). The memo also keeps the answers of the searches run over its peaks (core.fit), by
+all each one reads. Pure Python: no torch, no Qt.
 """
 
 from __future__ import annotations
