@@ -138,22 +138,45 @@ def solve(plan: Plan, memo: _Peaks | None = None) -> FitAnswer:
     configs, modelled = [], 0
     for stage in STAGES:
         for r in RECOMPUTE:
-            def by_batch(b: int, stage: int = stage, r: str = r) -> dict[str, int]:
-                return peaks.totals(stage, r, b, seq, dp)
-
-            def by_seq(s: int, stage: int = stage, r: str = r) -> dict[str, int]:
-                return peaks.totals(stage, r, 1, s, dp)
-
-            crossing = largest_fitting(by_batch, usable, MAX_MICRO_BATCH, degree=1, start=1)
+            crossing = _batch_crossing(peaks, stage, r, seq, dp, usable, 1)
             best, modelled = crossing.largest, modelled + crossing.modelled
-            longest = largest_fitting(by_seq, usable, cap_seq, degree=2, start=min(seq, cap_seq)).largest
-            fewest = smallest_fitting(search.sizes, lambda nd, stage=stage, r=r: peaks.totals(stage, r, 1, seq, nd),
-                                      usable, known=dp)
+            longest = _longest(peaks, stage, r, dp, usable, cap_seq, min(seq, cap_seq))
+            fewest = _searched(peaks, ("fewest", stage, r, seq, usable, search.sizes, dp), lambda stage=stage, r=r:
+                               smallest_fitting(search.sizes, lambda nd: peaks.totals(stage, r, 1, seq, nd), usable,
+                                                known=dp))
             configs.append(ConfigFit(stage, r, best, *_around(peaks, plan, stage, r, best), longest, fewest,
                                      comm[stage]))
     return FitAnswer(plan.cluster.gpu_memory_bytes, plan.cuda_allowance_bytes, usable, configs,
                      recommend(plan, configs, peaks), search, cap_seq, plan.model.architecture is not None,
                      not peaks.via_predict, peaks.evaluations - known, modelled)
+
+
+def _searched(peaks: _Peaks, key: tuple, search: Callable[[], Any]) -> Any:
+    """A search's answer, kept in the memo by all the search reads (the peaks are the memo's): asked again at the same
+    point, as an edit back to an earlier sequence, Nd or GPU asks it, it is not searched again."""
+    if key not in peaks.searches:  # None is an answer too (smallest_fitting: no Nd fits)
+        peaks.searches[key] = search()
+    return peaks.searches[key]
+
+
+def _batch_crossing(peaks: _Peaks, stage: int, recompute: str, seq: int, dp: int, usable: int, start: int) -> Any:
+    """largest_fitting of the micro-batch at one stage, recompute mode, sequence and Nd (kept: _searched)."""
+    return _searched(peaks, ("batch", stage, recompute, seq, dp, usable, start), lambda: largest_fitting(
+        lambda b: peaks.totals(stage, recompute, b, seq, dp), usable, MAX_MICRO_BATCH, degree=1, start=start))
+
+
+def _longest(peaks: _Peaks, stage: int, recompute: str, dp: int, usable: int, cap: int, start: int) -> int:
+    """The longest sequence that fits at micro-batch 1 (largest_fitting from `start`, the plan's sequence). It does not
+    depend on the plan's sequence, only where its search starts: once found for a stage, mode, Nd and usable memory,
+    a search for another plan's sequence starts at that answer, whose boundary the memo knows (it fits, one more
+    does not), and confirms it without a new peak."""
+    last = ("longest", stage, recompute, dp, usable, cap)
+    if last in peaks.searches:
+        start = max(peaks.searches[last], 1)
+    found = _searched(peaks, ("seq", stage, recompute, dp, usable, cap, start), lambda: largest_fitting(
+        lambda s: peaks.totals(stage, recompute, 1, s, dp), usable, cap, degree=2, start=start).largest)
+    peaks.searches[last] = found
+    return found
 
 
 def _around(peaks: _Peaks, plan: Plan, stage: int, recompute: str, best: int) -> tuple[int | None, int | None]:
@@ -181,8 +204,7 @@ def batch_limits(plan: Plan, dps: Sequence[int], memo: _Peaks | None = None,
     for stage in STAGES:
         near = 1
         for nd in dps:
-            best = largest_fitting(lambda b, nd=nd: peaks.totals(stage, mode, b, seq, nd), usable, MAX_MICRO_BATCH,
-                                   degree=1, start=near).largest
+            best = _batch_crossing(peaks, stage, mode, seq, nd, usable, near).largest
             out[stage, nd] = best
             near = max(best, 1)
     return out

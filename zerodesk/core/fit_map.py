@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import gcd
 
-from .accounting import STAGES
+from .accounting import STAGES, Breakdown
 from .fit import (MAX_MICRO_BATCH, FitAnswer, FitError, GlobalBatchAnswer, batch_limits, global_batch_fit, peak_memo,
                   solve, stage_peaks, usable_memory)
 from .fit_recompute import PolicyFit, cheapest_fitting
@@ -30,6 +30,8 @@ from .recent import Recent
 MIN_TOP_DP = 1024  # the map shows Nd up to at least this: what more GPUs would change
 MIN_TOP_BATCH = 8  # and micro-batches up to at least this
 RECENT = 6  # answers (with their memos of peaks) kept for edits back to an earlier plan
+POLICY_POINTS = 24  # the recomputation policies' peaks kept, per point (an edit cycling through a field's values)
+POLICIES_KEPT = 256  # and the cheapest policies found, per point and usable memory
 
 
 @dataclass(frozen=True)
@@ -93,11 +95,13 @@ class FitMapModel:
         self._recent: list[tuple[FitState, object]] = []  # the last few answers with their memos, newest first
         self._global_memos: dict = {}  # global_batch_fit's peaks of one step and of accumulation, kept across edits
         # the recomputation policies' peaks (fit_recompute.cheapest_fitting), by what they depend on
-        self._policy_peaks: Recent[dict] = Recent(RECENT)
+        self._policy_peaks: Recent[dict] = Recent(POLICY_POINTS)
+        self._policies: dict[tuple, list[PolicyFit]] = {}  # their answers, by the point and the usable memory
         self.state: FitState | None = None
 
-    def update(self, plan: Plan) -> FitState:
-        """The answer and the map for `plan` (error: one sentence when the plan cannot be answered).
+    def update(self, plan: Plan, breakdown: Breakdown | None = None) -> FitState:
+        """The answer and the map for `plan` (error: one sentence when the plan cannot be answered); breakdown:
+        compute(plan), where the caller has it (the window's plan model does), for a new memo of peaks.
 
         The last RECENT answers are kept with their memos: a plan edited back to one of them (a choice toggled and
         toggled back) is answered from there."""
@@ -109,15 +113,23 @@ class FitMapModel:
                 self.state, self._memo = state, memo
                 return state
         try:
-            self._memo = peak_memo(plan, self._memo)
+            self._memo = peak_memo(plan, self._memo, breakdown)
             answer = solve(plan, self._memo)
-            known = self._policy_peaks.get((self._memo.key, plan.micro_batch, plan.seq_len, plan.dp), dict)
+            point = (self._memo.key, plan.micro_batch, plan.seq_len, plan.dp)
+            known = self._policy_peaks.get(point, dict)
             memo = self._memo
             # one mode on every block: the solve's own peaks at the plan's point (not where the memo's are predict()'s)
             uniform = None if memo.via_predict else (
                 lambda mode, stage: memo.peak(stage, mode, plan.micro_batch, plan.seq_len, plan.dp))
-            policies = (cheapest_fitting(plan, peaks=known, states=memo.states(plan.dp), uniform=uniform)
-                        if plan.model.architecture is not None else [])
+            # the answer reads the policies' peaks at the point and the line they are held against
+            against = (*point, answer.usable_bytes, plan.cuda_allowance_bytes)
+            if len(self._policies) >= POLICIES_KEPT:
+                self._policies.clear()
+            if against not in self._policies:
+                self._policies[against] = (cheapest_fitting(plan, peaks=known, states=memo.states(plan.dp),
+                                                            uniform=uniform)
+                                           if plan.model.architecture is not None else [])
+            policies = self._policies[against]
             state = FitState(plan, answer, self._map(plan), recompute=policies)
         except (FitError, ValueError, ArithmeticError) as exc:  # as PlanModel: one sentence, the window stays
             state = FitState(plan, error=str(exc))

@@ -2,7 +2,8 @@
 asks of a plan (recomputation, micro-batch, sequence, Nd), kept across edits that leave what the peaks read alone
 (peak_key). The moments are summed as arrays where a traced step allows (core.peak_totals, core.peak_accumulated),
 else built (core.peak.moment_totals); where their largest is not predict()'s figure on the plan itself, every peak is
-predict()'s (core.fit says why). Pure Python: no torch, no Qt.
+predict()'s (core.fit says why). The memo also keeps the answers of the searches run over its peaks (core.fit), by
+all each one reads. Pure Python: no torch, no Qt.
 """
 
 from __future__ import annotations
@@ -56,10 +57,11 @@ class _Peaks:
 
     One memo serves every plan with the same peak_key: the window keeps it across edits (peak_memo)."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, breakdown: Breakdown | None = None) -> None:
         self.plan, self.allowance = plan, plan.cuda_allowance_bytes
         self.key = peak_key(plan)
-        self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan)}
+        # compute(plan), or the caller's (the window's plan model has it for every plan it shows)
+        self._breakdowns: dict[int, Breakdown] = {plan.dp: compute(plan) if breakdown is None else breakdown}
         self._states: dict[int, Breakdown] = {}
         self._comm: dict[int, list[int]] = {}
         self._comm_of: dict[tuple, list[int]] = {}  # comm of another plan of the key's class (accumulation)
@@ -68,6 +70,9 @@ class _Peaks:
         self._shapes: dict[int, Any] = {}
         self._stage_totals: dict[tuple, StageTotals | None] = {}
         self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
+        # the searches' answers (core.fit), by all each one reads: an edit back to a point searched before (a
+        # sequence, Nd or GPU tried again) searches nothing, as its peaks are all known here
+        self.searches: dict[tuple, Any] = {}
         self.via_predict = False
         if not self._moments_agree():
             self.via_predict = True
@@ -186,9 +191,10 @@ def states_only(plan: Plan) -> Breakdown:
                      exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 
 
-def peak_memo(plan: Plan, previous: _Peaks | None = None) -> _Peaks:
+def peak_memo(plan: Plan, previous: _Peaks | None = None, breakdown: Breakdown | None = None) -> _Peaks:
     """A memo of stage peaks for this plan: `previous` when it serves it (the same peak_key, not yet full), else a
-    new one. Pass it to solve, batch_limits and stage_peaks so an edit recomputes only what it changed."""
+    new one. Pass it to solve, batch_limits and stage_peaks so an edit recomputes only what it changed.
+    breakdown: compute(plan), where the caller has it (a new memo starts from it)."""
     if previous is not None and previous.evaluations < MEMO_LIMIT and previous.key == peak_key(plan):
         return previous
-    return _Peaks(plan)
+    return _Peaks(plan, breakdown)

@@ -59,6 +59,7 @@ class FitTab(QWidget):
         self.state: FitState | None = None
         self._model = model
         self._plan: Plan | None = None
+        self._breakdown: Breakdown | None = None  # the model's compute(plan), which a new memo of peaks starts from
         self._dirty = False
         self._errors = 0
         v = QVBoxLayout(self)
@@ -106,13 +107,14 @@ class FitTab(QWidget):
             model.events.plan.connect(self.set_plan)
             model.events.errors.connect(self.set_stale)
             if model.plan is not None:
-                self.set_plan(model.plan)
+                self.set_plan(model.plan, model.breakdown)
             self.set_stale(model.errors)
 
     # -- following the model -------------------------------------------------------------------------
-    def set_plan(self, plan: Plan, _b: Breakdown | None = None) -> None:
-        """Store; answer now if visible, else when next shown (an edit elsewhere stays fast)."""
-        self._plan, self._dirty = plan, True
+    def set_plan(self, plan: Plan, breakdown: Breakdown | None = None) -> None:
+        """Store; answer now if visible, else when next shown (an edit elsewhere stays fast). breakdown: compute(plan),
+        as the model sends it with the plan."""
+        self._plan, self._breakdown, self._dirty = plan, breakdown, True
         if self.isVisible():
             self.render_plan()
 
@@ -141,7 +143,7 @@ class FitTab(QWidget):
         plan = self._plan
         if plan is None:
             return
-        self.state = state = self.fit.update(plan)
+        self.state = state = self.fit.update(plan, self._breakdown)
         self.chart.set_map(state.map)
         rows = len(state.map.batches) if state.map is not None else 4
         axes = MAP_AXES_LINES * self.fontMetrics().lineSpacing()  # a fixed 64 px let the axis title under the hint
