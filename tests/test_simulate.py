@@ -167,19 +167,53 @@ def test_bad_plan_is_one_protocol_error(job_server):
     assert isinstance(err, Error) and err.code == "bad_plan" and "architecture" in err.message
 
 
-@pytest.mark.parametrize("patch, code, words", [
-    ("import torch.distributed._tools.fsdp2_mem_tracker as m; del m.FSDPMemTracker",
-     "tracker_unavailable", "no usable memory tracker"),
-    ("from zerodesk.measure.worker import step\ndef oom(*a, **k): raise MemoryError()\nstep.measure_stage = oom",
-     "out_of_memory", "ran out of host memory"),
-], ids=["tracker-missing", "host-oom"])
-def test_missing_tracker_and_host_oom_are_one_sentence(patch, code, words):
+FAILURES = {  # a patch made before the simulation starts, the error code it must end in, words of its sentence
+    "tracker-missing": ("import torch.distributed._tools.fsdp2_mem_tracker as m; del m.FSDPMemTracker",
+                        "tracker_unavailable", "no usable memory tracker"),
+    "host-oom": ("from zerodesk.measure.worker import step\ndef oom(*a, **k): raise MemoryError()\n"
+                 "step.measure_stage = oom", "out_of_memory", "ran out of host memory"),
+}
+
+# One Python imports torch once and forks a child per patch (as the warm worker forks its jobs): each child patches,
+# then runs simulate's main, which leaves with os._exit; its exit status and stdout come back as one JSON line.
+FORK_EACH = """
+import json, os, sys
+import torch  # noqa: F401  (once, for every child)
+patches, argv, answers = json.loads(sys.argv[1]), json.loads(sys.argv[2]), {}
+for name, patch in patches.items():
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.dup2(w, 1)
+        exec(patch, {})
+        from zerodesk.measure.worker.simulate import main
+        main(argv)
+    os.close(w)
+    with os.fdopen(r, "rb") as out:
+        text = out.read().decode()
+    answers[name] = (os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), text)
+print(json.dumps(answers))
+"""
+
+
+@pytest.fixture(scope="module")
+def failed_simulations() -> dict[str, tuple[int, str]]:
     pytest.importorskip("torch")
-    script = f"{patch}\nfrom zerodesk.measure.worker.simulate import main\nmain({['--plan-json', plan_for(2).model_dump_json(), '--stage', '3', '--dp', '2']!r})"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"})
-    assert out.returncode == 3, out.stderr[-2000:]
-    *_, err = [decode(line) for line in out.stdout.splitlines() if line.strip()]
+    argv = ["--plan-json", plan_for(2).model_dump_json(), "--stage", "3", "--dp", "2"]
+    patches = json.dumps({name: patch for name, (patch, _, _) in FAILURES.items()})
+    out = subprocess.run([sys.executable, "-c", FORK_EACH, patches, json.dumps(argv)], capture_output=True, text=True,
+                         timeout=240, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    return {name: tuple(answer) for name, answer in json.loads(out.stdout.splitlines()[-1]).items()}
+
+
+@pytest.mark.parametrize("case", list(FAILURES))
+def test_missing_tracker_and_host_oom_are_one_sentence(case, failed_simulations):
+    _, code, words = FAILURES[case]
+    status, stdout = failed_simulations[case]
+    assert status == 3, stdout[-2000:]
+    *_, err = [decode(line) for line in stdout.splitlines() if line.strip()]
     assert isinstance(err, Error) and err.code == code and words in err.message and err.stage == 3
 
 
@@ -214,11 +248,20 @@ def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout, env=env, cwd=ROOT)
 
 
-def test_cli_json_end_to_end():
+@pytest.fixture(scope="module")
+def cli_json_on_a_terminal() -> tuple[int, str, str]:
+    """`zerodesk simulate --json` as its own Python, its stderr on a terminal: (status, stdout, what the terminal got)."""
     pytest.importorskip("torch")
-    out = _cli("--preset", "gpt2", "--dp", "8", "--stage", "2,3", "--json")
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    from terminal import terminal_stderr
+
+    argv = [sys.executable, "-m", "zerodesk", "simulate", "--preset", "gpt2", "--dp", "8", "--stage", "2,3", "--json"]
+    return terminal_stderr(argv, ROOT, timeout=300)
+
+
+def test_cli_json_end_to_end(cli_json_on_a_terminal):
+    code, stdout, terminal = cli_json_on_a_terminal
+    assert code == 0, terminal[-2000:]
+    data = json.loads(stdout)
     assert (data["schema"], data["kind"], data["ranks"]) == (1, "simulated", 8)
     assert data["torch"].startswith("2.")
     assert [(r["stage"], r["rank"], r["source"]) for r in data["results"]] == [(2, 0, "simulated"), (3, 0, "simulated")]
@@ -230,7 +273,7 @@ def test_cli_json_end_to_end():
     assert data["results"][0]["peak_bytes"] > data["results"][1]["peak_bytes"]
 
 
-def test_cli_on_a_terminal_shows_the_estimate_and_progress_on_stderr():
+def test_cli_on_a_terminal_shows_the_estimate_and_progress_on_stderr(cli_json_on_a_terminal):
     pytest.importorskip("torch")
     from terminal import terminal_stderr
 
@@ -242,7 +285,7 @@ def test_cli_on_a_terminal_shows_the_estimate_and_progress_on_stderr():
     assert "expect about" in terminal and "stage 3 (2 of 2), rank 0 of 64 (simulated): " in terminal
     assert "Traceback" not in terminal, terminal[terminal.find("Traceback"):]
     assert " elapsed, about " in terminal and stdout.startswith("Simulated rank 0 of 64")
-    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "simulate", *flags, "--json"], ROOT)
+    code, stdout, terminal = cli_json_on_a_terminal  # --json: the terminal gets nothing, stdout the JSON
     assert code == 0 and json.loads(stdout)["kind"] == "simulated" and terminal == "", terminal
 
 
