@@ -29,10 +29,11 @@ def write(tmp_path: Path, config: dict) -> Path:
 
 
 @pytest.fixture(scope="module")
-def neo_read(tmp_path_factory):
-    """GPT-Neo's config read once for the module (a child Python importing transformers); each test gets a copy."""
+def neo_read(tmp_path_factory, job_server):
+    """GPT-Neo's config read once for the module (by transformers, forked from the session's warm worker: the one-shot
+    child's path is test_unknown_to_transformers_is_one_sentence's); each test gets a copy."""
     pytest.importorskip("transformers")
-    return model_from_hf_config(write(tmp_path_factory.mktemp("neo"), GPT_NEO))
+    return model_from_hf_config(write(tmp_path_factory.mktemp("neo"), GPT_NEO), server=job_server)
 
 
 @pytest.fixture
@@ -106,11 +107,12 @@ GRANITE = {"model_type": "granite", "hidden_size": 64, "intermediate_size": 96, 
 
 def test_a_type_never_seen_gets_its_activations_from_its_own_module(tmp_path, job_server):
     """The predicted peak of a model type ZeroDesk has no layout for, from the template fitted at import: every
-    stage and recompute choice within 0.1% of its simulated step."""
+    stage and recompute choice within 0.1% of its simulated step. Its tensor list and template come from the session's
+    warm worker (the one-shot children's path: `plan --config` in test_lifeline.py)."""
     pytest.importorskip("transformers")
     from zerodesk.core.peak import predict
 
-    model, hints = model_from_hf_config(write(tmp_path, GRANITE), fit_template=True)
+    model, hints = model_from_hf_config(write(tmp_path, GRANITE), fit_template=True, server=job_server)
     assert model["step_template"]["key"].startswith("config:") and "step_template" not in hints
     for recompute in ("none", "full"):
         plan = Plan.model_validate({"model": model, "seq_len": 256, "micro_batch": 2, "profile": "torch",

@@ -250,7 +250,7 @@ def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def cli_json_on_a_terminal() -> tuple[int, str, str]:
-    """`zerodesk simulate --json` as its own Python, its stderr on a terminal: (status, stdout, what the terminal got)."""
+    """`zerodesk simulate --json` as its own Python, stderr on a terminal: (status, stdout, what the terminal got)."""
     pytest.importorskip("torch")
     from terminal import terminal_stderr
 

@@ -13,14 +13,19 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
+import threading
 from collections import deque
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..core.hf_config import SUPPORTED, architecture_from_config_dict, model_name, read_hf_config
 from ..core.plan import PlanError
 from .child import python_command
-from .runner import measure_env
+from .runner import kill_group, measure_env
+
+if TYPE_CHECKING:
+    from .job_server import JobServer
 
 NEEDS_TRANSFORMERS = "needs the transformers package"
 TENSOR_LIST_MODULE = "zerodesk.measure.worker.hf_model"  # what the subprocess runs
@@ -43,13 +48,14 @@ SIZE_RULES: tuple[tuple[str, frozenset[str], int, str], ...] = (  # (which word,
 )
 
 
-def model_from_hf_config(path: str | Path, python: str | None = None,
-                         fit_template: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+def model_from_hf_config(path: str | Path, python: str | None = None, fit_template: bool = False,
+                         server: "JobServer | None" = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """(ModelSpec fields, hints) from a config.json or its folder; hints: model_type and seq_len.
 
     A model_type with a ZeroDesk layout becomes an architecture (no torch involved); any other is
     read by transformers in a subprocess into a tensor list stored with its config, and with fit_template its
-    step template too (its activations from its own module, a minute or two: `zerodesk plan --config` does it)."""
+    step template too (its activations from its own module, a minute or two: `zerodesk plan --config` does it).
+    server: a JobServer whose warm worker runs those subprocesses (torch and transformers already imported)."""
     path, cfg = read_hf_config(path)
     model_type = cfg.get("model_type")
     name = model_name(cfg)
@@ -58,14 +64,14 @@ def model_from_hf_config(path: str | Path, python: str | None = None,
         return {"name": name, "architecture": arch.model_dump(exclude_defaults=True)}, \
             {"model_type": model_type, "seq_len": arch.max_positions}
     try:
-        tensors = read_tensor_list(cfg, str(path), python)
+        tensors = read_tensor_list(cfg, str(path), python, server=server)
     except PlanError as exc:
         if NEEDS_TRANSFORMERS in str(exc):
             raise PlanError(f"{path} has model_type '{model_type}': ZeroDesk reads {', '.join(SUPPORTED)} by itself, "
                             f"and any other type {NEEDS_TRANSFORMERS} (`{python or sys.executable} -m pip install "
                             "transformers`)") from None
         raise
-    template = read_step_template(cfg, python) if fit_template else None  # its activations, from its module
+    template = read_step_template(cfg, python, server=server) if fit_template else None  # from its module
     hints: dict[str, Any] = {"model_type": model_type}
     seq = next((cfg[k] for k in ("max_position_embeddings", "n_positions", "seq_length")
                 if isinstance(cfg.get(k), int) and not isinstance(cfg.get(k), bool) and cfg[k] > 0), None)
@@ -79,15 +85,14 @@ def model_from_hf_config(path: str | Path, python: str | None = None,
     return model, hints
 
 
-def read_step_template(config: dict[str, Any], python: str | None = None, timeout: float = 600.0) -> dict | None:
+def read_step_template(config: dict[str, Any], python: str | None = None, timeout: float = 600.0,
+                       server: "JobServer | None" = None) -> dict | None:
     """The config's step template (zerodesk.measure.worker.step_template --config), or None when it cannot be fitted."""
     try:
-        out = subprocess.run(python_command(python or sys.executable, STEP_TEMPLATE_MODULE, ["--config", "-"]),
-                             input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
-                             env=measure_env())
+        stdout, _ = _run_module(STEP_TEMPLATE_MODULE, ["--config"], json.dumps(config), timeout, python, server)
     except (subprocess.TimeoutExpired, OSError):
         return None
-    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    lines = [line for line in stdout.splitlines() if line.strip()]
     try:
         answer = json.loads(lines[-1]) if lines else {}
     except json.JSONDecodeError:
@@ -132,8 +137,8 @@ def size_problem(config: dict[str, Any], source: str) -> str | None:
     return None
 
 
-def read_tensor_list(config: dict[str, Any], source: str, python: str | None = None,
-                     timeout: float = 120.0) -> list[tuple[str, tuple[int, ...]]]:
+def read_tensor_list(config: dict[str, Any], source: str, python: str | None = None, timeout: float = 120.0,
+                     server: "JobServer | None" = None) -> list[tuple[str, tuple[int, ...]]]:
     """The tensor list of `config` (a config.json dict read from `source`); failures are one PlanError.
 
     Absurd sizes are refused first, from the config's numbers. The child starts as every child of a run
@@ -142,14 +147,12 @@ def read_tensor_list(config: dict[str, Any], source: str, python: str | None = N
     if problem:
         raise PlanError(problem)
     try:
-        out = subprocess.run(python_command(python or sys.executable, TENSOR_LIST_MODULE, ["-"]),
-                             input=json.dumps(config), capture_output=True, text=True, timeout=timeout,
-                             env=measure_env())
+        stdout, stderr = _run_module(TENSOR_LIST_MODULE, [], json.dumps(config), timeout, python, server)
     except subprocess.TimeoutExpired:
         raise PlanError(f"reading {source} with transformers took longer than {timeout:.0f} s") from None
     except OSError as exc:
         raise PlanError(f"cannot start Python to read {source} with transformers: {exc.strerror or exc}") from None
-    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    lines = [line for line in stdout.splitlines() if line.strip()]
     try:
         answer = json.loads(lines[-1]) if lines else {}
     except json.JSONDecodeError:
@@ -157,6 +160,47 @@ def read_tensor_list(config: dict[str, Any], source: str, python: str | None = N
     if "error" in answer:
         raise PlanError(f"{source}: {answer['error']}")
     if not isinstance(answer.get("tensors"), list) or not answer["tensors"]:
-        tail = out.stderr.strip().splitlines()[-1:] or ["no output"]
+        tail = stderr.strip().splitlines()[-1:] or ["no output"]
         raise PlanError(f"reading {source} with transformers failed ({tail[0]})")
     return [(str(n), tuple(int(d) for d in s)) for n, s in answer["tensors"]]
+
+
+def _run_module(module: str, args: list[str], text: str, timeout: float, python: str | None,
+                server: "JobServer | None") -> tuple[str, str]:
+    """(stdout, stderr) of `python -m module *args -`, `text` on its stdin: as its own Python, or forked from the
+    server's warm worker (a job has no stdin: the text travels in a temporary file named in its place).
+    Raises subprocess.TimeoutExpired (the child killed) or OSError."""
+    python = python or sys.executable
+    if server is not None and server.python == python:
+        with tempfile.TemporaryDirectory(prefix="zerodesk-") as folder:
+            path = Path(folder) / "config.json"
+            path.write_text(text, encoding="utf-8")
+            job = server.start(python_command(python, module, [*args, str(path)]), measure_env())
+            if job is not None:
+                return _job_output(job, timeout)
+    out = subprocess.run(python_command(python, module, [*args, "-"]), input=text, capture_output=True, text=True,
+                         timeout=timeout, env=measure_env())
+    return out.stdout, out.stderr
+
+
+def _job_output(job: Any, timeout: float) -> tuple[str, str]:
+    """A warm worker's job read to its end: (stdout, stderr); past timeout it is killed (TimeoutExpired)."""
+    chunks: dict[str, bytes] = {}
+
+    def read(name: str, pipe: Any) -> None:
+        chunks[name] = b"".join(iter(lambda: pipe.read(65536), b""))
+        pipe.close()
+
+    readers = [threading.Thread(target=read, args=(name, pipe), daemon=True)
+               for name, pipe in (("out", job.stdout), ("err", job.stderr))]
+    for reader in readers:
+        reader.start()
+    try:
+        job.wait(timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(job)
+        raise
+    finally:
+        for reader in readers:
+            reader.join(10)
+    return (chunks.get("out", b"").decode(errors="replace"), chunks.get("err", b"").decode(errors="replace"))
