@@ -8,6 +8,7 @@ all each one reads. Pure Python: no torch, no Qt.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_link, compute
@@ -66,7 +67,7 @@ class _Peaks:
         self._comm: dict[int, list[int]] = {}
         self._comm_of: dict[tuple, list[int]] = {}  # comm of another plan of the key's class (accumulation)
         self._plans: dict[tuple, Plan] = {}
-        self._totals: dict[tuple, dict[str, int]] = {}
+        self._totals: dict[tuple, Mapping[str, int]] = {}
         self._shapes: dict[int, Any] = {}
         self._stage_totals: dict[tuple, StageTotals | None] = {}
         self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
@@ -134,7 +135,7 @@ class _Peaks:
                 point = (recompute, batch, seq, dp)
                 if point not in self._predicted:  # predict() answers every stage: the others are asked next
                     self._predicted[point] = [p.total_bytes for p in predict(self.variant(*point), b)]
-                self._totals[key] = _Totals({"peak": self._predicted[point][stage] - self.allowance})
+                self._totals[key] = _Totals(("peak",), [self._predicted[point][stage] - self.allowance])
             else:
                 at = (stage, recompute, dp)
                 if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
@@ -143,7 +144,7 @@ class _Peaks:
                 summed = self._stage_totals[at] and self._stage_totals[at](batch, seq)
                 if summed is None:
                     summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
-                self._totals[key] = _Totals(zip(*summed))
+                self._totals[key] = _totals(*summed)
         return self._totals[key]
 
     def peak_dp(self, dp: int) -> int:
@@ -174,12 +175,42 @@ class _Peaks:
                    + self.allowance for p in peaks)
 
 
-class _Totals(dict):
-    """Every moment's bytes at one variant, by moment, with their largest (the searches ask it of each many times)."""
+class _Totals(Mapping):
+    """Every moment's bytes at one variant, by moment label, with their largest (the searches ask it of each many
+    times). Kept as the labels and the totals in moments' order (`names`, `totals`: the searches read them as rows,
+    core.fit_search); the label -> bytes index is made only where a search asks a moment by name."""
 
-    def __init__(self, items: Any) -> None:
-        super().__init__(items)
-        self.peak = max(self.values(), default=None)  # None: none to take the largest of (peak_of says so)
+    def __init__(self, names: tuple[str, ...], totals: list[int]) -> None:
+        self.names, self.totals = names, totals
+        self._index: dict[str, int] | None = None
+        self.peak = max(totals, default=None)  # None: none to take the largest of (peak_of says so)
+
+    def __getitem__(self, label: str) -> int:
+        if self._index is None:
+            self._index = dict(zip(self.names, self.totals))
+        return self._index[label]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def _totals(names: tuple[str, ...], totals: list[int]) -> Mapping[str, int]:
+    """_Totals where every label is its own (labels() marks a name given twice), else the plain dict (a label given
+    twice keeps its last bytes at its first place, as dict(zip()) always did)."""
+    if _unique(names):
+        return _Totals(names, totals)
+    out = dict(zip(names, totals))
+    return _Totals(tuple(out), list(out.values()))
+
+
+_UNIQUE: Recent[bool] = Recent(64, same=lambda a, b: a is b)  # by the labels tuple (a StageTotals keeps its own)
+
+
+def _unique(names: tuple[str, ...]) -> bool:
+    return _UNIQUE.get(names, lambda: len(set(names)) == len(names))
 
 
 def states_only(plan: Plan) -> Breakdown:

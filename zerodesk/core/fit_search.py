@@ -89,11 +89,15 @@ def _model_answer(points: list[tuple[int, Totals]], limit: int, cap: int) -> int
     """The largest x in [0, cap] that fits by the polynomial through consecutive points, for every moment at once."""
     first = points[0][1]
     x0 = points[0][0]
-    order = list(first)
-    same = [list(t) == order for _, t in points[1:]]  # the usual: the same moments in the same order
-    if not all(same) and any(t.keys() != first.keys() for _, t in points[1:]):
-        return None
-    rows = [list(t.values()) if s else [t[k] for k in order] for s, (_, t) in zip([True, *same], points)]
+    names = getattr(first, "names", None)  # core.fit_peaks' totals: the labels and the bytes as rows already
+    if names is not None and all(getattr(t, "names", None) is names for _, t in points[1:]):
+        rows = [list(t.totals) for _, t in points]  # the same labels object: the same moments in the same order
+    else:
+        order = list(first)
+        same = [list(t) == order for _, t in points[1:]]  # the usual: the same moments in the same order
+        if not all(same) and any(t.keys() != first.keys() for _, t in points[1:]):
+            return None
+        rows = [list(t.values()) if s else [t[k] for k in order] for s, (_, t) in zip([True, *same], points)]
     if rows[0] and abs(limit) < _EXACT:
         try:
             ys = np.array(rows, dtype=np.int64)
