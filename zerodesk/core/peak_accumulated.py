@@ -20,7 +20,7 @@ import numpy as np
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
 from .peak_engine import Moment, unit_bytes
 from .peak_accumulated_pairs import placed_pairs
-from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, collective_arrays, labels
+from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, collective_arrays, end_components, labels, sums_array
 from .peak_traced import _Named, _Placed
 
 
@@ -123,15 +123,14 @@ def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, e
     if rounded is None or max(sums, default=0) + held >= _LIMIT or abs(held) >= _LIMIT or kept >= _LIMIT \
             or not st.resting.keys().isdisjoint(KEYS) or KEPT in st.resting:
         return None
-    total = (rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot])[ends.idx]
+    total = (rounded + (sums_array(placed, sums) + held)[placed.slot])[ends.idx]
     named = _Named.of(eng.compute, True)
     picked = r[ends.idx].reshape(len(ends.idx), -1)
     if picked.size and np.abs(picked).max() * picked.shape[1] >= _LIMIT:
         return None
-    own = np.rint(picked).astype(np.int64) @ named.columns  # [end, component]: the template's bytes
-    base = ends.base(placed.terms(stage, st.layers, st.one, eng, dp, st.kn))
-    tmp, ug, g, rs, gp, ag = (base[j] + (own[:, named.keys.index(key)] if key in named.keys else 0)
-                              + st.resting.get(key, 0) for j, key in enumerate(KEYS))
+    # KEYS at each end, the engine's and the template's (no resting state among KEYS: checked above)
+    tmp, ug, g, rs, gp, ag = end_components(ends.base(placed.terms(stage, st.layers, st.one, eng, dp, st.kn)), named,
+                                            picked)
     grads_u, rs_u, gathered_u, before, stream, root = units
     if max(int(total.max()), kept) * 4 >= _LIMIT:
         return None
