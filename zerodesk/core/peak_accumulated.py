@@ -137,23 +137,16 @@ def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, e
     # the collectives with nothing kept, with each one's gradients and reduce-scatter
     output, g2, copy, gathered, regather = collective_arrays(dp, total, (tmp, ug, g, rs, gp, ag), st.kn, grads_u,
                                                              rs_u, gathered_u, before, stream, root)
-    # each end's own (total, gradients, reduce-scatter input) as accumulation reads it (a start: the root regathered)
-    marks: list[tuple[int, int, int]] = []
-    made: list[tuple[int, int, int]] = []
-    rows = zip(ends.start.tolist(), ends.before, total.tolist(), g.tolist(), rs.tolist(), copy.tolist(),
-               g2.tolist(), gathered.tolist(), output.tolist(), rs_u.tolist(), regather.tolist())
-    for start, later, t, gi, rsi, c, gc, gb, out, rsu, rg in rows:
-        if start:
-            marks.append((rg, gi, rsi))
-            made.append((rg, gi, rsi))
-            continue
-        marks.append((t, gi, rsi))
-        made.append((c, gc, rsu))
-        if later is not None:
-            made.append((gb, gi + out, rsu))
-    own_totals = total.tolist() + [t for t, _, _ in made]  # the ends' own (a start's unchanged), the collectives
+    # each end's own (total, gradients, reduce-scatter input) as accumulation reads it (a start: the root regathered),
+    # and each collective's, in unit_collectives' order (_Ends.made_order: an end's copy, then the unit before it
+    # gathered; a start's root regathered once more)
+    start = ends.start
+    mark_t = np.where(start, regather, total)
+    order = ends.made_order()
+    made_t = np.concatenate((copy, gathered, regather))[order]
+    made_g = np.concatenate((g2, g + output, g))[order]
+    own_totals = total.tolist() + made_t.tolist()  # the ends' own (a start's unchanged), the collectives
     whole, k3 = unsharded(plan, stage), plan.accum_steps >= 3
-    added: list[int] = []
     if not whole:
         # a unit's end: its reduce-scatter in a later micro-batch (core.accumulation.unit_reduce_scatter, the largest
         # unit, the kept shards); the rest: the kept shards in place of the moment's own gradients
@@ -162,13 +155,14 @@ def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, e
         out_l = rs_l // dp
         big_l = out_l > own_l
         later = (total - tmp + stream - rs + rs_l - gp + np.maximum(0, gp - gathered_l) - ug
-                 + np.where(big_l, ug - own_l, ug) - g + np.maximum(kept, g) + np.where(big_l, out_l, 0)).tolist()
-        for (t, gi, _), start, lt in zip(marks, ends.start.tolist(), later):
-            added.append(t - gi + max(gi, kept) if start else lt)
-        added += [t - gi + max(gi, kept) for t, gi, _ in made]
-        return own_totals, added
+                 + np.where(big_l, ug - own_l, ug) - g + np.maximum(kept, g) + np.where(big_l, out_l, 0))
+        return own_totals, (np.where(start, mark_t - g + np.maximum(g, kept), later).tolist()
+                            + (made_t - made_g + np.maximum(made_g, kept)).tolist())
+    added: list[int] = []
+    made_rs = np.concatenate((rs_u, rs_u, rs))[order]
+    marks = zip(mark_t.tolist() + made_t.tolist(), g.tolist() + made_g.tolist(), rs.tolist() + made_rs.tolist())
     sharded = st._accumulation[3]
-    for t, gi, rsi in marks + made:  # every one is backward's: the last, the first and a middle micro-batch
+    for t, gi, rsi in marks:  # every one is backward's: the last, the first and a middle micro-batch
         done = 0.0 if not sharded else min(1.0, gi / sharded)
         quiet = t - rsi - gi
         added.append(t + round(kept * (1 - done)))
