@@ -206,11 +206,16 @@ def _totals(names: tuple[str, ...], totals: list[int]) -> Mapping[str, int]:
     return _Totals(tuple(out), list(out.values()))
 
 
-_UNIQUE: Recent[bool] = Recent(64, same=lambda a, b: a is b)  # by the labels tuple (a StageTotals keeps its own)
+_UNIQUE: dict[int, tuple[tuple[str, ...], bool]] = {}  # by the labels tuple's identity (a StageTotals keeps its own)
 
 
 def _unique(names: tuple[str, ...]) -> bool:
-    return _UNIQUE.get(names, lambda: len(set(names)) == len(names))
+    known = _UNIQUE.get(id(names))
+    if known is None or known[0] is not names:
+        if len(_UNIQUE) >= 256:
+            _UNIQUE.clear()
+        known = _UNIQUE[id(names)] = (names, len(set(names)) == len(names))
+    return known[1]
 
 
 def states_only(plan: Plan) -> Breakdown:

@@ -20,7 +20,8 @@ import numpy as np
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
 from .peak_engine import Moment, unit_bytes
 from .peak_accumulated_pairs import placed_pairs
-from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, collective_arrays, end_components, labels, sums_array
+from .peak_totals import (_LIMIT, KEYS, StageTotals, _ends, collective_arrays, end_components, shared_labels,
+                          sums_array)
 from .peak_traced import _Named, _Placed
 
 
@@ -91,6 +92,15 @@ def _names(st: AccumulatedTotals, placed: _Placed, pairs: tuple, ends: Any, tail
     if known is not None and known[0] is placed:
         return known[1]
     whole, k3 = unsharded(plan, st.stage), plan.accum_steps >= 3
+    key = ("accumulated", st.stage, st.layers, st.kn.per_unit, st.kn.root_only, tuple(tail_names), n, whole, k3)
+    names = shared_labels(placed, key, lambda: _labelled(placed, pairs, ends, tail_names, n, whole, k3))
+    st._labels[("accumulated", id(placed))] = (placed, names)
+    return names
+
+
+def _labelled(placed: _Placed, pairs: tuple, ends: Any, tail_names: list, n: int, whole: bool,
+              k3: bool) -> tuple[tuple[str, str], ...]:
+    """_names' (phase, name) pairs, before labels() marks a name given twice."""
     own, added = [], []
     marked = [placed.places[k][:2] for k in placed.slot[ends.idx].tolist()]
     for (phase, name), start in zip(marked, ends.start.tolist()):
@@ -107,9 +117,7 @@ def _names(st: AccumulatedTotals, placed: _Placed, pairs: tuple, ends: Any, tail
         added.append((phase, f"{name}, first micro-batch"))  # every end and collective is backward's
         if k3:
             added.append((phase, f"{name}, middle micro-batch"))
-    names = labels(pairs[0] + tuple(own) + tuple(tail_names[:n]) + pairs[2] + tuple(added) + tuple(tail_names[n:]))
-    st._labels[("accumulated", id(placed))] = (placed, names)
-    return names
+    return pairs[0] + tuple(own) + tuple(tail_names[:n]) + pairs[2] + tuple(added) + tuple(tail_names[n:])
 
 
 def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, ends: Any, inputs: int, units: tuple,

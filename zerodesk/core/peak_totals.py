@@ -336,6 +336,19 @@ class StageTotals:
         names, totals = summed
         known = self._labels.get(id(placed))
         if known is None or known[0] is not placed:
-            known = self._labels[id(placed)] = (placed, labels(names + self.tail_names))
+            known = self._labels[id(placed)] = (placed, shared_labels(placed, (
+                "plain", self.stage, self.layers, self.kn.per_unit, self.kn.root_only, self.tail_names),
+                lambda: names + self.tail_names))
         return known[1], totals + [v + inputs for v in self.tail]
+
+
+def shared_labels(placed: _Placed, key: tuple, names: Any) -> tuple[str, ...]:
+    """labels(names()) kept with the placed step by all the names read (`key`: the ends' key, _ends, and what follows
+    the placed moments): the stages and Nd values of a memo, each its own StageTotals, label one step once."""
+    memo = placed.__dict__.setdefault("_labels", {})
+    if key not in memo:
+        if len(memo) >= 64:
+            memo.clear()
+        memo[key] = labels(names())
+    return memo[key]
 
