@@ -137,15 +137,33 @@ class _Peaks:
                     self._predicted[point] = [p.total_bytes for p in predict(self.variant(*point), b)]
                 self._totals[key] = _Totals(("peak",), [self._predicted[point][stage] - self.allowance])
             else:
-                at = (stage, recompute, dp)
-                if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
-                    self._stage_totals[at] = stage_totals(self.variant(recompute, batch, seq, dp), stage, b,
-                                                            self.shapes(dp))
-                summed = self._stage_totals[at] and self._stage_totals[at](batch, seq)
+                summed = self._summing(stage, recompute, batch, seq, dp)
+                summed = summed and summed(batch, seq)
                 if summed is None:
                     summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
                 self._totals[key] = _totals(*summed)
         return self._totals[key]
+
+    def _summing(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> StageTotals | None:
+        """What every micro-batch and sequence of a stage, mode and Nd share (core.peak_totals), or None."""
+        at = (stage, recompute, dp)
+        if at not in self._stage_totals:
+            self._stage_totals[at] = stage_totals(self.variant(recompute, batch, seq, dp), stage, self.states(dp),
+                                                  self.shapes(dp))
+        return self._stage_totals[at]
+
+    def floor(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int | None:
+        """A lower bound of the peak (allowance left out) that places none of the step's template moments: the peak
+        where known, else the largest of the step's last moments (StageTotals.floor), one of the moments the peak
+        is the largest of. None: no bound (the peaks are predict()'s, or no traced step sums there)."""
+        dp = self.peak_dp(dp)
+        known = self._totals.get((stage, recompute, batch, seq, dp))
+        if known is not None:
+            return peak_of(known)
+        if self.via_predict:
+            return None
+        summing = self._summing(stage, recompute, batch, seq, dp)
+        return None if summing is None else summing.floor(batch, seq)
 
     def peak_dp(self, dp: int) -> int:
         """The Nd whose peaks are those at dp: the shard group N itself where N divides dp (HSDP: the states, the

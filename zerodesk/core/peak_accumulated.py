@@ -39,6 +39,23 @@ class AccumulatedTotals(StageTotals):
              unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
         return accumulated_stage_totals(self, placed, found, batch, seq, unit_arrays)
 
+    def _tail_totals(self, inputs: int) -> list[int]:
+        return _tail(self, inputs)[2]
+
+
+def _tail(st: AccumulatedTotals, inputs: int) -> tuple[int, tuple, list[int]]:
+    """(the step's last moments, the root's reduce-scatter and the optimizer's step: how many; the names and totals
+    of those and of what accumulation adds for them, core.accumulation.accumulated_totals) at a point's inputs."""
+    tail = []
+    if st.root is not None:
+        tail.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(st.root, inputs=inputs).items()
+                                                                if v}))
+    comps = dict(st.states, inputs=inputs)
+    comps["optimizer_temps"] = st.temps
+    tail.append(Moment("optimizer", "optimizer step", comps))
+    names, totals = accumulated_totals(st.plan, st.stage, tail, st.b)  # no unit's end among them
+    return len(tail), names, totals
+
 
 def stage_totals(plan: Any, stage: int, b: Any, one: Any) -> StageTotals | None:
     """StageTotals.of, or AccumulatedTotals.of for a plan that accumulates gradients."""
@@ -63,14 +80,7 @@ def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list
                          k3, sharded)
     if pairs is None:
         return None
-    tail = []
-    if st.root is not None:
-        tail.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(st.root, inputs=inputs).items()
-                                                                if v}))
-    comps = dict(st.states, inputs=inputs)
-    comps["optimizer_temps"] = st.temps
-    tail.append(Moment("optimizer", "optimizer step", comps))
-    tail_names, tail_totals = accumulated_totals(plan, stage, tail, b)  # no unit's end among them
+    n, tail_names, tail_totals = _tail(st, inputs)
     ends = _ends(placed, stage, kn, st.layers)
     if len(ends.idx):
         if st._largest is None:  # the largest unit's bytes (accumulation reads them for every unit's reduce-scatter)
@@ -81,8 +91,7 @@ def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list
         own_totals, added_totals = made
     else:
         own_totals, added_totals = [], []
-    names = _names(st, placed, pairs, ends, tail_names, len(tail), plan)
-    n = len(tail)
+    names = _names(st, placed, pairs, ends, tail_names, n, plan)
     return names, (pairs[1] + own_totals + tail_totals[:n] + pairs[3] + added_totals + tail_totals[n:])
 
 

@@ -325,6 +325,18 @@ class StageTotals:
 
         return self._sum(step, placed, found, batch, seq, unit_arrays)
 
+    def floor(self, batch: int, seq: int) -> int | None:
+        """The largest of the step's last moments (the root's reduce-scatter, the optimizer's step) at a point: a
+        lower bound of the peak there that places no template moment (a few additions), where a call would sum the
+        traced step (None where no step is traced there: moment_totals' moments are the closed form's then)."""
+        if self.template.step(self.plan.model.architecture, seq, self.eng.compute, self.mode, batch) is None:
+            return None
+        return max(self._tail_totals(2 * 8 * seq * batch))
+
+    def _tail_totals(self, inputs: int) -> list[int]:
+        """The last moments' totals, as a call lists them (core.peak_accumulated's subclass: with accumulation)."""
+        return [v + inputs for v in self.tail]
+
     def _sum(self, step: Any, placed: _Placed, found: list, batch: int, seq: int,
              unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
         """The totals at a point from its placed step (core.peak_accumulated's subclass: with accumulation)."""
@@ -339,7 +351,7 @@ class StageTotals:
             known = self._labels[id(placed)] = (placed, shared_labels(placed, (
                 "plain", self.stage, self.layers, self.kn.per_unit, self.kn.root_only, self.tail_names),
                 lambda: names + self.tail_names))
-        return known[1], totals + [v + inputs for v in self.tail]
+        return known[1], totals + self._tail_totals(inputs)
 
 
 def shared_labels(placed: _Placed, key: tuple, names: Any) -> tuple[str, ...]:
