@@ -260,14 +260,21 @@ def _first_fit(p: Callable[[int], int], guess: int, end: int, limit: int) -> int
 
 def _inverse_model(points: list[tuple[int, Totals]], sizes: Sequence[int]) -> list[float] | None:
     """The peak at every size by the model y = a + c/size + d·size of each moment through the points (two or three)."""
-    keys = set(points[0][1])
-    if len(points) < 2 or any(set(t) != keys for _, t in points[1:]):
+    if len(points) < 2:
         return None
+    names = getattr(points[0][1], "names", None)  # core.fit_peaks' totals: the same labels object, the same moments
+    if names is not None and all(getattr(t, "names", None) is names for _, t in points[1:]):
+        order, ys = names, [[float(v) for v in t.totals] for _, t in points]  # the largest is the same in any order
+    else:
+        keys = set(points[0][1])
+        if any(set(t) != keys for _, t in points[1:]):
+            return None
+        order = list(keys)
+        ys = [[float(t[key]) for key in order] for _, t in points]
     ns = [n for n, _ in points]
     rows = [[1.0, 1 / n, float(n)][:len(ns)] for n in ns]
-    order = list(keys)
     # every moment at once: the same elimination (the rows are the moments' common sizes), column by column
-    coef = _solve(rows, np.array([[float(t[key]) for key in order] for _, t in points]).reshape(len(points), -1))
+    coef = _solve(rows, np.array(ys).reshape(len(points), -1))
     if coef is None:
         return None
     if not order:
