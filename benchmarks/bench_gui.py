@@ -1,6 +1,6 @@
 """Window benchmarks: cold start to a shown window, and edit-to-redraw latency. Prints figures.
 
-    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300] [--nd-edits 40] [--baseline DIR] [--only PART]
+    .venv/bin/python benchmarks/bench_gui.py [--starts 5] [--edits 300] [--nd-edits 40] [--baseline DIR ...] [--only PART]
 
 Cold start: wall time from launching a fresh Python process to the main window shown and
 painted once (offscreen platform, so no compositor; a real display adds its own frame), side by
@@ -12,7 +12,7 @@ and the time until all of that is in place and painted (READY) is printed too. Z
 (the core before Qt) and from bytecode, as an installed app runs. Targets: first paint at most 1.3x, ready at most 1.5x.
 Whole process through --screenshot: `python -m zerodesk --screenshot out.png` from launch to exit, beside a bare process
 that shows the same PlotWidget window, grabs it and writes the PNG; target: at most 1.5x.
---baseline DIR: another checkout of ZeroDesk (such as main's) started in the same alternating loop, so a change is
+--baseline DIR: another checkout of ZeroDesk (such as main's; give it again for more) started in the same alternating loop, so a change is
 timed before and after under the same machine load.
 Large clusters: an edit under the torch profile at Nd 1,024 / 16,384 / 65,536, longest blocking
 of the GUI thread; target: never over 50 ms.
@@ -150,10 +150,14 @@ def _env(root: Path) -> dict:
                 BENCH_SETTINGS_DIR=_SETTINGS_DIR, BENCH_ROOT=str(root))
 
 
-def cold_start(runs: int, baseline: Path | None = None) -> None:
+def _baselines(baseline: Path | list[Path] | None) -> list[Path]:
+    return [] if baseline is None else [baseline] if isinstance(baseline, Path) else list(baseline)
+
+
+def cold_start(runs: int, baseline: Path | list[Path] | None = None) -> None:
     sides = {"ZeroDesk": _env(ROOT)}
-    if baseline is not None:
-        sides[f"baseline ({baseline})"] = _env(baseline)
+    for other in _baselines(baseline):
+        sides[f"baseline ({other})"] = _env(other)
     walls = {name: [] for name in sides}
     parts = {name: [] for name in sides}
     readies = {name: [] for name in sides}
@@ -189,11 +193,11 @@ def cold_start(runs: int, baseline: Path | None = None) -> None:
         print(f"    torch imported by the GUI process: {any(p['torch'] == 'True' for p in parts[name])}")
 
 
-def screenshot_process(runs: int, baseline: Path | None = None) -> None:
+def screenshot_process(runs: int, baseline: Path | list[Path] | None = None) -> None:
     """`zerodesk --screenshot` as a whole process against a bare process writing the same window's PNG."""
     sides = {"ZeroDesk": _env(ROOT)}
-    if baseline is not None:
-        sides[f"baseline ({baseline})"] = _env(baseline)
+    for other in _baselines(baseline):
+        sides[f"baseline ({other})"] = _env(other)
     times = {name: [] for name in sides}
     bare = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -337,13 +341,16 @@ def _stats_ms(values: list[float]) -> tuple[float, float]:
     return statistics.median(values) * 1e3, ordered[int(0.9 * (len(ordered) - 1))] * 1e3
 
 
-def _sides_samples(part: str, edits: int, baseline: Path | None, rounds: int, fields: str = "") -> dict[str, dict]:
+def _sides_samples(part: str, edits: int, baseline: Path | list[Path] | None, rounds: int,
+                   fields: str = "") -> dict[str, dict]:
     """Each side's samples, gathered in `rounds` child processes per side started alternately (so both see the same
     machine load); the baseline runs under its own checkout's .venv when it has one."""
     sides = {"ZeroDesk": (ROOT, sys.executable)}
-    if baseline is not None:
-        venv = baseline / ".venv" / "bin" / "python"
-        sides["baseline"] = (baseline, str(venv) if venv.exists() else sys.executable)
+    others = _baselines(baseline)
+    for other in others:
+        venv = other / ".venv" / "bin" / "python"
+        name = "baseline" if len(others) == 1 else f"baseline {other.name}"
+        sides[name] = (other, str(venv) if venv.exists() else sys.executable)
     merged: dict[str, dict] = {name: {} for name in sides}
     per_round = max(1, edits // rounds)
     for _ in range(rounds):
@@ -390,7 +397,7 @@ def print_edit_table(title: str, merged: dict[str, dict], bar: tuple[float, floa
               f"{worst[n][0]:.1f} ms, p90 {worst[n][1]:.1f} ms (bar: median <= {bar[0]:g}, p90 <= {bar[1]:g})")
 
 
-def edit_latency(edits: int, baseline: Path | None = None, rounds: int = 2, fields: str = "") -> None:
+def edit_latency(edits: int, baseline: Path | list[Path] | None = None, rounds: int = 2, fields: str = "") -> None:
     """Edit -> every live view repainted, per field, with the Plan tab and then the Table tab in front."""
     for view in ("plan", "table"):
         merged = _sides_samples(f"edits-{view}", edits, baseline, rounds, fields)
@@ -449,7 +456,7 @@ FIT_PLANS = {  # label -> (preset, plan fields): the in-process solve's 70B case
 }
 
 
-def fit_view_latency(edits: int, baseline: Path | None = None, rounds: int = 2, fields: str = "") -> None:
+def fit_view_latency(edits: int, baseline: Path | list[Path] | None = None, rounds: int = 2, fields: str = "") -> None:
     """An edit of every field with the Fit tab in view: the solver's answer and map recomputed and the tab repainted."""
     merged = _sides_samples("edits-fit", edits, baseline, rounds, fields)
     print_edit_table(f"Fit tab in view: edit -> answer, map and tab repainted, {edits} edits per field and side "
@@ -509,8 +516,9 @@ def main() -> None:
     parser.add_argument("--fit-edits", type=int, default=30, help="edits per field with the Fit tab in view")
     parser.add_argument("--quits", type=int, default=5, help="quits to time")
     parser.add_argument("--screenshots", type=int, default=5, help="whole --screenshot processes to time")
-    parser.add_argument("--baseline", type=Path, metavar="DIR",
-                        help="another ZeroDesk checkout (e.g. main's) timed beside this one in the start parts")
+    parser.add_argument("--baseline", type=Path, metavar="DIR", action="append",
+                        help="another ZeroDesk checkout (e.g. main's) timed beside this one, alternately; give it again "
+                             "for more checkouts")
     parser.add_argument("--only", choices=("start", "screenshot", "edits", "nd", "fit", "quit"), help="run one part only")
     parser.add_argument("--rounds", type=int, default=2,
                         help="edits and fit parts: child processes per side, started alternately with the baseline's")

@@ -44,11 +44,10 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=rank)
 
 
-# The longest modules, longest first (a full run's --durations on 2 cores: the step templates' fits about a quarter of
-# the whole run, then the simulations (block extrapolation's full ones), the lifeline's and the measure CLI's
-# processes, the unseen model type's fit).
-LONGEST = ("test_step_template", "test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path",
-           "test_measure", "test_knobs_ranks", "test_gui_measure", "test_family_measure")
+# The longest modules, longest first (--cpu-table on 2 cores: block extrapolation's full simulations, the
+# simulations, the lifeline's processes, the unseen model type's fit, the step templates' fits, the measure CLI's).
+LONGEST = ("test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path",
+           "test_step_template", "test_measure", "test_knobs_ranks", "test_gui_measure", "test_family_measure")
 
 
 def pytest_configure(config):
@@ -112,6 +111,8 @@ def pytest_runtest_teardown(item):
 
 
 _BY_MODULE: dict[str, list[float]] = {}
+_BY_WORKER: dict[str, list[float]] = {}  # pytest-xdist worker: [its last report's time, its tests' wall s]
+_SESSION_START = time.perf_counter()
 
 
 def pytest_runtest_logreport(report):
@@ -120,6 +121,11 @@ def pytest_runtest_logreport(report):
         row = _BY_MODULE.setdefault(report.nodeid.split("::")[0], [0.0, 0.0])
         row[0] += props["cpu_s"]
         row[1] += props["wall_s"]
+        worker = getattr(getattr(report, "node", None), "gateway", None)
+        if worker is not None:  # the controller of a pytest-xdist run: when each worker last reported
+            busy = _BY_WORKER.setdefault(worker.id, [0.0, 0.0])
+            busy[0] = time.perf_counter() - _SESSION_START
+            busy[1] += props["wall_s"]
 
 
 def pytest_terminal_summary(terminalreporter, config):
@@ -130,6 +136,10 @@ def pytest_terminal_summary(terminalreporter, config):
     for path, (cpu, wall) in rows:
         terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {path}")
     terminalreporter.write_line(f"{sum(r[0] for _, r in rows):9.1f} {sum(r[1] for _, r in rows):9.1f}  total")
+    end = time.perf_counter() - _SESSION_START
+    for worker, (last, wall) in sorted(_BY_WORKER.items()):  # a worker done long before the end: a tail to balance
+        terminalreporter.write_line(f"{worker}: {wall:.0f} s in tests, last report at {last:.0f} s, idle for the "
+                                    f"last {end - last:.0f} s of {end:.0f} s")
     for server in _SERVERS:  # this process's (not pytest-xdist's workers')
         terminalreporter.write_line(f"warm worker: {server.started_workers} started, {server.forked} jobs forked, "
                                     f"{server.refused} refused (started as their own Pythons)")

@@ -69,6 +69,25 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# Two gloo ranks of tests/family_ranks.py, forked from one Python once torch and transformers are imported (as the
+# launcher forks its CPU ranks): each rank would otherwise import them itself, seconds of CPU apiece.
+FORKED_RANKS = """
+import os, sys
+sys.path[:0] = [sys.argv[2], sys.argv[3]]  # the tests' folder (family_ranks.py) and the project
+import torch, transformers.modeling_utils  # noqa: F401
+import family_ranks
+sys.argv = [family_ranks.__file__, sys.argv[1]]
+ranks = []
+for rank in (0, 1):
+    pid = os.fork()
+    if pid == 0:
+        os.environ["RANK"] = os.environ["LOCAL_RANK"] = str(rank)
+        family_ranks.main()  # leaves with os._exit
+    ranks.append(pid)
+sys.exit(max(abs(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])) for pid in ranks))
+"""
+
+
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory):
     pytest.importorskip("torch")
@@ -77,18 +96,12 @@ def measured(tmp_path_factory):
              for f in FAMILIES}
     path = tmp_path_factory.mktemp("families") / "plans.json"
     path.write_text(json.dumps(plans))
-    port = _free_port()
-    procs = []
-    for rank in range(2):
-        env = {**os.environ, "RANK": str(rank), "WORLD_SIZE": "2", "LOCAL_RANK": str(rank),
-               "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "OMP_NUM_THREADS": "1",
-               "PYTHONPATH": str(ROOT)}
-        procs.append(subprocess.Popen([sys.executable, str(ROOT / "tests" / "family_ranks.py"), str(path)], env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT))
-    outs = [p.communicate(timeout=600) for p in procs]
-    for p, (_, err) in zip(procs, outs):
-        assert p.returncode == 0, err[-3000:]
-    return json.loads(outs[0][0].strip().splitlines()[-1])
+    env = {**os.environ, "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()),
+           "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    ranks = subprocess.run([sys.executable, "-c", FORKED_RANKS, str(path), str(ROOT / "tests"), str(ROOT)], env=env,
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert ranks.returncode == 0 and ranks.stdout.strip(), ranks.stderr[-3000:]
+    return json.loads(ranks.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -119,9 +119,13 @@ class Ticker:
 
 # -- fixtures -----------------------------------------------------------------------------------------
 @pytest.fixture
-def tab(window, qtbot, monkeypatch):
+def tab(window, qtbot, monkeypatch, job_server):
+    """The window's Measure tab on TINY, its runs forked from the session's warm worker (conftest's job_server),
+    as the application's own warm worker forks them (gui/runs/warm.py): the launcher is the leader of its own
+    session either way, so the process checks below hold for both starts."""
     monkeypatch.delenv(FAULT_ENV, raising=False)
     window.load_plan(TINY)
+    window.runs.use_server(job_server)
     t = window.measure_tab  # the window installs its Measure tab itself
     window.tabs.setCurrentWidget(t)
     t.controls.device.setCurrentIndex(t.controls.device.findData("cpu"))
@@ -150,6 +154,7 @@ def test_real_gloo_run_fills_the_tab_and_marks_the_plan_chart(window, tab, qtbot
     gap = ticker.stop()
     watch.stop()
     assert ok, tab.error_text()
+    assert tab.controller.process.warm  # forked by the warm worker, whose start the GUI thread never waited for
     print(f"longest gap between 20 ms GUI ticks during the run: {gap * 1000:.0f} ms")
     assert gap < 1.0, f"the GUI thread stalled for {gap:.2f} s"
 
@@ -215,8 +220,12 @@ def test_scaled_run_is_compared_in_the_tab_only(window, tab, qtbot):
 
 
 # -- cancel ----------------------------------------------------------------------------------------------
-def test_cancel_stops_every_rank_within_2_s_and_leaves_no_process(tab, qtbot):
+@pytest.mark.parametrize("start", ["warm-worker", "own-python"])
+def test_cancel_stops_every_rank_within_2_s_and_leaves_no_process(tab, qtbot, start):
     _needs_torch()
+    if start == "own-python":  # the launcher as a fresh Python under QProcess, as without a warm worker
+        tab.controller.use_server(None)
+        tab.controller.warm = False
     for box in tab.controls.stage_boxes.values():
         box.setChecked(True)
     watch = TreeWatch(tab)
@@ -232,7 +241,7 @@ def test_cancel_stops_every_rank_within_2_s_and_leaves_no_process(tab, qtbot):
     elapsed = time.monotonic() - t0
     watch.stop()
     print(f"cancel: every process gone {elapsed:.3f} s after the click")
-    assert blocker.args == [False]
+    assert blocker.args == [False] and tab.controller.process.warm == (start == "warm-worker")
     assert elapsed < 2.0
     assert [p for p in ranks if alive(p)] == [] and watch.survivors() == []
     assert tab.error_text() == "The run was cancelled; every process of it was stopped."

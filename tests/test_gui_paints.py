@@ -168,3 +168,23 @@ def test_a_caption_a_line_shorter_leaves_the_charts_in_place(window, qtbot):
         assert {name: chart.geometry() for name, chart in charts.items()} == places
         for label in labels.values():  # the text's own height (not the kept one) fits: nothing is clipped
             assert QLabel.heightForWidth(label, label.width()) <= label.height()
+
+
+def test_an_offload_choice_draws_the_stage_chart_once(window, qtbot):
+    """Offloading shows the offload chart beside the stage bars (and none hides it): the stage chart narrows or widens,
+    its stage names wrap to more lines or fewer, and it is drawn once, at that height (drawn, then laid out at the
+    names' new height and drawn again, it was two drawings on two choices of three)."""
+    window.form.apply_model_preset("llama-2-7b")
+    QApplication.processEvents()
+    chart, combo = window.plan_tab.chart, window.form.field("offload")
+    bottom, left = chart.getPlotItem().getAxis("bottom"), chart.getPlotItem().getAxis("left")
+    heights = set()
+    for i in (1, 2, 0, 1, 0):
+        draws, width = chart.draw_count, left.width()
+        choose_index(combo, i)
+        for _ in range(3):
+            QApplication.processEvents()
+        heights.add(bottom.height())
+        assert chart.draw_count - draws == 1 + (left.width() != width)
+        assert not chart.redraw_pending and window.plan_tab.offload_chart.isVisible() == (i != 0)
+    assert len(heights) == 2  # the names did wrap and unwrap: the case this is about

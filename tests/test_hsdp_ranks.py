@@ -111,7 +111,8 @@ def test_a_group_that_does_not_divide_the_ranks_is_one_sentence():
 
 
 def test_the_worker_takes_the_flag_under_torchrun():
-    """`torchrun ... -m zerodesk.measure.worker --shard-group 2`: a flat plan's ranks run HSDP, exactly as predicted."""
+    """`torchrun ... -m zerodesk.measure.worker --shard-group 2`: a flat plan's ranks run HSDP, exactly as predicted.
+    Also the suite's check that the worker runs unchanged under torchrun (README): ranks from its environment."""
     pytest.importorskip("torch")
     torchrun = Path(sys.executable).with_name("torchrun")
     if not torchrun.exists():

@@ -92,23 +92,29 @@ import sys
 from PySide6.QtCore import QCoreApplication, QTimer
 from zerodesk.core.plan import plan_from_json
 from zerodesk.gui.runs.process import RunProcess
+from zerodesk.measure.job_server import JobServer
 from zerodesk.measure.runner import measure_command
 app = QCoreApplication([])
 proc = RunProcess()
-proc.start(measure_command(plan_from_json(sys.argv[1]), [0, 1, 2, 3], 2, "cpu"), timeout_s=600)
+server = JobServer(transformers=False) if sys.argv[2] == "warm-worker" else None
+proc.start(measure_command(plan_from_json(sys.argv[1]), [0, 1, 2, 3], 2, "cpu"), timeout_s=600, server=server)
 print(proc.pid, flush=True)
+assert "torch" not in sys.modules
 app.exec()
 """
 
 
-def test_sigterm_of_the_window_process_stops_every_rank_within_2_s():
-    """The window starts runs through RunProcess (QProcess); SIGTERM ends it without any cleanup of its own."""
+@pytest.mark.parametrize("start", ["own-python", "warm-worker"])
+def test_sigterm_of_the_window_process_stops_every_rank_within_2_s(start):
+    """The window starts runs through RunProcess: its launcher a fresh Python under QProcess, or forked by a warm
+    worker (the worker, the launcher and its ranks then: 4 processes below the window). SIGTERM ends the window
+    without any cleanup of its own, and every one of them goes with it."""
     bigger = PLAN.model_copy(update={"seq_len": 4096})
-    parent = subprocess.Popen([sys.executable, "-c", QT_PARENT, bigger.model_dump_json()], cwd=ROOT,
+    parent = subprocess.Popen([sys.executable, "-c", QT_PARENT, bigger.model_dump_json(), start], cwd=ROOT,
                               stdout=subprocess.PIPE, env={**os.environ, "OMP_NUM_THREADS": "1",
                                                            "QT_QPA_PLATFORM": "offscreen"})
     try:
-        family = wait_for_ranks(parent.pid, 3)
+        family = wait_for_ranks(parent.pid, 4 if start == "warm-worker" else 3)
         os.kill(parent.pid, signal.SIGTERM)
         parent.wait(timeout=10)
         assert seconds_until_gone(family) < 2.0, alive(family)

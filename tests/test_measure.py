@@ -158,21 +158,8 @@ def test_four_ranks_uneven_zero_and_fsdp2_padding(odd_run):
     assert_nothing_survives(run)
 
 
-def test_worker_runs_unchanged_under_torchrun():
-    _needs_torch()
-    torchrun = Path(sys.executable).with_name("torchrun")
-    if not torchrun.exists():
-        pytest.skip("torchrun not installed next to this Python")
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
-    env.pop(FAULT_ENV, None)
-    out = subprocess.run([str(torchrun), "--standalone", "--nproc-per-node", "2", "-m", "zerodesk.measure.worker",
-                          "--plan-json", EVEN.model_dump_json(), "--stage", "3", "--no-samples"],
-                         capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
-    assert out.returncode == 0, out.stderr[-2000:]
-    messages = [decode(line) for line in out.stdout.splitlines() if line.strip()]
-    results = results_of(messages)
-    assert sorted(results) == [(3, 0), (3, 1)]
-    assert all(r.states == r.predicted_states for r in results.values())
+# The worker under torchrun (README: "runs unchanged under your own launcher"): tests/test_hsdp_ranks.py's
+# test_the_worker_takes_the_flag_under_torchrun, 4 ranks with --shard-group, every rank against the torch profile.
 
 
 def test_model_tensors_equal_tensor_shapes():
@@ -261,12 +248,23 @@ def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout, env=env, cwd=ROOT)
 
 
-def test_cli_json_end_to_end():
+CLI_FLAGS = ["--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "256", "--seq", "16",
+             "--ranks", "2", "--device", "cpu", "--stage", "1,2"]
+
+
+@pytest.fixture(scope="module")
+def json_on_a_terminal():
+    """`zerodesk measure ... --json` with its stderr on a terminal: (status, stdout, what the terminal got)."""
     _needs_torch()
-    out = _cli("--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "256", "--seq", "16",
-               "--ranks", "2", "--device", "cpu", "--stage", "1,2", "--json")
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    from terminal import terminal_stderr
+
+    return terminal_stderr([sys.executable, "-m", "zerodesk", "measure", *CLI_FLAGS, "--json"], ROOT)
+
+
+def test_cli_json_end_to_end(json_on_a_terminal):
+    code, stdout, terminal = json_on_a_terminal
+    assert code == 0, terminal[-2000:]
+    data = json.loads(stdout)
     assert (data["schema"], data["kind"], data["device"], data["ranks"]) == (1, "measured", "cpu", 2)
     assert data["torch"].startswith("2.")
     assert [(r["stage"], r["rank"]) for r in data["results"]] == [(1, 0), (1, 1), (2, 0), (2, 1)]
@@ -276,24 +274,22 @@ def test_cli_json_end_to_end():
         assert isinstance(r["peak_bytes"], int) and r["peak"]
 
 
-def test_cli_on_a_terminal_shows_the_estimate_and_progress_on_stderr():
+def test_cli_on_a_terminal_shows_the_estimate_and_progress_on_stderr(json_on_a_terminal):
     """README promises it: an estimate before the run and a progress line (stage, rank, phase, elapsed, left);
     the line is erased, the table goes to stdout. With --json, or when stderr is no terminal, nothing."""
     _needs_torch()
     from terminal import terminal_stderr
 
-    flags = ["--layers", "2", "--hidden", "64", "--heads", "4", "--ffn", "128", "--vocab", "256", "--seq", "16",
-             "--ranks", "2", "--device", "cpu", "--stage", "1,2"]
-    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "measure", *flags], ROOT)
+    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "measure", *CLI_FLAGS], ROOT)
     assert code == 0, terminal[-2000:]
     assert "zerodesk measure: stages 1, 2 on 2 CPU ranks" in terminal and "expect about" in terminal, terminal
     assert "stage 1 (1 of 2), rank 0 of 2: " in terminal and "stage 2 (2 of 2), rank 0 of 2: " in terminal
     assert "Traceback" not in terminal, terminal[terminal.find("Traceback"):]
     assert " elapsed, about " in terminal and " left" in terminal and "%|" in terminal and "stage  rank" in stdout
-    code, stdout, terminal = terminal_stderr([sys.executable, "-m", "zerodesk", "measure", *flags, "--json"], ROOT)
+    code, stdout, terminal = json_on_a_terminal
     assert code == 0 and json.loads(stdout)["kind"] == "measured"
     assert terminal == "", terminal
-    piped = _cli(*flags)
+    piped = _cli(*CLI_FLAGS)
     assert piped.returncode == 0 and piped.stderr == "", piped.stderr
 
 

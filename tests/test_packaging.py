@@ -79,6 +79,9 @@ def test_sdist_carries_docs_and_licence(tmp_path):
     for image in re.findall(r"\]\((docs/[^)]+)\)", (ROOT / "README.md").read_text()):
         assert image in names  # README's images
     assert {"LICENSE", "packaging/zerodesk.spec", "resources/icons/zerodesk.svg"} <= names
+    # nothing else from the checkout: a built bundle (.ci/run's build/dist/zerodesk/) once shipped inside
+    assert {n.split("/")[0] for n in names} == {"zerodesk", "resources", "tests", "benchmarks", "packaging", "docs",
+                                                "README.md", "LICENSE", "pyproject.toml", "PKG-INFO", ".gitignore"}
 
 
 def test_version():

@@ -287,3 +287,18 @@ def _numel(shape):
     for d in shape:
         out *= d
     return out
+
+
+def test_an_equal_plan_is_answered_from_the_last_prediction_and_a_different_one_afresh():
+    """predict keeps its last answers: asked again for an equal plan and breakdown (a choice made again), it gives the
+    same peaks without predicting; a plan that differs in anything the peak follows is predicted anew."""
+    plan = _plan()
+    first = predict(plan, compute(plan))
+    again = Plan.model_validate(plan.model_dump())
+    assert again is not plan
+    kept = predict(again, compute(again))
+    assert [p.total_bytes for p in kept] == [p.total_bytes for p in first]
+    assert all(k is f for k, f in zip(kept, first))  # the very answers: not predicted again
+    other = predict(_plan(seq_len=S * 2))
+    assert [p.total_bytes for p in other] != [p.total_bytes for p in first]
+    assert [p.total_bytes for p in predict(again)] == [p.total_bytes for p in first]  # no breakdown given: the same

@@ -42,3 +42,20 @@ def test_a_loaded_plan_goes_to_the_form_when_one_listens_else_it_is_set_as_given
     other = CARD.model_copy(update={"seq_len": 512})
     model.load(other)
     assert shown == [other] and model.plan is CARD  # the form decides what it reads back
+
+
+def test_a_plan_equal_to_a_recent_one_gets_its_very_breakdown():
+    """A choice made again (a profile toggled back) is not computed again: the views get the breakdown object they had
+    for it, so their own caches by identity hold too; a plan that differs is computed afresh."""
+    model = PlanModel()
+    torch_plan = Plan.model_validate({**CARD.model_dump(), "profile": "torch"})
+    model.set_plan(CARD)
+    first = model.breakdown
+    model.set_plan(torch_plan)
+    assert model.breakdown is not first and model.breakdown.profile == "torch"
+    again = Plan.model_validate(CARD.model_dump())  # equal, not the same object
+    assert again is not CARD and again == CARD
+    model.set_plan(again)
+    assert model.breakdown is first and model.plan is again  # the plan given is the plan shown
+    model.set_plan(Plan.model_validate({**CARD.model_dump(), "cluster": {"nodes": 1, "gpus_per_node": 8}}))
+    assert [s.total_bytes for s in model.breakdown.stages] != [s.total_bytes for s in first.stages]

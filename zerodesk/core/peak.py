@@ -321,14 +321,20 @@ def _block_backward_bytes(acts, kn: StepKnobs, j: int, block_grads: int, rs: int
             + (rs if end < len(kn.modes) else 0))
 
 
-_LAST: Recent[list[StagePeak]] = Recent(4, same=lambda a, b: a[0] is b[0] and a[1] is b[1])  # by the very objects asked
+def _same_question(a: tuple, b: tuple) -> bool:
+    # the very objects (one edit's views), or equal ones (a choice made again: a profile or scheme toggled back)
+    return (a[0] is b[0] or a[0] == b[0]) and (a[1] is b[1] or a[1] == b[1])
+
+
+_LAST: Recent[list[StagePeak]] = Recent(8, same=_same_question)
 
 
 def predict(plan: Plan, b: Breakdown | None = None) -> list[StagePeak]:
     """The predicted peak of every stage (0-3) for this plan.
 
-    The views of one edit (the stage chart, the table) ask for the same plan and breakdown: the last few answers
-    are kept by identity (plans and breakdowns are never changed in place), so each edit predicts once."""
+    The views of one edit (the stage chart, the table) ask for the same plan and breakdown, and an edit back to a
+    recent choice asks for an equal one: the last few answers are kept (plans and breakdowns are never changed in
+    place; a look-up compares by identity first, then by value), so each new plan is predicted once."""
     return list(_LAST.get((plan, b), lambda: _predict(plan, b)))
 
 

@@ -12,6 +12,7 @@ from typing import Callable
 
 from .accounting import Breakdown, compute
 from .plan import Plan, PlanError
+from .recent import Recent
 
 
 class Event:
@@ -53,6 +54,9 @@ class PlanModel:
         self.errors: dict[str, str] = {}  # dotted field -> message, from the form
         self.compute_error = ""  # why the latest plan could not be computed ("" when it could)
         self.events = PlanEvents()
+        # the breakdowns of the last few plans, by value: a choice made again (a profile or scheme toggled back) is not
+        # computed again, and its breakdown is the very object the views (and their caches) had for it
+        self._computed: Recent[Breakdown] = Recent(8)
 
     @property
     def is_valid(self) -> bool:
@@ -62,7 +66,7 @@ class PlanModel:
     def set_plan(self, plan: Plan) -> bool:
         """A valid plan: compute it and tell the views; False (and compute_error) when it cannot be computed."""
         try:
-            breakdown = compute(plan)
+            breakdown = self._computed.get(plan, lambda: compute(plan))
         except (ValueError, ArithmeticError, PlanError) as exc:  # keep the last breakdown, say why
             self.compute_error = str(exc)
             self.events.compute_error.emit(self.compute_error)

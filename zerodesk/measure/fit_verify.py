@@ -97,6 +97,13 @@ def simulated_peak(plan: Plan, stage: int, python: str | None, timeout: float, p
     return (peaks[0], None) if peaks else (None, "the simulation finished without a result")
 
 
+def uses_transformers(plan: Plan) -> bool:
+    """Whether the worker builds the plan's model with transformers: every family but ZeroDesk's own decoder
+    (worker/model.py's built_by_transformers, which this torch-free side does not import)."""
+    arch = plan.model.architecture
+    return arch is None or arch.family != "custom"
+
+
 def check(plan: Plan, b: Boundary, python: str | None = None, timeout: float = 600.0, tolerance: float = 0.0,
           progress: bool = False, server: "JobServer | None" = None) -> Check:
     """Simulate the boundary's batch and one more (the batch 1 alone when nothing fits).
@@ -109,7 +116,7 @@ def check(plan: Plan, b: Boundary, python: str | None = None, timeout: float = 6
     if server is None and len(batches) > 1:
         resolved, problem = resolve_python(python)
         if problem is None:
-            with JobServer(resolved) as own:
+            with JobServer(resolved, transformers=uses_transformers(plan)) as own:
                 return check(plan, b, python, timeout, tolerance, progress, own)
     figures: list[int | None] = []
     for batch in (b.micro_batch, b.micro_batch + 1):

@@ -10,8 +10,9 @@ process group, its ranks dying with it.
 A job runs as its own Python instead (start() answers None) where the warm worker cannot give the same start:
 another Python, a command that is not a worker module (child.python_command), an environment that differs from the
 worker's in anything but the `neutral` variables and those torch's imports set themselves (the worker refuses it:
-torch reads some at import), a platform without fork or SOCK_SEQPACKET, or a worker that failed to start. A worker
-that dies is started again for the next job; its running jobs die with it.
+torch reads some at import), a platform without fork or SOCK_SEQPACKET, or a worker that failed to start (or ended
+before it was ready). A worker that dies later is started again for the next job; its running jobs die with it.
+start() waits for the job to be forked; submit() does not (the window's runs: leaders.py in gui/runs/).
 """
 
 from __future__ import annotations
@@ -78,12 +79,15 @@ class JobServer:
     """A warm worker for `python` (default: this one), started at the first job; close() (or `with`) stops it."""
 
     def __init__(self, python: str | None = None, env: dict[str, str] | None = None,
-                 neutral: Iterable[str] = ("ZERODESK_",)) -> None:
+                 neutral: Iterable[str] = ("ZERODESK_",), transformers: bool = True) -> None:
+        """transformers False: the worker does not preload it (half its start), for jobs on ZeroDesk's own decoder;
+        a job that builds transformers' model still can (it imports it itself)."""
         from .runner import measure_env
 
         self.python = python or sys.executable
         self.env = measure_env(env)  # the worker imports torch under this environment
         self.neutral = tuple(neutral)  # variables (by prefix) a job may set otherwise: none is read at import
+        self.transformers = transformers
         self.forked = 0  # jobs started in a warm worker
         self.refused = 0  # jobs the worker did not take (their environment), started as their own Pythons
         self.started_workers = 0
@@ -112,6 +116,25 @@ class JobServer:
         """Fork the job from the warm worker and return it started, or None: start it as its own process.
 
         give_up (a cancelled run) or wait_s past: stop waiting for the worker, and kill the job as soon as it starts."""
+        job = self.submit(argv, env, cwd)
+        if job is not None:
+            deadline = time.monotonic() + wait_s
+            while not job.started.wait(0.1):
+                if job.exited.is_set() or time.monotonic() > deadline or (give_up is not None and give_up.is_set()):
+                    break
+        if job is None or job.pid is None:
+            if job is not None:
+                self.abandon(job)
+            return None
+        self.took(job)
+        return job
+
+    def submit(self, argv: list[str], env: dict[str, str], cwd: str | None = None) -> ServerJob | None:
+        """Hand the job to the warm worker without waiting (None: it cannot take it; start it as its own process).
+
+        For a caller that must not block (the window): watch job.started and job.exited; once started, call
+        took(job); a job that exited without a pid never started (refused, or its worker died): run argv as its
+        own process then, after abandon(job). Its stdout and stderr are there from now on (raw, unbuffered)."""
         if not self.takes(argv):
             return None
         head = len(python_command(self.python, "", [])) - 1
@@ -126,22 +149,27 @@ class JobServer:
         finally:
             os.close(out_w)
             os.close(err_w)
-        if job is not None:
-            deadline = time.monotonic() + wait_s
-            while not job.started.wait(0.1):
-                if job.exited.is_set() or time.monotonic() > deadline or (give_up is not None and give_up.is_set()):
-                    break
-        if job is None or job.pid is None:
-            if job is not None:
-                job.abandoned = True
-                self._kill_if_started(job)
+        if job is None:
             os.close(out_r)
             os.close(err_r)
             return None
-        forget_plan_file(argv)
-        self.forked += 1
         job.stdout, job.stderr = os.fdopen(out_r, "rb", buffering=0), os.fdopen(err_r, "rb", buffering=0)
         return job
+
+    def took(self, job: ServerJob) -> None:
+        """The job started in the worker: its plan file is no longer needed."""
+        forget_plan_file(job.args)
+        self.forked += 1
+
+    def abandon(self, job: ServerJob) -> None:
+        """The job will not be waited for (it did not start in time, or its run was cancelled): kill it the moment
+        it starts, if it ever does, and close its pipes here."""
+        job.abandoned = True
+        self._kill_if_started(job)
+        for pipe in (job.stdout, job.stderr):
+            if pipe is not None:
+                pipe.close()
+        job.stdout = job.stderr = None
 
     def _send(self, request: dict, argv: list[str], fds: list[int]) -> ServerJob | None:
         with self._lock:
@@ -166,7 +194,8 @@ class JobServer:
         self._stop_worker()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            argv = python_command(self.python, SERVE_MODULE, ["--socket", str(theirs.fileno())])
+            argv = python_command(self.python, SERVE_MODULE, ["--socket", str(theirs.fileno()),
+                                                              *([] if self.transformers else ["--no-transformers"])])
             self._proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.DEVNULL, pass_fds=[theirs.fileno()], env=self.env,
                                           **proctree.popen_kwargs())
@@ -178,11 +207,12 @@ class JobServer:
             theirs.close()
         self._sock, self._gone = ours, False
         self.started_workers += 1
-        threading.Thread(target=self._replies, args=(ours,), daemon=True).start()
+        threading.Thread(target=self._replies, args=(ours, self._proc), daemon=True).start()
         return True
 
-    def _replies(self, sock: socket.socket) -> None:
+    def _replies(self, sock: socket.socket, proc: subprocess.Popen) -> None:
         """The worker's replies: ready, each job's pid and exit. At the socket's end, its jobs are gone."""
+        ready = False
         while True:
             try:
                 data = sock.recv(1 << 16)
@@ -193,6 +223,7 @@ class JobServer:
             reply = json.loads(data)
             _count_cpu(reply.get("cpu_s", 0.0))
             if "ready" in reply:
+                ready = True
                 if not reply["ready"]:
                     self._unusable = True  # it cannot import what a job needs: each job says why on its own
                 continue
@@ -213,11 +244,13 @@ class JobServer:
         with self._lock:
             if self._sock is sock:
                 self._gone = True
+                self._unusable = self._unusable or not ready  # it could not start (not a Python that runs it)
             left = [j for j in self._jobs.values() if j.worker is sock]
         for job in left:  # they died with the worker (lifeline.py)
             if job.returncode is None:
                 job.returncode = -proctree.SIGKILL
             self._forget(job)
+        _reap(proc)  # the socket ends when the worker does: wait for it here (a worker never ready is not restarted)
 
     def _forget(self, job: ServerJob) -> None:
         with self._lock:
@@ -226,8 +259,14 @@ class JobServer:
         job.started.set()
 
     def _kill_if_started(self, job: ServerJob) -> None:
-        if job.pid is not None:
-            proctree.signal_tree(job.pid, proctree.SIGKILL)
+        if job.pid is None:
+            return
+        proctree.signal_tree(job.pid, proctree.SIGKILL)
+        if not job.exited.is_set():  # it may not have made its own group yet (setsid, its first step); not reaped yet
+            try:
+                os.kill(job.pid, proctree.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def _stop_worker(self) -> None:
         proc, sock, self._proc, self._sock = self._proc, self._sock, None, None

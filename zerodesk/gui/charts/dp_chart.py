@@ -20,9 +20,10 @@ from ..base import i18n
 from .grid import GridLines, apply_axis_palette
 from .dp_keys import DpKeys
 from .dp_line_labels import GPU_LABEL_SPOTS, ND_LABEL_SPOTS, LineLabels
-from .markers import MarkedCurve
+from .markers import KeptBoundsScatter, MarkedCurve
 from .draw_once import DrawOnceMixin
-from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, ValueAxis, fit_axis_title, log_floor, set_line_text, settle_axes
+from .value_axis import ValueAxis
+from .tools import ChartMenu, FocusFrameMixin, LogScaleMixin, StickyTip, fit_axis_title, log_floor, set_line_text, settle_axes
 from ..base.style import GPU_LINE_COLOR, MARKER_OUTLINE, ND_LINE_COLOR, STAGE_COLORS
 from .stage_chart import GPU_REACH
 from .dp_hybrid import HybridCurves, hybrid_name
@@ -94,7 +95,7 @@ class DpChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
         self._nd_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(ND_LINE_COLOR, width=1.5, style=Qt.PenStyle.DotLine),
                                         label="", labelOpts={"position": 0.6, "anchors": [(0, 0.5), (0, 0.5)]})
         self.addItem(self._nd_line)
-        self._current = pg.ScatterPlotItem(size=11, symbol="o", pen=pg.mkPen(MARKER_OUTLINE, width=1.5))
+        self._current = KeptBoundsScatter(size=11, symbol="o", pen=pg.mkPen(MARKER_OUTLINE, width=1.5))
         self._current.setZValue(10)
         self.addItem(self._current)
         self._gpu_line = pg.InfiniteLine(angle=0, movable=False, pen=pg.mkPen(GPU_LINE_COLOR, width=2, style=Qt.PenStyle.DashLine),

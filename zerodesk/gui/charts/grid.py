@@ -10,6 +10,8 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtGui import QColor, QPalette
 
+from .markers import KeptBoundsCurve
+
 
 def blend(a: QColor, b: QColor, t: float) -> QColor:
     return QColor(round(a.red() * (1 - t) + b.red() * t), round(a.green() * (1 - t) + b.green() * t),
@@ -24,7 +26,7 @@ class GridLines:
         self._vertical = vertical
         self._xs: list[float] = []
         self._drawn: tuple | None = None
-        self.curve = pg.PlotCurveItem([], [], connect="pairs")
+        self.curve = KeptBoundsCurve([], [], connect="pairs")
         self.curve.setZValue(-10)
         plot.getPlotItem().addItem(self.curve, ignoreBounds=True)
         vb = plot.getPlotItem().vb

@@ -1,5 +1,5 @@
 """What both charts share besides grid lines: a tooltip that stays while the mouse rests, a value
-axis in the UI's number format with an optional log scale, and a context menu of our own.
+axis in the UI's number format with an optional log scale (value_axis), and a context menu of our own.
 """
 
 from __future__ import annotations
@@ -7,9 +7,11 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QLocale, QObject, QRect, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Signal
 from PySide6.QtGui import QAction, QCursor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QGraphicsItem, QMenu, QToolTip
+
+from .value_axis import ValueAxis  # noqa: F401  (re-exported: the charts' memory axis)
 
 TIP_MS = 60_000  # a resting mouse keeps the tip; leaving the hovered item hides it
 LOG_FLOOR_DECADES = 3  # a log axis shows at most this many decades below the largest value
@@ -81,15 +83,6 @@ class FocusFrameMixin:
         self.viewport().update()
 
 
-def _plain_number(value: float) -> str:
-    """2 significant digits, no exponent for the memory range we draw, in the UI's decimal."""
-    if value == 0:
-        return "0"
-    digits = max(0, 1 - math.floor(math.log10(abs(value))))
-    text = f"{round(value, digits):.{digits}f}".rstrip("0").rstrip(".") if digits else f"{round(value):.0f}"
-    return text.replace(".", QLocale().decimalPoint())
-
-
 def settle_axes(plot_item: pg.PlotItem) -> None:
     """Axes that redraw only when they must. The chart sets both ranges itself: no auto-range, which
     would measure every item's bounds after each change. No SI prefixes (our labels name their unit)
@@ -120,37 +113,6 @@ def fit_axis_title(axis: pg.AxisItem, font) -> None:
     style = axis.style
     ticks = QFontMetrics(style.get("tickFont") or font).height()
     axis.setHeight(ticks + style["tickTextOffset"][1] + max(0, style["tickLength"]) + axis.label.boundingRect().height() + 2)
-
-
-class ValueAxis(pg.AxisItem):
-    """The memory axis: ticks in the UI language's decimal; in log mode plain figures (0.1, 1, 10). Its tick values are
-    kept for the last few ranges: the chart's grid lines ask for them and the axis's paint asks again for the same
-    range and length (and a scheme or profile chosen again asks for a range seen before); each answer is a numpy
-    search over every tick level."""
-
-    TICKS_KEPT = 8
-
-    def tickValues(self, minVal: float, maxVal: float, size: float):
-        # what pyqtgraph's answer depends on besides the arguments (AxisItem.tickValues and tickSpacing)
-        key = (minVal, maxVal, size, self.scale, self.logMode, repr(self._tickSpacing), self._tickDensity,
-               self.style["maxTickLevel"])
-        kept = self.__dict__.setdefault("_kept_ticks", {})
-        levels = kept.pop(key, None)
-        if levels is None:
-            levels = super().tickValues(minVal, maxVal, size)
-            if len(kept) >= self.TICKS_KEPT:
-                del kept[next(iter(kept))]  # the oldest
-        kept[key] = levels  # the newest last
-        return [(spacing, list(values)) for spacing, values in levels]  # the caller's own lists
-
-    def tickStrings(self, values, scale, spacing):
-        if self.logMode:
-            return self.logTickStrings(values, scale, spacing)
-        point = QLocale().decimalPoint()
-        return [s.replace(".", point) for s in super().tickStrings(values, scale, spacing)]
-
-    def logTickStrings(self, values, scale, spacing):
-        return [_plain_number(10 ** v * scale) for v in values]
 
 
 class LogScaleMixin:

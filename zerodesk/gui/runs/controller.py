@@ -6,8 +6,10 @@ results on the Plan chart. It holds no reference to either.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -17,6 +19,10 @@ from ...measure.run_state import RunState
 from ...measure.runner import collective_timeout, measure_command, simulate_command
 from ..base import i18n
 from .process import RunProcess
+from .warm import warm_server
+
+if TYPE_CHECKING:
+    from ...measure.job_server import JobServer
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,7 @@ class RunJob:
     python: str = ""
     timeout_s: float = 600.0
     env: dict[str, str] = field(default_factory=dict)
+    warm: bool = False  # its Python is known to run the worker: start it in that Python's warm worker (warm.py)
 
     def argv(self) -> list[str]:
         plan = self.plan.model_copy(update={"evidence": None})  # the worker needs the shapes, not the file's evidence
@@ -60,6 +67,17 @@ class RunController(QObject):
         self.state = RunState()
         self.process: RunProcess | None = None
         self.started_at = 0.0
+        self.server: JobServer | None = None  # a warm worker given by use_server(), for every run it can take
+        self.warm = True  # runs of a ready interpreter start in the application's warm worker; False: their own Python
+
+    def use_server(self, server: "JobServer | None") -> None:
+        """Start runs in this warm worker where it can take them (its owner closes it), not in the application's."""
+        self.server = server
+
+    def _server_for(self, job: RunJob) -> "JobServer | None":
+        if self.server is not None:
+            return self.server
+        return warm_server(job.python or sys.executable) if self.warm and job.warm else None
 
     def is_running(self) -> bool:
         return self.process is not None and not self.process.is_finished
@@ -86,7 +104,7 @@ class RunController(QObject):
         self.process = proc
         self.started_at = time.monotonic()
         self.runStarted.emit()
-        proc.start(job.argv(), job.env, float(job.timeout_s))
+        proc.start(job.argv(), job.env, float(job.timeout_s), self._server_for(job))
         return True
 
     def cancel(self) -> None:

@@ -194,6 +194,10 @@ class MeasureControls(QWidget):
         """Why the chosen interpreter cannot run the ranks, as far as known before Start ("" when none is known)."""
         return self.interpreter_field.problem()
 
+    def interpreter_ready(self) -> bool:
+        """Whether the chosen interpreter is known to run the worker (checked, or ZeroDesk's own with torch)."""
+        return self.interpreter_field.ready()
+
     def check_interpreter(self) -> None:
         self.interpreter_field.check()
 

@@ -114,6 +114,14 @@ class InterpreterField(QObject):
         """GPUs the chosen interpreter's torch sees, once checked (None: not known yet)."""
         return self._gpus.get(self.path())
 
+    def ready(self) -> bool:
+        """Whether the chosen interpreter is known to run the worker: checked and lacking nothing, or ZeroDesk's own
+        Python with torch installed (its runs may then start in a warm worker of it)."""
+        path = self.path()
+        if path in self._lacks:
+            return not self._lacks[path]
+        return path == sys.executable and importlib.util.find_spec("torch") is not None
+
     def problem(self) -> str:
         """Why the chosen interpreter cannot run the ranks, as far as known before Start ("" when none is known)."""
         path = self.path()

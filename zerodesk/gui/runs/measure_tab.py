@@ -213,9 +213,10 @@ class MeasureTab(QWidget):
         c = self.controls
         if kind == "simulated":
             return RunJob("simulated", self._plan, tuple(self.simulated_stages()), self._plan.dp,
-                          python=c.interpreter(), timeout_s=c.timeout.value(), env=dict(self.extra_env))
+                          python=c.interpreter(), timeout_s=c.timeout.value(), env=dict(self.extra_env),
+                          warm=c.interpreter_ready())
         return RunJob("measured", self._plan, tuple(c.selected_stages()), c.ranks.value(), c.device_choice(),
-                      c.scale(), c.interpreter(), c.timeout.value(), dict(self.extra_env))
+                      c.scale(), c.interpreter(), c.timeout.value(), dict(self.extra_env), c.interpreter_ready())
 
     # -- running ------------------------------------------------------------------------------------------
     def is_running(self) -> bool:

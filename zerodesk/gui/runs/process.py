@@ -1,7 +1,8 @@
-"""A measuring subprocess under QProcess: protocol lines in, Qt signals out; never blocks the GUI thread.
+"""A measuring run as Qt sees it: protocol lines in, Qt signals out; never blocks the GUI thread.
 
 The launcher (zerodesk.measure.runner.measure_command) starts in its own session, so its pid is
-also the process group of every rank it forks. Whatever ends the run (Done, an Error line, a
+also the process group of every rank it forks: as its own Python under QProcess, or forked by a warm
+worker when one is given (leaders.py says both). Whatever ends the run (Done, an Error line, a
 line that is not protocol, an unexpected exit, the watchdog, Cancel) ends it the same way:
 SIGTERM to the whole group, SIGKILL a second later to whatever is left, polled from a timer;
 `finished` comes only once no process of the group is alive. Torch-free: it imports only the
@@ -11,16 +12,20 @@ protocol and the runner.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from ...measure.protocol import Done, Error, Message, PhaseMsg, Result, Sample, Started
 from ...measure.reader import ProtocolReader
 from ...measure.runner import group_alive, measure_env, signal_group
+from .leaders import FreshPython, WarmJob
+
+if TYPE_CHECKING:
+    from ...measure.job_server import JobServer
 
 KILL_AFTER_S = 1.0  # SIGTERM first; SIGKILL this long after
 DONE_GRACE_S = 1.0  # after Done the launcher leaves by itself; stop it only if it lingers
@@ -54,13 +59,7 @@ class RunProcess(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.proc = QProcess(self)
-        self.proc.setProcessChannelMode(QProcess.ProcessChannelMode.SeparateChannels)
-        self.proc.setStandardInputFile(QProcess.nullDevice())
-        self.proc.readyReadStandardOutput.connect(self._read_stdout)
-        self.proc.readyReadStandardError.connect(self._read_stderr)
-        self.proc.finished.connect(self._on_exit)
-        self.proc.errorOccurred.connect(self._on_process_error)
+        self.leader: FreshPython | WarmJob | None = None
         self.argv: list[str] = []
         self.pgid: int | None = None
         self.outcome: Done | Error | None = None
@@ -70,6 +69,7 @@ class RunProcess(QObject):
         self.stopped_in_s: float | None = None  # from the first signal sent to the group to nothing left
         self.gave_up = False  # a process survived SIGKILL for GIVE_UP_S (uninterruptible sleep): we stopped waiting
         self._reader = ProtocolReader()
+        self._env: dict[str, str] = {}
         self._err = b""
         self._stop_at: float | None = None
         self._term_sent = self._kill_sent = False
@@ -87,35 +87,50 @@ class RunProcess(QObject):
     @property
     def pid(self) -> int | None:
         """The launcher's pid (also its session and process-group id), or None before it started."""
-        pid = self.proc.processId()
-        return pid or self.pgid
+        return self.pgid
+
+    @property
+    def warm(self) -> bool:
+        """Whether the run was forked by a warm worker (not started as its own Python)."""
+        return isinstance(self.leader, WarmJob)
 
     def is_running(self) -> bool:
         return bool(self.argv) and not self.is_finished
 
-    def start(self, argv: list[str], env: dict[str, str] | None = None, timeout_s: float = 600.0) -> None:
-        """Start argv (from measure_command) in a new session; env overrides the process environment."""
+    def start(self, argv: list[str], env: dict[str, str] | None = None, timeout_s: float = 600.0,
+              server: "JobServer | None" = None) -> None:
+        """Start argv (from measure_command) in a new session; env overrides the process environment.
+
+        server: a warm worker that forks the launcher where it can give the same start (else its own Python)."""
         if self.argv:
             raise RuntimeError("a RunProcess runs once; make a new one")
         self.argv = list(argv)
-        program, args = self.argv[0], self.argv[1:]
-        penv = QProcessEnvironment()
-        for key, value in measure_env({**os.environ, **(env or {})}).items():
-            penv.insert(key, value)
-        self.proc.setProcessEnvironment(penv)
-        if hasattr(self.proc, "setUnixProcessParameters"):  # Qt 6.7+: setsid() in the child
-            flags = QProcess.UnixProcessFlag.CreateNewSession | QProcess.UnixProcessFlag.ResetSignalHandlers
-            self.proc.setUnixProcessParameters(flags)
-        elif shutil.which("setsid"):  # older Qt: the setsid tool execs the launcher as a session leader
-            program, args = shutil.which("setsid"), [program, *args]
+        self._env = measure_env({**os.environ, **(env or {})})
         self._timeout_s = timeout_s
         self._watchdog.start(int(timeout_s * 1000))
-        self.proc.setProgram(program)
-        self.proc.setArguments(args)
-        self.proc.start()
-        pid = self.proc.processId()
-        if pid:
-            self.pgid = pid
+        job = server.submit(self.argv, self._env) if server is not None else None
+        if job is None:
+            self._start_fresh()
+            return
+        self.leader = self._follow(WarmJob(server, job, self))
+        self.leader.forked.connect(lambda _pid: self._take_pid())
+        self.leader.notTaken.connect(self._start_fresh)
+
+    def _start_fresh(self) -> None:
+        if self.outcome is not None:
+            return  # the run ended (cancelled) before its warm worker answered
+        if self.leader is not None:
+            self.leader.deleteLater()  # the warm worker did not take it
+        self.leader = self._follow(FreshPython(self))
+        self.leader.start(self.argv, self._env)
+        self.pgid = self.leader.pid
+
+    def _follow(self, leader: FreshPython | WarmJob) -> FreshPython | WarmJob:
+        leader.stdout.connect(self._on_stdout)
+        leader.stderr.connect(self._on_stderr)
+        leader.exited.connect(self._on_exit)
+        leader.failedToStart.connect(self._on_failed_start)
+        return leader
 
     def cancel(self) -> None:
         """Stop the run (asynchronously); `failed` says it was cancelled unless it had ended already."""
@@ -123,13 +138,23 @@ class RunProcess(QObject):
 
     def kill_now(self) -> None:
         """SIGKILL the whole group at once (the application is quitting: no time for grace)."""
-        if self.pgid and not self.is_finished:
+        if self.is_finished:
+            return
+        self._take_pid()
+        if self.pgid:
             signal_group(self.pgid, signal.SIGKILL)
             self._kill_sent = True
+        else:  # a warm job not forked yet: it never will be, and the run ends now
+            self.cancel()
+
+    def _take_pid(self) -> None:
+        if self.pgid is None and self.leader is not None and self.leader.pid is not None:
+            self.pgid = self.leader.pid
 
     # -- reading ------------------------------------------------------------------------------------
-    def _read_stdout(self) -> None:
-        self._dispatch(self._reader.feed(bytes(self.proc.readAllStandardOutput())))
+    def _on_stdout(self, data: bytes) -> None:
+        self._take_pid()
+        self._dispatch(self._reader.feed(data))
 
     def _dispatch(self, messages: list[Message]) -> None:
         for msg in messages:
@@ -149,8 +174,8 @@ class RunProcess(QObject):
             elif isinstance(msg, Result):
                 self.result.emit(msg)
 
-    def _read_stderr(self) -> None:
-        self._err += bytes(self.proc.readAllStandardError())
+    def _on_stderr(self, data: bytes) -> None:
+        self._err += data
         *lines, self._err = self._err.split(b"\n")
         for raw in lines:
             text = raw.decode("utf-8", errors="replace").rstrip()
@@ -159,23 +184,17 @@ class RunProcess(QObject):
                 self.stderrLine.emit(text)
 
     # -- endings ----------------------------------------------------------------------------------
-    def _on_process_error(self, error: QProcess.ProcessError) -> None:
-        if error == QProcess.ProcessError.FailedToStart:
-            self._conclude(Error(code="launcher_failed", message=self.tr("could not start {program}: {reason}").format(
-                program=self.argv[0] if self.argv else "?", reason=self.proc.errorString())))
+    def _on_failed_start(self, reason: str) -> None:
+        self._conclude(Error(code="launcher_failed", message=self.tr("could not start {program}: {reason}").format(
+            program=self.argv[0] if self.argv else "?", reason=reason)))
 
-    def _on_exit(self, code: int, status: QProcess.ExitStatus) -> None:
-        self._read_stderr()
+    def _on_exit(self, code: int) -> None:
+        self._take_pid()
         if self._err.strip():
-            self._err += b"\n"
-            self._read_stderr()
+            self._on_stderr(b"\n")
         if self.outcome is None:
-            self._read_stdout()
-            if self.outcome is None:
-                self._dispatch(self._reader.finish())  # a last line without its newline
+            self._dispatch(self._reader.finish())  # a last line without its newline
         if self.outcome is None:
-            if status == QProcess.ExitStatus.CrashExit:
-                code = -1
             what = (self.tr("the measurement stopped before finishing") if self.seen_started
                     else self.tr("the measurement could not start"))
             why = last_stderr(self.stderr_tail) or self.tr("no output")
@@ -199,8 +218,9 @@ class RunProcess(QObject):
         else:
             self.failed.emit(msg)
         self.stopping.emit()
-        if not self.argv or (self.pgid is None and self.proc.state() == QProcess.ProcessState.NotRunning):
-            self._finish()  # nothing was ever started
+        self._take_pid()
+        if self.leader is None or (self.pgid is None and (self.leader.forget() or not self.leader.running())):
+            self._finish()  # nothing was ever started (a warm job not forked yet never will be)
             return
         grace = DONE_GRACE_S if isinstance(msg, Done) else 0.0
         self._stop_at = time.monotonic() + grace
@@ -213,8 +233,9 @@ class RunProcess(QObject):
         if self.outcome is None or self.is_finished or self._stop_at is None:
             return
         now = time.monotonic()
+        self._take_pid()
         pgid = self.pgid
-        leader_gone = self.proc.state() == QProcess.ProcessState.NotRunning
+        leader_gone = not self.leader.running()
         alive = pgid is not None and group_alive(pgid)
         if leader_gone and not alive:
             self._finish()
@@ -238,6 +259,8 @@ class RunProcess(QObject):
         if self.is_finished:
             return
         self.is_finished = True
+        if self.leader is not None:
+            self.leader.close()
         self._poll.stop()
         self._watchdog.stop()
         if self._term_sent:

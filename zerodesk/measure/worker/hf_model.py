@@ -47,9 +47,9 @@ def hf_config(config: dict[str, Any]) -> Any:
 
 def build_hf_model(config: dict[str, Any], device: Any = "cpu"):
     """AutoModelForCausalLM from `config` (a config.json dict) on `device`, fp32, no dropout, no KV cache."""
+    transformers = _transformers()  # first: without it, one sentence back before torch's import
     import torch
 
-    transformers = _transformers()
     conf = hf_config(config)
     with torch.device(device):
         model = transformers.AutoModelForCausalLM.from_config(conf, dtype=torch.float32)

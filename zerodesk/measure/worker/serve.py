@@ -37,9 +37,10 @@ _ours: dict = {}  # what the loop changed in this process (SIGCHLD, the wakeup p
 _imported_under: dict[str, str] = dict(os.environ)  # the environment the imports ran under
 
 
-def preload() -> None:
+def preload(transformers: bool = True) -> None:
     """What the launcher and the simulation import before their first op: torch's engines and trackers, fake tensors
-    (torch._dynamo's config and sympy come with them), the worker's own modules; transformers' base if installed."""
+    (torch._dynamo's config and sympy come with them), the worker's own modules; transformers' base if installed and
+    wanted (about half the imports: a runner whose jobs build only ZeroDesk's own decoder goes without)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from .torch_compat import preload_fake_world
 
@@ -48,6 +49,8 @@ def preload() -> None:
     from .launcher import preload as launcher_preload
 
     launcher_preload()
+    if not transformers:
+        return
     try:
         import transformers.modeling_utils  # noqa: F401
     except ImportError:
@@ -181,10 +184,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m zerodesk.measure.worker.serve",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--socket", type=int, required=True, help="the inherited descriptor of the runner's socket")
+    parser.add_argument("--no-transformers", action="store_true",
+                        help="do not preload transformers (a job that builds its model imports it itself)")
     args = parser.parse_args(argv)
     sock = socket.socket(fileno=args.socket)
     try:
-        preload()
+        preload(transformers=not args.no_transformers)
         problem = None
     except Exception as exc:  # noqa: BLE001 - the runner then starts its jobs one process each, which report it
         problem = f"{type(exc).__name__}: {exc}"

@@ -396,27 +396,30 @@ def _summarise(timelines: list[Timeline], values: list[dict[str, int]], changed:
         for x in instants]}
 
 
-def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES) -> dict:
+def fit_template(arch: Architecture, computes=COMPUTES, recomputes=RECOMPUTES, reached=(True, False),
+                 batch_one: bool = True) -> dict:
     """The whole template of arch's structure: every compute mode and recompute choice, the window reached or not.
 
     A micro-batch of one can take other paths than a larger one (matmul folds a broadcast batch of 1 into one mm:
     Falcon's math-fallback attention); where a step's operations at b = 1 differ, it gets a b = 1 step of its own
-    (b fixed, the other sizes symbols)."""
+    (b fixed, the other sizes symbols). A part of the template alone (what a check needs, a fraction of the time):
+    computes, recomputes, `reached` (the window placements fitted, for a windowed structure) and batch_one=False
+    (no b = 1 steps)."""
     period = (arch.window_period or 1) if arch.sliding_window is not None else 1
     layers = PERIODS * period
     steps: dict[str, Any] = {}
-    for reached in ((True, False) if arch.sliding_window is not None else (False,)):
-        values, changed = probes(arch, reached)
+    for window_reached in (reached if arch.sliding_window is not None else (False,)):
+        values, changed = probes(arch, window_reached)
         traced = [trace_all(probe_architecture(arch, v, layers), v["s"], v["b"], computes, recomputes) for v in values]
         probe0 = probe_architecture(arch, values[0], layers)
         kinds = ["window" if probe0.windowed(i) else "full" for i in range(layers)]
-        suffix = "/reached" if reached else ""
+        suffix = "/reached" if window_reached else ""
         names = [name for name in traced[0] if all(name in t for t in traced)]
         if not names:
             raise TemplateError("the model's step fails under fake tensors in every compute mode")
         for name in names:
             steps[name + suffix] = _summarise([t[name] for t in traced], values, changed, period, kinds)
-        one = trace_all(probe0, values[0]["s"], 1, computes, recomputes)
+        one = trace_all(probe0, values[0]["s"], 1, computes, recomputes) if batch_one else {}
         differ = [name for name in names if name in one and one[name].signature() != traced[0][name].signature()]
         if differ:  # b = 1 steps: the probes again with b = 1 (every probe but the one that changes b)
             keep = [i for i, c in enumerate(changed) if c != "b"]
@@ -463,11 +466,13 @@ def fit_config_template(config: dict, computes=COMPUTES, recomputes=RECOMPUTES) 
     traced = [trace_all(cfg, v["s"], v["b"], computes, recomputes) for v in values]
     steps: dict[str, Any] = {name: _summarise([t[name] for t in traced], values, changed, period, kinds)
                              for name in traced[0]}
-    one = [trace_all(cfg, v["s"], 1, computes, recomputes) for v in (values[0], values[1])]
-    for name in traced[0]:
-        if one[0][name].signature() != traced[0][name].signature():
-            steps[name + "/b1"] = _summarise([one[0][name], one[1][name]], [{"s": values[0]["s"]},
-                                             {"s": values[1]["s"]}], [None, "s"], period, kinds)
+    one = [trace_all(cfg, values[0]["s"], 1, computes, recomputes)]
+    differ = [name for name in traced[0] if one[0][name].signature() != traced[0][name].signature()]
+    if differ:  # b = 1 steps: the second probe at b = 1 too (s changed)
+        one.append(trace_all(cfg, values[1]["s"], 1, computes, recomputes))
+    for name in differ:
+        steps[name + "/b1"] = _summarise([one[0][name], one[1][name]], [{"s": values[0]["s"]},
+                                         {"s": values[1]["s"]}], [None, "s"], period, kinds)
     return {"version": TEMPLATE_VERSION, "key": config_key(config), "symbols": ["s", "b"], "trace_periods": PERIODS,
             "period": period, "kinds": kinds[:period], "steps": steps}
 
