@@ -27,8 +27,9 @@ from ..base.provenance import component_specs
 from ..base.style import GPU_LINE_COLOR, component_color
 from .bars import Bars
 from .grid import GridLines, apply_axis_palette
-from .run_markers import BAR_WIDTH, Measured
+from .run_markers import BAR_WIDTH
 from .run_overlay import RunOverlay
+from .stage_chart_parts import StageHitsMixin, StageRunsMixin
 from .stage_hits import PEAK_KEY, SegmentHits
 from .stage_keys import StageKeys
 from .stage_peak_layer import PeakLayer
@@ -43,7 +44,7 @@ __all__ = ["GPU_REACH", "PEAK_KEY", "StageChart"]
 GPU_REACH = 3  # the GPU line stays on a linear axis while it is at most this many times the tallest bar
 
 
-class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
+class StageChart(StageHitsMixin, StageRunsMixin, DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
     segmentHovered = Signal(int, str)  # stage, component key
     segmentClicked = Signal(int, str)
     segmentFocused = Signal(int, str)  # the keyboard's cursor moved to a segment (its formula is the chart's description)
@@ -360,61 +361,3 @@ class StageChart(DrawOnceMixin, FocusFrameMixin, LogScaleMixin, pg.PlotWidget):
             self._axes_key = None
             self._redraw()
         super().changeEvent(event)
-
-    # -- what is under the mouse (stage_hits) -------------------------------------------------------
-    @property
-    def hover_text(self) -> str:
-        return self.hits.text
-
-    @property
-    def hovered(self) -> tuple[int, str] | None:
-        return self.hits.hovered
-
-    def segment_at(self, x: float, y: float) -> tuple[int, str] | None:
-        return self.hits.segment_at(x, y)
-
-    def segment_center(self, stage: int, key: str):
-        return self.hits.center(stage, key)
-
-    def segment_widget_pos(self, stage: int, key: str):
-        return self.hits.widget_pos(stage, key)
-
-    def segment_text(self, stage: int, key: str) -> str:
-        return self.hits.segment_text(stage, key)
-
-    # -- simulated and measured runs beside the bars (run_overlay; fed by the runs' records) ---------------
-    def overlay_measured(self, stage: int, peak_bytes: int, states_bytes: int | None, label: str,
-                         kind: str = "measured", reference_bytes: int | None = None) -> None:
-        """Mark a measured or simulated step beside a stage's bar: states, peak, and % of the states.
-
-        kind picks the marker (measured ▲◆, simulated ■●). reference_bytes is what the states are compared
-        with: the torch profile's prediction for the run, whichever profile the bars show (the bars when None).
-        One call per stage and series; a second call with the same stage and label replaces it.
-        """
-        self.runs.series.put(Measured(label, stage, int(peak_bytes), None if states_bytes is None else int(states_bytes),
-                                      kind, None if reference_bytes is None else int(reference_bytes)))
-        self._runs_changed()
-
-    def clear_measured(self, label: str | None = None) -> None:
-        self.runs.series.clear(label)
-        self._runs_changed()
-
-    def _runs_changed(self) -> None:
-        self._set_x_range()
-        self._redraw() if self._breakdown is not None else self._draw_runs()
-
-    def _draw_runs(self) -> None:
-        self.runs.draw()
-        self.measuredChanged.emit()
-
-    def measured(self) -> list[Measured]:
-        return self.runs.markers()
-
-    def measured_text(self, m: Measured) -> str:
-        return self.runs.text(m)
-
-    def measured_difference(self, m: Measured) -> float | None:
-        return self.runs.difference(m)
-
-    def measured_legend_html(self) -> str:
-        return self.runs.legend_html()
