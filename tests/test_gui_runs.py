@@ -57,7 +57,7 @@ def stream(plan: Plan, stages=(0, 3), ranks=2, source="measured", extra=0) -> li
 @pytest.fixture(scope="session")
 def interpreter_answer(tmp_path_factory):
     """This Python's real answer to the interpreter check, asked once: without the GPU count, which imports torch
-    (seconds of CPU a check). The protocol allows it (`gpus` only when asked); the tab then offers CPU ranks."""
+    (seconds of CPU a check). The protocol allows it (`gpus` only when asked); these tests run on the CPU."""
     path = tmp_path_factory.mktemp("interpreter") / "answer.json"
     done = subprocess.run(probe_argv(sys.executable), capture_output=True, text=True, timeout=60, check=True)
     assert parse_probe(sys.executable, done.returncode, done.stdout, done.stderr).ok, done.stdout + done.stderr
