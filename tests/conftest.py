@@ -45,9 +45,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 # The longest modules, longest first (--cpu-table on 2 cores: block extrapolation's full simulations, the
-# simulations, the lifeline's processes, the unseen model type's fit, the step templates' fits, the measure CLI's).
+# simulations, the lifeline's processes, the unseen model type's fit, the step templates' fits, the measure CLI's,
+# the families' ranks: ~39 CPU-s, the Measure tab's: ~19).
 LONGEST = ("test_block_extrapolation", "test_simulate", "test_lifeline", "test_hf_transformers_path",
-           "test_step_template", "test_measure", "test_knobs_ranks", "test_gui_measure", "test_family_measure")
+           "test_step_template", "test_measure", "test_knobs_ranks", "test_family_measure", "test_gui_measure")
 
 
 def pytest_configure(config):

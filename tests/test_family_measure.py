@@ -1,8 +1,9 @@
 """Measured resting states equal the torch profile to the byte, for one small model of every family.
 
 Two real gloo ranks build each family's layout (transformers' own model for Hugging Face
-families), train one step per stage 0-3 through the worker's measure_stage, and count the live
-parameters, gradients and AdamW state. Tiny, uneven shapes make ZeRO-1 ranks uneven and FSDP2 pad.
+families), train one step per stage 0-3 through the worker's measure_stage (no warm-up step: only
+the resting states are compared), and count the live parameters, gradients and AdamW state.
+Tiny, uneven shapes make ZeRO-1 ranks uneven and FSDP2 pad.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from zerodesk.core.plan import Plan, Profile, load_plan
 from zerodesk.core.torch_profile import rank_states
 from zerodesk.gui.runs import process as run_process
 from zerodesk.measure import rules
+from zerodesk.measure.interpreter import parse_probe, probe_argv
 from zerodesk.measure.protocol import Done, PhaseMsg, Result, Started, States, encode
 
 FAKE = Path(__file__).with_name("fake_worker.py")
@@ -53,14 +54,36 @@ def stream(plan: Plan, stages=(0, 3), ranks=2, source="measured", extra=0) -> li
     return out
 
 
-@pytest.fixture
-def fake_python(tmp_path):
-    path = tmp_path / "python-with-torch"
-    # the interpreter check (`-I -c PROBE`) is answered by this Python itself; a run gets the script
-    path.write_text(f'#!/bin/sh\nif [ "$1" = "-I" ] && [ "$2" = "-c" ]; then exec "{sys.executable}" "$@"; fi\n'
+@pytest.fixture(scope="session")
+def interpreter_answer(tmp_path_factory):
+    """This Python's real answer to the interpreter check, asked once: without the GPU count, which imports torch
+    (seconds of CPU a check). The protocol allows it (`gpus` only when asked); these tests run on the CPU."""
+    path = tmp_path_factory.mktemp("interpreter") / "answer.json"
+    done = subprocess.run(probe_argv(sys.executable), capture_output=True, text=True, timeout=60, check=True)
+    assert parse_probe(sys.executable, done.returncode, done.stdout, done.stderr).ok, done.stdout + done.stderr
+    path.write_text(done.stdout)
+    return path
+
+
+def fake_python_at(path: Path, check: str) -> str:
+    """A script the tab takes for a Python with torch: `check` answers the interpreter check (`-I -c PROBE`),
+    and a run gets tests/fake_worker.py."""
+    path.write_text(f'#!/bin/sh\nif [ "$1" = "-I" ] && [ "$2" = "-c" ]; then {check}; fi\n'
                     f'exec "{sys.executable}" "{FAKE}" "$@"\n')
     path.chmod(0o755)
     return str(path)
+
+
+@pytest.fixture
+def fake_python(tmp_path, interpreter_answer):
+    """The check answered with this Python's recorded answer (tests not about the check itself)."""
+    return fake_python_at(tmp_path / "python-with-torch", f'exec cat "{interpreter_answer}"')
+
+
+@pytest.fixture
+def checked_python(tmp_path):
+    """The check answered by this Python itself, GPU count and all (imports torch)."""
+    return fake_python_at(tmp_path / "python-with-torch", f'exec "{sys.executable}" "$@"')
 
 
 def set_up(tab, fake_python) -> None:
@@ -250,14 +273,15 @@ def test_switching_the_language_during_a_run(window, tab, qtbot):
     assert all("измерено" in m.label for m in window.chart.measured())
 
 
-def test_the_tab_waits_until_it_is_needed_and_status_keeps_the_buttons_still(window, qtbot, fake_python):
+def test_the_tab_waits_until_it_is_needed_and_status_keeps_the_buttons_still(window, qtbot, checked_python):
     assert window.pages.built(window._measure_slot) is None  # nothing of it was built to paint the first window
     window.tabs.setCurrentIndex(2)
     tab = window.measure_tab
     assert window.tabs.currentWidget() is tab and window.tabs.tabText(2) == "Measure"
     window.load_plan(TINY)
-    tab.controls.python.setText(fake_python)
+    tab.controls.python.setText(checked_python)  # the real check, torch and GPU count included
     tab.controls.python.editingFinished.emit()
+    qtbot.waitUntil(lambda: tab.controls.interpreter_field.gpus() is not None, timeout=RUN_MS)  # counted by torch
     qtbot.wait(50)  # laid out
     y = tab.bar.cancel_button.mapTo(tab, tab.bar.cancel_button.rect().topLeft()).y()
     script(tab, {"out": stream(TINY)[0] + "\n"}, {"sleep": 60})

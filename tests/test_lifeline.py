@@ -162,8 +162,9 @@ def fit_verify_args() -> list[str]:
 
 
 PATHS = {  # every way a command or the window starts a child Python
-    "plan --config": lambda: [str(CLI), "plan", "--config", "config.json"],
-    "--screenshot": lambda: [str(CLI), "config.json", "--screenshot", "shot.png"],
+    # a config opened like a plan file: the config import of `plan --config` (the same plan_from_args, its tensor
+    # list and step template children; seconds of torch and transformers each, so asked once), then the window's
+    "--screenshot and plan --config": lambda: [str(CLI), "config.json", "--screenshot", "shot.png"],
     "the window's import": lambda: [sys.executable, "-P", "-c", WINDOW_IMPORT, "config.json", "settings"],
     "simulate": lambda: [str(CLI), "simulate", *TINY_ARCH, "--dp", "2", "--stage", "0", "--json"],
     "measure": lambda: [str(CLI), "measure", *TINY_ARCH, "--ranks", "2", "--device", "cpu", "--stage", "0", "--json"],

@@ -22,7 +22,7 @@ from annotated_types import Le
 
 from .accounting import STAGES, comm_by_link
 from .fit_peaks import MEMO_LIMIT, PEAK_FREE, _Peaks, accum_class, peak_key, peak_memo, states_only  # noqa: F401
-from .fit_search import largest_fitting, smallest_fitting
+from .fit_search import Crossing, largest_fitting, smallest_fitting
 from .options import RECOMPUTE as RECOMPUTE_OPTION
 from .plan import MAX_RANKS, Plan, PlanError
 
@@ -161,8 +161,17 @@ def _searched(peaks: _Peaks, key: tuple, search: Callable[[], Any]) -> Any:
 
 def _batch_crossing(peaks: _Peaks, stage: int, recompute: str, seq: int, dp: int, usable: int, start: int) -> Any:
     """largest_fitting of the micro-batch at one stage, recompute mode, sequence and Nd (kept: _searched)."""
-    return _searched(peaks, ("batch", stage, recompute, seq, dp, usable, start), lambda: largest_fitting(
+    return _searched(peaks, ("batch", stage, recompute, seq, dp, usable, start), lambda: _none_fits(
+        peaks, stage, recompute, 1, seq, dp, usable) or largest_fitting(
         lambda b: peaks.totals(stage, recompute, b, seq, dp), usable, MAX_MICRO_BATCH, degree=1, start=start))
+
+
+def _none_fits(peaks: _Peaks, stage: int, recompute: str, batch: int, seq: int, dp: int, usable: int) -> Any:
+    """A search's answer (nothing fits) where the smallest size it searches is over the usable memory by a lower
+    bound of its peak (core.fit_peaks: the step's last moments, no template moment placed): the peak grows with the
+    size searched, so no larger one fits either. None where the bound does not settle it (the search decides)."""
+    low = peaks.floor(stage, recompute, batch, seq, dp)
+    return Crossing(0, 0, True) if low is not None and low > usable else None
 
 
 def _longest(peaks: _Peaks, stage: int, recompute: str, dp: int, usable: int, cap: int, start: int) -> int:
@@ -173,8 +182,9 @@ def _longest(peaks: _Peaks, stage: int, recompute: str, dp: int, usable: int, ca
     last = ("longest", stage, recompute, dp, usable, cap)
     if last in peaks.searches:
         start = max(peaks.searches[last], 1)
-    found = _searched(peaks, ("seq", stage, recompute, dp, usable, cap, start), lambda: largest_fitting(
-        lambda s: peaks.totals(stage, recompute, 1, s, dp), usable, cap, degree=2, start=start).largest)
+    found = _searched(peaks, ("seq", stage, recompute, dp, usable, cap, start), lambda: (_none_fits(
+        peaks, stage, recompute, 1, 1, dp, usable) or largest_fitting(
+        lambda s: peaks.totals(stage, recompute, 1, s, dp), usable, cap, degree=2, start=start)).largest)
     peaks.searches[last] = found
     return found
 

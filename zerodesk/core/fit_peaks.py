@@ -8,6 +8,7 @@ all each one reads. Pure Python: no torch, no Qt.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_link, compute
@@ -66,7 +67,7 @@ class _Peaks:
         self._comm: dict[int, list[int]] = {}
         self._comm_of: dict[tuple, list[int]] = {}  # comm of another plan of the key's class (accumulation)
         self._plans: dict[tuple, Plan] = {}
-        self._totals: dict[tuple, dict[str, int]] = {}
+        self._totals: dict[tuple, Mapping[str, int]] = {}
         self._shapes: dict[int, Any] = {}
         self._stage_totals: dict[tuple, StageTotals | None] = {}
         self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
@@ -134,17 +135,35 @@ class _Peaks:
                 point = (recompute, batch, seq, dp)
                 if point not in self._predicted:  # predict() answers every stage: the others are asked next
                     self._predicted[point] = [p.total_bytes for p in predict(self.variant(*point), b)]
-                self._totals[key] = _Totals({"peak": self._predicted[point][stage] - self.allowance})
+                self._totals[key] = _Totals(("peak",), [self._predicted[point][stage] - self.allowance])
             else:
-                at = (stage, recompute, dp)
-                if at not in self._stage_totals:  # what every micro-batch and sequence share (core.peak_totals)
-                    self._stage_totals[at] = stage_totals(self.variant(recompute, batch, seq, dp), stage, b,
-                                                            self.shapes(dp))
-                summed = self._stage_totals[at] and self._stage_totals[at](batch, seq)
+                summed = self._summing(stage, recompute, batch, seq, dp)
+                summed = summed and summed(batch, seq)
                 if summed is None:
                     summed = moment_totals(self.variant(recompute, batch, seq, dp), stage, b, self.shapes(dp))
-                self._totals[key] = _Totals(zip(*summed))
+                self._totals[key] = _totals(*summed)
         return self._totals[key]
+
+    def _summing(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> StageTotals | None:
+        """What every micro-batch and sequence of a stage, mode and Nd share (core.peak_totals), or None."""
+        at = (stage, recompute, dp)
+        if at not in self._stage_totals:
+            self._stage_totals[at] = stage_totals(self.variant(recompute, batch, seq, dp), stage, self.states(dp),
+                                                  self.shapes(dp))
+        return self._stage_totals[at]
+
+    def floor(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int | None:
+        """A lower bound of the peak (allowance left out) that places none of the step's template moments: the peak
+        where known, else the largest of the step's last moments (StageTotals.floor), one of the moments the peak
+        is the largest of. None: no bound (the peaks are predict()'s, or no traced step sums there)."""
+        dp = self.peak_dp(dp)
+        known = self._totals.get((stage, recompute, batch, seq, dp))
+        if known is not None:
+            return peak_of(known)
+        if self.via_predict:
+            return None
+        summing = self._summing(stage, recompute, batch, seq, dp)
+        return None if summing is None else summing.floor(batch, seq)
 
     def peak_dp(self, dp: int) -> int:
         """The Nd whose peaks are those at dp: the shard group N itself where N divides dp (HSDP: the states, the
@@ -169,17 +188,56 @@ class _Peaks:
     def _moments_agree(self) -> bool:
         """predict() is the largest moment plus the allowance, on the plan itself, for every stage."""
         plan = self.plan
-        peaks = predict(self.variant(plan.recompute, plan.micro_batch, plan.seq_len, plan.dp), self.breakdown(plan.dp))
+        # the plan itself where it is the variant (one mode on every block): the views that show its peaks (the stage
+        # chart, the table) ask predict() of the very same plan and breakdown, which keeps its last answers
+        uniform = plan.recompute_every == 1 and plan.recompute_blocks is None
+        at = plan if uniform else self.variant(plan.recompute, plan.micro_batch, plan.seq_len, plan.dp)
+        peaks = predict(at, self.breakdown(plan.dp))
         return all(p.total_bytes == self.peak(p.stage, plan.recompute, plan.micro_batch, plan.seq_len, plan.dp)
                    + self.allowance for p in peaks)
 
 
-class _Totals(dict):
-    """Every moment's bytes at one variant, by moment, with their largest (the searches ask it of each many times)."""
+class _Totals(Mapping):
+    """Every moment's bytes at one variant, by moment label, with their largest (the searches ask it of each many
+    times). Kept as the labels and the totals in moments' order (`names`, `totals`: the searches read them as rows,
+    core.fit_search); the label -> bytes index is made only where a search asks a moment by name."""
 
-    def __init__(self, items: Any) -> None:
-        super().__init__(items)
-        self.peak = max(self.values(), default=None)  # None: none to take the largest of (peak_of says so)
+    def __init__(self, names: tuple[str, ...], totals: list[int]) -> None:
+        self.names, self.totals = names, totals
+        self._index: dict[str, int] | None = None
+        self.peak = max(totals, default=None)  # None: none to take the largest of (peak_of says so)
+
+    def __getitem__(self, label: str) -> int:
+        if self._index is None:
+            self._index = dict(zip(self.names, self.totals))
+        return self._index[label]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def _totals(names: tuple[str, ...], totals: list[int]) -> Mapping[str, int]:
+    """_Totals where every label is its own (labels() marks a name given twice), else the plain dict (a label given
+    twice keeps its last bytes at its first place, as dict(zip()) always did)."""
+    if _unique(names):
+        return _Totals(names, totals)
+    out = dict(zip(names, totals))
+    return _Totals(tuple(out), list(out.values()))
+
+
+_UNIQUE: dict[int, tuple[tuple[str, ...], bool]] = {}  # by the labels tuple's identity (a StageTotals keeps its own)
+
+
+def _unique(names: tuple[str, ...]) -> bool:
+    known = _UNIQUE.get(id(names))
+    if known is None or known[0] is not names:
+        if len(_UNIQUE) >= 256:
+            _UNIQUE.clear()
+        known = _UNIQUE[id(names)] = (names, len(set(names)) == len(names))
+    return known[1]
 
 
 def states_only(plan: Plan) -> Breakdown:

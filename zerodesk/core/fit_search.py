@@ -89,11 +89,15 @@ def _model_answer(points: list[tuple[int, Totals]], limit: int, cap: int) -> int
     """The largest x in [0, cap] that fits by the polynomial through consecutive points, for every moment at once."""
     first = points[0][1]
     x0 = points[0][0]
-    order = list(first)
-    same = [list(t) == order for _, t in points[1:]]  # the usual: the same moments in the same order
-    if not all(same) and any(t.keys() != first.keys() for _, t in points[1:]):
-        return None
-    rows = [list(t.values()) if s else [t[k] for k in order] for s, (_, t) in zip([True, *same], points)]
+    names = getattr(first, "names", None)  # core.fit_peaks' totals: the labels and the bytes as rows already
+    if names is not None and all(getattr(t, "names", None) is names for _, t in points[1:]):
+        rows = [list(t.totals) for _, t in points]  # the same labels object: the same moments in the same order
+    else:
+        order = list(first)
+        same = [list(t) == order for _, t in points[1:]]  # the usual: the same moments in the same order
+        if not all(same) and any(t.keys() != first.keys() for _, t in points[1:]):
+            return None
+        rows = [list(t.values()) if s else [t[k] for k in order] for s, (_, t) in zip([True, *same], points)]
     if rows[0] and abs(limit) < _EXACT:
         try:
             ys = np.array(rows, dtype=np.int64)
@@ -256,14 +260,21 @@ def _first_fit(p: Callable[[int], int], guess: int, end: int, limit: int) -> int
 
 def _inverse_model(points: list[tuple[int, Totals]], sizes: Sequence[int]) -> list[float] | None:
     """The peak at every size by the model y = a + c/size + d·size of each moment through the points (two or three)."""
-    keys = set(points[0][1])
-    if len(points) < 2 or any(set(t) != keys for _, t in points[1:]):
+    if len(points) < 2:
         return None
+    names = getattr(points[0][1], "names", None)  # core.fit_peaks' totals: the same labels object, the same moments
+    if names is not None and all(getattr(t, "names", None) is names for _, t in points[1:]):
+        order, ys = names, [[float(v) for v in t.totals] for _, t in points]  # the largest is the same in any order
+    else:
+        keys = set(points[0][1])
+        if any(set(t) != keys for _, t in points[1:]):
+            return None
+        order = list(keys)
+        ys = [[float(t[key]) for key in order] for _, t in points]
     ns = [n for n, _ in points]
     rows = [[1.0, 1 / n, float(n)][:len(ns)] for n in ns]
-    order = list(keys)
     # every moment at once: the same elimination (the rows are the moments' common sizes), column by column
-    coef = _solve(rows, np.array([[float(t[key]) for key in order] for _, t in points]).reshape(len(points), -1))
+    coef = _solve(rows, np.array(ys).reshape(len(points), -1))
     if coef is None:
         return None
     if not order:

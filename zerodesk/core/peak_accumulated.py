@@ -20,7 +20,8 @@ import numpy as np
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
 from .peak_engine import Moment, unit_bytes
 from .peak_accumulated_pairs import placed_pairs
-from .peak_totals import _LIMIT, KEYS, StageTotals, _ends, collective_arrays, labels
+from .peak_totals import (_LIMIT, KEYS, StageTotals, _ends, collective_arrays, end_components, shared_labels,
+                          sums_array)
 from .peak_traced import _Named, _Placed
 
 
@@ -37,6 +38,23 @@ class AccumulatedTotals(StageTotals):
     def _sum(self, step: Any, placed: _Placed, found: list, batch: int, seq: int,
              unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
         return accumulated_stage_totals(self, placed, found, batch, seq, unit_arrays)
+
+    def _tail_totals(self, inputs: int) -> list[int]:
+        return _tail(self, inputs)[2]
+
+
+def _tail(st: AccumulatedTotals, inputs: int) -> tuple[int, tuple, list[int]]:
+    """(the step's last moments, the root's reduce-scatter and the optimizer's step: how many; the names and totals
+    of those and of what accumulation adds for them, core.accumulation.accumulated_totals) at a point's inputs."""
+    tail = []
+    if st.root is not None:
+        tail.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(st.root, inputs=inputs).items()
+                                                                if v}))
+    comps = dict(st.states, inputs=inputs)
+    comps["optimizer_temps"] = st.temps
+    tail.append(Moment("optimizer", "optimizer step", comps))
+    names, totals = accumulated_totals(st.plan, st.stage, tail, st.b)  # no unit's end among them
+    return len(tail), names, totals
 
 
 def stage_totals(plan: Any, stage: int, b: Any, one: Any) -> StageTotals | None:
@@ -62,14 +80,7 @@ def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list
                          k3, sharded)
     if pairs is None:
         return None
-    tail = []
-    if st.root is not None:
-        tail.append(Moment("backward", "root reduce-scatter", {k: v for k, v in dict(st.root, inputs=inputs).items()
-                                                                if v}))
-    comps = dict(st.states, inputs=inputs)
-    comps["optimizer_temps"] = st.temps
-    tail.append(Moment("optimizer", "optimizer step", comps))
-    tail_names, tail_totals = accumulated_totals(plan, stage, tail, b)  # no unit's end among them
+    n, tail_names, tail_totals = _tail(st, inputs)
     ends = _ends(placed, stage, kn, st.layers)
     if len(ends.idx):
         if st._largest is None:  # the largest unit's bytes (accumulation reads them for every unit's reduce-scatter)
@@ -80,8 +91,7 @@ def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list
         own_totals, added_totals = made
     else:
         own_totals, added_totals = [], []
-    names = _names(st, placed, pairs, ends, tail_names, len(tail), plan)
-    n = len(tail)
+    names = _names(st, placed, pairs, ends, tail_names, n, plan)
     return names, (pairs[1] + own_totals + tail_totals[:n] + pairs[3] + added_totals + tail_totals[n:])
 
 
@@ -91,6 +101,15 @@ def _names(st: AccumulatedTotals, placed: _Placed, pairs: tuple, ends: Any, tail
     if known is not None and known[0] is placed:
         return known[1]
     whole, k3 = unsharded(plan, st.stage), plan.accum_steps >= 3
+    key = ("accumulated", st.stage, st.layers, st.kn.per_unit, st.kn.root_only, tuple(tail_names), n, whole, k3)
+    names = shared_labels(placed, key, lambda: _labelled(placed, pairs, ends, tail_names, n, whole, k3))
+    st._labels[("accumulated", id(placed))] = (placed, names)
+    return names
+
+
+def _labelled(placed: _Placed, pairs: tuple, ends: Any, tail_names: list, n: int, whole: bool,
+              k3: bool) -> tuple[tuple[str, str], ...]:
+    """_names' (phase, name) pairs, before labels() marks a name given twice."""
     own, added = [], []
     marked = [placed.places[k][:2] for k in placed.slot[ends.idx].tolist()]
     for (phase, name), start in zip(marked, ends.start.tolist()):
@@ -107,9 +126,7 @@ def _names(st: AccumulatedTotals, placed: _Placed, pairs: tuple, ends: Any, tail
         added.append((phase, f"{name}, first micro-batch"))  # every end and collective is backward's
         if k3:
             added.append((phase, f"{name}, middle micro-batch"))
-    names = labels(pairs[0] + tuple(own) + tuple(tail_names[:n]) + pairs[2] + tuple(added) + tuple(tail_names[n:]))
-    st._labels[("accumulated", id(placed))] = (placed, names)
-    return names
+    return pairs[0] + tuple(own) + tuple(tail_names[:n]) + pairs[2] + tuple(added) + tuple(tail_names[n:])
 
 
 def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, ends: Any, inputs: int, units: tuple,
@@ -123,38 +140,30 @@ def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, e
     if rounded is None or max(sums, default=0) + held >= _LIMIT or abs(held) >= _LIMIT or kept >= _LIMIT \
             or not st.resting.keys().isdisjoint(KEYS) or KEPT in st.resting:
         return None
-    total = (rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot])[ends.idx]
+    total = (rounded + (sums_array(placed, sums) + held)[placed.slot])[ends.idx]
     named = _Named.of(eng.compute, True)
     picked = r[ends.idx].reshape(len(ends.idx), -1)
     if picked.size and np.abs(picked).max() * picked.shape[1] >= _LIMIT:
         return None
-    own = np.rint(picked).astype(np.int64) @ named.columns  # [end, component]: the template's bytes
-    base = ends.base(placed.terms(stage, st.layers, st.one, eng, dp, st.kn))
-    tmp, ug, g, rs, gp, ag = (base[j] + (own[:, named.keys.index(key)] if key in named.keys else 0)
-                              + st.resting.get(key, 0) for j, key in enumerate(KEYS))
+    # KEYS at each end, the engine's and the template's (no resting state among KEYS: checked above)
+    tmp, ug, g, rs, gp, ag = end_components(ends.base(placed.terms(stage, st.layers, st.one, eng, dp, st.kn)), named,
+                                            picked)
     grads_u, rs_u, gathered_u, before, stream, root = units
     if max(int(total.max()), kept) * 4 >= _LIMIT:
         return None
     # the collectives with nothing kept, with each one's gradients and reduce-scatter
     output, g2, copy, gathered, regather = collective_arrays(dp, total, (tmp, ug, g, rs, gp, ag), st.kn, grads_u,
                                                              rs_u, gathered_u, before, stream, root)
-    # each end's own (total, gradients, reduce-scatter input) as accumulation reads it (a start: the root regathered)
-    marks: list[tuple[int, int, int]] = []
-    made: list[tuple[int, int, int]] = []
-    rows = zip(ends.start.tolist(), ends.before, total.tolist(), g.tolist(), rs.tolist(), copy.tolist(),
-               g2.tolist(), gathered.tolist(), output.tolist(), rs_u.tolist(), regather.tolist())
-    for start, later, t, gi, rsi, c, gc, gb, out, rsu, rg in rows:
-        if start:
-            marks.append((rg, gi, rsi))
-            made.append((rg, gi, rsi))
-            continue
-        marks.append((t, gi, rsi))
-        made.append((c, gc, rsu))
-        if later is not None:
-            made.append((gb, gi + out, rsu))
-    own_totals = total.tolist() + [t for t, _, _ in made]  # the ends' own (a start's unchanged), the collectives
+    # each end's own (total, gradients, reduce-scatter input) as accumulation reads it (a start: the root regathered),
+    # and each collective's, in unit_collectives' order (_Ends.made_order: an end's copy, then the unit before it
+    # gathered; a start's root regathered once more)
+    start = ends.start
+    mark_t = np.where(start, regather, total)
+    order = ends.made_order()
+    made_t = np.concatenate((copy, gathered, regather))[order]
+    made_g = np.concatenate((g2, g + output, g))[order]
+    own_totals = total.tolist() + made_t.tolist()  # the ends' own (a start's unchanged), the collectives
     whole, k3 = unsharded(plan, stage), plan.accum_steps >= 3
-    added: list[int] = []
     if not whole:
         # a unit's end: its reduce-scatter in a later micro-batch (core.accumulation.unit_reduce_scatter, the largest
         # unit, the kept shards); the rest: the kept shards in place of the moment's own gradients
@@ -163,13 +172,14 @@ def _ends_and_collectives(st: AccumulatedTotals, placed: _Placed, found: list, e
         out_l = rs_l // dp
         big_l = out_l > own_l
         later = (total - tmp + stream - rs + rs_l - gp + np.maximum(0, gp - gathered_l) - ug
-                 + np.where(big_l, ug - own_l, ug) - g + np.maximum(kept, g) + np.where(big_l, out_l, 0)).tolist()
-        for (t, gi, _), start, lt in zip(marks, ends.start.tolist(), later):
-            added.append(t - gi + max(gi, kept) if start else lt)
-        added += [t - gi + max(gi, kept) for t, gi, _ in made]
-        return own_totals, added
+                 + np.where(big_l, ug - own_l, ug) - g + np.maximum(kept, g) + np.where(big_l, out_l, 0))
+        return own_totals, (np.where(start, mark_t - g + np.maximum(g, kept), later).tolist()
+                            + (made_t - made_g + np.maximum(made_g, kept)).tolist())
+    added: list[int] = []
+    made_rs = np.concatenate((rs_u, rs_u, rs))[order]
+    marks = zip(mark_t.tolist() + made_t.tolist(), g.tolist() + made_g.tolist(), rs.tolist() + made_rs.tolist())
     sharded = st._accumulation[3]
-    for t, gi, rsi in marks + made:  # every one is backward's: the last, the first and a middle micro-batch
+    for t, gi, rsi in marks:  # every one is backward's: the last, the first and a middle micro-batch
         done = 0.0 if not sharded else min(1.0, gi / sharded)
         quiet = t - rsi - gi
         added.append(t + round(kept * (1 - done)))

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .peak_totals import _LIMIT, KEYS
+from .peak_totals import _LIMIT, KEYS, sums_array
 from .peak_traced import _TRACE_GRAD, _less, _placed, _Placed, depth
 
 
@@ -50,7 +50,7 @@ def placed_pairs(placed: _Placed, found: list, stage: int, layers: int, dp: int,
     if rounded is None or max(sums, default=0) + abs(held) >= _LIMIT or KEPT in resting \
             or not resting.keys().isdisjoint(KEYS):
         return None
-    totals = rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot]
+    totals = rounded + (sums_array(placed, sums) + held)[placed.slot]
     src, kind, names = _added(placed, whole, k3)
     if not whole and stage < 2:  # the template's gradients, moment by moment (stages 0-1 keep them as "grads")
         own = np.rint(r[:, CLASSES.index("grad"), :]).astype(np.int64).sum(axis=1)

@@ -9,6 +9,7 @@ a unit's bytes (for core.accumulation and the FSDP2 collectives, core.peak_colle
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from math import ceil, prod
 
 from .accounting import SCHEMES, Breakdown
@@ -161,10 +162,27 @@ def optimizer_temps(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     if plan.optimizer_impl == "foreach":
         return FP32 * local_elements(plan, stage, sh)
     if plan.profile != Profile.TORCH:
-        return 2 * FP32 * min(sh.largest_tensor or plan.params, local_elements(plan, stage, sh))
+        return 2 * FP32 * min(sh.largest_tensor or params_of(plan), local_elements(plan, stage, sh))
     # ZeroRedundancyOptimizer (stage 1) steps whole tensors: the largest this rank may own
     largest = sh.largest_tensor if stage <= 1 else sh.largest_local
     return 2 * FP32 * largest
+
+
+_PARAMS: dict[int, tuple[tuple, int]] = {}  # plan.params by the model's objects (a plan's variants share them)
+
+
+def params_of(plan: Plan) -> int:
+    """plan.params, kept by the model object and what it holds (plans are never changed in place: core.peak.predict
+    and core.fit_peaks keep answers by identity too): the fit asks it of every stage, mode and Nd of a memo, and each
+    ask keys the architecture's every field anew (core.architecture_tensors)."""
+    model = plan.model
+    held = (model, model.architecture, model.tensors, model.params)
+    known = _PARAMS.get(id(model))
+    if known is None or any(a is not b for a, b in zip(known[0], held)):
+        if len(_PARAMS) >= 64:
+            _PARAMS.clear()
+        known = _PARAMS[id(model)] = (held, plan.params)
+    return known[1]
 
 
 def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
@@ -172,9 +190,9 @@ def local_elements(plan: Plan, stage: int, sh: _Shapes | None = None) -> int:
     from .torch_profile import zero_owned
 
     if stage == 0 or plan.shard_size == 1:
-        return plan.params
+        return params_of(plan)
     if plan.profile != Profile.TORCH:
-        return ceil(plan.params / plan.shard_size)
+        return ceil(params_of(plan) / plan.shard_size)
     sh = sh or _shapes(plan)
     if stage >= 2 or not sh.tensors:  # FSDP2 (rank 0's chunks), or a raw count (even shards)
         return sh.fsdp_local

@@ -69,6 +69,23 @@ class _Ends:
                 names.append((phase, f"unit gathered for its backward after {name}"))
         self.names = tuple(names)
         self._base: dict[int, tuple[Any, np.ndarray]] = {}
+        self._made_order: np.ndarray | None = None
+
+    def made_order(self) -> np.ndarray:
+        """Where each moment the ends make lies in [the copies, the units gathered, the roots regathered] (each over
+        the ends), in unit_collectives' order: an end's copy and, with a unit before it, that unit gathered; a start's
+        root regathered."""
+        if self._made_order is None:
+            n, order = len(self.before), []
+            for e, (start, later) in enumerate(zip(self.start.tolist(), self.before)):
+                if start:
+                    order.append(2 * n + e)
+                    continue
+                order.append(e)
+                if later is not None:
+                    order.append(n + e)
+            self._made_order = np.array(order, dtype=np.intp)
+        return self._made_order
 
     def base(self, terms: list[dict[str, int]]) -> np.ndarray:
         """[key, end]: what the engine holds of KEYS at each end's place (kept by the terms' list, which the placed
@@ -120,7 +137,7 @@ def _summed(placed: _Placed, found: list, stage: int, layers: int, one: Any, eng
     if rounded is None or max(sums, default=0) + held >= _LIMIT or abs(held) >= _LIMIT \
             or not resting.keys().isdisjoint(KEYS):  # a state the engine's terms would replace: the moments decide
         return None
-    totals = rounded + (np.array(sums, dtype=np.int64) + held)[placed.slot]
+    totals = rounded + (sums_array(placed, sums) + held)[placed.slot]
     ends = _ends(placed, stage, kn, layers)
     if not len(ends.idx):
         return placed.names, totals.tolist()
@@ -128,12 +145,37 @@ def _summed(placed: _Placed, found: list, stage: int, layers: int, one: Any, eng
     picked = r[ends.idx].reshape(len(ends.idx), -1)
     if picked.size and np.abs(picked).max() * picked.shape[1] >= _LIMIT:
         return None
-    own = np.rint(picked).astype(np.int64) @ named.columns  # [end, component]: the template's bytes
-    base = ends.base(placed.terms(stage, layers, one, eng, dp, kn))
-    comp = {key: base[j] + (own[:, named.keys.index(key)] if key in named.keys else 0) + resting.get(key, 0)
-            for j, key in enumerate(KEYS)}
-    made = _collective_totals(dp, ends, totals[ends.idx], comp, kn, *unit_arrays(ends))
+    # [key, end]: KEYS at each end, the engine's and the template's (no resting state among KEYS: checked above)
+    comps = end_components(ends.base(placed.terms(stage, layers, one, eng, dp, kn)), named, picked)
+    made = _collective_totals(dp, ends, totals[ends.idx], comps, kn, *unit_arrays(ends))
     return placed.names + ends.names, totals.tolist() + made
+
+
+def sums_array(placed: _Placed, sums: list[int]) -> np.ndarray:
+    """Each place's engine terms summed (_Placed.term_sums' list) as int64, kept with the placed step by the list
+    (the placed step keeps its lists by what they depend on): every point of a variant reads the same."""
+    memo = placed.__dict__.setdefault("_sums_array", {})
+    found = memo.get(id(sums))
+    if found is None or found[0] is not sums:
+        if len(memo) >= 64:
+            memo.clear()
+        found = memo[id(sums)] = (sums, np.array(sums, dtype=np.int64))
+    return found[1]
+
+
+def end_components(base: np.ndarray, named: _Named, picked: np.ndarray) -> np.ndarray:
+    """[key, end]: KEYS' bytes at each end: the engine's (`base`) and the template's (`picked`, each end's [class,
+    part] bytes, rounded as the moments round them), in one product: the template's entries summed straight into
+    KEYS' rows (an entry whose component is not among KEYS adds nothing). Exact integers, as summing per component
+    and then picking KEYS' columns."""
+    into = named.__dict__.get("_into_keys")
+    if into is None:
+        to_keys = np.zeros((len(named.keys), len(KEYS)), dtype=np.int64)
+        for j, key in enumerate(KEYS):
+            if key in named.keys:
+                to_keys[named.keys.index(key), j] = 1
+        into = named.__dict__["_into_keys"] = named.columns @ to_keys  # [entry, key]: 0 or 1
+    return base + (np.rint(picked).astype(np.int64) @ into).T
 
 
 def _unit_arrays(ends: _Ends, unit_of: Any) -> tuple[Any, ...]:
@@ -168,22 +210,13 @@ def collective_arrays(shard: int, total: np.ndarray, comps: tuple, kn: Any, grad
     return output, g2, copy, gathered, regather
 
 
-def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: dict[str, np.ndarray], kn: Any,
+def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: np.ndarray, kn: Any,
                        grads_u: Any, rs_u: Any, gathered_u: Any, before: Any, stream: int, root: int) -> list[int]:
     """The totals of the moments core.peak_collectives.unit_collectives makes from the ends, in its order: each
-    end's total with the components the collective replaces swapped for their new values."""
-    _, _, copy, gathered, regather = collective_arrays(shard, total, tuple(c[key] for key in KEYS), kn, grads_u, rs_u,
-                                                      gathered_u, before, stream, root)
-    out: list[int] = []
-    for start, later, a, b, s in zip(ends.start.tolist(), ends.before, copy.tolist(), gathered.tolist(),
-                                     regather.tolist()):
-        if start:
-            out.append(s)
-        else:
-            out.append(a)
-            if later is not None:
-                out.append(b)
-    return out
+    end's total with the components the collective replaces swapped for their new values. c: [key, end], KEYS'."""
+    _, _, copy, gathered, regather = collective_arrays(shard, total, tuple(c), kn, grads_u, rs_u, gathered_u, before,
+                                                      stream, root)
+    return np.concatenate((copy, gathered, regather))[ends.made_order()].tolist()
 
 
 _TEMPLATES: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}  # by the (immutable) architecture, carried template
@@ -292,6 +325,18 @@ class StageTotals:
 
         return self._sum(step, placed, found, batch, seq, unit_arrays)
 
+    def floor(self, batch: int, seq: int) -> int | None:
+        """The largest of the step's last moments (the root's reduce-scatter, the optimizer's step) at a point: a
+        lower bound of the peak there that places no template moment (a few additions), where a call would sum the
+        traced step (None where no step is traced there: moment_totals' moments are the closed form's then)."""
+        if self.template.step(self.plan.model.architecture, seq, self.eng.compute, self.mode, batch) is None:
+            return None
+        return max(self._tail_totals(2 * 8 * seq * batch))
+
+    def _tail_totals(self, inputs: int) -> list[int]:
+        """The last moments' totals, as a call lists them (core.peak_accumulated's subclass: with accumulation)."""
+        return [v + inputs for v in self.tail]
+
     def _sum(self, step: Any, placed: _Placed, found: list, batch: int, seq: int,
              unit_arrays: Any) -> tuple[tuple[str, ...], list[int]] | None:
         """The totals at a point from its placed step (core.peak_accumulated's subclass: with accumulation)."""
@@ -303,6 +348,19 @@ class StageTotals:
         names, totals = summed
         known = self._labels.get(id(placed))
         if known is None or known[0] is not placed:
-            known = self._labels[id(placed)] = (placed, labels(names + self.tail_names))
-        return known[1], totals + [v + inputs for v in self.tail]
+            known = self._labels[id(placed)] = (placed, shared_labels(placed, (
+                "plain", self.stage, self.layers, self.kn.per_unit, self.kn.root_only, self.tail_names),
+                lambda: names + self.tail_names))
+        return known[1], totals + self._tail_totals(inputs)
+
+
+def shared_labels(placed: _Placed, key: tuple, names: Any) -> tuple[str, ...]:
+    """labels(names()) kept with the placed step by all the names read (`key`: the ends' key, _ends, and what follows
+    the placed moments): the stages and Nd values of a memo, each its own StageTotals, label one step once."""
+    memo = placed.__dict__.setdefault("_labels", {})
+    if key not in memo:
+        if len(memo) >= 64:
+            memo.clear()
+        memo[key] = labels(names())
+    return memo[key]
 
