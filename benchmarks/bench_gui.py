@@ -311,6 +311,9 @@ def edit_samples(edits: int, view: str, plans: dict, only: set[str] | None = Non
                 continue
             base = start if preset is None else None
             if base is None:
+                # from the window's own plan, not from what the previous field's last edit left: a 7B plan took the
+                # offload, micro-batch, shard group... of the edits before it, which one depended on the edit count
+                w.load_plan(start)
                 w.form.apply_model_preset(preset)
                 data = {**w.model.plan.model_dump(), **fields}
                 data["cluster"] = {**data["cluster"], "nodes": 8, "gpus_per_node": 8, "dp": None, "gpu": "h100-80gb",
