@@ -188,3 +188,27 @@ def test_an_offload_choice_draws_the_stage_chart_once(window, qtbot):
         assert chart.draw_count - draws == 1 + (left.width() != width)
         assert not chart.redraw_pending and window.plan_tab.offload_chart.isVisible() == (i != 0)
     assert len(heights) == 2  # the names did wrap and unwrap: the case this is about
+
+
+def test_an_edit_paints_the_offload_chart_once(window, qtbot):
+    """With offload on, the offload chart is redrawn on an edit with the stage bars and painted with them, once: its
+    scene's own queued call painted it again a turn after the window's paint (a profile toggled: its texts change
+    height, the plot's axes and view box follow the new size)."""
+    window.form.apply_model_preset("llama-2-7b")
+    QApplication.processEvents()
+    choose_index(window.form.field("offload"), 2)
+    for _ in range(3):
+        QApplication.processEvents()
+    plot = window.plan_tab.offload_chart.plot
+    counter = PaintCounter({"offload": plot.viewport()})
+    qtbot.wait(50)
+    counter.take()
+    profile = window.form.field("profile")
+    for i in (1, 0, 1, 0):
+        texts = window.plan_tab.offload_chart.title.text()
+        choose_index(profile, i)
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+        assert window.plan_tab.offload_chart.title.text() != texts  # the chart did change
+        assert counter.take() == {"offload": 1}

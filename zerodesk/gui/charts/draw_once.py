@@ -188,11 +188,53 @@ class DrawOnceMixin:
             self._redraw()
 
 
+class PaintCounted:
+    """For a pyqtgraph view drawn by its owner (not a DrawOnceMixin chart) that drawing_held paints with the charts:
+    `_prepare()` does now what its paint would do first (its axes' labels, the layout they change, the view box's
+    matrix, the text items' transforms), so the paint changes nothing that asks for another."""
+
+    paint_count = 0
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.paint_count += 1
+        return super().viewportEvent(event)
+
+    def _prepare(self) -> None:
+        item = self.getPlotItem()
+        for _ in range(3):  # labels drawn, the axis sized to them, drawn at that size: settled in two rounds
+            for name in ("left", "bottom"):
+                axis = item.getAxis(name)
+                if axis.picture is None and axis.isVisible():
+                    _draw_axis_picture(axis)
+            if item.layout.isActivated():
+                break
+            item.layout.activate()
+        DrawOnceMixin._prepare(self)
+
+
+def _draw_axis_picture(axis: pg.AxisItem) -> None:
+    """AxisItem.paint's picture of its ticks and labels, made as it makes it (its paint then plays it)."""
+    picture = QPicture()
+    painter = QPainter(picture)
+    try:
+        if axis.style["tickFont"]:
+            painter.setFont(axis.style["tickFont"])
+        specs = axis.generateDrawSpecs(painter)
+        if specs is not None:
+            axis.drawPicture(painter, *specs)
+    finally:
+        painter.end()
+    axis.picture = picture
+
+
 @contextmanager
-def drawing_held(*charts: DrawOnceMixin):
+def drawing_held(*charts: DrawOnceMixin, views: tuple = ()):
     """Note the charts' redraws asked for inside (new data, the resizes of a layout settled inside) and draw each once
     after, then paint them: the first scene to hand its changes to the window paints all the window has to paint, so
-    a chart the layout resized (painted whole then) goes first, and its own changes are not painted a second time."""
+    a chart the layout resized (painted whole then) goes first, and its own changes are not painted a second time.
+    `views` (PaintCounted) were drawn by their owner inside: painted with the charts, once (their scene's own queued
+    call painted them again a turn after the window's paint)."""
     for chart in charts:
         chart._held += 1
     try:
@@ -208,6 +250,7 @@ def drawing_held(*charts: DrawOnceMixin):
                 finally:
                     chart._flush_later = False
                 drawn.append(chart)
+        drawn += [view for view in views if view.isVisible()]
         # each scene's call for its changes paints the window's dirty parts at once: a chart the layout moved or resized
         # is painted whole then, and its own call would paint it again. So the scenes hand their changes over
         # without asking for a paint, and a drawn chart the window did not paint then is painted whole, once, in the

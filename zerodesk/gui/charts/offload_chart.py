@@ -18,12 +18,17 @@ from ...core.offload import OffloadBreakdown, compute_offload, pressures, traffi
 from ...core.plan import Offload, Plan
 from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
+from .draw_once import PaintCounted
 from .grid import apply_axis_palette
 
 SERIES_COLORS = {"gpu": "#0072B2", "working": "#56B4E9", "host": "#009E73", "nvme": "#8E6CC9"}
 HOST_LINE_COLOR = "#009E73"
 GPU_LINE_COLOR = "#D62728"
 WIDTH = 0.26
+
+
+class _Plot(PaintCounted, pg.PlotWidget):
+    """Painted with the plan tab's charts after an edit, once (see draw_once.drawing_held)."""
 
 
 class OffloadChart(QWidget):
@@ -42,7 +47,7 @@ class OffloadChart(QWidget):
         self.title.setWordWrap(True)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         v.addWidget(self.title)
-        self.plot = pg.PlotWidget()
+        self.plot = _Plot()
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()

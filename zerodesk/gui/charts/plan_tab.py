@@ -237,7 +237,8 @@ class PlanTab(PlanTabExport, QWidget):
         then each chart draws, once, at its final size: the event loop paints the edit once (it painted, laid out
         and painted again, two to six times, and a chart drew for the data and again for its new height)."""
         self._plan, self._breakdown = plan, b
-        with drawing_held(*self._charts()):
+        offload = () if self.offload_chart is None else (self.offload_chart.plot,)
+        with drawing_held(*self._charts(), views=offload):
             self.chart.set_breakdown(plan, b)
             if self.offload_chart is None and plan.offload != Offload.NONE:
                 from .offload_chart import OffloadChart
