@@ -212,3 +212,24 @@ def test_an_edit_paints_the_offload_chart_once(window, qtbot):
         qtbot.wait(20)
         assert window.plan_tab.offload_chart.title.text() != texts  # the chart did change
         assert counter.take() == {"offload": 1}
+
+
+def test_an_invalid_edit_draws_and_paints_each_chart_once(window, qtbot):
+    """A field the plan cannot take shows the note above the charts (the last valid plan stays drawn): the charts move
+    down, and each is drawn once at its new size and painted once (the window painted them stretched, then they were
+    drawn a turn later and painted again)."""
+    tab = window.plan_tab
+    charts = {"stages": tab.chart, "nd": tab.dp_chart}
+    counter = PaintCounter({name: chart.viewport() for name, chart in charts.items()})
+    field = window.form.field("cluster.shard_group")
+    for text in ("2", "3", "2", "3"):
+        qtbot.wait(20)
+        counter.take()
+        draws = {name: chart.draw_count for name, chart in charts.items()}
+        type_in(field, text)
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+        assert tab.stale.isVisible() == (text == "3")  # 3 does not divide Nd = 4
+        assert {name: chart.draw_count - draws[name] for name, chart in charts.items()} == {"stages": 1, "nd": 1}
+        assert counter.take() == {"stages": 1, "nd": 1}

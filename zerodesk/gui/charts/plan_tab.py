@@ -258,7 +258,15 @@ class PlanTab(PlanTabExport, QWidget):
         if errors:
             self.stale.setText("⚠ " + html.escape(self.tr(
                 "{n} field(s) need attention; the chart shows the last valid plan.").format(n=len(errors))))
-        self.stale.setVisible(bool(errors))
+        if errors and not self.stale.isVisible() and self.isVisible():
+            # the note pushes the charts down: laid out now, each chart drawn once at its new size and painted once (the
+            # window painted them stretched first, then drew them a turn later and painted them again). Hidden again,
+            # the valid plan that comes next lays the tab out so.
+            with drawing_held(*self._charts()):
+                self.stale.setVisible(True)
+                settle_layout(self)
+        else:
+            self.stale.setVisible(bool(errors))
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
