@@ -18,7 +18,8 @@ Large clusters: an edit under the torch profile at Nd 1,024 / 16,384 / 65,536, l
 of the GUI thread; target: never over 50 ms.
 Edit-to-redraw, per field (P, scheme, profile, GPU, GPU memory, Nd, sequence, micro-batch, recompute, accumulation,
 shard group, offload, parameter dtype, prefetch; a field the plan turns off is skipped), on the card example (raw
-P) and on Llama 2 7B under both profiles: one user edit (a key typed into a line edit, a combo choice) to the
+P) and on Llama 2 7B under both profiles (each field from that plan as named: the preset on the window's own first plan,
+whatever the fields timed before it left in the form): one user edit (a key typed into a line edit, a combo choice) to the
 model and every live view updated ("data"), then the event loop's turn that paints what changed (the view in
 front with its charts, the form, the glossary); with the Plan tab and then the Table tab in front. Median and p90
 of wall time and of the GUI thread's own CPU time (steadier on a shared machine); target: median <= 16 ms and
