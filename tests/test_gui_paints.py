@@ -233,3 +233,21 @@ def test_an_invalid_edit_draws_and_paints_each_chart_once(window, qtbot):
         assert tab.stale.isVisible() == (text == "3")  # 3 does not divide Nd = 4
         assert {name: chart.draw_count - draws[name] for name, chart in charts.items()} == {"stages": 1, "nd": 1}
         assert counter.take() == {"stages": 1, "nd": 1}
+
+
+def test_the_offload_chart_redrawn_keeps_its_axes_drawing_when_their_titles_stay(window, qtbot):
+    """The offload chart drawn again with titles and ranges as they were keeps its axes' drawn ticks and titles (setting
+    the same title again dropped the drawing and measured the axis again: on Llama 2 7B torch with offload, a sequence
+    edit drew both axes anew, two of its five pictures per edit)."""
+    window.form.apply_model_preset("llama-2-7b")
+    QApplication.processEvents()
+    choose_index(window.form.field("offload"), 2)
+    for _ in range(3):
+        QApplication.processEvents()
+    chart = window.plan_tab.offload_chart
+    axes = [chart.plot.getAxis(name) for name in ("left", "bottom")]
+    pictures = [axis.picture for axis in axes]
+    assert None not in pictures  # painted
+    chart.set_plan(window.model.plan)
+    assert [axis.picture for axis in axes] == pictures
+    assert [axis.labelText for axis in axes] == ["memory, GB", "ZeRO stage"]

@@ -27,6 +27,19 @@ GPU_LINE_COLOR = "#D62728"
 WIDTH = 0.26
 
 
+def _set_label(axis: pg.AxisItem, text: str) -> None:
+    """The axis's title, set only when it changes: setting it (even to the same words) drops the axis's drawing and
+    measures its size again, and the axis is drawn anew on the next paint."""
+    if axis.labelText != text or not axis.label.isVisible():
+        axis.setLabel(text)
+
+
+def _set_format(label: pg.InfLineLabel, text: str) -> None:
+    """A line's label's text, set only when it changes (setting it lays the label out along its line again)."""
+    if label.format != text:
+        label.setFormat(text)
+
+
 class _Plot(PaintCounted, pg.PlotWidget):
     """Painted with the plan tab's charts after an edit, once (see draw_once.drawing_held)."""
 
@@ -129,15 +142,15 @@ class OffloadChart(QWidget):
             line.setVisible(bool(nbytes))
             if nbytes:
                 line.setValue(nbytes / scale)
-        self.host_label.setFormat(self.tr("host RAM per node {size}").format(
+        _set_format(self.host_label, self.tr("host RAM per node {size}").format(
             size=i18n.fmt_bytes(plan.cluster.host_memory_bytes or 0, unit)))
-        self.gpu_label.setFormat(self.tr("GPU memory {size}").format(
+        _set_format(self.gpu_label, self.tr("GPU memory {size}").format(
             size=i18n.fmt_bytes(plan.cluster.gpu_memory_bytes or 0, unit)))
         # a line far above the bars (20x) would squash them: it then stays off the axis, named in the verdict
         lines = [n for n in (plan.cluster.host_memory_bytes, plan.cluster.gpu_memory_bytes) if n and n < 20 * max(top, 1)]
         self.plot.setYRange(0, max([top, *lines, 1]) * 1.1 / scale, padding=0)
-        self.plot.setLabel("left", self.tr("memory, {unit}").format(unit=i18n.unit_label(unit)))
-        self.plot.setLabel("bottom", self.tr("ZeRO stage"))
+        _set_label(self.plot.getAxis("left"), self.tr("memory, {unit}").format(unit=i18n.unit_label(unit)))
+        _set_label(self.plot.getAxis("bottom"), self.tr("ZeRO stage"))
         self._texts(plan, b, unit)
 
     def _texts(self, plan: Plan, b: OffloadBreakdown, unit: str) -> None:
