@@ -18,6 +18,7 @@ import gzip
 import json
 from contextlib import contextmanager
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -113,20 +114,40 @@ def _part(mono: tuple[tuple[str, int], ...]) -> int:
 
 class _Flat(tuple):
     """One step's moments as a template file gives them, flattened: (each moment's place, each moment's block kind,
-    every term as (moment, group index, class index, coefficient, monomial text)). Tuples of numbers and strings only,
-    which Python's cyclic collector stops tracking: a template's terms are some 30,000 small lists as JSON reads them,
-    and a process keeps its templates for life, so every full collection walked them all (~20-40 ms each with two
-    templates loaded, on an edit that happened to trigger one)."""
+    every term's (moment, group index, class index) as an array [term, 3], their coefficients as an array, their
+    monomials' texts as a tuple), in the file's order. Arrays, and tuples of strings, which Python's cyclic collector
+    does not walk: a template's terms are some 30,000 small lists as JSON reads them, and a process keeps its
+    templates for life, so every full collection walked them all (~20-40 ms each with two templates loaded, on an
+    edit that happened to trigger one). Made with a few objects per step (the terms read in C), so that making it
+    sets off no collection of its own."""
 
     __slots__ = ()
 
 
+_GROUP_AT = {g: i for i, g in enumerate(GROUPS)}
+_CLASS_AT = {c: i for i, c in enumerate(CLASSES)}
+
+
 def flatten(instants: list[dict]) -> _Flat:
     """A step's instants (a template file's JSON) as _Flat."""
-    terms = tuple((n, GROUPS.index(g), CLASSES.index(c), coef, text)
-                  for n, x in enumerate(instants) for g, cls in x["groups"].items() for c, ts in cls.items()
-                  for coef, text in ts)
-    return _Flat((tuple(x["at"] for x in instants), tuple(x["kind"] for x in instants), terms))
+    import numpy as np
+
+    where: list[tuple[int, int, int]] = []
+    counts: list[int] = []
+    coefs: list = []
+    texts: list[str] = []
+    first, second = itemgetter(0), itemgetter(1)
+    for n, x in enumerate(instants):
+        for g, cls in x["groups"].items():
+            for c, terms in cls.items():
+                if terms:
+                    where.append((n, _GROUP_AT[g], _CLASS_AT[c]))
+                    counts.append(len(terms))
+                    coefs.extend(map(first, terms))
+                    texts.extend(map(second, terms))
+    index = np.repeat(np.array(where, dtype=np.intp).reshape(-1, 3), counts, axis=0)  # [term, (moment, group, class)]
+    return _Flat((tuple(x["at"] for x in instants), tuple(x["kind"] for x in instants), index,
+                  np.array(coefs, dtype=float), tuple(texts)))
 
 
 class CompiledStep:
@@ -138,8 +159,7 @@ class CompiledStep:
 
         self.attention = attention
         self.kinds = kinds or ["full"]
-        at, kind, terms = instants if isinstance(instants, _Flat) else flatten(instants)
-        n, g, c, values, texts = zip(*terms) if terms else ((),) * 5
+        at, kind, index, values, texts = instants if isinstance(instants, _Flat) else flatten(instants)
         # each monomial numbered where it first appears (as the terms name it), its part with it; then every term's
         # coefficient added in place in one go (np.add.at adds in the terms' order, as a loop would)
         monos: dict[tuple, int] = {}
@@ -155,8 +175,7 @@ class CompiledStep:
         self.at_array, self.kind_array = np.array(self.at), np.array([k or "" for k in self.kind])
         self.monomials = list(monos)
         coef = np.zeros((len(at), len(GROUPS), len(CLASSES), len(PARTS), max(1, len(monos))))
-        np.add.at(coef, (np.array(n, dtype=np.intp), np.array(g, dtype=np.intp), np.array(c, dtype=np.intp),
-                         mono_part[:, 1], mono_part[:, 0]), np.array(values, dtype=float))
+        np.add.at(coef, (index[:, 0], index[:, 1], index[:, 2], mono_part[:, 1], mono_part[:, 0]), values)
         self.coef = coef
 
     def values(self, v: dict[str, int]) -> Any:
