@@ -64,8 +64,8 @@ def test_every_shipped_step_compiles_from_the_loaded_form_as_from_its_json(path)
 
 
 def test_a_loaded_template_keeps_nothing_the_collector_walks():
-    """The JSON's ~30,000 small lists per template are let go: what the template keeps of its steps is tuples of
-    numbers and strings, untracked once the collector has seen them (so a full collection no longer walks them)."""
+    """The JSON's ~30,000 small lists per template are let go: what the template keeps of its steps is arrays and
+    tuples of strings, untracked once the collector has seen them (so a full collection no longer walks them)."""
     template = StepTemplate(_data(max(SHIPPED, key=lambda p: p.stat().st_size)))
     gc.collect()
     gc.collect()
