@@ -203,7 +203,9 @@ class _Totals(Mapping):
     core.fit_search); the label -> bytes index is made only where a search asks a moment by name."""
 
     def __init__(self, names: tuple[str, ...], totals: list[int]) -> None:
-        self.names, self.totals = names, totals
+        # a tuple: one of numbers only, which Python's collector stops tracking (a memo keeps thousands of these, and
+        # a list's every item was walked again by each full collection during an edit)
+        self.names, self.totals = names, tuple(totals)
         self._index: dict[str, int] | None = None
         self.peak = max(totals, default=None)  # None: none to take the largest of (peak_of says so)
 

@@ -17,11 +17,11 @@ from .step_template import CLASSES, GROUPS
 
 def depth(plan: Any) -> int:
     """Blocks of the plan's model: its architecture's layers, or the block groups of its tensor list."""
-    from .architecture_tensors import block_group
-
     arch = plan.model.architecture
     if arch is not None:
         return arch.layers
+    from .architecture_tensors import block_group
+
     return max(1, len({block_group(n) for n, _ in plan.model.named_shapes or []} - {"root"}))
 
 

@@ -17,8 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from .peak_engine import unit_bytes
+from . import step_template
+from .cuda_kernels import saved_less
+from .peak_engine import _grad_keys, block_grads, engine, optimizer_temps, unit_bytes
+from .peak_knobs import step_knobs, unit_shapes
 from .peak_traced import _TRACE_GRAD, _less, _Named, _placed, _Placed, depth
+
+# (imports at the top, not in the functions: a new memo of peaks makes some sixty StageTotals, and each import run in a
+# function is ~1 us of importlib's bookkeeping)
 
 @lru_cache(maxsize=256)
 def labels(names: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
@@ -226,11 +232,10 @@ _TEMPLATES: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}  # by the (imm
 def _template(arch: Any, carried: Any) -> Any:
     """step_template.template_for, kept by the objects asked (a plan's variants share its model's): working out the
     structure's key each time was most of a new memo's StageTotals."""
-    from .step_template import _OFF, INSTALLS, template_for
-
-    if _OFF:  # templates switched off (step_template.off)
+    template_for = step_template.template_for
+    if step_template._OFF:  # templates switched off (step_template.off)
         return template_for(arch, carried)
-    key = (id(arch), id(carried), INSTALLS[0])
+    key = (id(arch), id(carried), step_template.INSTALLS[0])
     found = _TEMPLATES.get(key)
     if found is None or found[0] is not arch or found[1] is not carried:
         if len(_TEMPLATES) >= 64:
@@ -249,9 +254,6 @@ class StageTotals:
     accumulating = False  # the plans it serves: one micro-batch a step (a subclass serves accumulation)
 
     def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str) -> None:
-        from .peak_engine import _grad_keys, block_grads, engine, optimizer_temps
-        from .peak_knobs import step_knobs, unit_shapes
-
         self.plan, self.stage, self.one, self.template, self.mode = plan, stage, one, template, mode
         self.eng = eng = engine(plan, stage)
         self.kn = kn = step_knobs(plan)
@@ -288,8 +290,6 @@ class StageTotals:
 
     @classmethod
     def of(cls, plan: Any, stage: int, b: Any, one: Any) -> "StageTotals | None":
-        from .peak_knobs import step_knobs
-
         arch = plan.model.architecture
         modes = set(step_knobs(plan).modes)
         if len(modes) > 1 or (arch is None and not plan.model.step_template) \
@@ -301,8 +301,6 @@ class StageTotals:
         return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute)
 
     def __call__(self, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
-        from .cuda_kernels import saved_less
-
         arch, eng = self.plan.model.architecture, self.eng
         step = self.template.step(arch, seq, eng.compute, self.mode, batch)
         if step is None:

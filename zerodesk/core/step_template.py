@@ -18,6 +18,7 @@ import gzip
 import json
 from contextlib import contextmanager
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -111,32 +112,70 @@ def _part(mono: tuple[tuple[str, int], ...]) -> int:
     return 0 if not syms & {"s", "b"} else 1 if "V" in syms else 2
 
 
+class _Flat(tuple):
+    """One step's moments as a template file gives them, flattened: (each moment's place, each moment's block kind,
+    every term's (moment, group index, class index) as an array [term, 3], their coefficients as an array, their
+    monomials' texts as a tuple), in the file's order. Arrays, and tuples of strings, which Python's cyclic collector
+    does not walk: a template's terms are some 30,000 small lists as JSON reads them, and a process keeps its
+    templates for life, so every full collection walked them all (~20-40 ms each with two templates loaded, on an
+    edit that happened to trigger one). Made with a few objects per step (the terms read in C), so that making it
+    sets off no collection of its own."""
+
+    __slots__ = ()
+
+
+_GROUP_AT = {g: i for i, g in enumerate(GROUPS)}
+_CLASS_AT = {c: i for i, c in enumerate(CLASSES)}
+
+
+def flatten(instants: list[dict]) -> _Flat:
+    """A step's instants (a template file's JSON) as _Flat."""
+    import numpy as np
+
+    where: list[tuple[int, int, int]] = []
+    counts: list[int] = []
+    coefs: list = []
+    texts: list[str] = []
+    first, second = itemgetter(0), itemgetter(1)
+    for n, x in enumerate(instants):
+        for g, cls in x["groups"].items():
+            for c, terms in cls.items():
+                if terms:
+                    where.append((n, _GROUP_AT[g], _CLASS_AT[c]))
+                    counts.append(len(terms))
+                    coefs.extend(map(first, terms))
+                    texts.extend(map(second, terms))
+    index = np.repeat(np.array(where, dtype=np.intp).reshape(-1, 3), counts, axis=0)  # [term, (moment, group, class)]
+    return _Flat((tuple(x["at"] for x in instants), tuple(x["kind"] for x in instants), index,
+                  np.array(coefs, dtype=float), tuple(texts)))
+
+
 class CompiledStep:
     """One step's moments as a coefficient array: [moment, group, class, part, monomial]."""
 
-    def __init__(self, instants: list[dict], attention: str | None = None, kinds: list[str] | None = None) -> None:
+    def __init__(self, instants: list[dict] | "_Flat", attention: str | None = None,
+                 kinds: list[str] | None = None) -> None:
         import numpy as np
 
         self.attention = attention
         self.kinds = kinds or ["full"]
+        at, kind, index, values, texts = instants if isinstance(instants, _Flat) else flatten(instants)
+        # each monomial numbered where it first appears (as the terms name it), its part with it; then every term's
+        # coefficient added in place in one go (np.add.at adds in the terms' order, as a loop would)
         monos: dict[tuple, int] = {}
-        entries = []
-        for n, x in enumerate(instants):
-            for g, cls in x["groups"].items():
-                for c, terms in cls.items():
-                    for coef, text in terms:
-                        m = _monomial(text)
-                        entries.append((n, GROUPS.index(g), CLASSES.index(c), _part(m), monos.setdefault(m, len(monos)),
-                                        coef))
+        of_text: dict[str, tuple[int, int]] = {}
+        for text in dict.fromkeys(texts):
+            m = _monomial(text)
+            of_text[text] = (monos.setdefault(m, len(monos)), _part(m))
+        mono_part = np.array([of_text[t] for t in texts], dtype=np.intp).reshape(-1, 2)
         self._exponents = np.array([[dict(m).get(sym, 0) for sym in SYMBOLS] for m in monos] or [[0] * len(SYMBOLS)],
                                    dtype=float)  # [monomial, symbol]
-        self.at = [x["at"] for x in instants]
-        self.kind = [x["kind"] for x in instants]
+        self.at = list(at)
+        self.kind = list(kind)
         self.at_array, self.kind_array = np.array(self.at), np.array([k or "" for k in self.kind])
         self.monomials = list(monos)
-        coef = np.zeros((len(instants), len(GROUPS), len(CLASSES), len(PARTS), max(1, len(monos))))
-        for n, g, c, part, m, value in entries:
-            coef[n, g, c, part, m] += value
+        coef = np.zeros((len(at), len(GROUPS), len(CLASSES), len(PARTS), max(1, len(monos))))
+        np.add.at(coef, (index[:, 0], index[:, 1], index[:, 2], mono_part[:, 1], mono_part[:, 0]), values)
         self.coef = coef
 
     def values(self, v: dict[str, int]) -> Any:
@@ -158,7 +197,8 @@ class StepTemplate:
         self.symbols: tuple[str, ...] = tuple(data["symbols"])
         self.attention: str | None = data.get("attention")  # the CPU kernel its trace ran (cuda_kernels reads it)
         self.kinds: list[str] = data.get("kinds") or ["full"]  # a config's blocks, one period of its alternation
-        self._data = data["steps"]
+        # each step's moments flattened now, the JSON's lists and dicts let go (see _Flat); compiled when asked
+        self._data = {name: flatten(step["instants"]) for name, step in data["steps"].items()}
         self._compiled: dict[str, CompiledStep] = {}
 
     def step(self, arch: Architecture | None, seq: int, compute: str, recompute: str,
@@ -172,7 +212,7 @@ class StepTemplate:
         if name not in self._compiled:
             if name not in self._data:
                 return None
-            self._compiled[name] = CompiledStep(self._data[name]["instants"], self.attention, self.kinds)
+            self._compiled[name] = CompiledStep(self._data[name], self.attention, self.kinds)
         return self._compiled[name]
 
 
