@@ -228,7 +228,8 @@ def cmdline(pid: int) -> str:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name)
 def test_the_config_import_child_dies_with_zerodesk_plan(sig, tmp_path):
-    """`plan --config` reads a model type without a layout in a child Python: signalled, the CLI takes it along."""
+    """`plan --config` reads a model type without a layout in a child Python (the warm worker its tensor list and
+    step template are forked from): signalled, the CLI takes it along (and the worker its jobs: test_job_server)."""
     from test_hf_transformers_path import GPT_NEO
 
     (tmp_path / "config.json").write_text(json.dumps(GPT_NEO))
@@ -236,7 +237,7 @@ def test_the_config_import_child_dies_with_zerodesk_plan(sig, tmp_path):
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         deadline = time.monotonic() + 60
-        while not (child := {p for p in descendants(cli.pid) if "hf_model" in cmdline(p)}):
+        while not (child := {p for p in descendants(cli.pid) if "zerodesk.measure.worker" in cmdline(p)}):
             assert time.monotonic() < deadline and cli.poll() is None, "the child never started"
             time.sleep(0.02)
         time.sleep(0.5)  # importing torch and transformers: seconds more
