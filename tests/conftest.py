@@ -142,10 +142,11 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {path}")
     terminalreporter.write_line(f"{sum(r[0] for _, r in rows):9.1f} {sum(r[1] for _, r in rows):9.1f}  total")
     terminalreporter.write_line("the tests that took the most CPU (s; wall s):")
-    for test, (cpu, wall) in sorted(_BY_TEST.items(), key=lambda kv: -kv[1][0])[:25]:
+    count = int(os.environ.get("CPU_TABLE_ROWS", "25"))  # how many tests each list names
+    for test, (cpu, wall) in sorted(_BY_TEST.items(), key=lambda kv: -kv[1][0])[:count]:
         terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {test}")
     terminalreporter.write_line("the tests that waited the most (wall s less CPU s; CPU s):")
-    for test, (cpu, wall) in sorted(_BY_TEST.items(), key=lambda kv: kv[1][0] - kv[1][1])[:25]:
+    for test, (cpu, wall) in sorted(_BY_TEST.items(), key=lambda kv: kv[1][0] - kv[1][1])[:count]:
         terminalreporter.write_line(f"{wall - cpu:9.1f} {cpu:9.1f}  {test}")
     end = time.perf_counter() - _SESSION_START
     for worker, (last, wall) in sorted(_BY_WORKER.items()):  # a worker done long before the end: a tail to balance
