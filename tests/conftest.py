@@ -112,6 +112,7 @@ def pytest_runtest_teardown(item):
 
 
 _BY_MODULE: dict[str, list[float]] = {}
+_BY_TEST: dict[str, list[float]] = {}  # test id: [CPU s, wall s], its setup, call and teardown together
 _BY_WORKER: dict[str, list[float]] = {}  # pytest-xdist worker: [its last report's time, its tests' wall s]
 _SESSION_START = time.perf_counter()
 
@@ -122,6 +123,9 @@ def pytest_runtest_logreport(report):
         row = _BY_MODULE.setdefault(report.nodeid.split("::")[0], [0.0, 0.0])
         row[0] += props["cpu_s"]
         row[1] += props["wall_s"]
+        test = _BY_TEST.setdefault(report.nodeid, [0.0, 0.0])
+        test[0] += props["cpu_s"]
+        test[1] += props["wall_s"]
         worker = getattr(getattr(report, "node", None), "gateway", None)
         if worker is not None:  # the controller of a pytest-xdist run: when each worker last reported
             busy = _BY_WORKER.setdefault(worker.id, [0.0, 0.0])
@@ -137,6 +141,13 @@ def pytest_terminal_summary(terminalreporter, config):
     for path, (cpu, wall) in rows:
         terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {path}")
     terminalreporter.write_line(f"{sum(r[0] for _, r in rows):9.1f} {sum(r[1] for _, r in rows):9.1f}  total")
+    terminalreporter.write_line("the tests that took the most CPU (s; wall s):")
+    count = int(os.environ.get("CPU_TABLE_ROWS", "25"))  # how many tests each list names
+    for test, (cpu, wall) in sorted(_BY_TEST.items(), key=lambda kv: -kv[1][0])[:count]:
+        terminalreporter.write_line(f"{cpu:9.1f} {wall:9.1f}  {test}")
+    terminalreporter.write_line("the tests that waited the most (wall s less CPU s; CPU s):")
+    for test, (cpu, wall) in sorted(_BY_TEST.items(), key=lambda kv: kv[1][0] - kv[1][1])[:count]:
+        terminalreporter.write_line(f"{wall - cpu:9.1f} {cpu:9.1f}  {test}")
     end = time.perf_counter() - _SESSION_START
     for worker, (last, wall) in sorted(_BY_WORKER.items()):  # a worker done long before the end: a tail to balance
         terminalreporter.write_line(f"{worker}: {wall:.0f} s in tests, last report at {last:.0f} s, idle for the "

@@ -179,27 +179,12 @@ def test_the_bundle_tab_searches_for_a_python_off_the_gui_thread(gui_settings, q
     qtbot.waitUntil(lambda: controls.python_note.text().startswith("torch "), timeout=60_000)  # and checked at once
 
 
-@pytest.mark.parametrize("command", ["measure", "simulate", "fit --verify"])
-@pytest.mark.skipif(os.name == "nt", reason="sh wrappers stand in for the interpreters")
-def test_a_relative_python_is_the_one_in_the_users_folder_for_the_check_and_the_run(command, tmp_path):
-    """`--python venv/bin/python` names the user's venv, from the folder the command was started in, for both
-    the check (which runs from the temporary folder) and the run; the same path under that folder never runs."""
-    from test_lifeline import TINY_ARCH, fit_verify_args
-
-    work, neutral = tmp_path / "work", tmp_path / "tmp"
-    for folder, mark in ((work, "USED"), (neutral, "PLANTED")):  # each a real Python behind a wrapper that leaves a mark
-        wrapper = folder / "venv" / BIN / "python"
-        wrapper.parent.mkdir(parents=True)
-        wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{tmp_path / mark}"\nexec "{sys.executable}" "$@"\n')
-        wrapper.chmod(0o755)
-    args = {"measure": ["measure", *TINY_ARCH, "--ranks", "2", "--device", "cpu", "--stage", "0"],
-            "simulate": ["simulate", *TINY_ARCH, "--dp", "2", "--stage", "0"],
-            "fit --verify": fit_verify_args()}[command]
-    done = subprocess.run([sys.executable, "-m", "zerodesk", *args, "--python", os.path.join("venv", BIN, "python"),
-                           "--json"], cwd=work, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "TMPDIR": str(neutral), "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)})
-    assert not (tmp_path / "PLANTED").exists(), (tmp_path / "PLANTED").read_text()[:300]
-    assert done.returncode == 0, done.stderr[-2000:]
-    used = (tmp_path / "USED").read_text().splitlines()
-    assert any("find_spec" in line for line in used) and any("zerodesk.measure.worker" in line for line in used)
-    assert interpreter.located(os.path.join("venv", BIN, "python")) == os.path.join(os.getcwd(), "venv", BIN, "python")
+def test_a_relative_python_is_located_from_the_current_folder(tmp_path, monkeypatch):
+    """`--python venv/bin/python` names the user's venv, from the folder the command was started in, taken once for
+    the check (which runs from the temporary folder) and the run; a bare name is looked up on PATH. The commands'
+    own runs with a relative Python (each command's check and run, and that the same path under the temporary
+    folder never runs): tests/test_lifeline.py's test_no_child_runs_code_from_the_current_folder."""
+    monkeypatch.chdir(tmp_path)
+    assert interpreter.located(os.path.join("venv", BIN, "python")) == os.path.join(str(tmp_path), "venv", BIN, "python")
+    assert interpreter.located(sys.executable) == sys.executable
+    assert interpreter.located("no-such-python-here") == "no-such-python-here"

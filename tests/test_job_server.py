@@ -94,6 +94,11 @@ def test_which_environments_it_takes():
     assert job_environment({**before, "OMP_NUM_THREADS": "4"}, neutral, before, after) is None
     assert job_environment({"OMP_NUM_THREADS": "1"}, neutral, before, after) is None  # PATH missing
     assert job_environment({**before, "PYTHONWARNINGS": "error"}, neutral, before, after) is None
+    # a wrapper script between the runner and the worker's Python (the interpreter chosen is a shell script, as
+    # pyenv's shims are): the shell's own bookkeeping differs, the job keeps the runner's
+    shell = {**before, "PWD": "/tmp/neutral", "SHLVL": "2", "_": "/bin/sh"}
+    job = {**before, "PWD": "/home/u/work", "OLDPWD": "/home/u"}
+    assert job_environment(job, neutral, shell, {**shell, **after}) == {**after, **job}
 
 
 def test_a_job_whose_environment_differs_runs_as_its_own_python(job_server):

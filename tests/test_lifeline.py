@@ -161,34 +161,53 @@ def fit_verify_args() -> list[str]:
             "--gpu-memory", str(mid), "--verify", "--json"]
 
 
+RELATIVE_PYTHON = os.path.join("venv", "bin", "python")  # --python as typed, relative to the folder started from
 PATHS = {  # every way a command or the window starts a child Python
     # a config opened like a plan file: the config import of `plan --config` (the same plan_from_args, its tensor
     # list and step template children; seconds of torch and transformers each, so asked once), then the window's
     "--screenshot and plan --config": lambda: [str(CLI), "config.json", "--screenshot", "shot.png"],
     "the window's import": lambda: [sys.executable, "-P", "-c", WINDOW_IMPORT, "config.json", "settings"],
-    "simulate": lambda: [str(CLI), "simulate", *TINY_ARCH, "--dp", "2", "--stage", "0", "--json"],
-    "measure": lambda: [str(CLI), "measure", *TINY_ARCH, "--ranks", "2", "--device", "cpu", "--stage", "0", "--json"],
-    "fit --verify": lambda: [str(CLI), *fit_verify_args()],
+    # the commands that run the worker, each with a relative --python (a run's seconds of torch each: the one
+    # run of each command proves both, tests/test_interpreter.py's relative Python and the planted modules)
+    "simulate": lambda: [str(CLI), "simulate", *TINY_ARCH, "--dp", "2", "--stage", "0", "--json",
+                         "--python", RELATIVE_PYTHON],
+    "measure": lambda: [str(CLI), "measure", *TINY_ARCH, "--ranks", "2", "--device", "cpu", "--stage", "0", "--json",
+                        "--python", RELATIVE_PYTHON],
+    "fit --verify": lambda: [str(CLI), *fit_verify_args(), "--python", RELATIVE_PYTHON],
 }
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_no_child_runs_code_from_the_current_folder(path, tmp_path):
     """json.py, torch.py, a zerodesk package... in the folder a command is started from are never imported,
-    whichever child the command starts (the config import reads a model type ZeroDesk has no layout for)."""
+    whichever child the command starts (the config import reads a model type ZeroDesk has no layout for).
+
+    The worker's commands are given `--python venv/bin/python`: it names the user's venv, from the folder the
+    command was started in, for both the check (which runs from the temporary folder) and the run; the same path
+    under the temporary folder never runs."""
     from test_hf_transformers_path import GPT_NEO
 
     if not CLI.exists():
         pytest.skip("zerodesk is not installed as a console script beside this Python")
     (tmp_path / "config.json").write_text(json.dumps(GPT_NEO))
     plant(tmp_path)
+    neutral = tmp_path / "tmp"
+    for folder, mark in ((tmp_path, "USED"), (neutral, "WRONG-PYTHON")):  # real Pythons behind wrappers that leave a mark
+        wrapper = folder / RELATIVE_PYTHON
+        wrapper.parent.mkdir(parents=True)
+        wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{tmp_path / mark}"\nexec "{sys.executable}" "$@"\n')
+        wrapper.chmod(0o755)
     done = subprocess.run(PATHS[path](), cwd=tmp_path, capture_output=True, text=True, timeout=600,
                           env={**os.environ, "OMP_NUM_THREADS": "1", "QT_QPA_PLATFORM": "offscreen",
-                               "XDG_CONFIG_HOME": str(tmp_path / "config-home")})
+                               "XDG_CONFIG_HOME": str(tmp_path / "config-home"), "TMPDIR": str(neutral)})
     assert sorted(p.name for p in tmp_path.glob("PLANTED-*")) == []
+    assert not (tmp_path / "WRONG-PYTHON").exists(), (tmp_path / "WRONG-PYTHON").read_text()[:300]
     assert done.returncode == 0, done.stdout[-1000:] + done.stderr[-2000:]
     if path == "the window's import":
         assert done.stdout.startswith("imported 10,136") or done.stdout.startswith("imported 10136"), done.stdout
+    if RELATIVE_PYTHON in PATHS[path]():
+        used = (tmp_path / "USED").read_text().splitlines()
+        assert any("find_spec" in line for line in used) and any("zerodesk.measure.worker" in line for line in used)
 
 
 def test_the_torch_check_runs_no_code_from_the_current_folder(tmp_path):
@@ -209,7 +228,8 @@ def cmdline(pid: int) -> str:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=lambda s: s.name)
 def test_the_config_import_child_dies_with_zerodesk_plan(sig, tmp_path):
-    """`plan --config` reads a model type without a layout in a child Python: signalled, the CLI takes it along."""
+    """`plan --config` reads a model type without a layout in a child Python (the warm worker its tensor list and
+    step template are forked from): signalled, the CLI takes it along (and the worker its jobs: test_job_server)."""
     from test_hf_transformers_path import GPT_NEO
 
     (tmp_path / "config.json").write_text(json.dumps(GPT_NEO))
@@ -217,7 +237,7 @@ def test_the_config_import_child_dies_with_zerodesk_plan(sig, tmp_path):
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         deadline = time.monotonic() + 60
-        while not (child := {p for p in descendants(cli.pid) if "hf_model" in cmdline(p)}):
+        while not (child := {p for p in descendants(cli.pid) if "zerodesk.measure.worker" in cmdline(p)}):
             assert time.monotonic() < deadline and cli.poll() is None, "the child never started"
             time.sleep(0.02)
         time.sleep(0.5)  # importing torch and transformers: seconds more

@@ -55,7 +55,9 @@ def model_from_hf_config(path: str | Path, python: str | None = None, fit_templa
     A model_type with a ZeroDesk layout becomes an architecture (no torch involved); any other is
     read by transformers in a subprocess into a tensor list stored with its config, and with fit_template its
     step template too (its activations from its own module, a minute or two: `zerodesk plan --config` does it).
-    server: a JobServer whose warm worker runs those subprocesses (torch and transformers already imported)."""
+    server: a JobServer whose warm worker runs those subprocesses (torch and transformers already imported); without
+    one, the two subprocesses of fit_template are forked from a worker of their own (torch imported once: a config's
+    import took 15.0 CPU-s as two Pythons, 10.9 so)."""
     path, cfg = read_hf_config(path)
     model_type = cfg.get("model_type")
     name = model_name(cfg)
@@ -63,6 +65,12 @@ def model_from_hf_config(path: str | Path, python: str | None = None, fit_templa
         arch = architecture_from_config_dict(cfg, path)  # refuses a missing model_type with a sentence
         return {"name": name, "architecture": arch.model_dump(exclude_defaults=True)}, \
             {"model_type": model_type, "seq_len": arch.max_positions}
+    if server is None and fit_template:
+        from .job_server import JobServer, supported
+
+        if supported():
+            with JobServer(python) as own:
+                return model_from_hf_config(path, python, fit_template, own)
     try:
         tensors = read_tensor_list(cfg, str(path), python, server=server)
     except PlanError as exc:

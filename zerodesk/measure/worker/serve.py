@@ -57,14 +57,21 @@ def preload(transformers: bool = True) -> None:
         pass
 
 
+# What a shell between the runner and this Python sets on its way (a wrapper script given as the interpreter,
+# pyenv's shims): its own bookkeeping, which no import reads. Were it compared, every job of such an interpreter
+# would be refused and start as its own Python, importing torch again.
+SHELL_BOOKKEEPING = frozenset({"PWD", "OLDPWD", "SHLVL", "_"})
+
+
 def job_environment(job: dict[str, str], neutral: tuple[str, ...], before: dict[str, str],
                     after: dict[str, str]) -> dict[str, str] | None:
     """The environment the job would have as its own Python once torch is imported, or None where its imports could
     have gone otherwise: a variable not `neutral` differs from `before` (what the imports ran under), other than one
-    the imports set, absent from the job or as they set it."""
+    the imports set, absent from the job or as they set it, or a shell's bookkeeping (SHELL_BOOKKEEPING: the job
+    keeps its own)."""
     set_by_imports = {k: v for k, v in after.items() if before.get(k) != v}
     for key in set(job) | set(before):
-        if key.startswith(neutral) or job.get(key) == before.get(key):
+        if key.startswith(neutral) or key in SHELL_BOOKKEEPING or job.get(key) == before.get(key):
             continue
         if key in set_by_imports and job.get(key) == set_by_imports[key]:
             continue
