@@ -176,7 +176,8 @@ def test_a_fitted_template_reproduces_the_traced_step_at_new_sizes(name):
     pytest.importorskip("transformers")
     from zerodesk.core.peak_traced import _counts
     from zerodesk.core.step_template import GROUPS, StepTemplate, block_kinds
-    from zerodesk.measure.worker.step_template import PERIODS, fit_template, live_at, trace_all
+    from zerodesk.measure.worker.step_template import PERIODS, fit_template, trace_all
+    from zerodesk.measure.worker.template_moments import live_at
 
     arch = Architecture(**TINY[name])
     seq = 40
