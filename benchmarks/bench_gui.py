@@ -24,9 +24,9 @@ model and every live view updated ("data"), then the event loop's turn that pain
 front with its charts, the form, the glossary); with the Plan tab and then the Table tab in front. Median and p90
 of wall time and of the GUI thread's own CPU time (steadier on a shared machine); target: median <= 16 ms and
 p90 <= 25 ms for every field. --baseline DIR times another checkout the same way: each side runs in its own child
-processes (the baseline under DIR/.venv when it has one), started alternately (--rounds), side by side. A child
-starts as `zerodesk` does (zerodesk.gui.app first: the collector held through the start, whose objects are frozen
-once it is done), and the edits begin after the start's last step, as a user's would.
+processes (the baseline under DIR/.venv when it has one), started alternately (--rounds), side by side.
+A child starts as `zerodesk` does (zerodesk.gui.app first: the collector held through the start, whose objects are
+frozen once it is done), and the edits begin after the start's last step, as a user's would.
 Quit: from Quit (Ctrl+Q) to the process gone, the Measure tab opened first (its interpreter check may
 still run); target: under 0.3 s (Python's own teardown took 0.7-1.4 s here, 2-3 s on a busy machine).
 Fit view: the same fields with the Fit tab in front (the solver's answer and map recomputed and the tab repainted),
