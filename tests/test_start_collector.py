@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import linecache
 
 from zerodesk import start_collector
 
@@ -27,3 +28,12 @@ def test_the_window_gives_the_collector_back_once_everything_is_in_place(window,
     start_collector.hold()  # as a start through zerodesk.gui.app does
     window.startup.flush()  # what waited for the first paint is in place
     assert window.startup.is_done() and not start_collector.held()
+
+
+def test_release_lets_go_of_the_sources_read_during_the_start():
+    start_collector.release()
+    start_collector.hold()
+    assert linecache.getlines(start_collector.__file__)  # as PySide6 reads each module imported after it
+    assert start_collector.__file__ in linecache.cache
+    start_collector.release()
+    assert start_collector.__file__ not in linecache.cache

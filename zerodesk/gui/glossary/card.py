@@ -271,6 +271,9 @@ class GlossaryCard(QWidget):
         if self._stale and self._loaded:
             self._render()
 
+    def _finish_layout(self) -> None:
+        self.browser.document().documentLayout().documentSize()  # the whole card laid out (nothing once it is)
+
     def _render(self, *_args) -> None:
         """Show the card for its inputs: nothing when they are those shown, the section on the profile and scheme
         rewritten in place when only it changed, else the whole card laid out anew (keeping the scroll position)."""
@@ -300,6 +303,9 @@ class GlossaryCard(QWidget):
             return
         scroll = self.browser.verticalScrollBar().value()
         self.browser.setHtml(page.document(claims, query, self._selected, in_use, note))
+        # Qt lays the rest out in 10 ms steps, and an edit of the scheme that comes first finishes it (patch_in_use:
+        # ~9 ms on that edit): finish it at the next idle turn instead
+        QTimer.singleShot(0, self, self._finish_layout)
         if query.strip() and query != self._shown_query and claims:
             self.browser.scrollToAnchor(claims[0].id)  # a new filter: show its first match
         else:
