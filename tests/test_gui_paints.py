@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from conftest import choose_index, type_in
 
@@ -251,3 +251,30 @@ def test_the_offload_chart_redrawn_keeps_its_axes_drawing_when_their_titles_stay
     chart.set_plan(window.model.plan)
     assert [axis.picture for axis in axes] == pictures
     assert [axis.labelText for axis in axes] == ["memory, GB", "ZeRO stage"]
+
+
+def test_a_shard_group_typed_again_repaints_no_other_form_field(window, qtbot):
+    """The shard group's hint says "N = Nd: flat" in a line and "r groups of N: ..." in two: it keeps the taller height
+    once it has needed it, so a shard group typed again lays nothing out anew (the section resized, the whole form was laid
+    out and every field of it repainted, on every edit that changed the hint's line count)."""
+    type_in(window.form.field("cluster.gpus_per_node"), "64")  # Nd 64: "16 groups of 4: ..." wraps
+    field = window.form.field("cluster.shard_group")
+    hint = window.form.findChild(QObject, "shardGroupHint")
+    others = {"sequence": window.form.field("seq_len"), "params": window.form.field("model.params")}
+    counter = PaintCounter(others)
+    heights = set()
+    for text in ("4", "", "4", ""):
+        if text == "":
+            counter.take()
+        shown = hint.text()
+        type_in(field, text)
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+        assert hint.text() != shown  # the hint did change
+        alone = QLabel(hint.text())  # the height the text needs by itself
+        alone.setWordWrap(True)
+        alone.setFont(hint.font())
+        heights.add(alone.heightForWidth(hint.width()))
+    assert len(heights) == 2  # its texts need different heights
+    assert counter.take() == {"sequence": 0, "params": 0}
