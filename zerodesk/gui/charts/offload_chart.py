@@ -10,7 +10,7 @@ import html
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ...core.accounting import STAGES
 from ...core.notes import Note
@@ -18,6 +18,7 @@ from ...core.offload import OffloadBreakdown, compute_offload, pressures, traffi
 from ...core.plan import Offload, Plan
 from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
+from ..base.wrapped_label import WrappedLabel
 from .draw_once import PaintCounted
 from .grid import apply_axis_palette
 
@@ -55,9 +56,10 @@ class OffloadChart(QWidget):
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(2)
-        self.title = QLabel()
+        # WrappedLabel: QLabel's sizes and pixels, measured once per text and width (a profile toggled changes both texts;
+        # the layout that follows asked each QLabel its height several times, each a layout of its rich text)
+        self.title = WrappedLabel()
         self.title.setObjectName("offloadTitle")
-        self.title.setWordWrap(True)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         v.addWidget(self.title)
         self.plot = _Plot()
@@ -69,9 +71,8 @@ class OffloadChart(QWidget):
         self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to do there by keyboard: Tab passes it by
         apply_axis_palette(self.plot)
         v.addWidget(self.plot, 1)
-        self.verdict = QLabel()
+        self.verdict = WrappedLabel()
         self.verdict.setObjectName("offloadVerdict")
-        self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.TextFormat.RichText)
         v.addWidget(self.verdict)
         self.bars = {key: pg.BarGraphItem(x=[], height=[], width=WIDTH, brush=color, pen=pg.mkPen(None))
