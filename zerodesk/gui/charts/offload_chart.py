@@ -85,9 +85,15 @@ class OffloadChart(QWidget):
             self.plot.addItem(line)
         self.host_label = pg.InfLineLabel(self.host_line, "", position=0.02, anchors=[(0, 0), (0, 0)], color=HOST_LINE_COLOR)
         self.gpu_label = pg.InfLineLabel(self.gpu_line, "", position=0.55, anchors=[(0, 1), (0, 1)], color=GPU_LINE_COLOR)
-        self.unknown_marks: list[pg.TextItem] = []  # '?' where the working set needs the architecture
+        self._marks: list[pg.TextItem] = []  # '?' where the working set needs the architecture; kept, the first _shown shown
+        self._shown = 0
         self.plot.getAxis("bottom").setTicks([[(s, str(s)) for s in STAGES]])
         self.plot.setXRange(-0.6, 3.6, padding=0)
+
+    @property
+    def unknown_marks(self) -> list[pg.TextItem]:
+        """The '?' marks shown, one per GPU bar whose working set is unknown."""
+        return self._marks[:self._shown]
 
     def breakdown(self) -> OffloadBreakdown | None:
         return self._b
@@ -121,21 +127,20 @@ class OffloadChart(QWidget):
             ys.append(y0 / scale)
 
         top = 0.0
-        for mark in self.unknown_marks:
-            self.plot.removeItem(mark)
-        self.unknown_marks = []
+        marks = 0
         for s in b.stages:
             if not s.applicable:
                 continue
             put("gpu", s.stage - WIDTH, s.gpu_bytes)
             if s.gpu_working_bytes is None:  # unknown (no shapes): a '?' on the GPU bar, never a bar of 0
-                mark = pg.TextItem("?", color=SERIES_COLORS["working"], anchor=(0.5, 1.0))
-                mark.setPos(s.stage - WIDTH, s.gpu_bytes / scale)
-                self.plot.addItem(mark)
-                self.unknown_marks.append(mark)
+                self._unknown_mark(marks).setPos(s.stage - WIDTH, s.gpu_bytes / scale)
+                marks += 1
             put("working", s.stage - WIDTH, s.gpu_working_bytes or 0, s.gpu_bytes)
             put("nvme" if s.on_nvme else "host", s.stage, s.offloaded_node_bytes)
             top = max(top, s.gpu_bytes + (s.gpu_working_bytes or 0), s.offloaded_node_bytes)
+        for mark in self._marks[marks:]:
+            mark.hide()
+        self._shown = marks
         for key, (xs, hs, ys) in series.items():
             self.bars[key].setOpts(x=xs, height=hs, y0=ys, width=WIDTH)
         for line, nbytes in ((self.host_line, plan.cluster.host_memory_bytes),
@@ -153,6 +158,17 @@ class OffloadChart(QWidget):
         _set_label(self.plot.getAxis("left"), self.tr("memory, {unit}").format(unit=i18n.unit_label(unit)))
         _set_label(self.plot.getAxis("bottom"), self.tr("ZeRO stage"))
         self._texts(plan, b, unit)
+
+    def _unknown_mark(self, index: int) -> pg.TextItem:
+        """The index-th '?' mark, shown; made once and kept (a raw parameter count made and added a text item per
+        stage on every edit, each laid out and transformed anew when first painted)."""
+        if index == len(self._marks):
+            mark = pg.TextItem("?", color=SERIES_COLORS["working"], anchor=(0.5, 1.0))
+            self.plot.addItem(mark)
+            self._marks.append(mark)
+        mark = self._marks[index]
+        mark.show()
+        return mark
 
     def _texts(self, plan: Plan, b: OffloadBreakdown, unit: str) -> None:
         where = self.tr("NVMe") if b.target == "nvme" else self.tr("host memory")
