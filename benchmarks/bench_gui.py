@@ -18,8 +18,10 @@ Large clusters: an edit under the torch profile at Nd 1,024 / 16,384 / 65,536, l
 of the GUI thread; target: never over 50 ms.
 Edit-to-redraw, per field (P, scheme, profile, GPU, GPU memory, Nd, sequence, micro-batch, recompute, accumulation,
 shard group, offload, parameter dtype, prefetch; a field the plan turns off is skipped), on the card example (raw
-P) and on Llama 2 7B under both profiles (each field from that plan as named: the preset on the window's own first plan,
-whatever the fields timed before it left in the form): one user edit (a key typed into a line edit, a combo choice) to the
+P), on Llama 2 7B under both profiles and on heavy plans (Llama 2 70B and 13B on 8 x 8 H100 with optimizer+params
+offload, HSDP, accumulation, full recompute, micro-batch > 1, 8-bit Adam; raw P = 175e9 at Nd 4,096 with optimizer
+offload), each field from its plan as named (a preset on the window's own first plan, whatever the fields timed before it
+left in the form): one user edit (a key typed into a line edit, a combo choice) to the
 model and every live view updated ("data"), then the event loop's turn that paints what changed (the view in
 front with its charts, the form, the glossary); with the Plan tab and then the Table tab in front. Median and p90
 of wall time and of the GUI thread's own CPU time (steadier on a shared machine); target: median <= 16 ms and
@@ -250,6 +252,17 @@ EDIT_PLANS = {  # label -> (model preset or None for the window's own card examp
     "card example (raw P = 2e9, Nd 4)": (None, {}),
     "Llama 2 7B, paper, 8 x 8 H100": ("llama-2-7b", {"seq_len": 4096}),
     "Llama 2 7B, torch, 8 x 8 H100": ("llama-2-7b", {"seq_len": 4096, "profile": "torch"}),
+    # heavy plans, 8 x 8 H100: every part of the charts in use (the offload chart, HSDP, accumulation, full recompute,
+    # micro-batch > 1, 8-bit Adam: optimizer+params offload), and raw P at a very large Nd
+    "70B torch, offload, HSDP 8, mb 2, acc 4": (
+        "llama-2-70b", {"seq_len": 4096, "profile": "torch", "offload": "optimizer+params", "micro_batch": 2,
+                        "accum_steps": 4, "recompute": "full", "cluster": {"shard_group": 8}}),
+    "13B paper, 8-bit Adam, offload, HSDP 4": (
+        "llama-2-13b", {"seq_len": 4096, "scheme": "mixed-adam-8bit", "offload": "optimizer+params", "micro_batch": 4,
+                        "accum_steps": 2, "recompute": "full", "cluster": {"shard_group": 4}}),
+    "raw P = 175e9, Nd 4,096, opt. offload": (
+        None, {"model": {"params": 175_000_000_000}, "offload": "optimizer",
+               "cluster": {"nodes": 512, "gpus_per_node": 8}}),
 }
 
 
@@ -325,15 +338,18 @@ def edit_samples(edits: int, view: str, plans: dict, only: set[str] | None = Non
         for name, key, edit in _edit_scenarios(w.form, preset):
             if only and name not in only:
                 continue
-            base = start if preset is None else None
+            base = start if preset is None and not fields else None
             if base is None:
                 # from the window's own plan, not from what the previous field's last edit left: a 7B plan took the
                 # offload, micro-batch, shard group... of the edits before it, which one depended on the edit count
                 w.load_plan(start)
-                w.form.apply_model_preset(preset)
-                data = {**w.model.plan.model_dump(), **fields}
-                data["cluster"] = {**data["cluster"], "nodes": 8, "gpus_per_node": 8, "dp": None, "gpu": "h100-80gb",
-                                   "gpu_memory_bytes": find_gpu("h100-80gb").memory_bytes}
+                if preset is not None:
+                    w.form.apply_model_preset(preset)
+                dump = w.model.plan.model_dump()
+                data = {**dump, **fields, "model": {**dump["model"], **fields.get("model", {})}}
+                cluster = {"nodes": 8, "gpus_per_node": 8, "dp": None, "gpu": "h100-80gb",
+                           "gpu_memory_bytes": find_gpu("h100-80gb").memory_bytes} if preset is not None else {}
+                data["cluster"] = {**dump["cluster"], **cluster, **fields.get("cluster", {})}
                 base = Plan.model_validate(data)
             w.load_plan(base)  # each field starts from the same plan
             app.processEvents()

@@ -104,3 +104,22 @@ def test_an_unknown_working_set_is_unknown_not_zero(qtbot):
     chart.set_plan(shaped)
     assert chart.unknown_marks == [] and "unknown" not in chart.title.text()
     assert chart.bars["working"].opts["height"][0] > 0
+
+
+def test_the_unknown_marks_are_kept_across_edits(qtbot):
+    """A raw P's '?' marks are made once and moved: an edit adds no text item to the plot (one was made, added and
+    transformed anew per stage on every edit), and a plan with shapes hides them."""
+    chart = OffloadChart()
+    qtbot.addWidget(chart)
+    chart.set_plan(_card(offload="optimizer+params"))
+    items = list(chart.plot.getPlotItem().items)
+    marks = chart.unknown_marks
+    for params in (3e9, 30e9, 2e9):
+        plan = _card(offload="optimizer+params")
+        chart.set_plan(plan.model_copy(update={"model": plan.model.model_copy(update={"params": int(params)})}))
+        assert chart.plot.getPlotItem().items == items  # nothing added or removed
+        assert chart.unknown_marks == marks and all(m.isVisible() for m in marks)
+    from zerodesk.core.catalog import find_model
+
+    chart.set_plan(plan.model_copy(update={"model": find_model("llama-2-7b").to_model_spec()}))
+    assert chart.unknown_marks == [] and not any(m.isVisible() for m in marks)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QApplication, QLabel
 
 from conftest import choose_index, type_in
 
@@ -251,3 +252,61 @@ def test_the_offload_chart_redrawn_keeps_its_axes_drawing_when_their_titles_stay
     chart.set_plan(window.model.plan)
     assert [axis.picture for axis in axes] == pictures
     assert [axis.labelText for axis in axes] == ["memory, GB", "ZeRO stage"]
+
+
+def test_a_shard_group_typed_again_repaints_no_other_form_field(window, qtbot):
+    """The shard group's hint says "N = Nd: flat" in a line and "r groups of N: ..." in two: it keeps the taller height
+    once it has needed it, so a shard group typed again lays nothing out anew (the section resized, the whole form was laid
+    out and every field of it repainted, on every edit that changed the hint's line count)."""
+    type_in(window.form.field("cluster.gpus_per_node"), "64")  # Nd 64: "16 groups of 4: ..." wraps
+    field = window.form.field("cluster.shard_group")
+    hint = window.form.findChild(QObject, "shardGroupHint")
+    others = {"sequence": window.form.field("seq_len"), "params": window.form.field("model.params")}
+    counter = PaintCounter(others)
+    heights = set()
+    for text in ("4", "", "4", ""):
+        if text == "":
+            counter.take()
+        shown = hint.text()
+        type_in(field, text)
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+        assert hint.text() != shown  # the hint did change
+        alone = QLabel(hint.text())  # the height the text needs by itself
+        alone.setWordWrap(True)
+        alone.setFont(hint.font())
+        heights.add(alone.heightForWidth(hint.width()))
+    assert len(heights) == 2  # its texts need different heights
+    assert counter.take() == {"sequence": 0, "params": 0}
+
+
+def test_a_profile_chosen_again_lays_out_no_offload_text(window, qtbot):
+    """The offload chart's title and verdict (rich text; a profile toggled changes both) keep their recent texts laid
+    out: a profile chosen again measures and paints them from what they laid out before (QLabel laid its document out
+    anew for each text, and again for every height the layout asked, a sixth of the edit on a heavy plan)."""
+    window.form.apply_model_preset("llama-2-7b")
+    QApplication.processEvents()
+    choose_index(window.form.field("offload"), 2)
+    chart = window.plan_tab.offload_chart
+    profile = window.form.field("profile")
+
+    def settle() -> None:
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+
+    for i in (1, 0):  # each text shown, measured and painted once
+        choose_index(profile, i)
+        settle()
+    changes = []
+    for label in (chart.title, chart.verdict):
+        for doc in label.findChildren(QTextDocument) + list(getattr(label, "_documents", {}).values()):
+            doc.contentsChanged.connect(lambda: changes.append(1))
+            doc.documentLayout().documentSizeChanged.connect(lambda _size: changes.append(1))
+    for i in (1, 0, 1):
+        texts = (chart.title.text(), chart.verdict.text())
+        choose_index(profile, i)
+        settle()
+        assert (chart.title.text(), chart.verdict.text()) != texts  # the texts did change
+    assert changes == []

@@ -10,7 +10,7 @@ import html
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from ...core.accounting import STAGES
 from ...core.notes import Note
@@ -18,6 +18,7 @@ from ...core.offload import OffloadBreakdown, compute_offload, pressures, traffi
 from ...core.plan import Offload, Plan
 from ...core.units import UNIT_BYTES, scaled_unit
 from ..base import i18n
+from ..base.wrapped_label import WrappedLabel
 from .draw_once import PaintCounted
 from .grid import apply_axis_palette
 
@@ -55,9 +56,10 @@ class OffloadChart(QWidget):
         v = QVBoxLayout(self)
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(2)
-        self.title = QLabel()
+        # WrappedLabel: QLabel's sizes and pixels, measured once per text and width (a profile toggled changes both texts;
+        # the layout that follows asked each QLabel its height several times, each a layout of its rich text)
+        self.title = WrappedLabel()
         self.title.setObjectName("offloadTitle")
-        self.title.setWordWrap(True)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         v.addWidget(self.title)
         self.plot = _Plot()
@@ -69,9 +71,8 @@ class OffloadChart(QWidget):
         self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to do there by keyboard: Tab passes it by
         apply_axis_palette(self.plot)
         v.addWidget(self.plot, 1)
-        self.verdict = QLabel()
+        self.verdict = WrappedLabel()
         self.verdict.setObjectName("offloadVerdict")
-        self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.TextFormat.RichText)
         v.addWidget(self.verdict)
         self.bars = {key: pg.BarGraphItem(x=[], height=[], width=WIDTH, brush=color, pen=pg.mkPen(None))
@@ -84,9 +85,15 @@ class OffloadChart(QWidget):
             self.plot.addItem(line)
         self.host_label = pg.InfLineLabel(self.host_line, "", position=0.02, anchors=[(0, 0), (0, 0)], color=HOST_LINE_COLOR)
         self.gpu_label = pg.InfLineLabel(self.gpu_line, "", position=0.55, anchors=[(0, 1), (0, 1)], color=GPU_LINE_COLOR)
-        self.unknown_marks: list[pg.TextItem] = []  # '?' where the working set needs the architecture
+        self._marks: list[pg.TextItem] = []  # '?' where the working set needs the architecture; kept, the first _shown shown
+        self._shown = 0
         self.plot.getAxis("bottom").setTicks([[(s, str(s)) for s in STAGES]])
         self.plot.setXRange(-0.6, 3.6, padding=0)
+
+    @property
+    def unknown_marks(self) -> list[pg.TextItem]:
+        """The '?' marks shown, one per GPU bar whose working set is unknown."""
+        return self._marks[:self._shown]
 
     def breakdown(self) -> OffloadBreakdown | None:
         return self._b
@@ -120,21 +127,20 @@ class OffloadChart(QWidget):
             ys.append(y0 / scale)
 
         top = 0.0
-        for mark in self.unknown_marks:
-            self.plot.removeItem(mark)
-        self.unknown_marks = []
+        marks = 0
         for s in b.stages:
             if not s.applicable:
                 continue
             put("gpu", s.stage - WIDTH, s.gpu_bytes)
             if s.gpu_working_bytes is None:  # unknown (no shapes): a '?' on the GPU bar, never a bar of 0
-                mark = pg.TextItem("?", color=SERIES_COLORS["working"], anchor=(0.5, 1.0))
-                mark.setPos(s.stage - WIDTH, s.gpu_bytes / scale)
-                self.plot.addItem(mark)
-                self.unknown_marks.append(mark)
+                self._unknown_mark(marks).setPos(s.stage - WIDTH, s.gpu_bytes / scale)
+                marks += 1
             put("working", s.stage - WIDTH, s.gpu_working_bytes or 0, s.gpu_bytes)
             put("nvme" if s.on_nvme else "host", s.stage, s.offloaded_node_bytes)
             top = max(top, s.gpu_bytes + (s.gpu_working_bytes or 0), s.offloaded_node_bytes)
+        for mark in self._marks[marks:]:
+            mark.hide()
+        self._shown = marks
         for key, (xs, hs, ys) in series.items():
             self.bars[key].setOpts(x=xs, height=hs, y0=ys, width=WIDTH)
         for line, nbytes in ((self.host_line, plan.cluster.host_memory_bytes),
@@ -152,6 +158,17 @@ class OffloadChart(QWidget):
         _set_label(self.plot.getAxis("left"), self.tr("memory, {unit}").format(unit=i18n.unit_label(unit)))
         _set_label(self.plot.getAxis("bottom"), self.tr("ZeRO stage"))
         self._texts(plan, b, unit)
+
+    def _unknown_mark(self, index: int) -> pg.TextItem:
+        """The index-th '?' mark, shown; made once and kept (a raw parameter count made and added a text item per
+        stage on every edit, each laid out and transformed anew when first painted)."""
+        if index == len(self._marks):
+            mark = pg.TextItem("?", color=SERIES_COLORS["working"], anchor=(0.5, 1.0))
+            self.plot.addItem(mark)
+            self._marks.append(mark)
+        mark = self._marks[index]
+        mark.show()
+        return mark
 
     def _texts(self, plan: Plan, b: OffloadBreakdown, unit: str) -> None:
         where = self.tr("NVMe") if b.target == "nvme" else self.tr("host memory")

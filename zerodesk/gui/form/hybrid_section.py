@@ -14,7 +14,8 @@ from ...core import catalog
 from ...core.options import HYBRID
 from ...core.plan import Plan
 from ..base import i18n
-from .field_set import FieldSet, form_layout, hint_label, select_data
+from ..base.wrapped_label import WrappedLabel
+from .field_set import FieldSet, form_layout, select_data
 from .fields import CUSTOM
 
 translate = QCoreApplication.translate  # lupdate reads translate("PlanForm", "text")
@@ -54,7 +55,10 @@ class HybridSection(QGroupBox):
         self._f = f
         self._networks = networks
         form = form_layout(self)
-        self.group_hint = hint_label("shardGroupHint")
+        # keeps the tallest height its texts needed: "N = Nd: flat" is a line shorter than "r groups of N: ...", and each
+        # shard group typed resized the section, laid the whole form out again and repainted every field of it
+        self.group_hint = WrappedLabel(keep_height=True)
+        self.group_hint.setObjectName("shardGroupHint")
         self.shard_group = f.edit("cluster.shard_group", stepper=True)
         f.form_row(form, "cluster.shard_group", self.shard_group, self.group_hint)
         self.hybrid = f.combo("hybrid", [("", v) for v in HYBRID.values], min_chars=12)
