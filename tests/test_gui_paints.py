@@ -310,3 +310,35 @@ def test_a_profile_chosen_again_lays_out_no_offload_text(window, qtbot):
         settle()
         assert (chart.title.text(), chart.verdict.text()) != texts  # the texts did change
     assert changes == []
+
+
+def test_a_profile_chosen_again_draws_no_offload_axis_and_looks_the_same(window, qtbot):
+    """A profile toggled moves the offload chart's value axis (the bars' heights): ticks drawn before at the same size
+    and range take that drawing's picture, so a profile chosen again draws no axis (two pictures per edit on the heavy
+    plans, a tenth of the edit), and the chart's pixels are those of the first time."""
+    window.form.apply_model_preset("llama-2-7b")
+    QApplication.processEvents()
+    choose_index(window.form.field("offload"), 2)
+    plot = window.plan_tab.offload_chart.plot
+    axis = plot.getAxis("left")
+    profile = window.form.field("profile")
+
+    def settle() -> None:
+        for _ in range(5):
+            QApplication.processEvents()
+        qtbot.wait(20)
+
+    images, pictures = {}, {}
+    for i in (1, 0):  # each profile's axis drawn once
+        choose_index(profile, i)
+        settle()
+        images[i], pictures[i] = plot.grab().toImage(), axis.picture
+    drawn = plot.axis_draw_count
+    for i in (1, 0, 1):
+        ticks = tuple(axis.range)
+        choose_index(profile, i)
+        settle()
+        assert tuple(axis.range) != ticks  # the value axis did move
+        assert axis.picture is pictures[i]
+        assert plot.grab().toImage() == images[i]
+    assert plot.axis_draw_count == drawn

@@ -144,15 +144,9 @@ class DrawOnceMixin:
         paint). A new width invalidates the chart's layout. Ticks drawn before at the same width (one of the last
         AXIS_PICTURES_KEPT: a scheme or profile chosen again) take that drawing's picture: nothing is measured."""
         width = axis.maximumWidth()
-        # what else the picture depends on: the width the labels had, their pens, font and decimal point, the spacing
-        seen = (*key[:1], (axis.size().width(), axis.size().height()), *key[2:], axis.textWidth, width,
-                axis.pen().color().rgba(), axis.textPen().color().rgba(), font_key(axis.style["tickFont"] or QFont()),
-                QLocale().decimalPoint(), repr(axis._tickSpacing), axis._tickDensity, repr(axis._tickLevels))
+        seen = _picture_key(axis)
         pictures = self.__dict__.setdefault("_axis_pictures", {})
-        picture = pictures.pop(seen, None)
-        if picture is not None:
-            pictures[seen] = picture
-            axis.picture = picture
+        if _kept_picture(axis, pictures, seen):
             return
         text_width = axis.textWidth
         picture = QPicture()
@@ -169,9 +163,7 @@ class DrawOnceMixin:
         if fits:
             axis.picture = picture
             if axis.textWidth == text_width:  # the axis is as it was: the same ticks make this picture again
-                if len(pictures) >= AXIS_PICTURES_KEPT:
-                    del pictures[next(iter(pictures))]  # the oldest
-                pictures[seen] = picture
+                _keep_picture(pictures, seen, picture)
 
     @property
     def redraw_pending(self) -> bool:
@@ -188,12 +180,38 @@ class DrawOnceMixin:
             self._redraw()
 
 
+def _picture_key(axis: pg.AxisItem) -> tuple:
+    """What an axis's picture of its ticks and labels depends on: its range, size, scale and title, the room its labels
+    had, their pens, font and decimal point, the spacing."""
+    return (tuple(axis.range), (axis.size().width(), axis.size().height()), axis.logMode, axis.labelText,
+            axis.labelUnits, axis.textWidth, axis.textHeight, axis.maximumWidth(), axis.maximumHeight(),
+            axis.pen().color().rgba(), axis.textPen().color().rgba(), font_key(axis.style["tickFont"] or QFont()),
+            QLocale().decimalPoint(), repr(axis._tickSpacing), axis._tickDensity, repr(axis._tickLevels))
+
+
+def _kept_picture(axis: pg.AxisItem, pictures: dict, seen: tuple) -> bool:
+    """The axis takes the picture kept for `seen`, if any (now the newest)."""
+    picture = pictures.pop(seen, None)
+    if picture is None:
+        return False
+    pictures[seen] = picture
+    axis.picture = picture
+    return True
+
+
+def _keep_picture(pictures: dict, seen: tuple, picture: QPicture) -> None:
+    if len(pictures) >= AXIS_PICTURES_KEPT:
+        del pictures[next(iter(pictures))]  # the oldest
+    pictures[seen] = picture
+
+
 class PaintCounted:
     """For a pyqtgraph view drawn by its owner (not a DrawOnceMixin chart) that drawing_held paints with the charts:
     `_prepare()` does now what its paint would do first (its axes' labels, the layout they change, the view box's
     matrix, the text items' transforms), so the paint changes nothing that asks for another."""
 
     paint_count = 0
+    axis_draw_count = 0  # axis pictures drawn (not taken from those kept)
 
     def viewportEvent(self, event) -> bool:
         if event.type() == QEvent.Type.Paint:
@@ -206,11 +224,24 @@ class PaintCounted:
             for name in ("left", "bottom"):
                 axis = item.getAxis(name)
                 if axis.picture is None and axis.isVisible():
-                    _draw_axis_picture(axis)
+                    self._axis_picture(name, axis)
             if item.layout.isActivated():
                 break
             item.layout.activate()
         DrawOnceMixin._prepare(self)
+
+    def _axis_picture(self, name: str, axis: pg.AxisItem) -> None:
+        """Ticks drawn before at the same size, range and room (one of the last AXIS_PICTURES_KEPT: a profile chosen
+        again) take that drawing's picture: nothing is measured (drawing it was a tenth of a profile edit on the heavy
+        plans). A drawing that changed the room its labels take lays the axis out again: not kept."""
+        pictures = self.__dict__.setdefault("_axis_pictures", {}).setdefault(name, {})
+        seen = _picture_key(axis)
+        if _kept_picture(axis, pictures, seen):
+            return
+        self.axis_draw_count += 1
+        _draw_axis_picture(axis)
+        if _picture_key(axis) == seen:
+            _keep_picture(pictures, seen, axis.picture)
 
 
 def _draw_axis_picture(axis: pg.AxisItem) -> None:
