@@ -189,3 +189,29 @@ def test_the_nd_charts_label_check_answers_as_one_segment_at_a_time():
         want = any(_crosses_one_by_one(list(xs), list(ys), left, right, bottom, top) for xs, ys in curves if xs is not None)
         assert segments.cross(left, right, bottom, top) == want, (left, right, bottom, top)
     assert not CurveSegments([(None, None)]).cross(0, 1, 0, 1)
+
+
+def test_a_profile_chosen_again_places_the_nd_labels_without_a_search_and_looks_the_same(window, qtbot):
+    """The Nd chart's line labels (current Nd, GPU memory) go where they went for the same curves, view and text: a
+    profile chosen again searches no place along the lines (each search measured every spot against every curve
+    segment), and the chart's pixels are those of the first time."""
+    from conftest import choose_index
+
+    window.form.apply_model_preset("llama-2-7b")
+    _settle(qtbot)
+    chart, profile = window.dp_chart, window.form.field("profile")
+    labels = [chart._nd_line.label, chart._gpu_line.label]
+    seen = {}
+    for i in (1, 0):  # each profile's places searched once
+        choose_index(profile, i)
+        _settle(qtbot)
+        seen[i] = (chart.grab().toImage(), [(label.orthoPos, list(label.anchors)) for label in labels])
+    searches = chart.line_labels.searches
+    for i in (1, 0, 1):
+        curve = chart.curve_data(0)
+        choose_index(profile, i)
+        _settle(qtbot)
+        assert chart.curve_data(0) != curve  # the curves did move
+        assert [(label.orthoPos, list(label.anchors)) for label in labels] == seen[i][1]
+        assert chart.grab().toImage() == seen[i][0]
+    assert chart.line_labels.searches == searches

@@ -13,6 +13,7 @@ from ..base.font_key import font_key
 # where a line's label may sit: (position along the line, anchor); the first clear of the curves wins
 ND_LABEL_SPOTS = ((0.6, (0, 0.5)), (0.85, (0, 0.5)), (0.35, (0, 0.5)), (0.12, (0, 0.5)),
                   (0.6, (1, 0.5)), (0.85, (1, 0.5)), (0.35, (1, 0.5)), (0.12, (1, 0.5)))
+PLACES_KEPT = 4  # per line: the places found for its last curves and views (a choice toggled finds nothing anew)
 GPU_LABEL_SPOTS = ((0.99, (1, 1)), (0.99, (1, 0)), (0.55, (0.5, 1)), (0.55, (0.5, 0)), (0.01, (0, 1)), (0.01, (0, 0)))
 
 
@@ -23,6 +24,8 @@ class LineLabels:
     def __init__(self, chart) -> None:
         self._chart = chart
         self._placed: dict[int, tuple] = {}  # a line's label: what its place was found for
+        self._found: dict[int, list[tuple]] = {}  # a line's label: its last places found, (what for, position, anchor)
+        self.searches = 0  # places searched (not taken from those found before)
 
     def place(self, line: pg.InfiniteLine, text: str, spots, look: tuple) -> None:
         """Put a line's label at the first spot where no stage curve or current marker runs through it.
@@ -35,10 +38,29 @@ class LineLabels:
         placed = (line.value(), text, x0, x1, y0, y1, vb.width(), vb.height(), font_key(chart.font()), chart._log, look)
         if self._placed.get(id(line)) == placed:
             return
-        px, py = vb.viewPixelSize()
-        if px <= 0 or py <= 0:
-            return
+        found = self._found.setdefault(id(line), [])
+        for i, (seen, position, anchor) in enumerate(found):
+            if seen == placed:  # found before for the same curves, view and text (a profile chosen again)
+                found.append(found.pop(i))
+                break
+        else:
+            px, py = vb.viewPixelSize()
+            if px <= 0 or py <= 0:
+                return
+            position, anchor = self._search(line, text, spots, px, py)
+            if len(found) >= PLACES_KEPT:
+                del found[0]  # the oldest
+            found.append((placed, position, anchor))
         self._placed[id(line)] = placed
+        label = line.label
+        label.anchors = [anchor, anchor]
+        label.setPosition(position)  # lays the label out along the line, at the anchor
+
+    def _search(self, line: pg.InfiniteLine, text: str, spots, px: float, py: float) -> tuple:
+        """The first spot along the line whose label box no curve or marker runs through (the first spot if none)."""
+        self.searches += 1
+        chart = self._chart
+        (x0, x1), (y0, y1) = chart.getPlotItem().vb.viewRange()
         metrics = QFontMetrics(chart.font())
         w, h = (metrics.horizontalAdvance(text) + 8) * px, (metrics.height() + 4) * py
         segments = CurveSegments([chart._curves[s].getData() for s in STAGES])
@@ -54,12 +76,8 @@ class LineLabels:
             hits_mark = any(left - 6 * px <= mx <= left + w + 6 * px and bottom - 6 * py <= my <= bottom + h + 6 * py
                             for mx, my in marks)
             if inside and not hits_mark and not segments.cross(left, left + w, bottom, bottom + h):
-                break
-        else:  # crowded everywhere: the usual place
-            position, anchor = spots[0]
-        label = line.label
-        label.anchors = [anchor, anchor]
-        label.setPosition(position)  # lays the label out along the line, at the anchor
+                return position, anchor
+        return spots[0]  # crowded everywhere: the usual place
 
 
 class CurveSegments:
