@@ -15,7 +15,7 @@ from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_lin
 from .fit_search import peak_of
 from .peak import moment_totals, predict, shapes
 from .peak_accumulated import stage_totals
-from .peak_totals import StageTotals
+from .peak_totals import Shared, StageTotals
 from .plan import Hybrid, Plan, Profile
 from .recent import Recent
 
@@ -70,6 +70,7 @@ class _Peaks:
         self._totals: dict[tuple, Mapping[str, int]] = {}
         self._shapes: dict[int, Any] = {}
         self._stage_totals: dict[tuple, StageTotals | None] = {}
+        self._shared = Shared()  # what those of every stage, mode and Nd share (the variants are all of self.plan)
         self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
         # the searches' answers (core.fit), by all each one reads: an edit back to a point searched before (a
         # sequence, Nd or GPU tried again) searches nothing, as its peaks are all known here
@@ -149,7 +150,7 @@ class _Peaks:
         at = (stage, recompute, dp)
         if at not in self._stage_totals:
             self._stage_totals[at] = stage_totals(self.variant(recompute, batch, seq, dp), stage, self.states(dp),
-                                                  self.shapes(dp))
+                                                  self.shapes(dp), self._shared)
         return self._stage_totals[at]
 
     def floor(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int | None:

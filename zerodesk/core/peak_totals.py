@@ -244,6 +244,51 @@ def _template(arch: Any, carried: Any) -> Any:
     return found[2]
 
 
+class Shared:
+    """What the StageTotals of one plan's variants (a memo of peaks: each stage, recomputation and Nd its own) share:
+    the engine per stage, the step's knobs per recomputation, the units' shapes per Nd's shapes, the placed steps.
+    Each is what a StageTotals worked out for itself before, kept by what it reads of a variant (the variants differ
+    only in the recomputation, the micro-batch, the sequence and Nd: core.fit_peaks), so every figure is the same;
+    a new memo of 70B's made each some fifty times."""
+
+    def __init__(self) -> None:
+        self._engines: dict[int, Any] = {}
+        self._knobs: dict[tuple, Any] = {}
+        self._unit_shapes: dict[tuple, tuple[Any, Any]] = {}
+        self._placed: dict[tuple, tuple[Any, _Placed]] = {}
+
+    def engine(self, plan: Any, stage: int) -> Any:
+        """peak_engine.engine: it reads the profile, the scheme and the dtypes, none of them a variant's."""
+        if stage not in self._engines:
+            self._engines[stage] = engine(plan, stage)
+        return self._engines[stage]
+
+    def knobs(self, plan: Any) -> Any:
+        """peak_knobs.step_knobs, by the recomputation (the rest it reads is the plan's, the same in its variants)."""
+        key = (plan.recompute, plan.recompute_every,
+               None if plan.recompute_blocks is None else tuple(plan.recompute_blocks))
+        if key not in self._knobs:
+            self._knobs[key] = step_knobs(plan)
+        return self._knobs[key]
+
+    def unit_shapes(self, one: Any, kn: Any) -> Any:
+        """peak_knobs.unit_shapes by the shapes' identity (a memo keeps one per Nd) and the knobs."""
+        key = (id(one), kn.root_only, kn.per_unit, len(kn.modes))  # all it reads of the knobs
+        found = self._unit_shapes.get(key)
+        if found is None or found[0] is not one:
+            found = self._unit_shapes[key] = (one, unit_shapes(one, kn, len(kn.modes)))
+        return found[1]
+
+    def placed(self, plan: Any, step: Any, fsdp: bool, grad_scale: float, kn: Any) -> _Placed:
+        """peak_placed._placed: it reads the plan's architecture (the same in its variants), the step, FSDP2 or not,
+        the gradients' scale and the units (a template keeps its steps: a few per plan)."""
+        key = (id(step), fsdp, grad_scale, kn.per_unit, kn.root_only)
+        found = self._placed.get(key)
+        if found is None or found[0] is not step:
+            found = self._placed[key] = (step, _placed(plan, step, fsdp, grad_scale, False, kn))
+        return found[1]
+
+
 class StageTotals:
     """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
     and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
@@ -253,15 +298,17 @@ class StageTotals:
 
     accumulating = False  # the plans it serves: one micro-batch a step (a subclass serves accumulation)
 
-    def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str) -> None:
+    def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str,
+                 shared: "Shared | None" = None) -> None:
         self.plan, self.stage, self.one, self.template, self.mode = plan, stage, one, template, mode
-        self.eng = eng = engine(plan, stage)
-        self.kn = kn = step_knobs(plan)
+        self.shared = shared = Shared() if shared is None else shared
+        self.eng = eng = shared.engine(plan, stage)
+        self.kn = kn = shared.knobs(plan)
         states = dict(b.stage(stage).components)
         grad_keys = _grad_keys(plan, b)
         self.resting = {k: v for k, v in states.items() if k not in grad_keys}
         self.rest = sum(self.resting.values())
-        sh = unit_shapes(one, kn, len(kn.modes))
+        self.sh = sh = shared.unit_shapes(one, kn)
         tail: list[tuple[tuple[str, str], int]] = []  # core.peak.moments' last moments, less their inputs
         if stage >= 2:
             at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
@@ -285,31 +332,28 @@ class StageTotals:
         self.hidden = arch.hidden if arch is not None else 0
         self.cuda = plan.kernel_device == "cuda" and arch is not None
         self.units: dict[int, tuple[_Ends, tuple]] = {}  # _unit_arrays by the ends (the stream's gradient aside)
-        self._placed: dict[int, tuple[Any, _Placed]] = {}  # by the step
         self._labels: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by the placed step
 
     @classmethod
-    def of(cls, plan: Any, stage: int, b: Any, one: Any) -> "StageTotals | None":
+    def of(cls, plan: Any, stage: int, b: Any, one: Any, shared: "Shared | None" = None) -> "StageTotals | None":
+        """shared: what the variants of one plan share (Shared), where the caller makes many (a memo of peaks)."""
         arch = plan.model.architecture
-        modes = set(step_knobs(plan).modes)
+        shared = Shared() if shared is None else shared
+        modes = set(shared.knobs(plan).modes)
         if len(modes) > 1 or (arch is None and not plan.model.step_template) \
                 or (plan.accum_steps > 1) != cls.accumulating:  # accumulation: peak_accumulated.AccumulatedTotals
             return None
         template = _template(arch, plan.model.step_template)
         if template is None:
             return None
-        return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute)
+        return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute, shared)
 
     def __call__(self, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
         arch, eng = self.plan.model.architecture, self.eng
         step = self.template.step(arch, seq, eng.compute, self.mode, batch)
         if step is None:
             return None
-        placed = self._placed.get(id(step))
-        if placed is None or placed[0] is not step:  # a template keeps its steps: a few per plan
-            placed = self._placed[id(step)] = (step, _placed(self.plan, step, self.fsdp, self.grad_scale, False,
-                                                             self.kn))
-        placed = placed[1]
+        placed = self.shared.placed(self.plan, step, self.fsdp, self.grad_scale, self.kn)
         less = saved_less(arch, seq, batch, eng.compute, self.plan.recompute, step.attention) if self.cuda else (0, 0)
         found = placed.at(seq, batch, *less)
         stream = eng.stream * seq * batch * self.hidden
@@ -317,11 +361,18 @@ class StageTotals:
         def unit_arrays(ends: _Ends) -> tuple[Any, ...]:
             known = self.units.get(id(ends))
             if known is None or known[0] is not ends:
-                known = self.units[id(ends)] = (ends, _unit_arrays(ends, lambda n: unit_bytes(self.plan, self.stage,
-                                                                                              n, self.one)))
+                known = self.units[id(ends)] = (ends, _unit_arrays(ends, self.unit_bytes))
             return (*known[1][:4], stream, known[1][5])
 
         return self._sum(step, placed, found, batch, seq, unit_arrays)
+
+    def unit_bytes(self, blocks: int | None) -> tuple[int, int, int, int, int]:
+        """core.peak_engine.unit_bytes(plan, stage, blocks, one) from what this holds (the engine, the units' shapes):
+        the same five figures."""
+        eng = self.eng
+        unit = self.sh.block_padded if blocks is None else self.one.block_padded * blocks
+        stream = eng.stream * self.plan.seq_len * self.plan.micro_batch * self.hidden
+        return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream, eng.gathered * self.one.root_padded
 
     def floor(self, batch: int, seq: int) -> int | None:
         """The largest of the step's last moments (the root's reduce-scatter, the optimizer's step) at a point: a
