@@ -14,6 +14,7 @@ from typing import Any
 from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_link, compute
 from .fit_search import peak_of
 from .peak import moment_totals, predict, shapes
+from .peak_engine import params_of
 from .peak_accumulated import stage_totals
 from .peak_totals import Shared, StageTotals
 from .plan import Hybrid, Plan, Profile
@@ -246,9 +247,10 @@ def _unique(names: tuple[str, ...]) -> bool:
 def states_only(plan: Plan) -> Breakdown:
     """compute(plan) without the communication (0 bytes a stage), the notes nor every rank's runs: the states the
     peaks read (the largest rank's; at a large Nd with a shard group the runs are many, and checked one by one)."""
+    params = params_of(plan)  # plan.params, kept by the model (it is counted anew each time it is asked)
     stages = [StageResult(s, comps, [], 0, formula)
-              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp, every_rank=False))]
-    return Breakdown(plan.params, plan.dp, plan.profile, plan.scheme, stages,
+              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, params, plan.dp, every_rank=False))]
+    return Breakdown(params, plan.dp, plan.profile, plan.scheme, stages,
                      exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 
 
