@@ -7,12 +7,15 @@ point gives, byte for byte, and a point no step sums is None both ways."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from zerodesk.core.accounting import STAGES
 from zerodesk.core.fit_peaks import _Peaks
 from zerodesk.core.peak_accumulated import stage_totals
+from zerodesk.core.peak_totals import KEYS, _collective_totals, _Ends, collective_arrays
 from zerodesk.core.plan import Plan
 from test_peak_totals import ACCUMULATING, name, random_plan
 
@@ -46,3 +49,28 @@ def test_a_memos_shared_totals_are_each_points_own(p: Plan):
             assert mine == alone(batch, seq), (dp, mode, stage, batch, seq)
             summed += mine is not None
     assert summed  # the plans sum somewhere (a template, one mode on every block)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_regrouped_collective_totals_are_collective_arrays(seed: int):
+    """peak_totals._collective_totals sums the three collective moments regrouped (fewer array operations): on random
+    ends (any sign, either prefetch, outputs over and under what a unit holds) they are collective_arrays', in
+    unit_collectives' order."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 12))
+    big = 1 << int(rng.integers(4, 40))
+
+    def arr() -> np.ndarray:
+        return rng.integers(-big // 4, big, n, dtype=np.int64)
+
+    # the ends: a few the head backward's start (the root regathered), some with a unit before them
+    ends = SimpleNamespace(start=rng.random(n) < 0.2, before=[None if rng.random() < 0.3 else 1 for _ in range(n)],
+                           _made_order=None)
+    ends.made_order = lambda: _Ends.made_order(ends)
+    kn = SimpleNamespace(prefetch=bool(rng.integers(2)))
+    shard = int(rng.integers(1, 64))
+    total, comps = arr(), np.stack([arr() for _ in KEYS])
+    units = (arr(), arr(), arr(), arr(), int(rng.integers(0, big)), int(rng.integers(0, big)))
+    _, _, copy, gathered, regather = collective_arrays(shard, total, tuple(comps), kn, *units)
+    assert _collective_totals(shard, ends, total, comps, kn, *units) == \
+        np.concatenate((copy, gathered, regather))[_Ends.made_order(ends)].tolist()
