@@ -280,6 +280,8 @@ class Shared:
         self._knobs: dict[tuple, Any] = {}
         self._unit_shapes: dict[tuple, tuple[Any, Any]] = {}
         self._placed: dict[tuple, tuple[Any, _Placed]] = {}
+        self._modes: dict[Any, tuple[str, ...]] = {}
+        self._grad_keys: set[str] | None = None
 
     def engine(self, plan: Any, stage: int) -> Any:
         """peak_engine.engine: it reads the profile, the scheme and the dtypes, none of them a variant's."""
@@ -294,6 +296,19 @@ class Shared:
         if key not in self._knobs:
             self._knobs[key] = step_knobs(plan)
         return self._knobs[key]
+
+    def modes(self, plan: Any) -> tuple[str, ...]:
+        """The recomputation modes the step's blocks use, each once (StageTotals.of serves one)."""
+        kn = self.knobs(plan)
+        if kn not in self._modes:
+            self._modes[kn] = tuple(set(kn.modes))
+        return self._modes[kn]
+
+    def grad_keys(self, plan: Any, b: Any) -> set[str]:
+        """peak_engine._grad_keys: the breakdown's profile and the plan's scheme, the same in its variants."""
+        if self._grad_keys is None:
+            self._grad_keys = _grad_keys(plan, b)
+        return self._grad_keys
 
     def unit_shapes(self, one: Any, kn: Any) -> Any:
         """peak_knobs.unit_shapes by the shapes' identity (a memo keeps one per Nd) and the knobs."""
@@ -329,24 +344,21 @@ class StageTotals:
         self.eng = eng = shared.engine(plan, stage)
         self.kn = kn = shared.knobs(plan)
         states = dict(b.stage(stage).components)
-        grad_keys = _grad_keys(plan, b)
+        grad_keys = shared.grad_keys(plan, b)
         self.resting = {k: v for k, v in states.items() if k not in grad_keys}
         self.rest = sum(self.resting.values())
         self.sh = sh = shared.unit_shapes(one, kn)
         tail: list[tuple[tuple[str, str], int]] = []  # core.peak.moments' last moments, less their inputs
-        if stage >= 2:
-            at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
-            tail.append((("backward", "root reduce-scatter"), sum(dict(
-                self.resting, inputs=0, grads=block_grads(at_rest_grads, sh), unsharded_grads=eng.grad * sh.root_padded,
-                reduce_scatter=eng.reduce * sh.root_padded).values())))
-        temps = optimizer_temps(plan, stage, one)
-        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0, optimizer_temps=temps).values())))
-        self.b, self.states, self.temps = b, states, temps
         # the root's reduce-scatter's components but its inputs (moments' own order; with accumulation they are read)
         self.root = (dict(self.resting, inputs=0, grads=block_grads(sum(v for k, v in states.items() if k in grad_keys),
                                                                     sh),
                           unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
                      if stage >= 2 else None)
+        if self.root is not None:
+            tail.append((("backward", "root reduce-scatter"), sum(self.root.values())))
+        temps = optimizer_temps(plan, stage, one)
+        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0, optimizer_temps=temps).values())))
+        self.b, self.states, self.temps = b, states, temps
         self.tail_names = tuple(n for n, _ in tail)
         self.tail = [v for _, v in tail]
         self.layers, self.dp = depth(plan), plan.shard_size
@@ -363,14 +375,14 @@ class StageTotals:
         """shared: what the variants of one plan share (Shared), where the caller makes many (a memo of peaks)."""
         arch = plan.model.architecture
         shared = Shared() if shared is None else shared
-        modes = set(shared.knobs(plan).modes)
+        modes = shared.modes(plan)
         if len(modes) > 1 or (arch is None and not plan.model.step_template) \
                 or (plan.accum_steps > 1) != cls.accumulating:  # accumulation: peak_accumulated.AccumulatedTotals
             return None
         template = _template(arch, plan.model.step_template)
         if template is None:
             return None
-        return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute, shared)
+        return cls(plan, stage, b, one, template, modes[0] if modes else plan.recompute, shared)
 
     def __call__(self, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
         arch, eng = self.plan.model.architecture, self.eng
