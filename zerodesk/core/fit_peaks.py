@@ -14,8 +14,9 @@ from typing import Any
 from .accounting import STAGES, Breakdown, StageResult, _stage_rows, comm_by_link, compute
 from .fit_search import peak_of
 from .peak import moment_totals, predict, shapes
+from .peak_engine import params_of
 from .peak_accumulated import stage_totals
-from .peak_totals import StageTotals
+from .peak_totals import Shared, StageTotals
 from .plan import Hybrid, Plan, Profile
 from .recent import Recent
 
@@ -70,6 +71,7 @@ class _Peaks:
         self._totals: dict[tuple, Mapping[str, int]] = {}
         self._shapes: dict[int, Any] = {}
         self._stage_totals: dict[tuple, StageTotals | None] = {}
+        self._shared = Shared()  # what those of every stage, mode and Nd share (the variants are all of self.plan)
         self._predicted: dict[tuple, list[int]] = {}  # predict()'s stage peaks by variant, where it answers
         # the searches' answers (core.fit), by all each one reads: an edit back to a point searched before (a
         # sequence, Nd or GPU tried again) searches nothing, as its peaks are all known here
@@ -149,7 +151,7 @@ class _Peaks:
         at = (stage, recompute, dp)
         if at not in self._stage_totals:
             self._stage_totals[at] = stage_totals(self.variant(recompute, batch, seq, dp), stage, self.states(dp),
-                                                  self.shapes(dp))
+                                                  self.shapes(dp), self._shared)
         return self._stage_totals[at]
 
     def floor(self, stage: int, recompute: str, batch: int, seq: int, dp: int) -> int | None:
@@ -245,9 +247,10 @@ def _unique(names: tuple[str, ...]) -> bool:
 def states_only(plan: Plan) -> Breakdown:
     """compute(plan) without the communication (0 bytes a stage), the notes nor every rank's runs: the states the
     peaks read (the largest rank's; at a large Nd with a shard group the runs are many, and checked one by one)."""
+    params = params_of(plan)  # plan.params, kept by the model (it is counted anew each time it is asked)
     stages = [StageResult(s, comps, [], 0, formula)
-              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, plan.params, plan.dp, every_rank=False))]
-    return Breakdown(plan.params, plan.dp, plan.profile, plan.scheme, stages,
+              for s, (comps, _runs, formula) in zip(STAGES, _stage_rows(plan, params, plan.dp, every_rank=False))]
+    return Breakdown(params, plan.dp, plan.profile, plan.scheme, stages,
                      exact_shapes=plan.profile == Profile.TORCH and plan.model.census is not None)
 
 

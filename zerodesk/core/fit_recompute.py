@@ -117,14 +117,15 @@ def cheapest_fitting(plan: Plan, stages: tuple[int, ...] = tuple(STAGES), peaks:
         if uniform is not None and policy.every == 1 and (key not in known or not known[key][1]):
             known[key] = (uniform(policy.recompute, stage), True)  # the exact peak, as the moments give it
         if key not in known or not known[key][1] and known[key][0] <= usable:
-            for step in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:  # the step of the whole plan's mode
-                del cache[step]
             exact = key in known  # a lower bound that fits: the whole step decides
             if not exact and (low := cheap_bound(policy, stage)) is not None:
                 if low > usable:
                     known[key] = (low, False)  # over the line already: the step's own moments are not placed
                     return None
                 exact = True  # what the bound leaves mostly fits: the whole step decides at once, built once
+            # the step of the whole plan's mode (the bound reads none of these: its steps are kept by their mode)
+            for step in [k for k in cache if k[:1] == ("step",) and len(k) == 2]:
+                del cache[step]
             # totals alone (with accumulation the moments it adds are never built: core.accumulation's totals)
             names, totals = moments(plan.model_copy(update=policy.fields), stage, states, sh, cache, _top=True,
                                     _totals=True, _collectives=exact)

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from .accumulation import KEPT, accumulated_totals, grad_keys, kept_bytes, unsharded
-from .peak_engine import Moment, unit_bytes
+from .peak_engine import Moment
 from .peak_accumulated_pairs import placed_pairs
-from .peak_totals import (_LIMIT, KEYS, StageTotals, _ends, collective_arrays, end_components, shared_labels,
-                          sums_array)
+from .peak_totals import (_LIMIT, KEYS, Shared, StageTotals, _ends, collective_arrays, end_components,
+                          shared_labels, sums_array)
 from .peak_traced import _Named, _Placed
 
 
@@ -57,9 +57,9 @@ def _tail(st: AccumulatedTotals, inputs: int) -> tuple[int, tuple, list[int]]:
     return len(tail), names, totals
 
 
-def stage_totals(plan: Any, stage: int, b: Any, one: Any) -> StageTotals | None:
-    """StageTotals.of, or AccumulatedTotals.of for a plan that accumulates gradients."""
-    return (AccumulatedTotals if plan.accum_steps > 1 else StageTotals).of(plan, stage, b, one)
+def stage_totals(plan: Any, stage: int, b: Any, one: Any, shared: Shared | None = None) -> StageTotals | None:
+    """StageTotals.of, or AccumulatedTotals.of for a plan that accumulates gradients (shared: StageTotals.of's)."""
+    return (AccumulatedTotals if plan.accum_steps > 1 else StageTotals).of(plan, stage, b, one, shared)
 
 
 def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list, batch: int, seq: int,
@@ -84,7 +84,7 @@ def accumulated_stage_totals(st: AccumulatedTotals, placed: _Placed, found: list
     ends = _ends(placed, stage, kn, st.layers)
     if len(ends.idx):
         if st._largest is None:  # the largest unit's bytes (accumulation reads them for every unit's reduce-scatter)
-            st._largest = unit_bytes(plan, stage, None, one)
+            st._largest = st.unit_bytes(None)
         made = _ends_and_collectives(st, placed, found, ends, inputs, unit_arrays(ends), st._largest, kept, plan)
         if made is None:
             return None

@@ -147,14 +147,30 @@ def _summed(placed: _Placed, found: list, stage: int, layers: int, one: Any, eng
     ends = _ends(placed, stage, kn, layers)
     if not len(ends.idx):
         return placed.names, totals.tolist()
-    named = _Named.of(eng.compute, stage >= 2)
-    picked = r[ends.idx].reshape(len(ends.idx), -1)
-    if picked.size and np.abs(picked).max() * picked.shape[1] >= _LIMIT:
+    template = template_keys(found, ends, _Named.of(eng.compute, stage >= 2))
+    if template is None:
         return None
     # [key, end]: KEYS at each end, the engine's and the template's (no resting state among KEYS: checked above)
-    comps = end_components(ends.base(placed.terms(stage, layers, one, eng, dp, kn)), named, picked)
+    comps = ends.base(placed.terms(stage, layers, one, eng, dp, kn)) + template
     made = _collective_totals(dp, ends, totals[ends.idx], comps, kn, *unit_arrays(ends))
     return placed.names + ends.names, totals.tolist() + made
+
+
+def template_keys(found: list, ends: _Ends, named: _Named) -> np.ndarray | None:
+    """end_components' template part ([key, end], what the ends' template bytes add to KEYS) at a point _Placed.at
+    found, kept with it: every Nd and stage of a memo asked at that point reads the same (the engine's part is
+    theirs). None where the template's bytes may pass int64 (the moments decide)."""
+    if len(found) < 5:
+        found.append({})
+    memo = found[4]
+    key = (id(ends), id(named))
+    hit = memo.get(key)
+    if hit is None or hit[0] is not ends or hit[1] is not named:
+        picked = found[0][ends.idx].reshape(len(ends.idx), -1)
+        over = picked.size and np.abs(picked).max() * picked.shape[1] >= _LIMIT
+        hit = memo[key] = (ends, named, None if over else end_components(np.zeros((len(KEYS), len(ends.idx)),
+                                                                                   dtype=np.int64), named, picked))
+    return hit[2]
 
 
 def sums_array(placed: _Placed, sums: list[int]) -> np.ndarray:
@@ -220,8 +236,16 @@ def _collective_totals(shard: int, ends: _Ends, total: np.ndarray, c: np.ndarray
                        grads_u: Any, rs_u: Any, gathered_u: Any, before: Any, stream: int, root: int) -> list[int]:
     """The totals of the moments core.peak_collectives.unit_collectives makes from the ends, in its order: each
     end's total with the components the collective replaces swapped for their new values. c: [key, end], KEYS'."""
-    _, _, copy, gathered, regather = collective_arrays(shard, total, tuple(c), kn, grads_u, rs_u, gathered_u, before,
-                                                      stream, root)
+    # collective_arrays' three totals in fewer array operations (the same int64 sums, regrouped: the copy's
+    # gradients and reduce-scatter output swap to max(output - own, 0) - min(g, 0); the unit gathered for backward
+    # reads neither): tests/test_peak_totals.py holds them equal to the moments built
+    tmp, ug, g, rs, gp, ag = c
+    own = np.minimum(grads_u, ug)
+    output = rs_u // shard
+    held = total - tmp - rs - gp + np.maximum(gp - gathered_u, 0) + (stream + rs_u)
+    copy = held + np.maximum(output - own, 0) - np.minimum(g, 0)
+    gathered = held - own + (output + before * (1 if kn.prefetch else 2))
+    regather = total - ug - tmp - ag + root
     return np.concatenate((copy, gathered, regather))[ends.made_order()].tolist()
 
 
@@ -244,6 +268,66 @@ def _template(arch: Any, carried: Any) -> Any:
     return found[2]
 
 
+class Shared:
+    """What the StageTotals of one plan's variants (a memo of peaks: each stage, recomputation and Nd its own) share:
+    the engine per stage, the step's knobs per recomputation, the units' shapes per Nd's shapes, the placed steps.
+    Each is what a StageTotals worked out for itself before, kept by what it reads of a variant (the variants differ
+    only in the recomputation, the micro-batch, the sequence and Nd: core.fit_peaks), so every figure is the same;
+    a new memo of 70B's made each some fifty times."""
+
+    def __init__(self) -> None:
+        self._engines: dict[int, Any] = {}
+        self._knobs: dict[tuple, Any] = {}
+        self._unit_shapes: dict[tuple, tuple[Any, Any]] = {}
+        self._placed: dict[tuple, tuple[Any, _Placed]] = {}
+        self._modes: dict[Any, tuple[str, ...]] = {}
+        self._grad_keys: set[str] | None = None
+
+    def engine(self, plan: Any, stage: int) -> Any:
+        """peak_engine.engine: it reads the profile, the scheme and the dtypes, none of them a variant's."""
+        if stage not in self._engines:
+            self._engines[stage] = engine(plan, stage)
+        return self._engines[stage]
+
+    def knobs(self, plan: Any) -> Any:
+        """peak_knobs.step_knobs, by the recomputation (the rest it reads is the plan's, the same in its variants)."""
+        key = (plan.recompute, plan.recompute_every,
+               None if plan.recompute_blocks is None else tuple(plan.recompute_blocks))
+        if key not in self._knobs:
+            self._knobs[key] = step_knobs(plan)
+        return self._knobs[key]
+
+    def modes(self, plan: Any) -> tuple[str, ...]:
+        """The recomputation modes the step's blocks use, each once (StageTotals.of serves one)."""
+        kn = self.knobs(plan)
+        if kn not in self._modes:
+            self._modes[kn] = tuple(set(kn.modes))
+        return self._modes[kn]
+
+    def grad_keys(self, plan: Any, b: Any) -> set[str]:
+        """peak_engine._grad_keys: the breakdown's profile and the plan's scheme, the same in its variants."""
+        if self._grad_keys is None:
+            self._grad_keys = _grad_keys(plan, b)
+        return self._grad_keys
+
+    def unit_shapes(self, one: Any, kn: Any) -> Any:
+        """peak_knobs.unit_shapes by the shapes' identity (a memo keeps one per Nd) and the knobs."""
+        key = (id(one), kn.root_only, kn.per_unit, len(kn.modes))  # all it reads of the knobs
+        found = self._unit_shapes.get(key)
+        if found is None or found[0] is not one:
+            found = self._unit_shapes[key] = (one, unit_shapes(one, kn, len(kn.modes)))
+        return found[1]
+
+    def placed(self, plan: Any, step: Any, fsdp: bool, grad_scale: float, kn: Any) -> _Placed:
+        """peak_placed._placed: it reads the plan's architecture (the same in its variants), the step, FSDP2 or not,
+        the gradients' scale and the units (a template keeps its steps: a few per plan)."""
+        key = (id(step), fsdp, grad_scale, kn.per_unit, kn.root_only)
+        found = self._placed.get(key)
+        if found is None or found[0] is not step:
+            found = self._placed[key] = (step, _placed(plan, step, fsdp, grad_scale, False, kn))
+        return found[1]
+
+
 class StageTotals:
     """moment_totals of one stage of a plan at any micro-batch and sequence (the fit's variants of one recomputation
     and Nd): what does not depend on those two (the engine, the states, the units, the template) worked out once.
@@ -253,29 +337,28 @@ class StageTotals:
 
     accumulating = False  # the plans it serves: one micro-batch a step (a subclass serves accumulation)
 
-    def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str) -> None:
+    def __init__(self, plan: Any, stage: int, b: Any, one: Any, template: Any, mode: str,
+                 shared: "Shared | None" = None) -> None:
         self.plan, self.stage, self.one, self.template, self.mode = plan, stage, one, template, mode
-        self.eng = eng = engine(plan, stage)
-        self.kn = kn = step_knobs(plan)
+        self.shared = shared = Shared() if shared is None else shared
+        self.eng = eng = shared.engine(plan, stage)
+        self.kn = kn = shared.knobs(plan)
         states = dict(b.stage(stage).components)
-        grad_keys = _grad_keys(plan, b)
+        grad_keys = shared.grad_keys(plan, b)
         self.resting = {k: v for k, v in states.items() if k not in grad_keys}
         self.rest = sum(self.resting.values())
-        sh = unit_shapes(one, kn, len(kn.modes))
+        self.sh = sh = shared.unit_shapes(one, kn)
         tail: list[tuple[tuple[str, str], int]] = []  # core.peak.moments' last moments, less their inputs
-        if stage >= 2:
-            at_rest_grads = sum(v for k, v in states.items() if k in grad_keys)
-            tail.append((("backward", "root reduce-scatter"), sum(dict(
-                self.resting, inputs=0, grads=block_grads(at_rest_grads, sh), unsharded_grads=eng.grad * sh.root_padded,
-                reduce_scatter=eng.reduce * sh.root_padded).values())))
-        temps = optimizer_temps(plan, stage, one)
-        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0, optimizer_temps=temps).values())))
-        self.b, self.states, self.temps = b, states, temps
         # the root's reduce-scatter's components but its inputs (moments' own order; with accumulation they are read)
         self.root = (dict(self.resting, inputs=0, grads=block_grads(sum(v for k, v in states.items() if k in grad_keys),
                                                                     sh),
                           unsharded_grads=eng.grad * sh.root_padded, reduce_scatter=eng.reduce * sh.root_padded)
                      if stage >= 2 else None)
+        if self.root is not None:
+            tail.append((("backward", "root reduce-scatter"), sum(self.root.values())))
+        temps = optimizer_temps(plan, stage, one)
+        tail.append((("optimizer", "optimizer step"), sum(dict(states, inputs=0, optimizer_temps=temps).values())))
+        self.b, self.states, self.temps = b, states, temps
         self.tail_names = tuple(n for n, _ in tail)
         self.tail = [v for _, v in tail]
         self.layers, self.dp = depth(plan), plan.shard_size
@@ -285,31 +368,28 @@ class StageTotals:
         self.hidden = arch.hidden if arch is not None else 0
         self.cuda = plan.kernel_device == "cuda" and arch is not None
         self.units: dict[int, tuple[_Ends, tuple]] = {}  # _unit_arrays by the ends (the stream's gradient aside)
-        self._placed: dict[int, tuple[Any, _Placed]] = {}  # by the step
         self._labels: dict[int, tuple[Any, tuple[str, ...]]] = {}  # by the placed step
 
     @classmethod
-    def of(cls, plan: Any, stage: int, b: Any, one: Any) -> "StageTotals | None":
+    def of(cls, plan: Any, stage: int, b: Any, one: Any, shared: "Shared | None" = None) -> "StageTotals | None":
+        """shared: what the variants of one plan share (Shared), where the caller makes many (a memo of peaks)."""
         arch = plan.model.architecture
-        modes = set(step_knobs(plan).modes)
+        shared = Shared() if shared is None else shared
+        modes = shared.modes(plan)
         if len(modes) > 1 or (arch is None and not plan.model.step_template) \
                 or (plan.accum_steps > 1) != cls.accumulating:  # accumulation: peak_accumulated.AccumulatedTotals
             return None
         template = _template(arch, plan.model.step_template)
         if template is None:
             return None
-        return cls(plan, stage, b, one, template, modes.pop() if modes else plan.recompute)
+        return cls(plan, stage, b, one, template, modes[0] if modes else plan.recompute, shared)
 
     def __call__(self, batch: int, seq: int) -> tuple[tuple[str, ...], list[int]] | None:
         arch, eng = self.plan.model.architecture, self.eng
         step = self.template.step(arch, seq, eng.compute, self.mode, batch)
         if step is None:
             return None
-        placed = self._placed.get(id(step))
-        if placed is None or placed[0] is not step:  # a template keeps its steps: a few per plan
-            placed = self._placed[id(step)] = (step, _placed(self.plan, step, self.fsdp, self.grad_scale, False,
-                                                             self.kn))
-        placed = placed[1]
+        placed = self.shared.placed(self.plan, step, self.fsdp, self.grad_scale, self.kn)
         less = saved_less(arch, seq, batch, eng.compute, self.plan.recompute, step.attention) if self.cuda else (0, 0)
         found = placed.at(seq, batch, *less)
         stream = eng.stream * seq * batch * self.hidden
@@ -317,11 +397,18 @@ class StageTotals:
         def unit_arrays(ends: _Ends) -> tuple[Any, ...]:
             known = self.units.get(id(ends))
             if known is None or known[0] is not ends:
-                known = self.units[id(ends)] = (ends, _unit_arrays(ends, lambda n: unit_bytes(self.plan, self.stage,
-                                                                                              n, self.one)))
+                known = self.units[id(ends)] = (ends, _unit_arrays(ends, self.unit_bytes))
             return (*known[1][:4], stream, known[1][5])
 
         return self._sum(step, placed, found, batch, seq, unit_arrays)
+
+    def unit_bytes(self, blocks: int | None) -> tuple[int, int, int, int, int]:
+        """core.peak_engine.unit_bytes(plan, stage, blocks, one) from what this holds (the engine, the units' shapes):
+        the same five figures."""
+        eng = self.eng
+        unit = self.sh.block_padded if blocks is None else self.one.block_padded * blocks
+        stream = eng.stream * self.plan.seq_len * self.plan.micro_batch * self.hidden
+        return eng.grad * unit, eng.reduce * unit, eng.gathered * unit, stream, eng.gathered * self.one.root_padded
 
     def floor(self, batch: int, seq: int) -> int | None:
         """The largest of the step's last moments (the root's reduce-scatter, the optimizer's step) at a point: a
