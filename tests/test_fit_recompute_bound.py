@@ -49,9 +49,21 @@ def name(p: Plan) -> str:
     return f"{p.model.name}-{p.profile}-s{p.seq_len}-b{p.micro_batch}"
 
 
+_UNBOUNDED: dict[str, object] = {}
+
+
+def unbounded(p: Plan):
+    """The search without the bound, the answer the two tests over PLANS check against: searched once per plan, not
+    once per test (it is nearly all their CPU, 8 s over the 40 plans, 4.4 s for Llama 3 70B; the bound's: 0.7 s)."""
+    key = p.model_dump_json()
+    if key not in _UNBOUNDED:
+        _UNBOUNDED[key] = cheapest_fitting(p, _bound=False)
+    return _UNBOUNDED[key]
+
+
 @pytest.mark.parametrize("p", PLANS, ids=name)
 def test_the_bound_finds_what_the_search_without_it_finds(p: Plan):
-    assert cheapest_fitting(p) == cheapest_fitting(p, _bound=False)
+    assert cheapest_fitting(p) == unbounded(p)
 
 
 def test_the_bound_settles_most_policies_of_a_large_model():
@@ -86,7 +98,7 @@ def test_the_solves_memo_gives_what_the_moments_give(p: Plan):
     other = p.model_copy(update={"cluster": p.cluster.model_copy(update={"gpu_memory_bytes": 2**40})})
     model.update(other)  # the memo of the plan before the edit serves this one
     state = model.update(p)
-    assert state.recompute == cheapest_fitting(p, _bound=False)
+    assert state.recompute == unbounded(p)
     assert FitMapModel().update(p).recompute == state.recompute
 
 

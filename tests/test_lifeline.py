@@ -316,6 +316,44 @@ def test_signals_and_the_timeout_end_a_run_whose_escaped_process_holds_its_outpu
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
 
 
+def test_a_signal_as_the_run_starts_its_readers_still_stops_the_run():
+    """A signal's exit that lands as the run starts the threads reading its pipes (each start waits until its thread
+    runs: on a loaded machine the run's processes are up by then, and a signal sent once they appear lands there)
+    still stops the run's group. The escaper test's SIGTERM case left the run behind under 3 test workers on 2 cores.
+    The signal is real, sent at the first such start, its handler raising as the CLI's does (lifeline.py)."""
+    import threading
+
+    from zerodesk.measure import proctree, runner
+
+    class Leave(BaseException):
+        pass
+
+    def leave(signum, frame):
+        raise Leave
+
+    start = threading.Thread.start.__code__
+
+    def at_first_reader(frame, event, arg):
+        if event == "call" and frame.f_code is start and frame.f_back.f_code.co_filename == runner.__file__:
+            sys.setprofile(None)
+            os.kill(os.getpid(), signal.SIGUSR1)
+
+    run = MeasureRun(["/bin/sh", "-c", "sleep 600"], timeout=60)
+    before = signal.signal(signal.SIGUSR1, leave)
+    try:
+        sys.setprofile(at_first_reader)
+        with pytest.raises(Leave):
+            for _ in run:
+                pass
+        assert run.proc is not None and not proctree.tree_alive(run.proc.pid)
+    finally:
+        sys.setprofile(None)
+        signal.signal(signal.SIGUSR1, before)
+        if run.proc is not None:
+            proctree.signal_tree(run.proc.pid, proctree.SIGKILL)
+            run.proc.wait()
+
+
 def test_the_plan_is_not_on_any_command_line_and_its_file_is_private_and_removed():
     big = PLAN.model_copy(update={"model": PLAN.model.model_copy(update={"name": "n" * 200_000})})
     argv = measure_command(big, [0], 2, "cpu", samples=False)

@@ -196,15 +196,18 @@ class MeasureRun:
             yield Error(code="launcher_failed",
                         message=f"could not start {shorten(self.argv[0], 200)}: {shorten(getattr(exc, 'strerror', None) or exc, 200)}")
             return
-        # Each pipe belongs to its reading thread, which closes it at its end: a process that left the run's
-        # group may hold it open for minutes, and stopping the run must never wait for that.
-        out, err = self.proc.stdout, self.proc.stderr
-        self.proc.stdout = self.proc.stderr = None
-        self._chunks: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=_pump, args=(out, self._chunks, self._stopped), daemon=True).start()
-        self._drain = threading.Thread(target=self._drain_stderr, args=(err,), daemon=True)
-        self._drain.start()
+        # From here on the run's group is stopped however this ends: a signal's SystemExit may land while the
+        # reading threads start (each start waits for its thread to run; on a loaded machine, long enough for a
+        # signal sent as soon as the run's processes appear), and the group must not outlive the CLI then either.
         try:
+            # Each pipe belongs to its reading thread, which closes it at its end: a process that left the run's
+            # group may hold it open for minutes, and stopping the run must never wait for that.
+            out, err = self.proc.stdout, self.proc.stderr
+            self.proc.stdout = self.proc.stderr = None
+            self._chunks: queue.Queue[bytes] = queue.Queue()
+            threading.Thread(target=_pump, args=(out, self._chunks, self._stopped), daemon=True).start()
+            self._drain = threading.Thread(target=self._drain_stderr, args=(err,), daemon=True)
+            self._drain.start()
             yield from self._read()
         finally:
             self._stopped.set()
