@@ -90,6 +90,23 @@ def test_qm_files_are_up_to_date_with_the_ts_sources(tmp_path):
         assert out.read_bytes() == (TRANSLATIONS / f"zerodesk_{lang}.qm").read_bytes(), f"rebuild zerodesk_{lang}.qm"
 
 
+def test_no_translated_string_hides_inside_an_f_string():
+    """lupdate reads no call inside an f-string's braces: a self.tr() or translate() there is never extracted, so the
+    window shows it in English whatever the language (the Fit tab's "What fits on one GPU" did). Call it outside."""
+    import ast
+
+    hidden = []
+    for path in sorted((ROOT / "zerodesk").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                for call in ast.walk(node):
+                    name = getattr(getattr(call, "func", None), "attr", getattr(getattr(call, "func", None), "id", None))
+                    if isinstance(call, ast.Call) and name in ("tr", "translate", "QT_TRANSLATE_NOOP") and call.args \
+                            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+                        hidden.append(f"{path.relative_to(ROOT)}:{call.lineno}")
+    assert hidden == []
+
+
 def test_ts_sources_cover_every_string_in_the_code(tmp_path):
     lupdate = shutil.which("pyside6-lupdate", path=str(Path(sys.executable).parent)) or shutil.which("pyside6-lupdate")
     if lupdate is None:

@@ -514,6 +514,10 @@ of {k} micro-batches ({unit})</numerusform>
         <translation>Export Fit View as SVG…</translation>
     </message>
     <message>
+        <source>What fits on one GPU</source>
+        <translation>What fits on one GPU</translation>
+    </message>
+    <message>
         <source>What fits needs the memory of one GPU: choose a GPU or give its memory.</source>
         <translation>What fits needs the memory of one GPU: choose a GPU or give its memory.</translation>
     </message>

@@ -516,6 +516,10 @@ of {k} micro-batches ({unit})</source>
         <translation>Экспорт вкладки «Что помещается» в SVG…</translation>
     </message>
     <message>
+        <source>What fits on one GPU</source>
+        <translation>Что помещается на одном GPU</translation>
+    </message>
+    <message>
         <source>What fits needs the memory of one GPU: choose a GPU or give its memory.</source>
         <translation>Чтобы узнать, что помещается, нужна память одного GPU: выберите GPU или укажите его память.</translation>
     </message>

@@ -209,7 +209,8 @@ class FitTab(QWidget):
             return
         plan = state.plan
         if state.answer is None:
-            self.caption.setText(f"<b>{html.escape(self.tr('What fits on one GPU'))}</b>")
+            title = self.tr("What fits on one GPU")  # outside the f-string: lupdate reads no call inside one
+            self.caption.setText(f"<b>{html.escape(title)}</b>")
             self.recommendation.setText(f'<span style="color:{ERROR_COLOR}">{html.escape(self._error_text(plan))}</span>')
             self.legend.setText("")
             self.recompute.setText("")
