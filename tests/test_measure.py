@@ -142,6 +142,22 @@ def test_two_ranks_details(even_run):
     assert all(m.rank == 0 and m.bytes > 0 for m in samples)
 
 
+def test_fsdp2_stages_track_the_models_buffers(job_server):
+    """transformers' Llama holds rotary buffers (inv_freq, original_inv_freq); FSDPMemTracker files them as
+    buffers, so stages 2-3 show the same buffer bytes as stages 0-1 (0 when the tracker's units were rewired
+    without its buffer step)."""
+    _needs_torch()
+    plan = Plan.model_validate({"model": {"architecture": {"family": "llama", "layers": 2, "hidden": 64, "heads": 4,
+                                                            "ffn": 128, "vocab": 256}}, "seq_len": 16, "micro_batch": 1})
+    messages, _ = measure(plan, [0, 2, 3], 2, samples=False, server=job_server)
+    results = results_of(messages)
+    buffers = results[0, 0].peak["buffers"]
+    assert buffers == 2 * 4 * (64 // 4 // 2)  # two fp32 tensors of head_dim / 2
+    for stage in (2, 3):
+        for rank in (0, 1):
+            assert results[stage, rank].peak["buffers"] == buffers, (stage, rank)
+
+
 def test_four_ranks_uneven_zero_and_fsdp2_padding(odd_run):
     messages, run = odd_run
     results = results_of(messages)

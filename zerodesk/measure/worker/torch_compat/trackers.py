@@ -52,7 +52,8 @@ def fsdp_mem_tracker(model: Any, optimizer: Any) -> Any:
 
 
 @_self_check("fsdp_tracker_units", "FSDPMemTracker's FSDP2 instrumentation (_instrument_fsdp_module, "
-                                   "_deregister_module_and_optimizer_hooks, their hook wrappers, _SavedFSDPMethods) "
+                                   "_deregister_module_and_optimizer_hooks, their hook wrappers, _SavedFSDPMethods, "
+                                   "_update_and_maybe_create_winfos, _FSDPRefType.BUFFER) "
                                    "and FSDP2's grouped forward hooks (_fsdp_state._register_group_forward_hooks, "
                                    "FSDPState._modules, _modules_to_run_forward, _cast_output_dtype)",
              code="tracker_unavailable")
@@ -62,13 +63,15 @@ def _check_fsdp_tracker_units() -> None:
 
     tracker = fsdp2_mem_tracker.FSDPMemTracker
     for name in ("_fsdp_state_pre_forward", "_fsdp_state_post_forward", "_fsdp_param_group_pre_backward",
-                 "_fsdp_param_group_post_backward", "_instrument_fsdp_sharded_params_grads"):
+                 "_fsdp_param_group_post_backward", "_instrument_fsdp_sharded_params_grads",
+                 "_update_and_maybe_create_winfos"):
         _need(callable(getattr(tracker, name, None)), f"no FSDPMemTracker.{name}")
     names = _code_names(tracker)
     for name in ("_instrument_fsdp_module", "_deregister_module_and_optimizer_hooks", "_fsdp_mod_to_saved_methods",
                  "_optimizer_hook_handles", "_root_mod"):
         _need(name in names, f"FSDPMemTracker no longer uses {name}")
     _need(hasattr(fsdp2_mem_tracker, "_SavedFSDPMethods"), "no _SavedFSDPMethods")
+    _need(hasattr(getattr(fsdp2_mem_tracker, "_FSDPRefType", None), "BUFFER"), "no _FSDPRefType.BUFFER")
     params = list(inspect.signature(_fsdp_state._register_group_forward_hooks).parameters)
     _need(params == ["modules", "pre_hook", "post_hook", "modules_to_run", "cast_output_dtype"],
           f"_register_group_forward_hooks takes {params}")
@@ -88,7 +91,7 @@ def _units_instrumented_whole(tracker: Any) -> None:
     hooks are the tracker's wrappers inside FSDP2's own group hooks, so the tracked step is the untracked one; a
     unit of one module is instrumented exactly as the tracker does it, and leaving restores FSDP2's hooks."""
     check("fsdp_tracker_units")
-    from torch.distributed._tools.fsdp2_mem_tracker import _SavedFSDPMethods
+    from torch.distributed._tools.fsdp2_mem_tracker import _FSDPRefType, _SavedFSDPMethods
     from torch.distributed.fsdp import FSDPModule
     from torch.distributed.fsdp._fully_shard._fsdp_state import _register_group_forward_hooks
 
@@ -127,6 +130,8 @@ def _units_instrumented_whole(tracker: Any) -> None:
             tracker._fsdp_mod_to_saved_methods[first] = _SavedFSDPMethods(group.pre_backward, group.post_backward)
             group.pre_backward = tracker._fsdp_param_group_pre_backward(first, group.pre_backward)
             group.post_backward = tracker._fsdp_param_group_post_backward(first, group.post_backward)
+        for buffer in tracker._root_mod.buffers():  # the model's buffers (rotary inv_freq), as the tracker files them
+            tracker._update_and_maybe_create_winfos(buffer, _FSDPRefType.BUFFER)
 
     def deregister() -> None:  # FSDPMemTracker._deregister_module_and_optimizer_hooks, FSDP2's own hooks back
         for first, saved in tracker._fsdp_mod_to_saved_methods.items():
