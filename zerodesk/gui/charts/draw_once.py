@@ -131,14 +131,14 @@ class DrawOnceMixin:
         key = (tuple(axis.range), axis.size(), axis.logMode, axis.labelText, axis.labelUnits)
         if key != self._axis_fitted:  # new ticks: new labels
             self._axis_fitted = key
-            self._measure_value_axis(axis, key)
+            self._measure_value_axis(axis)
         if pi.layout.isActivated():
             return False
         size = self._drawn_size
         pi.layout.activate()
         return self._view_size() != size
 
-    def _measure_value_axis(self, axis, key: tuple) -> None:
+    def _measure_value_axis(self, axis) -> None:
         """Measured as the axis's own paint measures (AxisItem.paint: a QPicture in the tick font), and kept: where the
         width holds, that picture is what the paint would make again (it was made twice per edit, a third of a chart's
         paint). A new width invalidates the chart's layout. Ticks drawn before at the same width (one of the last
